@@ -1,0 +1,1 @@
+//! Inferring the home path, the project path and the OS from a dropped snapshot.

@@ -1,0 +1,466 @@
+//! The report: the one serialisable boundary of the core.
+//!
+//! Everything the web page, the scan command, the share feature and the tests know about an
+//! analysis comes from these types. They are plain data with public fields; every collection
+//! is in a fixed order before it leaves [`crate::analyze`], so the same tree always gives
+//! byte-identical JSON.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The schema name carried by every report, bumped when a field changes meaning.
+pub const REPORT_SCHEMA: &str = "memdiag-report/1";
+
+/// The result of one analysis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`REPORT_SCHEMA`].
+    pub schema: String,
+    /// The inputs and the facts derived from them before any file was listed.
+    pub context: Context,
+    /// Every discovered file, grouped in [`Group`] order, each reference directly after the
+    /// file that holds it.
+    pub files: Vec<FileRow>,
+    /// The groups in display order with the counts their headers show.
+    pub groups: Vec<GroupSummary>,
+    /// The standing context cost.
+    pub footprint: Footprint,
+    /// Every folder of the projects base that has a `memory/` subfolder, by name.
+    pub memory_folders: Vec<MemoryFolder>,
+    /// Findings about the snapshot, in a stable order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The inputs of an analysis and what was derived from them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Context {
+    /// The home directory (`~`).
+    pub home: String,
+    /// The Claude config directory, `<home>/.claude` unless set otherwise.
+    pub config_dir: String,
+    /// The project directory, if one was given.
+    pub project: Option<String>,
+    /// The operating system the snapshot comes from.
+    pub os: Os,
+    /// Where auto-memory folders live: `<config>/projects` or `autoMemoryDirectory`.
+    pub projects_base: String,
+    /// The git root whose path keys the memory folder (the main worktree's for a linked
+    /// worktree), or null outside a git repository.
+    pub git_root: Option<String>,
+    /// The memory folder of the project, or null when none was found.
+    pub memory_dir: Option<String>,
+    /// Which lookup found the memory folder.
+    pub memory_found_via: Option<MemoryLookup>,
+    /// False when a settings file sets `autoMemoryEnabled: false`.
+    pub auto_memory_enabled: bool,
+    /// The settings file that decided `auto_memory_enabled`, if any said anything.
+    pub auto_memory_setting_from: Option<String>,
+    /// The encoded folder name the project's key path maps to.
+    pub memory_folder_name: Option<String>,
+}
+
+/// The operating system a snapshot comes from; it decides the managed policy path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Os {
+    /// Linux and WSL.
+    Linux,
+    /// macOS.
+    Macos,
+    /// Windows.
+    Windows,
+}
+
+/// How the memory folder was found, first hit wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryLookup {
+    /// The encoded git root (or project) path.
+    Path,
+    /// The encoded path of the main worktree, for a linked worktree.
+    Worktree,
+    /// The older encoding that changed only `\`, `/` and `:`.
+    SeedEncoding,
+    /// A folder whose name ends with the encoded last two segments of the project path.
+    Suffix,
+}
+
+/// The tree groups, in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Group {
+    /// The administrator's CLAUDE.md.
+    #[serde(rename = "Managed Policy")]
+    ManagedPolicy,
+    /// `<config>/CLAUDE.md`.
+    User,
+    /// CLAUDE.md and CLAUDE.local.md of the project, its parents and its subdirectories.
+    Project,
+    /// `.claude/rules/` of the user and of the project.
+    Rules,
+    /// The project's auto-memory folder.
+    #[serde(rename = "Auto Memory")]
+    AutoMemory,
+    /// SKILL.md files.
+    Skills,
+    /// Sub-agents' memory folders.
+    #[serde(rename = "Agent Memory")]
+    AgentMemory,
+}
+
+impl Group {
+    /// Every group in display order.
+    pub const ALL: [Group; 7] = [
+        Group::ManagedPolicy,
+        Group::User,
+        Group::Project,
+        Group::Rules,
+        Group::AutoMemory,
+        Group::Skills,
+        Group::AgentMemory,
+    ];
+
+    /// The name the tree header shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::ManagedPolicy => "Managed Policy",
+            Group::User => "User",
+            Group::Project => "Project",
+            Group::Rules => "Rules",
+            Group::AutoMemory => "Auto Memory",
+            Group::Skills => "Skills",
+            Group::AgentMemory => "Agent Memory",
+        }
+    }
+}
+
+/// When Claude Code loads a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadType {
+    /// In every session.
+    Always,
+    /// At session start, up to a size cap (`MEMORY.md`).
+    Startup,
+    /// When Claude works on a file that matches the rule's `paths`.
+    Conditional,
+    /// Only when Claude reads it (a skill body, a memory topic file).
+    OnDemand,
+    /// When Claude works in that subdirectory (nested CLAUDE.md).
+    Tree,
+    /// With the file that imports it.
+    Import,
+    /// Never by itself: a Markdown link only points to it.
+    Link,
+}
+
+impl LoadType {
+    /// The icon the tree shows for this load type.
+    pub fn icon(self) -> &'static str {
+        match self {
+            LoadType::Always => "●",
+            LoadType::Startup => "◒",
+            LoadType::Conditional => "○",
+            LoadType::OnDemand => "◌",
+            LoadType::Tree => "◎",
+            LoadType::Import => "@",
+            LoadType::Link => "↗",
+        }
+    }
+
+    /// The name the icon's tooltip shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            LoadType::Always => "Always",
+            LoadType::Startup => "Startup",
+            LoadType::Conditional => "Conditional",
+            LoadType::OnDemand => "On-demand",
+            LoadType::Tree => "Tree",
+            LoadType::Import => "Import",
+            LoadType::Link => "Link",
+        }
+    }
+
+    /// Rows of these types load only sometimes; the tree shows them muted.
+    pub fn is_muted(self) -> bool {
+        matches!(
+            self,
+            LoadType::Conditional | LoadType::OnDemand | LoadType::Tree | LoadType::Link
+        )
+    }
+}
+
+/// Whose file a top-level row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Set by an administrator.
+    Managed,
+    /// The user's config directory.
+    User,
+    /// Shared with the project.
+    Project,
+    /// CLAUDE.local.md and `agent-memory-local`: personal to this checkout.
+    Local,
+}
+
+/// What became of a listed file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileStatus {
+    /// Found and handled by the usual rules.
+    Ok,
+    /// A reference whose target does not exist.
+    Unresolved,
+    /// Matched by `claudeMdExcludes`.
+    Excluded,
+    /// Auto memory is switched off in settings.
+    Disabled,
+    /// Too large for Claude Code to load, or for the page to read.
+    Skipped,
+    /// An import beyond the maximum depth.
+    TooDeep,
+}
+
+/// Why a reference did not resolve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnresolvedReason {
+    /// The target lies inside a folder the snapshot holds, and is not there.
+    Missing,
+    /// The target lies outside every folder the snapshot holds, so nothing can be said.
+    OutsideSnapshot,
+}
+
+/// The kind of reference that made a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReferenceKind {
+    /// `@path/to/file.md`.
+    Import,
+    /// `[text](file.md)`.
+    Link,
+}
+
+/// Sizes of a text in the four units that matter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measure {
+    /// UTF-8 bytes.
+    pub bytes: u64,
+    /// Unicode scalar values.
+    pub chars: u64,
+    /// UTF-16 code units: what a JavaScript `length` counts, and what Claude Code's caps count.
+    pub utf16: u64,
+    /// Lines as Rust's `str::lines` counts them.
+    pub lines: u64,
+}
+
+/// What Claude Code's 200-line and 25,000-unit caps did to a `MEMORY.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Truncation {
+    /// Lines of the stripped, trimmed index.
+    pub total_lines: u64,
+    /// Lines that load.
+    pub loaded_lines: u64,
+    /// UTF-16 units of the stripped, trimmed index.
+    pub total_utf16: u64,
+    /// UTF-16 units that load.
+    pub loaded_utf16: u64,
+    /// Which cap cut: `lines`, `size` (also when both applied), or null when nothing was cut.
+    pub cut_by: Option<CutBy>,
+    /// The 1-based line number in the raw file of the first line that does not load.
+    pub first_dropped_line: Option<u64>,
+}
+
+/// The cap that cut a `MEMORY.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CutBy {
+    /// The 200-line cap.
+    Lines,
+    /// The 25,000-unit cap.
+    Size,
+}
+
+/// One row of the tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileRow {
+    /// The absolute virtual path.
+    pub path: String,
+    /// The group the row shows in.
+    pub group: Group,
+    /// When Claude Code loads it.
+    pub load: LoadType,
+    /// Whose file it is; set on top-level rows where it applies.
+    pub scope: Option<Scope>,
+    /// The path of the file that references this one, or null for a top-level row.
+    pub parent: Option<String>,
+    /// The index in `files` of the referencing row, or null for a top-level row.
+    pub parent_index: Option<usize>,
+    /// Reference hops from the top-level row (0 for a top-level row).
+    pub depth: u32,
+    /// The size the snapshot lists, in bytes, or null when the file does not exist.
+    pub size: Option<u64>,
+    /// Measurement of the whole file, or null when it was not read.
+    pub raw: Option<Measure>,
+    /// Measurement of what loads, or null where nothing loads.
+    pub loaded: Option<Measure>,
+    /// True when the row is part of the footprint. A file referenced twice counts once.
+    pub counted: bool,
+    /// What became of it.
+    pub status: FileStatus,
+    /// Why an unresolved reference did not resolve.
+    pub unresolved_reason: Option<UnresolvedReason>,
+    /// How this row was referenced, for rows below a top-level row.
+    pub reference: Option<ReferenceSite>,
+    /// The skill's name (`<subdir>:<name>` for skills in project subdirectories).
+    pub skill_name: Option<String>,
+    /// The skill's listing cost: name, description and `when_to_use` as the skill list holds them.
+    pub skill_listing: Option<Measure>,
+    /// A rule's `paths` globs; empty for a rule that loads always.
+    pub paths: Option<Vec<String>>,
+    /// The agent whose memory folder holds this file.
+    pub agent: Option<String>,
+    /// What the caps did to a `MEMORY.md`.
+    pub truncation: Option<Truncation>,
+    /// The frontmatter, key by key, values as YAML text.
+    pub frontmatter: Vec<FrontmatterField>,
+    /// Every reference the file holds and where each resolves.
+    pub references: Vec<ReferenceSite>,
+}
+
+/// One frontmatter key and its value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrontmatterField {
+    /// The key as written.
+    pub key: String,
+    /// The value rendered as single-line text.
+    pub value: String,
+}
+
+/// A reference in a file: where it stands and where it leads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferenceSite {
+    /// Import or link.
+    pub kind: ReferenceKind,
+    /// The target as written (`@` and `#fragment` removed).
+    pub target: String,
+    /// The 1-based line in the raw file.
+    pub line: u64,
+    /// The resolved absolute path.
+    pub resolved: Option<String>,
+    /// True when the resolved path exists in the snapshot.
+    pub exists: bool,
+}
+
+/// A tree group's header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupSummary {
+    /// The group.
+    pub name: Group,
+    /// Top-level rows in the group: the number the header shows.
+    pub top_level_files: u64,
+    /// All rows in the group, references included.
+    pub rows: u64,
+}
+
+/// The standing cost of memory: what can load in a session without Claude reading it on purpose.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Footprint {
+    /// Counted files (skills are listings, not files, and add characters only).
+    pub files: u64,
+    /// Unicode scalar values.
+    pub chars: u64,
+    /// UTF-8 bytes.
+    pub bytes: u64,
+    /// UTF-16 code units.
+    pub utf16: u64,
+    /// Counted files whose load type is always or startup.
+    pub always_loaded: u64,
+    /// An estimate: UTF-16 units / 4, rounded half up. Not a tokenizer's count.
+    pub tokens_estimate: u64,
+    /// The same figures per group, keyed by group name; every group is present.
+    pub groups: BTreeMap<String, GroupFootprint>,
+}
+
+/// Footprint figures of one group.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct GroupFootprint {
+    /// Counted files.
+    pub files: u64,
+    /// Unicode scalar values.
+    pub chars: u64,
+    /// UTF-8 bytes.
+    pub bytes: u64,
+    /// UTF-16 code units.
+    pub utf16: u64,
+    /// Counted files whose load type is always or startup.
+    pub always_loaded: u64,
+    /// UTF-16 units / 4, rounded half up.
+    pub tokens_estimate: u64,
+}
+
+/// A folder of the projects base that holds a `memory/` subfolder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryFolder {
+    /// The folder name, an encoded path.
+    pub name: String,
+    /// A best guess at the path it encodes. Encoding is lossy: `-` stood for `/`, `.`, `_`,
+    /// a space or any non-ASCII character.
+    pub decoded_guess: String,
+    /// `.md` files under its `memory/`, recursively.
+    pub files: u64,
+    /// True for the folder the project maps to.
+    pub current: bool,
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Something is lost or broken.
+    Error,
+    /// Something will be lost soon, or looks wrong.
+    Warning,
+    /// Worth knowing.
+    Info,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// A stable kebab-case code such as `import-cycle`.
+    pub code: String,
+    /// How serious it is.
+    pub severity: Severity,
+    /// The file it is about, if any.
+    pub path: Option<String>,
+    /// The 1-based line in that file, if any.
+    pub line: Option<u64>,
+    /// A sentence for a person.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A finding about a file (or about nothing in particular when `path` is `None`).
+    pub fn new(
+        code: &str,
+        severity: Severity,
+        path: Option<&str>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            code: code.to_owned(),
+            severity,
+            path: path.map(str::to_owned),
+            line: None,
+            message: message.into(),
+        }
+    }
+
+    /// The same finding, pinned to a line.
+    pub fn at_line(mut self, line: u64) -> Diagnostic {
+        self.line = Some(line);
+        self
+    }
+}

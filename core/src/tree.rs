@@ -1,0 +1,287 @@
+//! The virtual tree: every file's path and size, and the contents the analysis asked for.
+//!
+//! The tree does no I/O. Its files are listed first, with sizes only; contents arrive later,
+//! one file at a time, because the browser reads files asynchronously and a real `~/.claude`
+//! holds gigabytes of transcripts that must never be read. [`crate::analyze`] says which
+//! contents it needs; the caller fetches them (from `File` objects, a zip, or a native
+//! directory) and hands them over with [`Tree::set_contents`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::report::{Diagnostic, Severity};
+use crate::vpath::{PathError, VPath};
+
+/// The contents of one file, as far as the tree knows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Contents {
+    /// Nobody has read it yet.
+    Unread,
+    /// The bytes, as read.
+    Loaded(Vec<u8>),
+    /// Reading failed; the message says why.
+    Unreadable(String),
+}
+
+/// What the tree knows of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    /// The size the source listed, in bytes.
+    pub size: u64,
+    /// The contents, once read.
+    pub contents: Contents,
+    /// The last modification time the source gave, as an ISO 8601 date-time, if any.
+    pub modified: Option<String>,
+}
+
+/// One file as a source lists it: the input of [`Tree::from_entries`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The absolute virtual path.
+    pub path: String,
+    /// The size in bytes.
+    pub size: u64,
+    /// The contents, when the source already has them at hand.
+    pub bytes: Option<Vec<u8>>,
+    /// The last modification time as ISO 8601, if the source knows it.
+    pub modified: Option<String>,
+}
+
+/// An in-memory file tree keyed by path in byte order.
+///
+/// Directories are implied by the files below them, plus the ones a source names explicitly
+/// (an empty folder in a zip). Mount roots record which folders a source covered: a missing
+/// file below a mount root is missing, one elsewhere is outside the snapshot.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tree {
+    files: BTreeMap<VPath, FileEntry>,
+    dirs: BTreeSet<VPath>,
+    mounts: BTreeSet<VPath>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Something that can fetch a file's bytes on request: a zip archive, a native directory.
+///
+/// The browser does not implement this: it reads asynchronously and drives
+/// [`crate::analyze()`] itself.
+pub trait ContentSource {
+    /// Reads the file at `path`.
+    ///
+    /// # Errors
+    /// A message for a person when the file cannot be read; the analysis records it as a
+    /// diagnostic and goes on.
+    fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String>;
+}
+
+impl Tree {
+    /// An empty tree.
+    pub fn new() -> Tree {
+        Tree::default()
+    }
+
+    /// Builds a tree from listed entries, mounting each of `mounts` as a covered folder.
+    ///
+    /// An entry whose path is not a valid absolute path is left out with a diagnostic.
+    pub fn from_entries(mounts: &[&str], entries: impl IntoIterator<Item = Entry>) -> Tree {
+        let mut tree = Tree::new();
+        for mount in mounts {
+            match VPath::new(mount) {
+                Ok(root) => tree.add_mount(root),
+                Err(error) => tree.push_diagnostic(Diagnostic::new(
+                    "invalid-path",
+                    Severity::Warning,
+                    None,
+                    format!("mount point left out: {error}"),
+                )),
+            }
+        }
+        for entry in entries {
+            if let Err(error) = tree.insert_entry(entry) {
+                tree.push_diagnostic(Diagnostic::new(
+                    "invalid-path",
+                    Severity::Warning,
+                    None,
+                    format!("file left out: {error}"),
+                ));
+            }
+        }
+        tree
+    }
+
+    /// Adds one listed entry.
+    ///
+    /// # Errors
+    /// When the path is not a valid absolute path.
+    pub fn insert_entry(&mut self, entry: Entry) -> Result<(), PathError> {
+        let path = VPath::new(&entry.path)?;
+        let contents = match entry.bytes {
+            Some(bytes) => Contents::Loaded(bytes),
+            None => Contents::Unread,
+        };
+        self.insert(
+            path,
+            FileEntry {
+                size: entry.size,
+                contents,
+                modified: entry.modified,
+            },
+        );
+        Ok(())
+    }
+
+    /// Adds or replaces a file.
+    pub fn insert(&mut self, path: VPath, entry: FileEntry) {
+        self.files.insert(path, entry);
+    }
+
+    /// Records a folder that exists even if it holds no files.
+    pub fn add_dir(&mut self, path: VPath) {
+        self.dirs.insert(path);
+    }
+
+    /// Records a folder a source covered completely.
+    pub fn add_mount(&mut self, root: VPath) {
+        self.dirs.insert(root.clone());
+        self.mounts.insert(root);
+    }
+
+    /// Records a finding made while the tree was built (a rejected zip entry, a bad name).
+    pub fn push_diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// The findings made while the tree was built.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Hands over the contents of a listed file (or why it could not be read).
+    ///
+    /// Contents for a path the tree does not list are ignored: the tree never grows files
+    /// the source did not list.
+    pub fn set_contents(&mut self, path: &VPath, contents: Result<Vec<u8>, String>) {
+        if let Some(entry) = self.files.get_mut(path) {
+            entry.contents = match contents {
+                Ok(bytes) => Contents::Loaded(bytes),
+                Err(message) => Contents::Unreadable(message),
+            };
+        }
+    }
+
+    /// The entry of a file.
+    pub fn file(&self, path: &VPath) -> Option<&FileEntry> {
+        self.files.get(path)
+    }
+
+    /// True when `path` is a listed file.
+    pub fn is_file(&self, path: &VPath) -> bool {
+        self.files.contains_key(path)
+    }
+
+    /// True when `path` is a folder: named explicitly, or holding any file.
+    pub fn is_dir(&self, path: &VPath) -> bool {
+        self.dirs.contains(path) || {
+            let prefix = dir_prefix(path);
+            let holds = |p: &VPath| p.as_str().starts_with(&prefix);
+            self.files.range(VPath::seek_key(prefix.clone())..).next().is_some_and(|(p, _)| holds(p))
+                || self.dirs.range(VPath::seek_key(prefix.clone())..).next().is_some_and(holds)
+        }
+    }
+
+    /// True when `path` is a file or a folder.
+    pub fn exists(&self, path: &VPath) -> bool {
+        self.is_file(path) || self.is_dir(path)
+    }
+
+    /// True when `path` lies inside a folder some source covered.
+    pub fn is_covered(&self, path: &VPath) -> bool {
+        self.mounts.iter().any(|root| path.starts_with(root))
+    }
+
+    /// The mount roots, in byte order.
+    pub fn mounts(&self) -> impl Iterator<Item = &VPath> {
+        self.mounts.iter()
+    }
+
+    /// The names of the folders directly inside `dir`, in byte order.
+    ///
+    /// Skips over each child folder's contents in one seek, so a `projects/` folder with
+    /// 100,000 transcripts costs one step per project, not per file.
+    pub fn child_dirs(&self, dir: &VPath) -> Vec<String> {
+        let prefix = dir_prefix(dir);
+        let mut names = BTreeSet::new();
+        let mut key = VPath::seek_key(prefix.clone());
+        while let Some(path) = self.files.range(key.clone()..).next().map(|(p, _)| p) {
+            let Some(rest) = path.as_str().strip_prefix(&prefix) else { break };
+            match rest.find('/') {
+                Some(slash) => {
+                    names.insert(rest[..slash].to_owned());
+                    // '0' sorts right after '/': this skips the whole child folder.
+                    key = VPath::seek_key(format!("{prefix}{}0", &rest[..slash]));
+                }
+                None => key = VPath::seek_key(format!("{}\0", path.as_str())),
+            }
+        }
+        for path in self.dirs.range(VPath::seek_key(prefix.clone())..) {
+            let Some(rest) = path.as_str().strip_prefix(&prefix) else { break };
+            let name = rest.split('/').next().unwrap_or(rest);
+            if !name.is_empty() {
+                names.insert(name.to_owned());
+            }
+        }
+        names.into_iter().collect()
+    }
+
+    /// The files directly inside `dir`, in byte order.
+    pub fn child_files(&self, dir: &VPath) -> Vec<VPath> {
+        let prefix = dir_prefix(dir);
+        let mut out = Vec::new();
+        let mut key = VPath::seek_key(prefix.clone());
+        while let Some(path) = self.files.range(key.clone()..).next().map(|(p, _)| p) {
+            let Some(rest) = path.as_str().strip_prefix(&prefix) else { break };
+            match rest.find('/') {
+                Some(slash) => key = VPath::seek_key(format!("{prefix}{}0", &rest[..slash])),
+                None => {
+                    out.push(path.clone());
+                    key = VPath::seek_key(format!("{}\0", path.as_str()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every file below `dir` at any depth, in byte order.
+    pub fn files_under<'a>(
+        &'a self,
+        dir: &VPath,
+    ) -> impl Iterator<Item = (&'a VPath, &'a FileEntry)> + 'a {
+        let prefix = dir_prefix(dir);
+        self.files
+            .range(VPath::seek_key(prefix.clone())..)
+            .take_while(move |(path, _)| path.as_str().starts_with(&prefix))
+    }
+
+    /// Every listed file, in byte order.
+    pub fn files(&self) -> impl Iterator<Item = (&VPath, &FileEntry)> {
+        self.files.iter()
+    }
+
+    /// The number of listed files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// True when no file is listed.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// `dir` with one trailing slash: the prefix every path inside it starts with.
+fn dir_prefix(dir: &VPath) -> String {
+    if dir.is_root() {
+        dir.as_str().to_owned()
+    } else {
+        format!("{}/", dir.as_str())
+    }
+}
+
