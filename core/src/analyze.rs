@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use crate::report::{Os, Report};
+use crate::discover::{self, Found, Paths};
+use crate::footprint;
+use crate::report::{Context, Diagnostic, Group, GroupSummary, Os, Report, REPORT_SCHEMA};
 use crate::tree::{ContentSource, Tree};
 use crate::vpath::VPath;
 
@@ -48,11 +50,19 @@ impl std::error::Error for AnalyzeError {}
 
 /// Runs one turn of the analysis over `tree`.
 ///
+/// Returns the files whose contents are still needed, or the finished report once every
+/// file the analysis reads has arrived (or failed to). Each turn is a pure function of the
+/// tree: calling it again without new contents gives the same answer.
+///
 /// # Errors
 /// When an input path is not a valid absolute path.
 pub fn analyze(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
-    let _ = (tree, input);
-    todo!("in progress")
+    let paths = resolve_input(input)?;
+    let found = discover::run(tree, paths.clone());
+    if !found.needs.is_empty() {
+        return Ok(Step::NeedsContents(found.needs.into_iter().collect()));
+    }
+    Ok(Step::Done(Box::new(finish(tree, &paths, found))))
 }
 
 /// Runs the analysis to completion, reading each requested file from `source`.
@@ -74,5 +84,80 @@ pub fn analyze_with(
                 }
             }
         }
+    }
+}
+
+fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
+    let absolute = |what: &str, raw: &str| {
+        VPath::new(raw).map_err(|error| AnalyzeError::BadInput(format!("{what}: {error}")))
+    };
+    let home = absolute("home", &input.home)?;
+    let config = match &input.config_dir {
+        Some(dir) => absolute("config directory", dir)?,
+        None => home.child(".claude"),
+    };
+    let project = match &input.project {
+        Some(project) => Some(absolute("project", project)?),
+        None => None,
+    };
+    Ok(Paths {
+        home,
+        config,
+        project,
+        os: input.os,
+    })
+}
+
+fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
+    let Found {
+        mut rows,
+        memory_folders,
+        diagnostics,
+        projects_base,
+        git_root,
+        memory_dir,
+        memory_found_via,
+        memory_folder_name,
+        auto_memory_enabled,
+        auto_memory_setting_from,
+        needs: _,
+    } = found;
+    let footprint = footprint::apply(&mut rows);
+    let groups = Group::ALL
+        .iter()
+        .map(|&group| GroupSummary {
+            name: group,
+            top_level_files: rows.iter().filter(|r| r.group == group && r.depth == 0).count() as u64,
+            rows: rows.iter().filter(|r| r.group == group).count() as u64,
+        })
+        .collect();
+    let mut diagnostics: Vec<Diagnostic> =
+        tree.diagnostics().iter().cloned().chain(diagnostics).collect();
+    diagnostics.sort_by(|a, b| {
+        (&a.path, a.line, &a.code, a.severity, &a.message)
+            .cmp(&(&b.path, b.line, &b.code, b.severity, &b.message))
+    });
+    diagnostics.dedup();
+    let text = |p: &VPath| p.as_str().to_owned();
+    Report {
+        schema: REPORT_SCHEMA.to_owned(),
+        context: Context {
+            home: text(&paths.home),
+            config_dir: text(&paths.config),
+            project: paths.project.as_ref().map(text),
+            os: paths.os,
+            projects_base: text(&projects_base),
+            git_root: git_root.as_ref().map(text),
+            memory_dir: memory_dir.as_ref().map(text),
+            memory_found_via,
+            auto_memory_enabled,
+            auto_memory_setting_from: auto_memory_setting_from.as_ref().map(text),
+            memory_folder_name,
+        },
+        files: rows,
+        groups,
+        footprint,
+        memory_folders,
+        diagnostics,
     }
 }

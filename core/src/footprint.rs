@@ -1,1 +1,98 @@
-//! (in progress)
+//! The footprint: what can load in a session without Claude reading it on purpose.
+//!
+//! Counted: files whose load type is always, startup or conditional, and what they import
+//! (up to the import-depth limit), each path once; a `MEMORY.md` with only its loaded part;
+//! each skill's listing (name, description, `when_to_use`). Not counted: skill bodies, link
+//! targets, nested (tree) files and their imports, on-demand topic files, and every row whose
+//! status is not ok.
+
+use std::collections::BTreeSet;
+
+use crate::report::{FileRow, FileStatus, Footprint, Group, GroupFootprint, LoadType, Measure};
+
+/// Decides `counted` for every row and adds up the footprint.
+///
+/// Skill rows arrive with `counted` saying whether their listing is in context (false for
+/// `disable-model-invocation: true`); every other row's flag is decided here.
+pub(crate) fn apply(rows: &mut [FileRow]) -> Footprint {
+    let mut loads = vec![false; rows.len()];
+    let mut counted_paths = BTreeSet::new();
+    let mut footprint = Footprint {
+        groups: Group::ALL
+            .iter()
+            .map(|g| (g.name().to_owned(), GroupFootprint::default()))
+            .collect(),
+        ..Footprint::default()
+    };
+    for index in 0..rows.len() {
+        let row = &rows[index];
+        let ok = row.status == FileStatus::Ok;
+        if row.group == Group::Skills && row.depth == 0 {
+            let counted = ok && row.counted;
+            rows[index].counted = counted;
+            if counted {
+                let listing = rows[index].skill_listing.unwrap_or_default();
+                add(&mut footprint, Group::Skills, listing, false, false);
+            }
+            continue;
+        }
+        loads[index] = ok
+            && match row.load {
+                LoadType::Always | LoadType::Startup | LoadType::Conditional => row.depth == 0,
+                LoadType::Import => row.parent_index.is_some_and(|parent| loads[parent]),
+                LoadType::OnDemand | LoadType::Tree | LoadType::Link => false,
+            };
+        let counted = loads[index] && counted_paths.insert(row.path.clone());
+        let row = &mut rows[index];
+        row.counted = counted;
+        if counted {
+            let always = matches!(row.load, LoadType::Always | LoadType::Startup);
+            let measure = row.loaded.or(row.raw).unwrap_or_default();
+            add(&mut footprint, row.group, measure, true, always);
+        }
+    }
+    footprint.tokens_estimate = estimate_tokens(footprint.utf16);
+    for group in footprint.groups.values_mut() {
+        group.tokens_estimate = estimate_tokens(group.utf16);
+    }
+    footprint
+}
+
+/// Claude Code's own rough estimate: length / 4, rounded half up. Not a tokenizer.
+pub(crate) fn estimate_tokens(utf16: u64) -> u64 {
+    (utf16 + 2) / 4
+}
+
+fn add(footprint: &mut Footprint, group: Group, measure: Measure, file: bool, always: bool) {
+    let entry = footprint.groups.entry(group.name().to_owned()).or_default();
+    for (total, part) in [
+        (&mut footprint.chars, measure.chars),
+        (&mut footprint.bytes, measure.bytes),
+        (&mut footprint.utf16, measure.utf16),
+        (&mut entry.chars, measure.chars),
+        (&mut entry.bytes, measure.bytes),
+        (&mut entry.utf16, measure.utf16),
+    ] {
+        *total += part;
+    }
+    if file {
+        footprint.files += 1;
+        entry.files += 1;
+    }
+    if always {
+        footprint.always_loaded += 1;
+        entry.always_loaded += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_round_half_up() {
+        for (utf16, tokens) in [(0, 0), (1, 0), (2, 1), (4, 1), (5, 1), (6, 2), (9_170, 2_293)] {
+            assert_eq!(estimate_tokens(utf16), tokens, "{utf16}");
+        }
+    }
+}

@@ -1,0 +1,725 @@
+//! One rule of Claude Code's discovery per case: a tiny tree in a string, the rows beside it.
+//!
+//! Rows render as `Group load path [counted] [status] (reason) scope=… paths=… skill=…`,
+//! indented by reference depth, with home shown as `~`.
+
+use memdiag_core::report::{CutBy, LoadType, MemoryLookup};
+use memdiag_tests::{assert_text, codes, render, render_diagnostics, Fixture};
+
+#[track_caller]
+fn check(fixture: &str, expected_rows: &str) {
+    let report = Fixture::parse(fixture).analyze();
+    assert_text(&render(&report), expected_rows);
+}
+
+#[track_caller]
+fn check_diagnostics(fixture: &str, expected: &str) {
+    let report = Fixture::parse(fixture).analyze();
+    assert_text(&render_diagnostics(&report), expected);
+}
+
+#[test]
+fn managed_policy_and_user_file_load_always() {
+    let files = r#"
+        //- /etc/claude-code/CLAUDE.md
+        policy
+        //- /Library/Application Support/ClaudeCode/CLAUDE.md
+        mac policy
+        //- /home/alice/.claude/CLAUDE.md
+        mine
+        "#;
+    check(
+        files,
+        r#"
+        Managed Policy always /etc/claude-code/CLAUDE.md counted scope=managed
+        User always ~/.claude/CLAUDE.md counted scope=user
+        "#,
+    );
+    check(
+        &format!("//@ os=macos\n{files}"),
+        r#"
+        Managed Policy always /Library/Application Support/ClaudeCode/CLAUDE.md counted scope=managed
+        User always ~/.claude/CLAUDE.md counted scope=user
+        "#,
+    );
+    check(
+        r#"
+        //@ os=windows home=C:/Users/alice
+        //- C:/Program Files/ClaudeCode/CLAUDE.md
+        policy
+        //- C:/Users/alice/.claude/CLAUDE.md
+        mine
+        "#,
+        r#"
+        Managed Policy always C:/Program Files/ClaudeCode/CLAUDE.md counted scope=managed
+        User always ~/.claude/CLAUDE.md counted scope=user
+        "#,
+    );
+}
+
+#[test]
+fn config_dir_can_move() {
+    check(
+        r#"
+        //@ config=/home/alice/.config/claude
+        //- /home/alice/.claude/CLAUDE.md
+        not the config dir
+        //- /home/alice/.config/claude/CLAUDE.md
+        mine
+        "#,
+        "User always ~/.config/claude/CLAUDE.md counted scope=user",
+    );
+}
+
+#[test]
+fn project_files_run_from_the_outermost_folder_down_and_stop_before_the_root() {
+    check(
+        r#"
+        //@ project=/home/alice/work/app
+        //- /CLAUDE.md
+        at the root: never read
+        //- /home/alice/.claude/CLAUDE.md
+        user file, also reached by the walk through /home/alice
+        //- /home/alice/CLAUDE.md
+        home
+        //- /home/alice/work/CLAUDE.local.md
+        work
+        //- /home/alice/work/app/CLAUDE.md
+        a
+        //- /home/alice/work/app/.claude/CLAUDE.md
+        b
+        //- /home/alice/work/app/CLAUDE.local.md
+        c
+        //- /home/alice/work/app/.claude/CLAUDE.local.md
+        d
+        "#,
+        r#"
+        User always ~/.claude/CLAUDE.md counted scope=user
+        Project always ~/CLAUDE.md counted scope=project
+        Project always ~/work/CLAUDE.local.md counted scope=local
+        Project always ~/work/app/CLAUDE.md counted scope=project
+        Project always ~/work/app/.claude/CLAUDE.md counted scope=project
+        Project always ~/work/app/CLAUDE.local.md counted scope=local
+        Project always ~/work/app/.claude/CLAUDE.local.md counted scope=local
+        "#,
+    );
+}
+
+#[test]
+fn nested_files_are_found_one_to_six_folders_deep_outside_skipped_folders() {
+    check(
+        r#"
+        //@ project=/p mounts=/p
+        //- /p/a/CLAUDE.md
+        //- /p/a/b/c/d/e/f/CLAUDE.md
+        //- /p/a/b/c/d/e/f/g/CLAUDE.md
+        //- /p/a/build/CLAUDE.md
+        //- /p/build/CLAUDE.md
+        //- /p/node_modules/x/CLAUDE.md
+        //- /p/vendor/CLAUDE.md
+        //- /p/.hidden/CLAUDE.md
+        //- /p/output/CLAUDE.md
+        //- /p/src/.claude/CLAUDE.md
+        //- /p/src/CLAUDE.local.md
+        "#,
+        r#"
+        Project tree /p/a/CLAUDE.md scope=project
+        Project tree /p/a/b/c/d/e/f/CLAUDE.md scope=project
+        Project tree /p/output/CLAUDE.md scope=project
+        Project tree /p/src/.claude/CLAUDE.md scope=project
+        Project tree /p/src/CLAUDE.local.md scope=local
+        "#,
+    );
+}
+
+#[test]
+fn rules_are_conditional_with_paths_in_either_form_and_parents_are_not_scanned() {
+    check(
+        r#"
+        //@ project=/home/alice/work/app
+        //- /home/alice/.claude/rules/style.md
+        Always.
+        //- /home/alice/.claude/rules/lang/go.md
+        ---
+        paths: "**/*.go, cmd/{a,b}/*.go"
+        ---
+        Go.
+        //- /home/alice/work/app/.claude/rules/api.md
+        ---
+        paths:
+          - src/api/**/*.ts
+          - "src/{x,y}.ts"
+        ---
+        API.
+        //- /home/alice/work/app/.claude/rules/empty-paths.md
+        ---
+        paths: []
+        ---
+        Empty paths load always.
+        //- /home/alice/work/app/.claude/rules/notes.txt
+        not a rule
+        //- /home/alice/work/.claude/rules/parent.md
+        parents' rules are not read
+        "#,
+        r#"
+        Rules conditional ~/.claude/rules/lang/go.md counted scope=user paths=**/*.go|cmd/{a,b}/*.go
+        Rules always ~/.claude/rules/style.md counted scope=user
+        Rules conditional ~/work/app/.claude/rules/api.md counted scope=project paths=src/api/**/*.ts|src/{x,y}.ts
+        Rules always ~/work/app/.claude/rules/empty-paths.md counted scope=project
+        "#,
+    );
+}
+
+#[test]
+fn skills_are_named_by_frontmatter_or_folder_and_prefixed_in_subfolders() {
+    check(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/.claude/skills/deploy/SKILL.md
+        ---
+        name: ship-it
+        description: Deploys.
+        ---
+        //- /home/alice/app/.claude/skills/lint/SKILL.md
+        ---
+        description: Lints.
+        ---
+        //- /home/alice/app/.claude/skills/a/b/c/SKILL.md
+        //- /home/alice/app/.claude/skills/a/b/c/d/SKILL.md
+        //- /home/alice/app/packages/web/.claude/skills/lint/SKILL.md
+        //- /home/alice/app/node_modules/x/.claude/skills/y/SKILL.md
+        //- /home/alice/.claude/skills/notes/SKILL.md
+        ---
+        name: notes
+        description: Takes notes.
+        disable-model-invocation: true
+        ---
+        "#,
+        r#"
+        Skills on-demand ~/app/.claude/skills/a/b/c/SKILL.md counted scope=project skill=c
+        Skills on-demand ~/app/.claude/skills/deploy/SKILL.md counted scope=project skill=ship-it
+        Skills on-demand ~/app/.claude/skills/lint/SKILL.md counted scope=project skill=lint
+        Skills on-demand ~/app/packages/web/.claude/skills/lint/SKILL.md counted scope=project skill=packages/web:lint
+        Skills on-demand ~/.claude/skills/notes/SKILL.md scope=user skill=notes
+        "#,
+    );
+}
+
+#[test]
+fn a_skill_costs_its_name_and_description_capped_at_1536_characters() {
+    let long = "d".repeat(2_000);
+    let mut fixture = Fixture::parse(&format!(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/.claude/skills/deploy/SKILL.md
+        ---
+        name: ship-it
+        description: Deploys.
+        when_to_use: On Fridays.
+        ---
+        Body text is not in the listing.
+        //- /home/alice/app/.claude/skills/long/SKILL.md
+        ---
+        description: {long}
+        ---
+        "#
+    ));
+    let report = fixture.analyze();
+    let skills = &report.footprint.groups["Skills"];
+    // "ship-it" + "Deploys." + "On Fridays." and "long" + 1,536 of the 2,000 d's.
+    assert_eq!(skills.chars, 7 + 8 + 11 + 4 + 1_536);
+    assert_eq!(skills.files, 0, "skill listings add characters, not files");
+    assert_eq!(report.footprint.files, 0);
+}
+
+fn memory_fixture(project_line: &str, extra: &str) -> String {
+    format!(
+        r#"
+        {project_line}
+        //- /home/alice/.claude/projects/-home-alice-work-app/memory/MEMORY.md
+        - [Build](build.md) how to build
+        //- /home/alice/.claude/projects/-home-alice-work-app/memory/build.md
+        build notes
+        //- /home/alice/.claude/projects/-home-alice-work-app/memory/unlinked.md
+        never linked
+        //- /home/alice/.claude/projects/-home-alice-work-app/0b7e.jsonl size=900000000
+        {extra}
+        "#
+    )
+}
+
+#[test]
+fn memory_folder_is_keyed_by_the_git_root() {
+    let mut fixture = Fixture::parse(&memory_fixture(
+        "//@ project=/home/alice/work/app/packages/web",
+        "//- /home/alice/work/app/.git/HEAD\nref: refs/heads/main",
+    ));
+    let report = fixture.analyze();
+    assert_eq!(report.context.git_root.as_deref(), Some("/home/alice/work/app"));
+    assert_eq!(report.context.memory_found_via, Some(MemoryLookup::Path));
+    assert_text(
+        &render(&report),
+        r#"
+        Auto Memory startup ~/.claude/projects/-home-alice-work-app/memory/MEMORY.md counted lines=1/1 utf16=32/32 cut=none first_dropped=none
+          Auto Memory on-demand ~/.claude/projects/-home-alice-work-app/memory/build.md
+        Auto Memory on-demand ~/.claude/projects/-home-alice-work-app/memory/unlinked.md
+        "#,
+    );
+    assert!(
+        !fixture.source.reads.iter().any(|r| r.ends_with(".jsonl")),
+        "a transcript was read: {:?}",
+        fixture.source.reads
+    );
+}
+
+#[test]
+fn a_linked_worktree_uses_the_main_worktrees_memory() {
+    let report = Fixture::parse(&memory_fixture(
+        "//@ project=/home/alice/work/app-feature",
+        "//- /home/alice/work/app-feature/.git\ngitdir: /home/alice/work/app/.git/worktrees/app-feature",
+    ))
+    .analyze();
+    assert_eq!(report.context.git_root.as_deref(), Some("/home/alice/work/app"));
+    assert_eq!(report.context.memory_found_via, Some(MemoryLookup::Worktree));
+    assert_eq!(
+        report.context.memory_dir.as_deref(),
+        Some("/home/alice/.claude/projects/-home-alice-work-app/memory")
+    );
+}
+
+#[test]
+fn the_older_seed_encoding_is_tried_second() {
+    let report = Fixture::parse(
+        r#"
+        //@ project=/home/alice/my.app
+        //- /home/alice/.claude/projects/-home-alice-my.app/memory/MEMORY.md
+        - seed encoding kept the dot
+        "#,
+    )
+    .analyze();
+    assert_eq!(report.context.memory_found_via, Some(MemoryLookup::SeedEncoding));
+    assert_eq!(report.context.memory_folder_name.as_deref(), Some("-home-alice-my-app"));
+}
+
+#[test]
+fn a_folder_ending_with_the_last_two_segments_is_tried_last_ignoring_case() {
+    let report = Fixture::parse(
+        r#"
+        //@ home=/Users/alice project=/Users/alice/Work/App os=macos
+        //- /Users/alice/.claude/projects/-a-work-app/transcript.jsonl size=10
+        //- /Users/alice/.claude/projects/-Volumes-old-work-app/memory/MEMORY.md
+        - moved from an old disk
+        //- /Users/alice/.claude/projects/-z-work-app/memory/MEMORY.md
+        - later in byte order
+        "#,
+    )
+    .analyze();
+    assert_eq!(report.context.memory_found_via, Some(MemoryLookup::Suffix));
+    assert_eq!(
+        report.context.memory_dir.as_deref(),
+        Some("/Users/alice/.claude/projects/-Volumes-old-work-app/memory")
+    );
+}
+
+#[test]
+fn no_memory_folder_is_a_finding_and_every_folder_is_still_listed() {
+    let report = Fixture::parse(&memory_fixture("//@ project=/home/alice/other", "")).analyze();
+    assert_eq!(report.context.memory_dir, None);
+    assert!(codes(&report).contains("memory-folder-not-found"));
+    assert_eq!(report.memory_folders.len(), 1);
+    let folder = &report.memory_folders[0];
+    assert_eq!(folder.name, "-home-alice-work-app");
+    assert_eq!(folder.decoded_guess, "/home/alice/work/app");
+    assert_eq!(folder.files, 3);
+    assert!(!folder.current);
+}
+
+#[test]
+fn without_a_project_only_user_sources_and_the_memory_folders_are_listed() {
+    let report = Fixture::parse(&memory_fixture(
+        "//- /home/alice/.claude/CLAUDE.md\nuser",
+        "",
+    ))
+    .analyze();
+    assert_text(&render(&report), "User always ~/.claude/CLAUDE.md counted scope=user");
+    assert_eq!(report.memory_folders.len(), 1);
+}
+
+#[test]
+fn auto_memory_directory_comes_from_user_settings_only() {
+    let report = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/.claude/settings.json
+        {"autoMemoryDirectory": "~/mem"}
+        //- /home/alice/app/.claude/settings.json
+        {"autoMemoryDirectory": "/elsewhere"}
+        //- /home/alice/mem/-home-alice-app/memory/MEMORY.md
+        - moved
+        "#,
+    )
+    .analyze();
+    assert_eq!(report.context.projects_base, "/home/alice/mem");
+    assert_eq!(
+        report.context.memory_dir.as_deref(),
+        Some("/home/alice/mem/-home-alice-app/memory")
+    );
+    assert!(codes(&report).contains("auto-memory-directory-ignored"));
+}
+
+#[test]
+fn auto_memory_switched_off_is_listed_but_not_counted() {
+    let report = Fixture::parse(&memory_fixture(
+        "//@ project=/home/alice/work/app",
+        "//- /home/alice/work/app/.claude/settings.local.json\n{\"autoMemoryEnabled\": false}\n\
+         //- /home/alice/work/app/.claude/settings.json\n{\"autoMemoryEnabled\": true}",
+    ))
+    .analyze();
+    assert!(!report.context.auto_memory_enabled);
+    assert_eq!(
+        report.context.auto_memory_setting_from.as_deref(),
+        Some("/home/alice/work/app/.claude/settings.local.json")
+    );
+    assert_text(
+        &render(&report),
+        r#"
+        Auto Memory startup ~/.claude/projects/-home-alice-work-app/memory/MEMORY.md [disabled] lines=1/1 utf16=32/32 cut=none first_dropped=none
+          Auto Memory on-demand ~/.claude/projects/-home-alice-work-app/memory/build.md [disabled]
+        Auto Memory on-demand ~/.claude/projects/-home-alice-work-app/memory/unlinked.md [disabled]
+        "#,
+    );
+    assert_eq!(report.footprint.files, 0);
+    assert!(codes(&report).contains("auto-memory-disabled"));
+}
+
+#[test]
+fn agent_memory_has_three_scopes() {
+    check(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/.claude/agent-memory/reviewer/MEMORY.md
+        - [style](style.md)
+        //- /home/alice/.claude/agent-memory/reviewer/style.md
+        prefer small diffs
+        //- /home/alice/app/.claude/agent-memory/tester/MEMORY.md
+        - flaky: none
+        //- /home/alice/app/.claude/agent-memory-local/scratch/notes.md
+        local only
+        "#,
+        r#"
+        Agent Memory startup ~/.claude/agent-memory/reviewer/MEMORY.md counted scope=user agent=reviewer lines=1/1 utf16=19/19 cut=none first_dropped=none
+          Agent Memory on-demand ~/.claude/agent-memory/reviewer/style.md agent=reviewer
+        Agent Memory startup ~/app/.claude/agent-memory/tester/MEMORY.md counted scope=project agent=tester lines=1/1 utf16=13/13 cut=none first_dropped=none
+        Agent Memory on-demand ~/app/.claude/agent-memory-local/scratch/notes.md scope=local agent=scratch
+        "#,
+    );
+}
+
+const REFERENCES: &str = r#"
+    //@ project=/home/alice/app
+    //- /home/alice/app/CLAUDE.md
+    See @docs/a.md and @~/notes.md first.
+    Also [guide](docs/guide.md), [site](https://x.com), [top](#top) and @biomejs/biome.
+    Mail me@example.com, `@docs/code.md` in a span.
+    ```
+    @docs/fenced.md
+    ```
+    Ends @docs/missing.md, and @/elsewhere/x.md
+    //- /home/alice/app/docs/a.md
+    @b.md
+    //- /home/alice/app/docs/b.md
+    @a.md
+    //- /home/alice/notes.md
+    note
+    //- /home/alice/app/docs/guide.md
+    guide
+    //- /home/alice/app/docs/code.md
+    in a code span
+    //- /home/alice/app/docs/fenced.md
+    in a fence
+    "#;
+
+#[test]
+fn imports_links_cycles_code_and_unresolved_references() {
+    check(
+        REFERENCES,
+        r#"
+        Project always ~/app/CLAUDE.md counted scope=project
+          Project import ~/app/docs/a.md counted
+            Project import ~/app/docs/b.md counted
+              Project import ~/app/docs/a.md
+          Project import ~/notes.md counted
+          Project link ~/app/docs/guide.md
+          Project import ~/app/docs/missing.md, [unresolved] (missing)
+          Project import /elsewhere/x.md [unresolved] (outside-snapshot)
+        "#,
+    );
+    check_diagnostics(
+        REFERENCES,
+        r#"
+        memory-folder-not-found
+        import-trailing-punctuation ~/app/CLAUDE.md:7
+        unresolved-reference ~/app/CLAUDE.md:7
+        unresolved-reference ~/app/CLAUDE.md:7
+        import-cycle ~/app/docs/b.md:1
+        "#,
+    );
+}
+
+#[test]
+fn imports_load_four_hops_deep_and_the_fifth_is_listed_too_deep() {
+    check(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/CLAUDE.md
+        @1.md
+        //- /home/alice/app/1.md
+        @2.md
+        //- /home/alice/app/2.md
+        @3.md
+        //- /home/alice/app/3.md
+        @4.md
+        //- /home/alice/app/4.md
+        @5.md
+        //- /home/alice/app/5.md
+        @6.md
+        //- /home/alice/app/6.md
+        never listed
+        "#,
+        r#"
+        Project always ~/app/CLAUDE.md counted scope=project
+          Project import ~/app/1.md counted
+            Project import ~/app/2.md counted
+              Project import ~/app/3.md counted
+                Project import ~/app/4.md counted
+                  Project import ~/app/5.md [too-deep]
+        "#,
+    );
+}
+
+#[test]
+fn links_are_followed_five_levels_for_display_and_never_counted() {
+    check(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/CLAUDE.md
+        [1](1.md)
+        //- /home/alice/app/1.md
+        [2](2.md) and @i.md
+        //- /home/alice/app/i.md
+        imported by a linked file: loads only if 1.md did
+        //- /home/alice/app/2.md
+        [3](3.md)
+        //- /home/alice/app/3.md
+        [4](4.md)
+        //- /home/alice/app/4.md
+        [5](5.md)
+        //- /home/alice/app/5.md
+        [6](6.md)
+        //- /home/alice/app/6.md
+        never listed
+        "#,
+        r#"
+        Project always ~/app/CLAUDE.md counted scope=project
+          Project link ~/app/1.md
+            Project link ~/app/2.md
+              Project link ~/app/3.md
+                Project link ~/app/4.md
+                  Project link ~/app/5.md
+            Project import ~/app/i.md
+        "#,
+    );
+}
+
+#[test]
+fn nested_files_and_what_they_import_are_not_counted() {
+    let report = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/src/CLAUDE.md
+        @shared.md
+        //- /home/alice/app/src/shared.md
+        shared
+        "#,
+    )
+    .analyze();
+    assert_text(
+        &render(&report),
+        r#"
+        Project tree ~/app/src/CLAUDE.md scope=project
+          Project import ~/app/src/shared.md
+        "#,
+    );
+    assert_eq!(report.footprint.files, 0);
+}
+
+#[test]
+fn claude_md_excludes_merge_across_settings_and_never_touch_the_managed_policy() {
+    let fixture = r#"
+        //@ project=/home/alice/app
+        //- /etc/claude-code/CLAUDE.md
+        policy
+        //- /home/alice/.claude/settings.json
+        {"claudeMdExcludes": ["**/team/CLAUDE.md", "/etc/claude-code/CLAUDE.md"]}
+        //- /home/alice/app/.claude/settings.json
+        {"claudeMdExcludes": ["/home/alice/app/CLAUDE.local.md"]}
+        //- /home/alice/app/team/CLAUDE.md
+        @not-followed.md
+        //- /home/alice/app/CLAUDE.local.md
+        mine
+        //- /home/alice/app/CLAUDE.md
+        shared
+        "#;
+    check(
+        fixture,
+        r#"
+        Managed Policy always /etc/claude-code/CLAUDE.md counted scope=managed
+        Project always ~/app/CLAUDE.md counted scope=project
+        Project always ~/app/CLAUDE.local.md [excluded] scope=local
+        Project tree ~/app/team/CLAUDE.md [excluded] scope=project
+        "#,
+    );
+    let report = Fixture::parse(fixture).analyze();
+    assert_eq!(
+        report.diagnostics.iter().filter(|d| d.code == "claude-md-excluded").count(),
+        2
+    );
+}
+
+#[test]
+fn a_claude_md_over_4_mib_is_skipped_unread_and_over_40000_characters_warns() {
+    let big = "x".repeat(40_001);
+    let mut fixture = Fixture::parse(&format!(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/CLAUDE.md size=4194305
+        //- /home/alice/app/CLAUDE.local.md
+        {big}
+        "#
+    ));
+    let report = fixture.analyze();
+    assert_text(
+        &render(&report),
+        r#"
+        Project always ~/app/CLAUDE.md [skipped] scope=project
+        Project always ~/app/CLAUDE.local.md counted scope=local
+        "#,
+    );
+    assert!(!fixture.source.reads.contains(&"/home/alice/app/CLAUDE.md".to_owned()));
+    let found = codes(&report);
+    assert!(found.contains("claude-md-skipped") && found.contains("claude-md-too-large"));
+}
+
+#[test]
+fn frontmatter_and_block_comments_are_not_measured_as_loaded() {
+    let report = Fixture::parse(
+        "//@ project=/home/alice/app\n//- /home/alice/app/.claude/rules/r.md\n---\npaths: src/**\n---\n<!-- why this rule exists -->\nUse tabs.\n",
+    )
+    .analyze();
+    let row = &report.files[0];
+    let raw = row.raw.expect("read");
+    let loaded = row.loaded.expect("loads");
+    assert_eq!(raw.lines, 5);
+    assert_eq!(loaded.lines, 1);
+    assert_eq!(loaded.bytes, "Use tabs.\n".len() as u64);
+    assert_eq!(report.footprint.bytes, loaded.bytes);
+    assert_eq!(row.load, LoadType::Conditional);
+}
+
+#[test]
+fn memory_index_is_cut_at_200_lines_and_at_25000_utf16_units() {
+    let lines: String = (1..=210).map(|i| format!("- entry {i}\n")).collect();
+    let report = Fixture::parse(&format!(
+        "//@ project=/home/alice/app\n//- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md\n{lines}"
+    ))
+    .analyze();
+    let t = report.files[0].truncation.clone().expect("an index");
+    assert_eq!((t.total_lines, t.loaded_lines), (210, 200));
+    assert_eq!(t.cut_by, Some(CutBy::Lines));
+    assert_eq!(t.first_dropped_line, Some(201));
+    let warning = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "memory-index-truncated")
+        .expect("a truncation warning");
+    assert!(warning.message.starts_with("WARNING: MEMORY.md is 210 lines (limit: 200). Only part of it was loaded"));
+
+    // Korean: three bytes a syllable, one UTF-16 unit. 100 lines of 203 load whole at about
+    // 61 KB on disk; 130 lines reach the 25,000-unit cap after line 122.
+    let line = "가".repeat(203);
+    for (count, loaded, cut) in [(100, 100, None), (130, 122, Some(CutBy::Size))] {
+        let text: String = (0..count).map(|_| format!("{line}\n")).collect();
+        let report = Fixture::parse(&format!(
+            "//@ project=/home/alice/app\n//- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md\n{text}"
+        ))
+        .analyze();
+        let row = &report.files[0];
+        let t = row.truncation.clone().expect("an index");
+        assert_eq!(t.loaded_lines, loaded, "{count} lines");
+        assert_eq!(t.cut_by, cut, "{count} lines");
+        assert!(row.raw.expect("read").bytes > 60_000);
+    }
+}
+
+#[test]
+fn memory_index_near_the_limit_gets_the_reminder() {
+    let lines: String = (1..=161).map(|i| format!("- entry {i}\n")).collect();
+    let report = Fixture::parse(&format!(
+        "//@ project=/home/alice/app\n//- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md\n{lines}"
+    ))
+    .analyze();
+    let reminder = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "memory-index-near-limit")
+        .expect("a reminder");
+    assert!(reminder.message.contains("161 lines, approaching the 200-line read limit"));
+    assert!(!codes(&report).contains("memory-index-truncated"));
+}
+
+#[test]
+fn bulk_data_is_never_read_even_when_referenced() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/CLAUDE.md
+        See [the log](/home/alice/.claude/projects/-home-alice-app/0b7e.jsonl) and @~/.claude/todos/t.md
+        //- /home/alice/.claude/projects/-home-alice-app/0b7e.jsonl size=2000000000
+        //- /home/alice/.claude/todos/t.md size=10
+        //- /home/alice/.claude/file-history/x/y.md size=10
+        //- /home/alice/.claude/shell-snapshots/s.sh size=10
+        //- /home/alice/.claude/debug/d.txt size=10
+        "#,
+    );
+    let report = fixture.analyze();
+    assert_eq!(fixture.source.reads, ["/home/alice/app/CLAUDE.md"]);
+    assert_eq!(report.files.len(), 3);
+    assert!(report.files[1].raw.is_none(), "the transcript is listed by size only");
+}
+
+#[test]
+fn invalid_utf8_and_broken_settings_are_findings_not_failures() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/.claude/settings.json
+        {"autoMemoryEnabled": false,
+        //- /home/alice/app/CLAUDE.md
+        ok
+        "#,
+    );
+    let bad = memdiag_core::VPath::new("/home/alice/app/CLAUDE.md").unwrap();
+    fixture.tree.set_contents(&bad, Ok(vec![b'o', 0xff, b'k', b'\n']));
+    let report = fixture.analyze();
+    let found = codes(&report);
+    assert!(found.contains("invalid-settings") && found.contains("invalid-utf8"));
+    assert!(report.context.auto_memory_enabled, "a broken settings file changes nothing");
+    assert_eq!(report.files[0].raw.expect("read").chars, 4);
+}
+
+#[test]
+fn the_same_tree_gives_byte_identical_json() {
+    let first = serde_json::to_string(&Fixture::parse(REFERENCES).analyze()).unwrap();
+    let second = serde_json::to_string(&Fixture::parse(REFERENCES).analyze()).unwrap();
+    assert_eq!(first, second);
+}
