@@ -285,3 +285,78 @@ fn dir_prefix(dir: &VPath) -> String {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(paths: &[&str]) -> Tree {
+        Tree::from_entries(
+            &["/home/alice/.claude"],
+            paths.iter().map(|p| Entry {
+                path: (*p).to_owned(),
+                size: 1,
+                bytes: None,
+                modified: None,
+            }),
+        )
+    }
+
+    fn p(s: &str) -> VPath {
+        VPath::new(s).unwrap()
+    }
+
+    #[test]
+    fn lists_child_folders_and_files_in_byte_order() {
+        let t = tree(&[
+            "/c/projects/b/1.jsonl",
+            "/c/projects/b/2.jsonl",
+            "/c/projects/a-b/memory/MEMORY.md",
+            "/c/projects/a/memory/MEMORY.md",
+            "/c/projects/a.txt",
+            "/c/projectsX/zzz",
+        ]);
+        assert_eq!(t.child_dirs(&p("/c/projects")), ["a", "a-b", "b"]);
+        assert_eq!(t.child_files(&p("/c/projects")), [p("/c/projects/a.txt")]);
+        assert_eq!(t.child_dirs(&p("/")), ["c", "home"], "the mount is a folder too");
+        assert_eq!(t.child_dirs(&p("/c")), ["projects", "projectsX"]);
+        let under: Vec<_> = t.files_under(&p("/c/projects/b")).map(|(p, _)| p.as_str()).collect();
+        assert_eq!(under, ["/c/projects/b/1.jsonl", "/c/projects/b/2.jsonl"]);
+    }
+
+    #[test]
+    fn folders_are_implied_by_files_or_named() {
+        let mut t = tree(&["/a/b/c.md"]);
+        assert!(t.is_dir(&p("/a")) && t.is_dir(&p("/a/b")));
+        assert!(!t.is_dir(&p("/a/b/c.md")) && t.is_file(&p("/a/b/c.md")));
+        assert!(!t.is_dir(&p("/a/bb")));
+        t.add_dir(p("/empty"));
+        assert!(t.is_dir(&p("/empty")));
+        assert_eq!(t.child_dirs(&p("/")), ["a", "empty", "home"]);
+    }
+
+    #[test]
+    fn mounts_decide_what_is_covered() {
+        let t = tree(&[]);
+        assert!(t.is_covered(&p("/home/alice/.claude/x.md")));
+        assert!(!t.is_covered(&p("/home/alice/x.md")));
+    }
+
+    #[test]
+    fn contents_arrive_only_for_listed_files() {
+        let mut t = tree(&["/a.md"]);
+        t.set_contents(&p("/a.md"), Ok(b"hi".to_vec()));
+        t.set_contents(&p("/b.md"), Ok(b"ignored".to_vec()));
+        assert_eq!(t.file(&p("/a.md")).unwrap().contents, Contents::Loaded(b"hi".to_vec()));
+        assert!(t.file(&p("/b.md")).is_none());
+        t.set_contents(&p("/a.md"), Err("gone".to_owned()));
+        assert_eq!(t.file(&p("/a.md")).unwrap().contents, Contents::Unreadable("gone".to_owned()));
+    }
+
+    #[test]
+    fn bad_paths_are_diagnostics() {
+        let t = tree(&["relative/x.md", "/ok.md", "/../escape.md"]);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.diagnostics().len(), 2);
+    }
+}
