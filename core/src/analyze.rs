@@ -4,12 +4,12 @@ use std::fmt;
 
 use crate::discover::{self, Found, Paths};
 use crate::footprint;
-use crate::report::{Context, Diagnostic, Group, GroupSummary, Os, Report, REPORT_SCHEMA};
+use crate::report::{Context, Diagnostic, Group, GroupSummary, Health, Os, Report, REPORT_SCHEMA};
 use crate::tree::{ContentSource, Tree};
 use crate::vpath::VPath;
 
 /// What the analysis is told about the host; everything else comes from the tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Input {
     /// The home directory, absolute (`/home/alice`, `C:/Users/alice`).
     pub home: String,
@@ -20,6 +20,10 @@ pub struct Input {
     pub config_dir: Option<String>,
     /// The operating system; it decides the managed policy path.
     pub os: Os,
+    /// The Claude Code release whose rules to apply (`2.1.80`); the current rules when `None`.
+    pub version: Option<String>,
+    /// Today's date (`2026-11-30`), for the growth projection. The core never reads a clock.
+    pub today: Option<String>,
 }
 
 /// One turn of the analysis loop.
@@ -127,12 +131,19 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         .iter()
         .map(|&group| GroupSummary {
             name: group,
-            top_level_files: rows.iter().filter(|r| r.group == group && r.depth == 0).count() as u64,
+            top_level_files: rows
+                .iter()
+                .filter(|r| r.group == group && r.depth == 0)
+                .count() as u64,
             rows: rows.iter().filter(|r| r.group == group).count() as u64,
         })
         .collect();
-    let mut diagnostics: Vec<Diagnostic> =
-        tree.diagnostics().iter().cloned().chain(diagnostics).collect();
+    let mut diagnostics: Vec<Diagnostic> = tree
+        .diagnostics()
+        .iter()
+        .cloned()
+        .chain(diagnostics)
+        .collect();
     diagnostics.sort_by(|a, b| {
         (&a.path, a.line, &a.code, a.severity, &a.message)
             .cmp(&(&b.path, b.line, &b.code, b.severity, &b.message))
@@ -153,11 +164,14 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
             auto_memory_enabled,
             auto_memory_setting_from: auto_memory_setting_from.as_ref().map(text),
             memory_folder_name,
+            version: "current".to_owned(),
+            today: None,
         },
         files: rows,
         groups,
         footprint,
         memory_folders,
         diagnostics,
+        health: Health::default(),
     }
 }

@@ -159,7 +159,10 @@ impl Discovery<'_> {
         let mut groups: BTreeMap<Group, Vec<Node>> = BTreeMap::new();
 
         let managed = self.managed_policy();
-        groups.entry(Group::ManagedPolicy).or_default().extend(managed);
+        groups
+            .entry(Group::ManagedPolicy)
+            .or_default()
+            .extend(managed);
         let user = self.user_claude_md();
         groups.entry(Group::User).or_default().extend(user);
         let user_rules = self.rules(&self.paths.config.child("rules"), Scope::User);
@@ -177,9 +180,16 @@ impl Discovery<'_> {
             let (nested, visited) = self.nested_claude_md(&project);
             groups.entry(Group::Project).or_default().extend(nested);
             let project_rules = self.rules(&project.join(".claude/rules").unwrap(), Scope::Project);
-            groups.entry(Group::Rules).or_default().extend(project_rules);
+            groups
+                .entry(Group::Rules)
+                .or_default()
+                .extend(project_rules);
 
-            skills.extend(self.skills(&project.join(".claude/skills").unwrap(), None, Scope::Project));
+            skills.extend(self.skills(
+                &project.join(".claude/skills").unwrap(),
+                None,
+                Scope::Project,
+            ));
             for sub in &visited {
                 let rel = sub.strip_prefix(&project).unwrap_or_default().to_owned();
                 let dir = sub.join(".claude/skills").unwrap();
@@ -215,15 +225,26 @@ impl Discovery<'_> {
         let agent_roots = {
             let mut roots = vec![(self.paths.config.child("agent-memory"), Scope::User)];
             if let Some(project) = &self.paths.project {
-                roots.push((project.join(".claude/agent-memory").unwrap(), Scope::Project));
-                roots.push((project.join(".claude/agent-memory-local").unwrap(), Scope::Local));
+                roots.push((
+                    project.join(".claude/agent-memory").unwrap(),
+                    Scope::Project,
+                ));
+                roots.push((
+                    project.join(".claude/agent-memory-local").unwrap(),
+                    Scope::Local,
+                ));
             }
             roots
         };
         for (root, scope) in agent_roots {
             for agent in self.tree.child_dirs(&root) {
                 let dir = root.child(&agent);
-                agent_memory.extend(self.memory_folder(&dir, Group::AgentMemory, Some(scope), Some(&agent)));
+                agent_memory.extend(self.memory_folder(
+                    &dir,
+                    Group::AgentMemory,
+                    Some(scope),
+                    Some(&agent),
+                ));
             }
         }
 
@@ -278,10 +299,19 @@ impl Discovery<'_> {
     /// Reads the three settings files, sets the excludes and the projects base, and returns
     /// the effective auto-memory switch.
     fn read_settings(&mut self) -> EffectiveSettings {
-        let mut files = vec![(self.paths.config.child("settings.json"), SettingsLayer::User)];
+        let mut files = vec![(
+            self.paths.config.child("settings.json"),
+            SettingsLayer::User,
+        )];
         if let Some(project) = &self.paths.project {
-            files.push((project.join(".claude/settings.json").unwrap(), SettingsLayer::Project));
-            files.push((project.join(".claude/settings.local.json").unwrap(), SettingsLayer::Local));
+            files.push((
+                project.join(".claude/settings.json").unwrap(),
+                SettingsLayer::Project,
+            ));
+            files.push((
+                project.join(".claude/settings.local.json").unwrap(),
+                SettingsLayer::Local,
+            ));
         }
         let mut effective = EffectiveSettings {
             auto_memory_enabled: true,
@@ -289,7 +319,9 @@ impl Discovery<'_> {
         };
         let mut patterns = Vec::new();
         for (path, layer) in files {
-            let Text::Ready(text) = self.text(&path) else { continue };
+            let Text::Ready(text) = self.text(&path) else {
+                continue;
+            };
             match settings::parse(&text) {
                 Err(error) => self.diagnostics.push(Diagnostic::new(
                     "invalid-settings",
@@ -374,9 +406,14 @@ impl Discovery<'_> {
             Os::Windows => "C:/Program Files/ClaudeCode/CLAUDE.md",
         })
         .expect("constant path");
-        self.claude_md(&path, Group::ManagedPolicy, LoadType::Always, Scope::Managed)
-            .into_iter()
-            .collect()
+        self.claude_md(
+            &path,
+            Group::ManagedPolicy,
+            LoadType::Always,
+            Scope::Managed,
+        )
+        .into_iter()
+        .collect()
     }
 
     fn user_claude_md(&mut self) -> Vec<Node> {
@@ -409,7 +446,13 @@ impl Discovery<'_> {
         (nodes, visited)
     }
 
-    fn walk_nested(&mut self, dir: &VPath, depth: usize, nodes: &mut Vec<Node>, visited: &mut Vec<VPath>) {
+    fn walk_nested(
+        &mut self,
+        dir: &VPath,
+        depth: usize,
+        nodes: &mut Vec<Node>,
+        visited: &mut Vec<VPath>,
+    ) {
         if depth > 0 {
             visited.push(dir.clone());
             for (name, scope) in CLAUDE_MD_NAMES {
@@ -429,7 +472,13 @@ impl Discovery<'_> {
     }
 
     /// A CLAUDE.md-family file, if it exists and is not listed yet.
-    fn claude_md(&mut self, path: &VPath, group: Group, load: LoadType, scope: Scope) -> Option<Node> {
+    fn claude_md(
+        &mut self,
+        path: &VPath,
+        group: Group,
+        load: LoadType,
+        scope: Scope,
+    ) -> Option<Node> {
         if !self.tree.is_file(path) || self.top_level.contains(path) {
             return None;
         }
@@ -448,7 +497,10 @@ impl Discovery<'_> {
             ));
             let mut row = blank_row(path, group, load, Some(scope), Some(size));
             row.status = FileStatus::Skipped;
-            return Some(Node { row, children: Vec::new() });
+            return Some(Node {
+                row,
+                children: Vec::new(),
+            });
         }
         let excluded = scope != Scope::Managed && self.excluded_by(path);
         let mut node = self.file_node(path, group, load, Some(scope), !excluded);
@@ -478,7 +530,9 @@ impl Discovery<'_> {
     }
 
     fn excluded_by(&self, path: &VPath) -> bool {
-        self.excludes.iter().any(|(_, glob)| glob.matches(path.as_str()))
+        self.excludes
+            .iter()
+            .any(|(_, glob)| glob.matches(path.as_str()))
     }
 
     fn exclude_pattern(&self, path: &VPath) -> Option<String> {
@@ -503,7 +557,13 @@ impl Discovery<'_> {
                 continue;
             }
             let excluded = self.excluded_by(&path);
-            let mut node = self.file_node(&path, Group::Rules, LoadType::Always, Some(scope), !excluded);
+            let mut node = self.file_node(
+                &path,
+                Group::Rules,
+                LoadType::Always,
+                Some(scope),
+                !excluded,
+            );
             let globs = self
                 .frontmatter_of(&path)
                 .and_then(|fm| fm.value("paths").map(frontmatter::parse_paths))
@@ -535,7 +595,9 @@ impl Discovery<'_> {
             .files_under(dir)
             .map(|(path, _)| path.clone())
             .filter(|path| {
-                let components = path.strip_prefix(dir).map_or(0, |rest| rest.split('/').count());
+                let components = path
+                    .strip_prefix(dir)
+                    .map_or(0, |rest| rest.split('/').count());
                 path.file_name() == "SKILL.md" && (2..=MAX_SKILL_COMPONENTS).contains(&components)
             })
             .collect();
@@ -544,9 +606,13 @@ impl Discovery<'_> {
             if !self.top_level.insert(path.clone()) {
                 continue;
             }
-            let mut node = self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
+            let mut node =
+                self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
             let fm = self.frontmatter_of(&path);
-            let folder = path.parent().map(|p| p.file_name().to_owned()).unwrap_or_default();
+            let folder = path
+                .parent()
+                .map(|p| p.file_name().to_owned())
+                .unwrap_or_default();
             let base = fm
                 .as_ref()
                 .and_then(|fm| fm.string("name"))
@@ -564,7 +630,10 @@ impl Discovery<'_> {
             }
             let capped: String = described.chars().take(SKILL_LISTING_CHARS).collect();
             let listing = measure(&format!("{name}{capped}"));
-            node.row.skill_listing = Some(Measure { lines: 0, ..listing });
+            node.row.skill_listing = Some(Measure {
+                lines: 0,
+                ..listing
+            });
             node.row.skill_name = Some(name);
             node.row.counted = !fm
                 .as_ref()
@@ -602,7 +671,8 @@ impl Discovery<'_> {
                 };
                 let main = resolved.as_ref().and_then(|gitdir| {
                     let s = gitdir.as_str();
-                    s.find("/.git/worktrees/").and_then(|cut| VPath::new(&s[..cut]).ok())
+                    s.find("/.git/worktrees/")
+                        .and_then(|cut| VPath::new(&s[..cut]).ok())
                 });
                 return Some(match main {
                     Some(main) => (main, true),
@@ -614,23 +684,39 @@ impl Discovery<'_> {
         None
     }
 
-    fn find_memory_dir(&mut self, project: &VPath, key: &VPath, worktree: bool) -> Option<(VPath, MemoryLookup)> {
+    fn find_memory_dir(
+        &mut self,
+        project: &VPath,
+        key: &VPath,
+        worktree: bool,
+    ) -> Option<(VPath, MemoryLookup)> {
         let base = self.projects_base.clone();
         let names = self.tree.child_dirs(&base);
         let has_memory = |name: &str| self.tree.is_dir(&base.child(name).child("memory"));
 
         let encoded = encode_project_path(key.as_str());
         let (prefix, long) = name_prefix(&encoded);
-        let direct = names
-            .iter()
-            .find(|name| if long { name.starts_with(prefix) } else { *name == prefix });
+        let direct = names.iter().find(|name| {
+            if long {
+                name.starts_with(prefix)
+            } else {
+                *name == prefix
+            }
+        });
         if let Some(name) = direct.filter(|n| has_memory(n)) {
-            let via = if worktree { MemoryLookup::Worktree } else { MemoryLookup::Path };
+            let via = if worktree {
+                MemoryLookup::Worktree
+            } else {
+                MemoryLookup::Path
+            };
             return Some((base.child(name).child("memory"), via));
         }
         let seed = seed_encode_project_path(key.as_str());
         if names.iter().any(|n| *n == seed) && has_memory(&seed) {
-            return Some((base.child(&seed).child("memory"), MemoryLookup::SeedEncoding));
+            return Some((
+                base.child(&seed).child("memory"),
+                MemoryLookup::SeedEncoding,
+            ));
         }
         let segments: Vec<&str> = project.segments().collect();
         if segments.len() >= 2 {
@@ -648,13 +734,20 @@ impl Discovery<'_> {
 
     /// A memory folder: `MEMORY.md` (startup) with what it references, then every topic file
     /// it does not reach (on-demand).
-    fn memory_folder(&mut self, dir: &VPath, group: Group, scope: Option<Scope>, agent: Option<&str>) -> Vec<Node> {
+    fn memory_folder(
+        &mut self,
+        dir: &VPath,
+        group: Group,
+        scope: Option<Scope>,
+        agent: Option<&str>,
+    ) -> Vec<Node> {
         let index = dir.child("MEMORY.md");
         let mut nodes = Vec::new();
         let mut claimed = BTreeSet::new();
         if self.tree.is_file(&index) {
             self.top_level.insert(index.clone());
-            let mut node = self.file_node_with(&index, group, LoadType::Startup, scope, true, Some(dir));
+            let mut node =
+                self.file_node_with(&index, group, LoadType::Startup, scope, true, Some(dir));
             self.apply_memory_caps(&mut node.row);
             collect_paths(&node, &mut claimed);
             nodes.push(node);
@@ -669,7 +762,14 @@ impl Discovery<'_> {
             if claimed.contains(&path) || !self.top_level.insert(path.clone()) {
                 continue;
             }
-            nodes.push(self.file_node_with(&path, group, LoadType::OnDemand, scope, true, Some(dir)));
+            nodes.push(self.file_node_with(
+                &path,
+                group,
+                LoadType::OnDemand,
+                scope,
+                true,
+                Some(dir),
+            ));
         }
         if let Some(agent) = agent {
             for node in &mut nodes {
@@ -680,8 +780,12 @@ impl Discovery<'_> {
     }
 
     fn apply_memory_caps(&mut self, row: &mut FileRow) {
-        let Ok(path) = VPath::new(&row.path) else { return };
-        let Text::Ready(text) = self.text(&path) else { return };
+        let Ok(path) = VPath::new(&row.path) else {
+            return;
+        };
+        let Text::Ready(text) = self.text(&path) else {
+            return;
+        };
         let cut = memory_index::cut(&text);
         row.loaded = Some(measure(&cut.loaded));
         if let Some(warning) = memory_index::truncated_warning(&cut.truncation) {
@@ -743,7 +847,14 @@ impl Discovery<'_> {
 
     // ----- rows and references ----------------------------------------------------------
 
-    fn file_node(&mut self, path: &VPath, group: Group, load: LoadType, scope: Option<Scope>, follow: bool) -> Node {
+    fn file_node(
+        &mut self,
+        path: &VPath,
+        group: Group,
+        load: LoadType,
+        scope: Option<Scope>,
+        follow: bool,
+    ) -> Node {
         self.file_node_with(path, group, load, scope, follow, None)
     }
 
@@ -817,7 +928,12 @@ impl Discovery<'_> {
                 if matches!(severity, Severity::Warning) {
                     row.status = FileStatus::Skipped;
                 }
-                self.diagnostics.push(Diagnostic::new("file-not-read", severity, Some(path.as_str()), message));
+                self.diagnostics.push(Diagnostic::new(
+                    "file-not-read",
+                    severity,
+                    Some(path.as_str()),
+                    message,
+                ));
                 None
             }
         }
@@ -859,20 +975,27 @@ impl Discovery<'_> {
                 continue;
             }
             if reference.kind == ReferenceKind::Link
-                && resolved.as_ref().is_some_and(|p| self.tree.is_dir(p) && !exists)
+                && resolved
+                    .as_ref()
+                    .is_some_and(|p| self.tree.is_dir(p) && !exists)
             {
                 // A link to a folder points at no file to list.
                 continue;
             }
             let load = match reference.kind {
                 ReferenceKind::Import => LoadType::Import,
-                ReferenceKind::Link if self.is_topic_of(ctx, resolved.as_ref()) => LoadType::OnDemand,
+                ReferenceKind::Link if self.is_topic_of(ctx, resolved.as_ref()) => {
+                    LoadType::OnDemand
+                }
                 ReferenceKind::Link => LoadType::Link,
             };
             let shown = resolved
                 .as_ref()
                 .map_or_else(|| reference.target.clone(), |p| p.as_str().to_owned());
-            let size = resolved.as_ref().and_then(|p| self.tree.file(p)).map(|f| f.size);
+            let size = resolved
+                .as_ref()
+                .and_then(|p| self.tree.file(p))
+                .map(|f| f.size);
             let mut row = blank_row_str(&shown, ctx.group, load, size);
             row.parent = Some(parent.as_str().to_owned());
             row.depth = hop;
@@ -880,7 +1003,10 @@ impl Discovery<'_> {
 
             if !exists {
                 self.unresolved(&mut row, parent, &reference, resolved.as_ref());
-                children.push(Node { row, children: Vec::new() });
+                children.push(Node {
+                    row,
+                    children: Vec::new(),
+                });
                 continue;
             }
             let target = resolved.expect("exists implies resolved");
@@ -899,7 +1025,10 @@ impl Discovery<'_> {
                     )
                     .at_line(reference.line),
                 );
-                children.push(Node { row, children: Vec::new() });
+                children.push(Node {
+                    row,
+                    children: Vec::new(),
+                });
                 continue;
             }
             let text = self.fill_row(&mut row, &target);
@@ -920,7 +1049,10 @@ impl Discovery<'_> {
                         .at_line(reference.line),
                     );
                 }
-                children.push(Node { row, children: Vec::new() });
+                children.push(Node {
+                    row,
+                    children: Vec::new(),
+                });
                 continue;
             }
             let first_visit = seen.insert(target.clone());
@@ -930,7 +1062,10 @@ impl Discovery<'_> {
                 grandchildren = self.expand(&text, &target, &mut row, hop, ancestors, seen, ctx);
                 ancestors.pop();
             }
-            children.push(Node { row, children: grandchildren });
+            children.push(Node {
+                row,
+                children: grandchildren,
+            });
         }
         children
     }
@@ -938,13 +1073,21 @@ impl Discovery<'_> {
     fn is_topic_of(&self, ctx: &RefContext<'_>, target: Option<&VPath>) -> bool {
         match (ctx.memory_dir, target) {
             (Some(dir), Some(target)) => {
-                target.starts_with(dir) && target.extension() == Some("md") && target.file_name() != "MEMORY.md"
+                target.starts_with(dir)
+                    && target.extension() == Some("md")
+                    && target.file_name() != "MEMORY.md"
             }
             _ => false,
         }
     }
 
-    fn unresolved(&mut self, row: &mut FileRow, parent: &VPath, reference: &RawReference, resolved: Option<&VPath>) {
+    fn unresolved(
+        &mut self,
+        row: &mut FileRow,
+        parent: &VPath,
+        reference: &RawReference,
+        resolved: Option<&VPath>,
+    ) {
         row.status = FileStatus::Unresolved;
         let reason = match resolved {
             Some(path) if self.tree.is_covered(path) => UnresolvedReason::Missing,
@@ -956,7 +1099,9 @@ impl Discovery<'_> {
             ReferenceKind::Link => format!("({})", reference.target),
         };
         let message = match reason {
-            UnresolvedReason::Missing => format!("{written} points to {}, which does not exist", row.path),
+            UnresolvedReason::Missing => {
+                format!("{written} points to {}, which does not exist", row.path)
+            }
             UnresolvedReason::OutsideSnapshot => format!(
                 "{written} points to {}, outside the folders in this snapshot; it may exist on \
                  the machine",
@@ -964,11 +1109,18 @@ impl Discovery<'_> {
             ),
         };
         self.diagnostics.push(
-            Diagnostic::new("unresolved-reference", Severity::Warning, Some(parent.as_str()), message)
-                .at_line(reference.line),
+            Diagnostic::new(
+                "unresolved-reference",
+                Severity::Warning,
+                Some(parent.as_str()),
+                message,
+            )
+            .at_line(reference.line),
         );
         if reference.trailing_punctuation {
-            let trimmed = reference.target.trim_end_matches([':', ',', ';', '.', ')', '!', '?']);
+            let trimmed = reference
+                .target
+                .trim_end_matches([':', ',', ';', '.', ')', '!', '?']);
             self.diagnostics.push(
                 Diagnostic::new(
                     "import-trailing-punctuation",
@@ -1083,7 +1235,13 @@ struct EffectiveSettings {
     enabled_from: Option<VPath>,
 }
 
-fn blank_row(path: &VPath, group: Group, load: LoadType, scope: Option<Scope>, size: Option<u64>) -> FileRow {
+fn blank_row(
+    path: &VPath,
+    group: Group,
+    load: LoadType,
+    scope: Option<Scope>,
+    size: Option<u64>,
+) -> FileRow {
     let mut row = blank_row_str(path.as_str(), group, load, size);
     row.scope = scope;
     row

@@ -41,7 +41,13 @@ pub fn name_prefix(encoded: &str) -> (&str, bool) {
 /// and `:` become `-`.
 pub fn seed_encode_project_path(path: &str) -> String {
     path.chars()
-        .map(|c| if matches!(c, '\\' | '/' | ':') { '-' } else { c })
+        .map(|c| {
+            if matches!(c, '\\' | '/' | ':') {
+                '-'
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -74,7 +80,11 @@ fn stand_in_hash(path: &str) -> String {
     let mut digits = Vec::new();
     loop {
         let digit = (hash % 36) as u8;
-        digits.push(if digit < 10 { b'0' + digit } else { b'a' + digit - 10 });
+        digits.push(if digit < 10 {
+            b'0' + digit
+        } else {
+            b'a' + digit - 10
+        });
         hash /= 36;
         if hash == 0 {
             break;

@@ -91,7 +91,15 @@ mod tests {
 
     #[test]
     fn tokens_round_half_up() {
-        for (utf16, tokens) in [(0, 0), (1, 0), (2, 1), (4, 1), (5, 1), (6, 2), (9_170, 2_293)] {
+        for (utf16, tokens) in [
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (4, 1),
+            (5, 1),
+            (6, 2),
+            (9_170, 2_293),
+        ] {
             assert_eq!(estimate_tokens(utf16), tokens, "{utf16}");
         }
     }

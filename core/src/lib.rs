@@ -34,9 +34,9 @@
 //!   for an analysis that cannot start (an invalid home path, a file that is not a zip).
 //! - Only files the analysis names are read; `*.jsonl` transcripts never are.
 
+pub mod infer;
 pub mod report;
 pub mod tree;
-pub mod infer;
 pub mod vpath;
 
 mod analyze;

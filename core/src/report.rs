@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub const REPORT_SCHEMA: &str = "memdiag-report/1";
 
 /// The result of one analysis.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Always [`REPORT_SCHEMA`].
     pub schema: String,
@@ -30,10 +30,12 @@ pub struct Report {
     pub memory_folders: Vec<MemoryFolder>,
     /// Findings about the snapshot, in a stable order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The answer to "is my memory working, and what is it losing?".
+    pub health: Health,
 }
 
 /// The inputs of an analysis and what was derived from them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Context {
     /// The home directory (`~`).
     pub home: String,
@@ -58,13 +60,20 @@ pub struct Context {
     pub auto_memory_setting_from: Option<String>,
     /// The encoded folder name the project's key path maps to.
     pub memory_folder_name: Option<String>,
+    /// The Claude Code version whose rules were applied: `current` or `2.1.80`.
+    pub version: String,
+    /// The date the growth projection counts from (ISO 8601), if one was given.
+    pub today: Option<String>,
 }
 
 /// The operating system a snapshot comes from; it decides the managed policy path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Os {
     /// Linux and WSL.
+    #[default]
     Linux,
     /// macOS.
     Macos,
@@ -87,10 +96,13 @@ pub enum MemoryLookup {
 }
 
 /// The tree groups, in display order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum Group {
     /// The administrator's CLAUDE.md.
     #[serde(rename = "Managed Policy")]
+    #[default]
     ManagedPolicy,
     /// `<config>/CLAUDE.md`.
     User,
@@ -135,10 +147,13 @@ impl Group {
 }
 
 /// When Claude Code loads a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum LoadType {
     /// In every session.
+    #[default]
     Always,
     /// At session start, up to a size cap (`MEMORY.md`).
     Startup,
@@ -205,10 +220,13 @@ pub enum Scope {
 }
 
 /// What became of a listed file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FileStatus {
     /// Found and handled by the usual rules.
+    #[default]
     Ok,
     /// A reference whose target does not exist.
     Unresolved,
@@ -233,10 +251,13 @@ pub enum UnresolvedReason {
 }
 
 /// The kind of reference that made a row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum ReferenceKind {
     /// `@path/to/file.md`.
+    #[default]
     Import,
     /// `[text](file.md)`.
     Link,
@@ -256,7 +277,7 @@ pub struct Measure {
 }
 
 /// What Claude Code's 200-line and 25,000-unit caps did to a `MEMORY.md`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Truncation {
     /// Lines of the stripped, trimmed index.
     pub total_lines: u64,
@@ -283,7 +304,7 @@ pub enum CutBy {
 }
 
 /// One row of the tree.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileRow {
     /// The absolute virtual path.
     pub path: String,
@@ -330,7 +351,7 @@ pub struct FileRow {
 }
 
 /// One frontmatter key and its value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrontmatterField {
     /// The key as written.
     pub key: String,
@@ -339,7 +360,7 @@ pub struct FrontmatterField {
 }
 
 /// A reference in a file: where it stands and where it leads.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReferenceSite {
     /// Import or link.
     pub kind: ReferenceKind,
@@ -354,7 +375,7 @@ pub struct ReferenceSite {
 }
 
 /// A tree group's header.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GroupSummary {
     /// The group.
     pub name: Group,
@@ -401,7 +422,7 @@ pub struct GroupFootprint {
 }
 
 /// A folder of the projects base that holds a `memory/` subfolder.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryFolder {
     /// The folder name, an encoded path.
     pub name: String,
@@ -415,7 +436,9 @@ pub struct MemoryFolder {
 }
 
 /// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Something is lost or broken.
@@ -423,11 +446,12 @@ pub enum Severity {
     /// Something will be lost soon, or looks wrong.
     Warning,
     /// Worth knowing.
+    #[default]
     Info,
 }
 
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// A stable kebab-case code such as `import-cycle`.
     pub code: String,
@@ -439,6 +463,162 @@ pub struct Diagnostic {
     pub line: Option<u64>,
     /// A sentence for a person.
     pub message: String,
+    /// Evidence beyond the message, for findings that carry it.
+    pub data: Option<DiagnosticData>,
+}
+
+/// Evidence attached to a finding.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum DiagnosticData {
+    /// The index entries a truncation drops, newest last.
+    DroppedEntries {
+        /// Each dropped line.
+        entries: Vec<DroppedEntry>,
+    },
+    /// Line numbers the finding applies to.
+    Lines {
+        /// 1-based raw line numbers.
+        lines: Vec<u64>,
+    },
+    /// Other paths the finding is about (a lookalike folder, a colliding project).
+    Paths {
+        /// Absolute paths.
+        paths: Vec<String>,
+    },
+}
+
+/// One index line that does not load.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct DroppedEntry {
+    /// The 1-based line in the raw file.
+    pub line: u64,
+    /// The line as written.
+    pub text: String,
+    /// True when it looks like a correction of an earlier entry ("not", "instead", "no
+    /// longer", …, or a topic file an earlier entry links to): the newest lines go first.
+    pub correction: bool,
+}
+
+/// The health view: the five reasons memory "looks off", and each memory folder's figures.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Health {
+    /// The five reasons, in the seed's order.
+    pub reasons: Vec<ReasonCheck>,
+    /// One entry per memory folder analysed: the project's auto memory, then each agent's.
+    pub memories: Vec<MemoryHealth>,
+    /// Sub-agents defined in `<config>/agents/` and `<project>/.claude/agents/`.
+    pub agents: Vec<AgentInfo>,
+}
+
+/// The five reasons auto memory can look off.
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReasonId {
+    /// The project maps to a different memory folder than expected.
+    #[default]
+    DifferentFolder,
+    /// Nothing was saved yet.
+    NothingSaved,
+    /// Auto memory is switched off.
+    SwitchedOff,
+    /// Sub-agents do not get the main conversation's auto memory.
+    SubAgent,
+    /// The index loaded, but not all of it.
+    Truncated,
+}
+
+/// One reason, checked.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReasonCheck {
+    /// Which reason.
+    pub id: ReasonId,
+    /// The reason as a question a person asks.
+    pub title: String,
+    /// True when nothing was found for it.
+    pub ok: bool,
+    /// One sentence: what was found, or why it is fine.
+    pub summary: String,
+    /// The diagnostic codes that are its evidence.
+    pub codes: Vec<String>,
+    /// What the snapshot cannot show (environment variables, flags).
+    pub note: Option<String>,
+}
+
+/// Figures for one memory folder.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemoryHealth {
+    /// The memory folder.
+    pub folder: String,
+    /// The agent whose folder it is, or null for auto memory.
+    pub agent: Option<String>,
+    /// The index, if there is one.
+    pub index: Option<String>,
+    /// Lines of the stripped, trimmed index.
+    pub index_lines: u64,
+    /// Mean characters per non-empty index line, one decimal.
+    pub mean_line_chars: f64,
+    /// Mean UTF-8 bytes per non-empty index line, one decimal.
+    pub mean_line_bytes: f64,
+    /// Index lines over 150 characters.
+    pub long_lines: u64,
+    /// Topic files (every `.md` but the index).
+    pub topic_files: u64,
+    /// Topic files without a `modified` timestamp.
+    pub without_timestamp: u64,
+    /// Topic files no index line links to.
+    pub orphan_topics: u64,
+    /// Files per frontmatter `type` (`user`, `feedback`, `project`, `reference`, `none`,
+    /// `unknown`).
+    pub types: BTreeMap<String, u64>,
+    /// Growth over the last 60 days and the projected dates, when a date was given.
+    pub growth: Option<Growth>,
+}
+
+/// How fast a memory folder grows and when its index reaches the caps.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Growth {
+    /// The date counted from.
+    pub today: String,
+    /// Files dated in each of the last nine weeks, oldest first.
+    pub weeks: Vec<WeekCount>,
+    /// Mean files per week over the last 60 days, one decimal.
+    pub files_per_week: f64,
+    /// Estimated index lines at each week's end (today's lines less the files dated
+    /// after it), oldest first; the last point is today.
+    pub history: Vec<WeekCount>,
+    /// The projected date the index reaches 160 lines (80 %), if it grows.
+    pub reaches_80_percent: Option<String>,
+    /// The projected date the index reaches 200 lines, if it grows.
+    pub reaches_limit: Option<String>,
+    /// Files whose date came from the archive's entry time, not from `modified`.
+    pub dated_by_file_time: u64,
+}
+
+/// A count for the week that starts on `start`.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeekCount {
+    /// The first day of the week (ISO 8601 date).
+    pub start: String,
+    /// Files (or index lines, in `history`).
+    pub count: u64,
+}
+
+/// A sub-agent definition and its memory.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentInfo {
+    /// The agent's name.
+    pub name: String,
+    /// The definition file.
+    pub path: String,
+    /// The `memory` scope from its frontmatter, if it has one.
+    pub memory: Option<Scope>,
+    /// The memory folder that scope maps to.
+    pub memory_dir: Option<String>,
+    /// True when that folder exists in the snapshot.
+    pub memory_exists: bool,
 }
 
 impl Diagnostic {
@@ -455,7 +635,14 @@ impl Diagnostic {
             path: path.map(str::to_owned),
             line: None,
             message: message.into(),
+            data: None,
         }
+    }
+
+    /// The same finding, with evidence.
+    pub fn with_data(mut self, data: DiagnosticData) -> Diagnostic {
+        self.data = Some(data);
+        self
     }
 
     /// The same finding, pinned to a line.

@@ -182,8 +182,15 @@ impl Tree {
         self.dirs.contains(path) || {
             let prefix = dir_prefix(path);
             let holds = |p: &VPath| p.as_str().starts_with(&prefix);
-            self.files.range(VPath::seek_key(prefix.clone())..).next().is_some_and(|(p, _)| holds(p))
-                || self.dirs.range(VPath::seek_key(prefix.clone())..).next().is_some_and(holds)
+            self.files
+                .range(VPath::seek_key(prefix.clone())..)
+                .next()
+                .is_some_and(|(p, _)| holds(p))
+                || self
+                    .dirs
+                    .range(VPath::seek_key(prefix.clone())..)
+                    .next()
+                    .is_some_and(holds)
         }
     }
 
@@ -211,7 +218,9 @@ impl Tree {
         let mut names = BTreeSet::new();
         let mut key = VPath::seek_key(prefix.clone());
         while let Some(path) = self.files.range(key.clone()..).next().map(|(p, _)| p) {
-            let Some(rest) = path.as_str().strip_prefix(&prefix) else { break };
+            let Some(rest) = path.as_str().strip_prefix(&prefix) else {
+                break;
+            };
             match rest.find('/') {
                 Some(slash) => {
                     names.insert(rest[..slash].to_owned());
@@ -222,7 +231,9 @@ impl Tree {
             }
         }
         for path in self.dirs.range(VPath::seek_key(prefix.clone())..) {
-            let Some(rest) = path.as_str().strip_prefix(&prefix) else { break };
+            let Some(rest) = path.as_str().strip_prefix(&prefix) else {
+                break;
+            };
             let name = rest.split('/').next().unwrap_or(rest);
             if !name.is_empty() {
                 names.insert(name.to_owned());
@@ -237,7 +248,9 @@ impl Tree {
         let mut out = Vec::new();
         let mut key = VPath::seek_key(prefix.clone());
         while let Some(path) = self.files.range(key.clone()..).next().map(|(p, _)| p) {
-            let Some(rest) = path.as_str().strip_prefix(&prefix) else { break };
+            let Some(rest) = path.as_str().strip_prefix(&prefix) else {
+                break;
+            };
             match rest.find('/') {
                 Some(slash) => key = VPath::seek_key(format!("{prefix}{}0", &rest[..slash])),
                 None => {
@@ -285,7 +298,6 @@ fn dir_prefix(dir: &VPath) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,9 +330,16 @@ mod tests {
         ]);
         assert_eq!(t.child_dirs(&p("/c/projects")), ["a", "a-b", "b"]);
         assert_eq!(t.child_files(&p("/c/projects")), [p("/c/projects/a.txt")]);
-        assert_eq!(t.child_dirs(&p("/")), ["c", "home"], "the mount is a folder too");
+        assert_eq!(
+            t.child_dirs(&p("/")),
+            ["c", "home"],
+            "the mount is a folder too"
+        );
         assert_eq!(t.child_dirs(&p("/c")), ["projects", "projectsX"]);
-        let under: Vec<_> = t.files_under(&p("/c/projects/b")).map(|(p, _)| p.as_str()).collect();
+        let under: Vec<_> = t
+            .files_under(&p("/c/projects/b"))
+            .map(|(p, _)| p.as_str())
+            .collect();
         assert_eq!(under, ["/c/projects/b/1.jsonl", "/c/projects/b/2.jsonl"]);
     }
 
@@ -347,10 +366,16 @@ mod tests {
         let mut t = tree(&["/a.md"]);
         t.set_contents(&p("/a.md"), Ok(b"hi".to_vec()));
         t.set_contents(&p("/b.md"), Ok(b"ignored".to_vec()));
-        assert_eq!(t.file(&p("/a.md")).unwrap().contents, Contents::Loaded(b"hi".to_vec()));
+        assert_eq!(
+            t.file(&p("/a.md")).unwrap().contents,
+            Contents::Loaded(b"hi".to_vec())
+        );
         assert!(t.file(&p("/b.md")).is_none());
         t.set_contents(&p("/a.md"), Err("gone".to_owned()));
-        assert_eq!(t.file(&p("/a.md")).unwrap().contents, Contents::Unreadable("gone".to_owned()));
+        assert_eq!(
+            t.file(&p("/a.md")).unwrap().contents,
+            Contents::Unreadable("gone".to_owned())
+        );
     }
 
     #[test]

@@ -165,7 +165,9 @@ impl VPath {
 
     /// The segments below the root.
     pub fn segments(&self) -> impl Iterator<Item = &str> {
-        self.0[self.root().len()..].split('/').filter(|s| !s.is_empty())
+        self.0[self.root().len()..]
+            .split('/')
+            .filter(|s| !s.is_empty())
     }
 
     /// This path and every directory above it, nearest first, ending with the root.
@@ -218,7 +220,9 @@ mod tests {
     use super::*;
 
     fn p(s: &str) -> String {
-        VPath::new(s).map(|p| p.0).unwrap_or_else(|e| format!("error: {e}"))
+        VPath::new(s)
+            .map(|p| p.0)
+            .unwrap_or_else(|e| format!("error: {e}"))
     }
 
     #[test]
@@ -233,7 +237,10 @@ mod tests {
 
     #[test]
     fn rejects() {
-        assert_eq!(p("/a/../.."), "error: path climbs above its root: \"/a/../..\"");
+        assert_eq!(
+            p("/a/../.."),
+            "error: path climbs above its root: \"/a/../..\""
+        );
         assert!(p("relative/x").starts_with("error: not an absolute"));
         assert!(p("/a\0b").starts_with("error: path holds a NUL"));
         assert!(p("").starts_with("error"));
@@ -246,14 +253,20 @@ mod tests {
         assert_eq!(path.file_name(), "CLAUDE.md");
         assert_eq!(path.extension(), Some("md"));
         assert_eq!(VPath::new("/x").unwrap().parent().unwrap().as_str(), "/");
-        assert_eq!(VPath::new("C:/x").unwrap().parent().unwrap().as_str(), "C:/");
+        assert_eq!(
+            VPath::new("C:/x").unwrap().parent().unwrap().as_str(),
+            "C:/"
+        );
         assert_eq!(VPath::new("/.bashrc").unwrap().extension(), None);
         let home = VPath::new("/home/alice").unwrap();
         assert!(path.starts_with(&home));
         assert!(!VPath::new("/home/alicex").unwrap().starts_with(&home));
         assert_eq!(path.strip_prefix(&home), Some("CLAUDE.md"));
         let ancestors: Vec<_> = path.ancestors().map(|a| a.0).collect();
-        assert_eq!(ancestors, ["/home/alice/CLAUDE.md", "/home/alice", "/home", "/"]);
+        assert_eq!(
+            ancestors,
+            ["/home/alice/CLAUDE.md", "/home/alice", "/home", "/"]
+        );
         assert_eq!(home.join("../bob/x.md").unwrap().as_str(), "/home/bob/x.md");
     }
 }

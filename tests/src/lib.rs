@@ -158,6 +158,7 @@ impl Fixture {
             project: meta.project,
             config_dir: meta.config_dir,
             os: meta.os,
+            ..Input::default()
         };
         Fixture {
             tree,
@@ -242,7 +243,8 @@ pub fn render(report: &Report) -> String {
                 t.loaded_utf16,
                 t.total_utf16,
                 t.cut_by.map_or("none".to_owned(), |c| serde_plain(&c)),
-                t.first_dropped_line.map_or("none".to_owned(), |l| l.to_string())
+                t.first_dropped_line
+                    .map_or("none".to_owned(), |l| l.to_string())
             );
         }
         out.push_str(line.trim_end());
@@ -256,10 +258,13 @@ pub fn render_diagnostics(report: &Report) -> String {
     let home = &report.context.home;
     let mut out = String::new();
     for d in &report.diagnostics {
-        let path = d.path.as_deref().map_or(String::new(), |p| match p.strip_prefix(home.as_str()) {
-            Some(rest) => format!(" ~{rest}"),
-            None => format!(" {p}"),
-        });
+        let path =
+            d.path
+                .as_deref()
+                .map_or(String::new(), |p| match p.strip_prefix(home.as_str()) {
+                    Some(rest) => format!(" ~{rest}"),
+                    None => format!(" {p}"),
+                });
         let line = d.line.map_or(String::new(), |l| format!(":{l}"));
         let _ = writeln!(out, "{}{path}{line}", d.code);
     }
@@ -276,7 +281,11 @@ pub fn codes(report: &Report) -> BTreeSet<String> {
 pub fn assert_text(actual: &str, expected: &str) {
     let expected = dedent(expected);
     if actual.trim() != expected.trim() {
-        panic!("\n--- expected\n{}\n--- actual\n{}\n", expected.trim(), actual.trim());
+        panic!(
+            "\n--- expected\n{}\n--- actual\n{}\n",
+            expected.trim(),
+            actual.trim()
+        );
     }
 }
 
@@ -289,7 +298,13 @@ pub fn dedent(text: &str) -> String {
         .min()
         .unwrap_or(0);
     text.lines()
-        .map(|l| if l.len() >= indent { &l[indent..] } else { l.trim_start() })
+        .map(|l| {
+            if l.len() >= indent {
+                &l[indent..]
+            } else {
+                l.trim_start()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -304,7 +319,11 @@ fn dedent_marker(contents: &str) -> String {
         .unwrap_or(0);
     let mut out = String::new();
     for line in contents.lines() {
-        out.push_str(if line.len() >= indent { &line[indent..] } else { line.trim_start() });
+        out.push_str(if line.len() >= indent {
+            &line[indent..]
+        } else {
+            line.trim_start()
+        });
         out.push('\n');
     }
     // A fixture's last line break is the test's, not the file's, when the file is empty.
@@ -342,7 +361,11 @@ fn read_meta(path: &Path) -> FixtureMeta {
         mounts: value
             .get("mounts")
             .and_then(|v| v.as_array())
-            .map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_owned)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|m| m.as_str().map(str::to_owned))
+                    .collect()
+            })
             .unwrap_or_default(),
     }
 }
@@ -366,7 +389,9 @@ fn walk(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {

@@ -255,7 +255,10 @@ fn memory_folder_is_keyed_by_the_git_root() {
         "//- /home/alice/work/app/.git/HEAD\nref: refs/heads/main",
     ));
     let report = fixture.analyze();
-    assert_eq!(report.context.git_root.as_deref(), Some("/home/alice/work/app"));
+    assert_eq!(
+        report.context.git_root.as_deref(),
+        Some("/home/alice/work/app")
+    );
     assert_eq!(report.context.memory_found_via, Some(MemoryLookup::Path));
     assert_text(
         &render(&report),
@@ -279,8 +282,14 @@ fn a_linked_worktree_uses_the_main_worktrees_memory() {
         "//- /home/alice/work/app-feature/.git\ngitdir: /home/alice/work/app/.git/worktrees/app-feature",
     ))
     .analyze();
-    assert_eq!(report.context.git_root.as_deref(), Some("/home/alice/work/app"));
-    assert_eq!(report.context.memory_found_via, Some(MemoryLookup::Worktree));
+    assert_eq!(
+        report.context.git_root.as_deref(),
+        Some("/home/alice/work/app")
+    );
+    assert_eq!(
+        report.context.memory_found_via,
+        Some(MemoryLookup::Worktree)
+    );
     assert_eq!(
         report.context.memory_dir.as_deref(),
         Some("/home/alice/.claude/projects/-home-alice-work-app/memory")
@@ -297,8 +306,14 @@ fn the_older_seed_encoding_is_tried_second() {
         "#,
     )
     .analyze();
-    assert_eq!(report.context.memory_found_via, Some(MemoryLookup::SeedEncoding));
-    assert_eq!(report.context.memory_folder_name.as_deref(), Some("-home-alice-my-app"));
+    assert_eq!(
+        report.context.memory_found_via,
+        Some(MemoryLookup::SeedEncoding)
+    );
+    assert_eq!(
+        report.context.memory_folder_name.as_deref(),
+        Some("-home-alice-my-app")
+    );
 }
 
 #[test]
@@ -341,7 +356,10 @@ fn without_a_project_only_user_sources_and_the_memory_folders_are_listed() {
         "",
     ))
     .analyze();
-    assert_text(&render(&report), "User always ~/.claude/CLAUDE.md counted scope=user");
+    assert_text(
+        &render(&report),
+        "User always ~/.claude/CLAUDE.md counted scope=user",
+    );
     assert_eq!(report.memory_folders.len(), 1);
 }
 
@@ -581,7 +599,11 @@ fn claude_md_excludes_merge_across_settings_and_never_touch_the_managed_policy()
     );
     let report = Fixture::parse(fixture).analyze();
     assert_eq!(
-        report.diagnostics.iter().filter(|d| d.code == "claude-md-excluded").count(),
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "claude-md-excluded")
+            .count(),
         2
     );
 }
@@ -605,7 +627,10 @@ fn a_claude_md_over_4_mib_is_skipped_unread_and_over_40000_characters_warns() {
         Project always ~/app/CLAUDE.local.md counted scope=local
         "#,
     );
-    assert!(!fixture.source.reads.contains(&"/home/alice/app/CLAUDE.md".to_owned()));
+    assert!(!fixture
+        .source
+        .reads
+        .contains(&"/home/alice/app/CLAUDE.md".to_owned()));
     let found = codes(&report);
     assert!(found.contains("claude-md-skipped") && found.contains("claude-md-too-large"));
 }
@@ -642,7 +667,9 @@ fn memory_index_is_cut_at_200_lines_and_at_25000_utf16_units() {
         .iter()
         .find(|d| d.code == "memory-index-truncated")
         .expect("a truncation warning");
-    assert!(warning.message.starts_with("WARNING: MEMORY.md is 210 lines (limit: 200). Only part of it was loaded"));
+    assert!(warning
+        .message
+        .starts_with("WARNING: MEMORY.md is 210 lines (limit: 200). Only part of it was loaded"));
 
     // Korean: three bytes a syllable, one UTF-16 unit. 100 lines of 203 load whole at about
     // 61 KB on disk; 130 lines reach the 25,000-unit cap after line 122.
@@ -673,7 +700,9 @@ fn memory_index_near_the_limit_gets_the_reminder() {
         .iter()
         .find(|d| d.code == "memory-index-near-limit")
         .expect("a reminder");
-    assert!(reminder.message.contains("161 lines, approaching the 200-line read limit"));
+    assert!(reminder
+        .message
+        .contains("161 lines, approaching the 200-line read limit"));
     assert!(!codes(&report).contains("memory-index-truncated"));
 }
 
@@ -694,7 +723,10 @@ fn bulk_data_is_never_read_even_when_referenced() {
     let report = fixture.analyze();
     assert_eq!(fixture.source.reads, ["/home/alice/app/CLAUDE.md"]);
     assert_eq!(report.files.len(), 3);
-    assert!(report.files[1].raw.is_none(), "the transcript is listed by size only");
+    assert!(
+        report.files[1].raw.is_none(),
+        "the transcript is listed by size only"
+    );
 }
 
 #[test]
@@ -709,11 +741,16 @@ fn invalid_utf8_and_broken_settings_are_findings_not_failures() {
         "#,
     );
     let bad = memdiag_core::VPath::new("/home/alice/app/CLAUDE.md").unwrap();
-    fixture.tree.set_contents(&bad, Ok(vec![b'o', 0xff, b'k', b'\n']));
+    fixture
+        .tree
+        .set_contents(&bad, Ok(vec![b'o', 0xff, b'k', b'\n']));
     let report = fixture.analyze();
     let found = codes(&report);
     assert!(found.contains("invalid-settings") && found.contains("invalid-utf8"));
-    assert!(report.context.auto_memory_enabled, "a broken settings file changes nothing");
+    assert!(
+        report.context.auto_memory_enabled,
+        "a broken settings file changes nothing"
+    );
     assert_eq!(report.files[0].raw.expect("read").chars, 4);
 }
 

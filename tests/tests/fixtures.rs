@@ -23,14 +23,27 @@ fn every_fixture_matches_its_snapshot() {
             f.files, f.chars, f.bytes, f.utf16, f.always_loaded, f.tokens_estimate
         );
         for (group, g) in &f.groups {
-            let _ = writeln!(actual, "  {group}: files={} chars={} bytes={}", g.files, g.chars, g.bytes);
+            let _ = writeln!(
+                actual,
+                "  {group}: files={} chars={} bytes={}",
+                g.files, g.chars, g.bytes
+            );
         }
         let _ = writeln!(actual, "\nmemory folders:");
         for m in &report.memory_folders {
-            let _ = writeln!(actual, "  {} files={} current={}", m.name, m.files, m.current);
+            let _ = writeln!(
+                actual,
+                "  {} files={} current={}",
+                m.name, m.files, m.current
+            );
         }
         let _ = writeln!(actual, "\ndiagnostics:\n{}", render_diagnostics(&report));
-        let _ = writeln!(actual, "read: {} of {} files", fixture.source.reads.len(), fixture.tree.len());
+        let _ = writeln!(
+            actual,
+            "read: {} of {} files",
+            fixture.source.reads.len(),
+            fixture.tree.len()
+        );
         assert!(
             !fixture.source.reads.iter().any(|r| r.ends_with(".jsonl")),
             "{}: a transcript was read",

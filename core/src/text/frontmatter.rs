@@ -1,5 +1,9 @@
 //! YAML frontmatter: the block between a first line `---` and the next `---` line.
 
+use std::ops::Range;
+
+use serde_yaml::Value;
+
 /// A parsed frontmatter block.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Frontmatter {
@@ -17,34 +21,366 @@ pub(crate) struct Frontmatter {
 /// Finds and parses the frontmatter block; `None` when the text has none (no `---` first
 /// line, or no closing `---` line). `\r\n` line ends are accepted.
 pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
-    todo!()
+    let block = locate(text)?;
+    let (fields, error) = match serde_yaml::from_str::<Value>(&text[block.yaml]) {
+        Ok(value) => match untag(&value) {
+            Value::Mapping(map) => {
+                let fields = map
+                    .iter()
+                    .map(|(key, value)| (key_text(key), value.clone()))
+                    .collect();
+                (fields, None)
+            }
+            Value::Null => (Vec::new(), None),
+            _ => (
+                Vec::new(),
+                Some("frontmatter is not a mapping of keys to values".to_owned()),
+            ),
+        },
+        Err(error) => (Vec::new(), Some(error.to_string())),
+    };
+    Some(Frontmatter {
+        fields,
+        body_offset: block.body_offset,
+        line_count: block.line_count,
+        error,
+    })
 }
 
 impl Frontmatter {
     /// A string field (a YAML string, number or bool rendered as text); `None` when absent
     /// or null.
     pub(crate) fn string(&self, key: &str) -> Option<String> {
-        todo!()
+        match untag(self.value(key)?) {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
     }
 
     /// A boolean field: YAML `true`/`false`, or the strings "true"/"false".
     pub(crate) fn boolean(&self, key: &str) -> Option<bool> {
-        todo!()
+        match untag(self.value(key)?) {
+            Value::Bool(b) => Some(*b),
+            Value::String(s) if s == "true" => Some(true),
+            Value::String(s) if s == "false" => Some(false),
+            _ => None,
+        }
     }
 
     /// The raw value of a field.
     pub(crate) fn value(&self, key: &str) -> Option<&serde_yaml::Value> {
-        todo!()
+        self.fields
+            .iter()
+            .find(|(name, _)| name == key)
+            .map(|(_, value)| value)
     }
 
     /// Every field as display text, values rendered on one line (a list as `a, b`).
     pub(crate) fn display_fields(&self) -> Vec<(String, String)> {
-        todo!()
+        self.fields
+            .iter()
+            .map(|(key, value)| (key.clone(), render(value, true)))
+            .collect()
     }
 }
 
 /// A rule's `paths` field as globs: a YAML list of strings, or one string split on commas
 /// that are not inside `{…}` braces; entries trimmed, empty ones dropped.
 pub(crate) fn parse_paths(value: &serde_yaml::Value) -> Vec<String> {
-    todo!()
+    match untag(value) {
+        // Numbers and booleans in the list are kept as text, because a YAML author writing
+        // `- 2024` means the folder name, not a number.
+        Value::Sequence(items) => items
+            .iter()
+            .filter_map(|item| match untag(item) {
+                Value::String(s) => Some(s.trim().to_owned()),
+                Value::Number(n) => Some(n.to_string()),
+                Value::Bool(b) => Some(b.to_string()),
+                _ => None,
+            })
+            .filter(|entry| !entry.is_empty())
+            .collect(),
+        Value::String(s) => split_outside_braces(s),
+        _ => Vec::new(),
+    }
+}
+
+/// Where a frontmatter block lies in a text, before its YAML is parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Block {
+    /// The YAML between the two `---` lines.
+    pub(crate) yaml: Range<usize>,
+    /// Byte offset just after the closing `---` line and its line break.
+    pub(crate) body_offset: usize,
+    /// Raw lines of the block, both `---` lines included.
+    pub(crate) line_count: usize,
+}
+
+/// Finds the frontmatter block without parsing its YAML, for callers that only need to skip
+/// it (loading and reference scanning must not pay for a YAML parse).
+pub(crate) fn locate(text: &str) -> Option<Block> {
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next()?;
+    if !is_delimiter(first) {
+        return None;
+    }
+    let yaml_start = first.len();
+    let mut offset = yaml_start;
+    for (index, line) in lines.enumerate() {
+        if is_delimiter(line) {
+            return Some(Block {
+                yaml: yaml_start..offset,
+                body_offset: offset + line.len(),
+                line_count: index + 2,
+            });
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// A `---` line: trailing spaces, tabs and a `\r` are tolerated, leading ones are not,
+/// because Claude Code anchors the marker at the start of the line.
+fn is_delimiter(line: &str) -> bool {
+    line.trim_end_matches('\n')
+        .trim_end_matches([' ', '\t', '\r'])
+        == "---"
+}
+
+/// serde_yaml keeps `!tag` values wrapped; the tag carries no meaning for Claude Code, so
+/// every reader looks through it.
+fn untag(mut value: &Value) -> &Value {
+    while let Value::Tagged(tagged) = value {
+        value = &tagged.value;
+    }
+    value
+}
+
+/// Keys are usually strings, but YAML allows `1:` or `true:` as keys too.
+fn key_text(key: &Value) -> String {
+    match untag(key) {
+        Value::String(s) => s.clone(),
+        other => render(other, false),
+    }
+}
+
+/// One-line text of a value. At the top level a null shows as nothing and a list as `a, b`;
+/// nested inside another collection they keep flow-style markers so the structure stays
+/// readable.
+fn render(value: &Value, top: bool) -> String {
+    match value {
+        Value::Null if top => String::new(),
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => one_line(s),
+        Value::Sequence(items) => {
+            let inner: Vec<String> = items.iter().map(|item| render(item, false)).collect();
+            if top {
+                inner.join(", ")
+            } else {
+                format!("[{}]", inner.join(", "))
+            }
+        }
+        Value::Mapping(map) => {
+            let inner: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", key_text(k), render(v, false)))
+                .collect();
+            format!("{{{}}}", inner.join(", "))
+        }
+        Value::Tagged(tagged) => format!("{} {}", tagged.tag, render(&tagged.value, top)),
+    }
+}
+
+/// Block scalars (`|`, `>`) hold several lines; the report shows one, so the lines are
+/// joined with single spaces. Single-line strings are left exactly as written.
+fn one_line(s: &str) -> String {
+    if !s.contains(['\n', '\r']) {
+        return s.to_owned();
+    }
+    s.split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Splits on commas at brace depth zero, so that `src/{a,b}/*.ts, lib/**` stays two globs.
+fn split_outside_braces(s: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Renders what `parse` found as one line: `none`, or the block's body offset, line
+    /// count, each displayed field and the error.
+    fn check(text: &str, expected: &str) {
+        let actual = match parse(text) {
+            None => "none".to_owned(),
+            Some(fm) => {
+                let mut out = format!("body={} lines={}", fm.body_offset, fm.line_count);
+                for (key, value) in fm.display_fields() {
+                    out.push_str(&format!(" {key}=[{value}]"));
+                }
+                if let Some(error) = &fm.error {
+                    out.push_str(&format!(" error={}", error.lines().next().unwrap_or("")));
+                }
+                out
+            }
+        };
+        assert_eq!(actual, expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn blocks() {
+        check("", "none");
+        check("---", "none");
+        check("---\n", "none");
+        check("---\n---", "body=7 lines=2");
+        check("---\n---\n", "body=8 lines=2");
+        check("---\n---\nbody", "body=8 lines=2");
+        check("---\na: 1\n---\nbody\n", "body=13 lines=3 a=[1]");
+        check("---\r\na: 1\r\n---\r\nbody", "body=16 lines=3 a=[1]");
+        check("--- \t\na: 1\n---  \nx", "body=17 lines=3 a=[1]");
+        check(" ---\na: 1\n---\n", "none");
+        check("----\na: 1\n---\n", "none");
+        check("---\na: 1\n", "none");
+        check("---\na: 1\n--- x\n", "none");
+        check("text\n---\na: 1\n---\n", "none");
+        check("---\n\n\n---\n", "body=10 lines=4");
+        check("---\n# only a comment\n---\n", "body=25 lines=3");
+    }
+
+    #[test]
+    fn fields_keep_file_order_and_render_on_one_line() {
+        check(
+            "---\nz: 1\na: 2\nm: 3\n---\n",
+            "body=23 lines=5 z=[1] a=[2] m=[3]",
+        );
+        check(
+            "---\npaths:\n  - a\n  - b\n---\n",
+            "body=27 lines=5 paths=[a, b]",
+        );
+        check(
+            "---\nl: [a, [b, c]]\n---\n",
+            "body=23 lines=3 l=[a, [b, c]]",
+        );
+        check(
+            "---\nm: {k: v, n: 1}\n---\n",
+            "body=24 lines=3 m=[{k: v, n: 1}]",
+        );
+        check(
+            "---\nd: |\n  one\n  two\n---\n",
+            "body=25 lines=5 d=[one two]",
+        );
+        check(
+            "---\nempty:\nt: true\n---\n",
+            "body=23 lines=4 empty=[] t=[true]",
+        );
+        check("---\nl: [a, ~]\n---\n", "body=18 lines=3 l=[a, null]");
+        check("---\n1: one\n---\n", "body=15 lines=3 1=[one]");
+        check("---\nx: !custom v\n---\n", "body=21 lines=3 x=[!custom v]");
+        check("---\nname: 가나 \n---\n", "body=22 lines=3 name=[가나]");
+    }
+
+    #[test]
+    fn errors() {
+        check(
+            "---\njust a string\n---\n",
+            "body=22 lines=3 error=frontmatter is not a mapping of keys to values",
+        );
+        check(
+            "---\n- a\n- b\n---\n",
+            "body=16 lines=4 error=frontmatter is not a mapping of keys to values",
+        );
+        check("---\na: [1\n---\n", "body=14 lines=3 error=did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 4");
+        check(
+            "---\na: 1\na: 2\n---\n",
+            "body=18 lines=4 error=duplicate entry with key \"a\"",
+        );
+        check("---\n\ta: 1\n---\n", "body=14 lines=3 error=found character that cannot start any token, while scanning for the next token");
+    }
+
+    /// Checks a typed accessor against the field `k` of a one-field frontmatter.
+    fn check_field(yaml_value: &str, string: Option<&str>, boolean: Option<bool>) {
+        let text = format!("---\nk: {yaml_value}\n---\n");
+        let fm = parse(&text).expect("a block");
+        assert_eq!(
+            fm.string("k").as_deref(),
+            string,
+            "string of {yaml_value:?}"
+        );
+        assert_eq!(fm.boolean("k"), boolean, "boolean of {yaml_value:?}");
+    }
+
+    #[test]
+    fn typed_accessors() {
+        check_field("hello", Some("hello"), None);
+        check_field("'true'", Some("true"), Some(true));
+        check_field("\"false\"", Some("false"), Some(false));
+        check_field("true", Some("true"), Some(true));
+        check_field("false", Some("false"), Some(false));
+        check_field("yes", Some("yes"), None);
+        check_field("True", Some("true"), Some(true));
+        check_field("42", Some("42"), None);
+        check_field("1.5", Some("1.5"), None);
+        check_field("", None, None);
+        check_field("~", None, None);
+        check_field("[a]", None, None);
+        check_field("!t true", Some("true"), Some(true));
+        let fm = parse("---\na: 1\n---\n").expect("a block");
+        assert_eq!(fm.string("missing"), None);
+        assert_eq!(fm.value("missing"), None);
+        assert_eq!(fm.value("a"), Some(&Value::from(1)));
+    }
+
+    /// Parses `yaml` as the value of `paths` and joins the globs with ` | `.
+    fn check_paths(yaml: &str, expected: &str) {
+        let value: Value = serde_yaml::from_str(yaml).expect("valid test YAML");
+        assert_eq!(parse_paths(&value).join(" | "), expected, "paths: {yaml:?}");
+    }
+
+    #[test]
+    fn paths() {
+        check_paths("src/**/*.ts", "src/**/*.ts");
+        check_paths("\"src/**/*.ts, lib/**\"", "src/**/*.ts | lib/**");
+        check_paths("\"src/{a,b}/*.ts, lib/**\"", "src/{a,b}/*.ts | lib/**");
+        check_paths("\"{a,{b,c}},d\"", "{a,{b,c}} | d");
+        check_paths("\" , a ,, \"", "a");
+        check_paths("\"a}, b\"", "a} | b");
+        check_paths(
+            "[\" a \", \"\", b, 2024, true, [x], {k: v}, ~]",
+            "a | b | 2024 | true",
+        );
+        check_paths("[\"a,b\"]", "a,b");
+        check_paths("~", "");
+        check_paths("12", "");
+        check_paths("{k: v}", "");
+        check_paths("!t [a, b]", "a | b");
+    }
 }

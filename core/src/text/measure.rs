@@ -2,9 +2,19 @@
 
 use crate::report::Measure;
 
+use super::frontmatter;
+
 /// Bytes, chars, UTF-16 units and lines (as `str::lines` counts them) of `text`.
 pub(crate) fn measure(text: &str) -> Measure {
-    todo!()
+    let (chars, utf16) = text.chars().fold((0u64, 0u64), |(chars, utf16), c| {
+        (chars + 1, utf16 + c.len_utf16() as u64)
+    });
+    Measure {
+        bytes: text.len() as u64,
+        chars,
+        utf16,
+        lines: text.lines().count() as u64,
+    }
 }
 
 /// The loaded content of a file and where each of its lines came from.
@@ -26,5 +36,348 @@ pub(crate) struct Stripped {
 ///
 /// Nothing else changes: no trimming, line ends kept as they are.
 pub(crate) fn strip_for_loading(text: &str) -> Stripped {
-    todo!()
+    let body_start = frontmatter::locate(text).map_or(0, |block| block.body_offset);
+    let mut out = Output::new(text);
+    let mut fence = FenceTracker::default();
+    let mut pos = body_start;
+    while pos < text.len() {
+        let line_end = end_of_line(text, pos);
+        let line = &text[pos..line_end];
+        if fence.step(line) {
+            out.keep(pos, line_end);
+            pos = line_end;
+            continue;
+        }
+        let Some(open) = comment_start(line) else {
+            out.keep(pos, line_end);
+            pos = line_end;
+            continue;
+        };
+        let open = pos + open;
+        let Some(close) = text[open + 4..].find("-->") else {
+            // An unclosed comment is ordinary text; nothing after it can close a later
+            // one either, so the rest of the file is kept as it is.
+            out.keep(pos, text.len());
+            break;
+        };
+        let after = open + 4 + close + 3;
+        let rest_end = end_of_line(text, after);
+        if text[after..rest_end].trim().is_empty() {
+            // The comment fills its lines: they go, line breaks and indentation included,
+            // so no blank line is left where the comment stood.
+            pos = rest_end;
+        } else {
+            // Text follows `-->` on its line, so that line stays, with the indentation
+            // that stood before `<!--`.
+            out.keep(pos, open);
+            out.keep(after, rest_end);
+            pos = rest_end;
+        }
+    }
+    out.finish()
+}
+
+/// What JavaScript's `String.prototype.trim` removes: the ECMAScript WhiteSpace (tab, vertical
+/// tab, form feed, U+FEFF and every space separator) and LineTerminator code points. Unlike
+/// Rust's `char::is_whitespace` this excludes U+0085, which JavaScript keeps.
+pub(crate) fn is_js_space(c: char) -> bool {
+    match c {
+        // Tab, line feed, vertical tab, form feed and carriage return.
+        '\t'..='\r' => true,
+        // The space separators of Unicode (category Zs).
+        ' ' | '\u{00A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' => true,
+        '\u{202F}' | '\u{205F}' | '\u{3000}' => true,
+        // Line and paragraph separators, and the byte order mark.
+        '\u{2028}' | '\u{2029}' | '\u{FEFF}' => true,
+        _ => false,
+    }
+}
+
+/// Tracks fenced code blocks line by line, as CommonMark opens and closes them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FenceTracker {
+    /// The fence character and run length of the open fence, if one is open.
+    open: Option<(u8, usize)>,
+}
+
+impl FenceTracker {
+    /// Feeds the next line (with or without its line end); true when the line belongs to a
+    /// fenced block, opening and closing fence lines included.
+    pub(crate) fn step(&mut self, line: &str) -> bool {
+        let line = line.trim_end_matches(['\n', '\r']);
+        match self.open {
+            Some((fence_char, len)) => {
+                if let Some((c, run, rest)) = fence_run(line) {
+                    if c == fence_char && run >= len && rest.trim().is_empty() {
+                        self.open = None;
+                    }
+                }
+                true
+            }
+            None => {
+                let Some((c, run, rest)) = fence_run(line) else {
+                    return false;
+                };
+                // CommonMark: a backtick fence's info string cannot hold a backtick, so
+                // "```x```" on one line is an inline code span, not a fence.
+                if c == b'`' && rest.contains('`') {
+                    return false;
+                }
+                self.open = Some((c, run));
+                true
+            }
+        }
+    }
+}
+
+/// A run of three or more backticks or tildes after at most three spaces: the fence
+/// character, the run length and what follows the run.
+fn fence_run(line: &str) -> Option<(u8, usize, &str)> {
+    let body = strip_indent(line)?;
+    let c = *body.as_bytes().first()?;
+    if c != b'`' && c != b'~' {
+        return None;
+    }
+    let run = body.bytes().take_while(|&b| b == c).count();
+    (run >= 3).then(|| (c, run, &body[run..]))
+}
+
+/// The line without up to three leading spaces; `None` when it is indented further, which
+/// makes it an indented code line in CommonMark rather than a block start.
+pub(crate) fn strip_indent(line: &str) -> Option<&str> {
+    let spaces = line.bytes().take_while(|&b| b == b' ').count();
+    if spaces > 3 {
+        return None;
+    }
+    let rest = &line[spaces..];
+    (!rest.starts_with('\t')).then_some(rest)
+}
+
+/// The byte offset within `line` of a `<!--` that starts it after at most three spaces.
+fn comment_start(line: &str) -> Option<usize> {
+    let rest = strip_indent(line)?;
+    rest.starts_with("<!--").then(|| line.len() - rest.len())
+}
+
+/// The offset just past the line break of the line holding `pos`, or the text's end.
+fn end_of_line(text: &str, pos: usize) -> usize {
+    text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1)
+}
+
+/// Builds the stripped text from kept ranges of the raw text, recording for each output
+/// line the raw line where its first kept character stands.
+struct Output<'a> {
+    raw: &'a str,
+    /// Byte offsets where raw lines 2, 3, … start.
+    raw_line_starts: Vec<usize>,
+    text: String,
+    raw_line_of: Vec<u64>,
+    /// True when an output line has begun but no kept character has placed it yet: its raw
+    /// line is only known once the next kept range (after any removal) arrives.
+    pending: bool,
+}
+
+impl<'a> Output<'a> {
+    fn new(raw: &'a str) -> Output<'a> {
+        let raw_line_starts = raw.match_indices('\n').map(|(i, _)| i + 1).collect();
+        Output {
+            raw,
+            raw_line_starts,
+            text: String::with_capacity(raw.len()),
+            raw_line_of: Vec::new(),
+            pending: true,
+        }
+    }
+
+    /// The 1-based raw line holding byte `pos`.
+    fn line_at(&self, pos: usize) -> u64 {
+        self.raw_line_starts.partition_point(|&start| start <= pos) as u64 + 1
+    }
+
+    fn keep(&mut self, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        if self.pending {
+            self.raw_line_of.push(self.line_at(start));
+            self.pending = false;
+        }
+        let piece = &self.raw[start..end];
+        for (i, _) in piece.match_indices('\n') {
+            if start + i + 1 < end {
+                self.raw_line_of.push(self.line_at(start + i + 1));
+            } else {
+                self.pending = true;
+            }
+        }
+        self.text.push_str(piece);
+    }
+
+    fn finish(mut self) -> Stripped {
+        if self.pending {
+            self.raw_line_of.push(self.line_at(self.raw.len()));
+        }
+        Stripped {
+            text: self.text,
+            raw_line_of: self.raw_line_of,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks `measure` as `bytes chars utf16 lines`.
+    fn check_measure(text: &str, expected: &str) {
+        let m = measure(text);
+        let actual = format!("{} {} {} {}", m.bytes, m.chars, m.utf16, m.lines);
+        assert_eq!(actual, expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn measures() {
+        check_measure("", "0 0 0 0");
+        check_measure("a", "1 1 1 1");
+        check_measure("a\n", "2 2 2 1");
+        check_measure("a\nb", "3 3 3 2");
+        check_measure("a\r\nb\r\n", "6 6 6 2");
+        check_measure("\n\n", "2 2 2 2");
+        check_measure("가", "3 1 1 1");
+        check_measure("é", "2 1 1 1");
+        check_measure("😀", "4 1 2 1");
+        check_measure("a😀가\n", "9 4 5 1");
+        check_measure("\u{feff}x", "4 2 2 1");
+    }
+
+    /// Checks `strip_for_loading`: the stripped text, then `|` and the raw line of each
+    /// stripped line, comma-separated.
+    fn check(text: &str, expected: &str) {
+        let s = strip_for_loading(text);
+        assert_eq!(
+            s.raw_line_of.len(),
+            s.text.split('\n').count(),
+            "one raw line per stripped line for {text:?}"
+        );
+        let lines: Vec<String> = s.raw_line_of.iter().map(u64::to_string).collect();
+        let actual = format!("{}|{}", s.text, lines.join(","));
+        assert_eq!(actual, expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn plain_text_is_unchanged() {
+        check("", "|1");
+        check("a", "a|1");
+        check("a\nb\n", "a\nb\n|1,2,3");
+        check("a\r\n\r\nb", "a\r\n\r\nb|1,2,3");
+        check("  lead and trail  \n\n", "  lead and trail  \n\n|1,2,3");
+    }
+
+    #[test]
+    fn frontmatter_is_removed() {
+        check("---\na: 1\n---\nbody\n", "body\n|4,5");
+        check("---\r\na: 1\r\n---\r\nbody", "body|4");
+        check("---\na: 1\n---", "|3");
+        check("---\n---\n", "|3");
+        check("---\na: 1\n", "---\na: 1\n|1,2,3");
+        check("---", "---|1");
+        check("\n---\na: 1\n---\n", "\n---\na: 1\n---\n|1,2,3,4,5");
+        check("---\nbad: [\n---\nbody", "body|4");
+    }
+
+    #[test]
+    fn whole_line_comments_are_removed() {
+        check("<!-- c -->\nbody", "body|2");
+        check("a\n<!-- c -->\nb", "a\nb|1,3");
+        check("a\n<!-- c -->  \t\r\nb", "a\nb|1,3");
+        check("a\n   <!-- c -->\nb", "a\nb|1,3");
+        check("a\n<!-- one\ntwo\nthree -->\nb", "a\nb|1,5");
+        check("a\n<!-- c -->", "a\n|1,2");
+        check("a\n<!-- c -->\n", "a\n|1,3");
+        check("<!-- c -->", "|1");
+        check("<!---->\nx", "x|2");
+        check("<!-- a -->\n<!-- b -->\nx", "x|3");
+        check("---\nk: v\n---\n<!-- c -->\nx\n", "x\n|5,6");
+    }
+
+    #[test]
+    fn comments_with_text_after_keep_the_text() {
+        check("<!-- c --> after\nb", " after\nb|1,2");
+        check("  <!-- c -->after", "  after|1");
+        check("<!-- one\ntwo --> tail\nb", " tail\nb|2,3");
+        check("<!-- a --><!-- b -->\nx", "<!-- b -->\nx|1,2");
+    }
+
+    #[test]
+    fn comments_that_stay() {
+        check("text <!-- inline -->\n", "text <!-- inline -->\n|1,2");
+        check(
+            "    <!-- indented code -->\n",
+            "    <!-- indented code -->\n|1,2",
+        );
+        check("\t<!-- tab -->\n", "\t<!-- tab -->\n|1,2");
+        check("<!-- unclosed\nstill here", "<!-- unclosed\nstill here|1,2");
+        check(
+            "<!-- unclosed\n<!-- again\nx",
+            "<!-- unclosed\n<!-- again\nx|1,2,3",
+        );
+        check("<!- not a comment -->", "<!- not a comment -->|1");
+        check("<!--", "<!--|1");
+        check("<!--->", "<!--->|1");
+    }
+
+    #[test]
+    fn fenced_code_keeps_comments() {
+        check(
+            "```\n<!-- c -->\n```\n<!-- d -->\nx",
+            "```\n<!-- c -->\n```\nx|1,2,3,5",
+        );
+        check("~~~\n<!-- c -->\n~~~\n", "~~~\n<!-- c -->\n~~~\n|1,2,3,4");
+        check(
+            "````md\n```\n<!-- c -->\n````\n",
+            "````md\n```\n<!-- c -->\n````\n|1,2,3,4,5",
+        );
+        check(
+            "```\n<!-- c -->\n~~~\n<!-- d -->",
+            "```\n<!-- c -->\n~~~\n<!-- d -->|1,2,3,4",
+        );
+        check("```\n```x\n<!-- c -->\n", "```\n```x\n<!-- c -->\n|1,2,3,4");
+        check(
+            "```\nx\n   ```  \n<!-- c -->\ny",
+            "```\nx\n   ```  \ny|1,2,3,5",
+        );
+        check(
+            "```\r\n<!-- c -->\r\n```\r\n<!-- d -->\r\nx",
+            "```\r\n<!-- c -->\r\n```\r\nx|1,2,3,5",
+        );
+        check("```x```\n<!-- c -->\ny", "```x```\ny|1,3");
+        check("``\n<!-- c -->\n", "``\n|1,3");
+        check("    ```\n<!-- c -->\n", "    ```\n|1,3");
+        check(
+            "```\nunclosed <!-- c -->\n<!-- d -->",
+            "```\nunclosed <!-- c -->\n<!-- d -->|1,2,3",
+        );
+    }
+
+    #[test]
+    fn multibyte_text_next_to_cuts() {
+        check("가<!-- c -->\n", "가<!-- c -->\n|1,2");
+        check("<!-- 가 -->나\n다", "나\n다|1,2");
+        check("😀\n<!-- 😀 -->\n😀", "😀\n😀|1,3");
+    }
+
+    #[test]
+    fn fence_tracker() {
+        let mut fence = FenceTracker::default();
+        let seen: Vec<bool> = [
+            "a", "```rust", "x", "``", "```", "b", "~~~~", "~~~", "~~~~~",
+        ]
+        .iter()
+        .map(|line| fence.step(line))
+        .collect();
+        assert_eq!(
+            seen,
+            [false, true, true, true, true, false, true, true, true]
+        );
+    }
 }

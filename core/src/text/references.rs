@@ -1,6 +1,12 @@
 //! `@` imports and Markdown links in a file's text.
 
+use std::collections::BTreeSet;
+use std::ops::Range;
+
 use crate::report::ReferenceKind;
+
+use super::frontmatter;
+use super::measure::{is_js_space, FenceTracker};
 
 /// A reference as written in a file, before it is resolved against the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,5 +32,562 @@ pub(crate) struct RawReference {
 /// `"title"` after the target are handled as Markdown does. The frontmatter block, fenced
 /// code blocks (``` and ~~~) and inline code spans are never scanned.
 pub(crate) fn scan(text: &str) -> Vec<RawReference> {
-    todo!()
+    let skip_lines = frontmatter::locate(text).map_or(0, |block| block.line_count);
+    let mut found = Vec::new();
+    let mut fence = FenceTracker::default();
+    // Code spans cannot cross a blank line or a fence, so the text is scanned one paragraph
+    // (a run of non-blank lines outside fences) at a time.
+    let mut paragraph: Option<usize> = None;
+    let mut offset = 0;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += line.len();
+        if index < skip_lines {
+            continue;
+        }
+        if fence.step(line) || line.trim().is_empty() {
+            if let Some(paragraph_start) = paragraph.take() {
+                scan_paragraph(text, paragraph_start..start, &mut found);
+            }
+        } else if paragraph.is_none() {
+            paragraph = Some(start);
+        }
+    }
+    if let Some(paragraph_start) = paragraph {
+        scan_paragraph(text, paragraph_start..text.len(), &mut found);
+    }
+
+    // A link's text can hold an import, so the two scans interleave.
+    found.sort_by_key(|(position, _)| *position);
+    let newlines: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+    found
+        .into_iter()
+        .map(|(position, mut reference)| {
+            reference.line = newlines.partition_point(|&n| n < position) as u64 + 1;
+            reference
+        })
+        .collect()
+}
+
+/// Characters that Claude Code keeps at the end of an import path, where a reader meant
+/// them as sentence punctuation.
+const TRAILING_PUNCTUATION: &[char] = &[':', ',', ';', '.', ')', '!', '?'];
+
+/// Finds the references in one paragraph; positions are byte offsets in the whole text.
+fn scan_paragraph(text: &str, range: Range<usize>, found: &mut Vec<(usize, RawReference)>) {
+    let base = range.start;
+    let paragraph = &text[range];
+    let code = code_span_mask(paragraph);
+    for (position, target) in imports(paragraph, &code) {
+        found.push((base + position, import(target)));
+    }
+    for (position, target) in links(paragraph, &code) {
+        found.push((base + position, link(target)));
+    }
+}
+
+fn import(target: String) -> RawReference {
+    let trailing_punctuation = target.ends_with(TRAILING_PUNCTUATION);
+    RawReference {
+        kind: ReferenceKind::Import,
+        target,
+        line: 0,
+        trailing_punctuation,
+    }
+}
+
+fn link(target: String) -> RawReference {
+    RawReference {
+        kind: ReferenceKind::Link,
+        target,
+        line: 0,
+        trailing_punctuation: false,
+    }
+}
+
+/// Marks the bytes inside inline code spans, backticks included. A run of backticks opens a
+/// span that the next run of exactly the same length closes, as CommonMark reads them; a run
+/// with no partner is literal text.
+fn code_span_mask(paragraph: &str) -> Vec<bool> {
+    let bytes = paragraph.as_bytes();
+    let mut mask = vec![false; bytes.len()];
+    let run_at = |i: usize| bytes[i..].iter().take_while(|&&b| b == b'`').count();
+    // Run lengths already known to have no closing run further on, so that a paragraph
+    // full of unmatched backticks is not rescanned for each of them.
+    let mut unclosed = BTreeSet::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'`' => {
+                let run = run_at(i);
+                let mut end = None;
+                if !unclosed.contains(&run) {
+                    let mut j = i + run;
+                    while j < bytes.len() {
+                        if bytes[j] == b'`' {
+                            let closing = run_at(j);
+                            if closing == run {
+                                end = Some(j + closing);
+                                break;
+                            }
+                            j += closing;
+                        } else {
+                            j += 1;
+                        }
+                    }
+                }
+                match end {
+                    Some(end) => {
+                        mask[i..end].fill(true);
+                        i = end;
+                    }
+                    None => {
+                        unclosed.insert(run);
+                        i += run;
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    mask
+}
+
+/// Every `@path` of the paragraph whose last segment has an extension, with its offset.
+fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut previous: Option<char> = None;
+    for (at, c) in paragraph.char_indices() {
+        let starts_word = previous.is_none_or(is_js_space);
+        previous = Some(c);
+        if c != '@' || code[at] || !starts_word {
+            continue;
+        }
+        let mut path = String::new();
+        let mut chars = paragraph[at + 1..].char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if code[at + 1 + i] || is_js_space(c) {
+                break;
+            }
+            if c == '\\' && chars.peek().is_some_and(|&(_, next)| next == ' ') {
+                path.push(' ');
+                chars.next();
+            } else {
+                path.push(c);
+            }
+        }
+        let target = without_fragment(&path);
+        if has_extension(target) {
+            out.push((at, target.to_owned()));
+        }
+    }
+    out
+}
+
+/// True when the last path segment has a `.` that is neither its first nor its last
+/// character, which tells `@notes.md` from a handle such as `@user` or a package such as
+/// `@biomejs/biome`, and leaves out dot-files such as `@.hidden`.
+fn has_extension(path: &str) -> bool {
+    let segment = path.rsplit('/').next().unwrap_or(path);
+    segment
+        .char_indices()
+        .any(|(i, c)| c == '.' && i > 0 && i + 1 < segment.len())
+}
+
+fn without_fragment(target: &str) -> &str {
+    target.split('#').next().unwrap_or(target)
+}
+
+/// Every inline link or image target of the paragraph that names a local file, with the
+/// offset of its `[`.
+fn links(paragraph: &str, code: &[bool]) -> Vec<(usize, String)> {
+    // Each `[` is tried in turn, not only the first of a link, so that an image inside a
+    // link's text (a badge) is found too.
+    bracket_pairs(paragraph.as_bytes(), code)
+        .into_iter()
+        .filter_map(|(open, close)| {
+            let destination = inline_link(paragraph, close)?;
+            Some((open, local_target(&destination)?))
+        })
+        .collect()
+}
+
+/// The `[`/`]` pairs of the paragraph, nested ones included, in order of their `[`. Brackets
+/// inside code spans and escaped ones do not count. Pairing in one pass keeps a paragraph
+/// full of unclosed `[` linear.
+fn bracket_pairs(bytes: &[u8], code: &[bool]) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !code[i] {
+            match bytes[i] {
+                b'\\' => i += 1,
+                b'[' => open.push(i),
+                b']' => {
+                    if let Some(start) = open.pop() {
+                        pairs.push((start, i));
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+/// Markdown sets no limit on a link destination, but no file system takes a path longer
+/// than this; the cap keeps a hostile line from being rescanned for every `[`.
+const MAX_DESTINATION: usize = 4096;
+
+/// The destination of the inline link whose text closes at `close`, backslash escapes
+/// resolved; `None` when the brackets are not followed by a well-formed `(…)`.
+fn inline_link(paragraph: &str, close: usize) -> Option<String> {
+    let bytes = paragraph.as_bytes();
+    if bytes.get(close + 1) != Some(&b'(') {
+        return None;
+    }
+    let mut i = skip_space(bytes, close + 2);
+    let destination = if bytes.get(i) == Some(&b'<') {
+        let mut destination = Vec::new();
+        i += 1;
+        loop {
+            match *bytes.get(i)? {
+                b'>' => break,
+                b'<' | b'\n' => return None,
+                b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
+                    destination.push(bytes[i + 1]);
+                    i += 1;
+                }
+                b => destination.push(b),
+            }
+            if destination.len() > MAX_DESTINATION {
+                return None;
+            }
+            i += 1;
+        }
+        i += 1;
+        destination
+    } else {
+        let mut destination = Vec::new();
+        let mut parens = 0usize;
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                b if b.is_ascii_whitespace() || b.is_ascii_control() => break,
+                b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
+                    destination.push(bytes[i + 1]);
+                    i += 1;
+                }
+                b'(' => {
+                    parens += 1;
+                    destination.push(b);
+                }
+                b')' if parens == 0 => break,
+                b')' => {
+                    parens -= 1;
+                    destination.push(b);
+                }
+                b => destination.push(b),
+            }
+            if destination.len() > MAX_DESTINATION {
+                return None;
+            }
+            i += 1;
+        }
+        if parens > 0 {
+            return None;
+        }
+        destination
+    };
+    let after_destination = i;
+    i = skip_space(bytes, i);
+    if i > after_destination {
+        if let Some(&quote) = bytes.get(i).filter(|b| matches!(b, b'"' | b'\'' | b'(')) {
+            let closing = if quote == b'(' { b')' } else { quote };
+            i += 1;
+            loop {
+                match *bytes.get(i)? {
+                    b'\\' => i += 1,
+                    b if b == closing => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+            i = skip_space(bytes, i + 1);
+        }
+    }
+    if bytes.get(i) != Some(&b')') {
+        return None;
+    }
+    // Every byte pushed came whole from the text or is ASCII punctuation standing in for an
+    // escape, so the bytes are valid UTF-8; the lossy conversion never replaces anything.
+    Some(String::from_utf8_lossy(&destination).into_owned())
+}
+
+/// Skips spaces and tabs and at most one line break, the white space Markdown allows
+/// around a link destination.
+fn skip_space(bytes: &[u8], mut i: usize) -> usize {
+    let mut line_breaks = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' | b'\r' => {}
+            b'\n' if line_breaks == 0 => line_breaks += 1,
+            _ => break,
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The local path a link destination names, percent-decoded and without its fragment;
+/// `None` for a URL with a scheme, a bare `#anchor` or an empty target.
+fn local_target(destination: &str) -> Option<String> {
+    if has_scheme(destination) {
+        return None;
+    }
+    let target = without_fragment(destination);
+    if target.is_empty() {
+        return None;
+    }
+    Some(percent_decode(target))
+}
+
+/// A URL scheme of two or more characters (`http:`, `mailto:`, `vscode:`); one letter
+/// before a colon is a Windows drive, not a scheme.
+fn has_scheme(destination: &str) -> bool {
+    let scheme_len = destination
+        .bytes()
+        .enumerate()
+        .take_while(|&(i, b)| {
+            b.is_ascii_alphabetic() || (i > 0 && (b.is_ascii_digit() || b"+-.".contains(&b)))
+        })
+        .count();
+    scheme_len >= 2 && destination.as_bytes().get(scheme_len) == Some(&b':')
+}
+
+/// Decodes `%XX` escapes; a malformed escape stays as written, and so does the whole
+/// target when the decoded bytes are not UTF-8.
+fn percent_decode(target: &str) -> String {
+    let bytes = target.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: Option<&u8>| b.and_then(|&b| (b as char).to_digit(16));
+        if bytes[i] == b'%' {
+            if let (Some(hi), Some(lo)) = (hex(bytes.get(i + 1)), hex(bytes.get(i + 2))) {
+                decoded.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        decoded.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(decoded).unwrap_or_else(|_| target.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks `scan`: each reference as `<line>:@<target>` for an import (with `!` after it
+    /// when flagged for trailing punctuation) or `<line>:[<target>]` for a link, space-separated.
+    fn check(text: &str, expected: &str) {
+        let actual: Vec<String> = scan(text)
+            .iter()
+            .map(|r| match r.kind {
+                ReferenceKind::Import => {
+                    let flag = if r.trailing_punctuation { "!" } else { "" };
+                    format!("{}:@{}{flag}", r.line, r.target)
+                }
+                ReferenceKind::Link => format!("{}:[{}]", r.line, r.target),
+            })
+            .collect();
+        assert_eq!(actual.join(" "), expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn imports_need_an_extension() {
+        check("@docs/a.md", "1:@docs/a.md");
+        check("@./x.md", "1:@./x.md");
+        check("@../y.txt", "1:@../y.txt");
+        check("@~/notes.md", "1:@~/notes.md");
+        check("@/abs/x.md", "1:@/abs/x.md");
+        check("@name.md", "1:@name.md");
+        check("@a.b.c", "1:@a.b.c");
+        check("@dir.d/file", "");
+        check("@name", "");
+        check("@user", "");
+        check("@biomejs/biome", "");
+        check("@.hidden", "");
+        check("@name.", "");
+        check("@docs/.env", "");
+        check("@", "");
+        check("@ a.md", "");
+    }
+
+    #[test]
+    fn imports_stand_at_line_start_or_after_white_space() {
+        check("see @a.md and @b.md", "1:@a.md 1:@b.md");
+        check("a@b.com", "");
+        check("(@a.md)", "");
+        check("- @a.md", "1:@a.md");
+        check("  @a.md", "1:@a.md");
+        check("x\t@a.md", "1:@a.md");
+        check("x\u{a0}@a.md", "1:@a.md");
+        check("x\u{3000}@a.md", "1:@a.md");
+        check("@a.md@b.md", "1:@a.md@b.md");
+        check("@@a.md", "1:@@a.md");
+        check("line\n@a.md", "2:@a.md");
+        check("a\r\n@b.md\r\n", "2:@b.md");
+        check("가@a.md 나 @b.md", "1:@b.md");
+    }
+
+    #[test]
+    fn import_paths() {
+        check("@my\\ file.md", "1:@my file.md");
+        check("@a\\b.md", "1:@a\\b.md");
+        check("@a.md#section", "1:@a.md");
+        check("@a#b.md", "");
+        check("@#x.md", "");
+        check("@a.md,", "1:@a.md,!");
+        check("@a.md:", "1:@a.md:!");
+        check("@a.md.", "1:@a.md.!");
+        check("@a.md)", "1:@a.md)!");
+        check("@a.md;", "1:@a.md;!");
+        check("@a.md!", "1:@a.md!!");
+        check("@a.md?", "1:@a.md?!");
+        check("@a.md#x,", "1:@a.md");
+        check("@user,", "");
+        check("@user.,", "1:@user.,!");
+        check("@노트.md", "1:@노트.md");
+        check("@a.md`code`", "1:@a.md");
+    }
+
+    #[test]
+    fn links() {
+        check("[a](b.md)", "1:[b.md]");
+        check("![alt](img.png)", "1:[img.png]");
+        check("[a](b.md \"title\")", "1:[b.md]");
+        check("[a](b.md 'title')", "1:[b.md]");
+        check("[a](b.md (title))", "1:[b.md]");
+        check("[a](<with space.md> \"t\")", "1:[with space.md]");
+        check("[a](<b.md>)", "1:[b.md]");
+        check("[a](with%20space.md)", "1:[with space.md]");
+        check("[a](%EA%B0%80.md)", "1:[가.md]");
+        check("[a](%zz.md)", "1:[%zz.md]");
+        check("[a](%FF.md)", "1:[%FF.md]");
+        check("[a](%23.md)", "1:[#.md]");
+        check("[a](b.md#part)", "1:[b.md]");
+        check("[a](#anchor)", "");
+        check("[a]()", "");
+        check("[a](<>)", "");
+        check("[a]( b.md )", "1:[b.md]");
+        check("[a](dir/b)", "1:[dir/b]");
+        check("[a](b_(1).md)", "1:[b_(1).md]");
+        check("[a](b\\).md)", "1:[b).md]");
+        check("[a [nested]](b.md)", "1:[b.md]");
+        check("[[![badge](i.svg)](t.md)", "1:[t.md] 1:[i.svg]");
+        check("[![badge](i.svg)](t.md)", "1:[t.md] 1:[i.svg]");
+        check("[a][ref]", "");
+        check("[a] (b.md)", "");
+        check("[a](b.md", "");
+        check("[a](<b.md)", "");
+        check("[a](b.md \"open)", "");
+        check("[a](b.md x)", "");
+        check("\\[a](b.md)", "");
+        check("[a\nb](c.md)", "1:[c.md]");
+        check("[a](\nc.md)", "1:[c.md]");
+        check("[a](C:/x.md)", "1:[C:/x.md]");
+    }
+
+    #[test]
+    fn links_with_schemes_are_skipped() {
+        check("[a](http://x.com/a.md)", "");
+        check("[a](https://x.com)", "");
+        check("[a](mailto:me@x.com)", "");
+        check("[a](file:///x.md)", "");
+        check("[a](vscode://file/x.md)", "");
+        check("[a](git+ssh://host/x)", "");
+        check("[a](HTTPS://X)", "");
+    }
+
+    #[test]
+    fn code_is_never_scanned() {
+        check("`@a.md`", "");
+        check("`` @a.md ` ``", "");
+        check("``@a.md`", "");
+        check("x ``@a.md` @b.md``", "");
+        check("`x` @a.md", "1:@a.md");
+        check("\\`@a.md`", "");
+        check("\\` @a.md`", "1:@a.md`");
+        check("`[a](b.md)`", "");
+        check("[a `]`](b.md)", "1:[b.md]");
+        check("[a `](b.md)`", "");
+        check("`a\n@b.md`", "");
+        check("`a\n\n@b.md`", "3:@b.md`");
+        check("```\n@a.md\n```\n@b.md", "4:@b.md");
+        check("~~~\n[a](b.md)\n~~~", "");
+        check("```\n@a.md", "");
+        check("````\n```\n@a.md\n````\n@b.md", "5:@b.md");
+        check("```x```\n@a.md", "2:@a.md");
+        check("    ```\n@a.md", "2:@a.md");
+    }
+
+    #[test]
+    fn frontmatter_is_skipped_but_counted() {
+        check("---\nsee: @a.md\n---\n@b.md", "4:@b.md");
+        check("---\r\nx: \"[a](b.md)\"\r\n---\r\n[c](d.md)", "4:[d.md]");
+        check("---\n@a.md\n", "2:@a.md");
+        check("\n---\n@a.md\n---\n", "3:@a.md");
+    }
+
+    #[test]
+    fn order_of_appearance() {
+        check(
+            "[a](x.md) @y.md\n@z.md [b](w.md)",
+            "1:[x.md] 1:@y.md 2:@z.md 2:[w.md]",
+        );
+        // The import rule reads up to white space, so inside a link's text it takes the
+        // link's tail along; the trailing `)` then flags it.
+        check("[see @a.md](b.md)", "1:[b.md] 1:@a.md](b.md)!");
+        check("[see\n@a.md](b.md)", "1:[b.md] 2:@a.md](b.md)!");
+        check("<!-- @a.md -->", "1:@a.md");
+    }
+
+    #[test]
+    fn hostile_input_stays_linear() {
+        let brackets = "[".repeat(200_000) + "](a.md)";
+        assert_eq!(scan(&brackets).len(), 1);
+        let destinations = "[a](<".repeat(50_000);
+        assert!(scan(&destinations).is_empty());
+        let backticks: String = (1..400).map(|n| "`".repeat(n) + "x").collect();
+        assert!(scan(&backticks).is_empty());
+        check(&format!("[a]({}.md)", "x".repeat(5000)), "");
+    }
+
+    #[test]
+    fn odd_input_does_not_panic() {
+        for text in [
+            "",
+            "[",
+            "]",
+            "[](",
+            "`",
+            "\\",
+            "@\\",
+            "[a](\\",
+            "[a](<\\",
+            "[a](b \"\\",
+            "😀@😀.😀",
+            "[😀](😀.md)",
+        ] {
+            scan(text);
+        }
+        check("[😀](😀.md)", "1:[😀.md]");
+        check("😀 @😀.😀", "1:@😀.😀");
+    }
 }

@@ -1,5 +1,7 @@
 //! The keys of a Claude Code `settings.json` that decide what loads.
 
+use serde_json::{Map, Value};
+
 /// The settings that matter to the analysis; absent keys are `None` or empty.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Settings {
@@ -16,5 +18,148 @@ pub(crate) struct Settings {
 /// # Errors
 /// When the text is not a JSON object, with serde_json's message.
 pub(crate) fn parse(text: &str) -> Result<(Settings, Vec<String>), String> {
-    todo!()
+    // Editors on Windows save JSON with a byte order mark, which serde_json rejects.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Deserialising straight into a map lets serde_json word the error for a top level that
+    // is valid JSON but not an object, too.
+    let map: Map<String, Value> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut settings = Settings::default();
+    let mut warnings = Vec::new();
+
+    match map.get("autoMemoryEnabled") {
+        None => {}
+        Some(Value::Bool(b)) => settings.auto_memory_enabled = Some(*b),
+        Some(_) => warnings.push("autoMemoryEnabled is not a boolean; ignored".to_owned()),
+    }
+    match map.get("autoMemoryDirectory") {
+        None => {}
+        Some(Value::String(s)) => settings.auto_memory_directory = Some(s.clone()),
+        Some(_) => warnings.push("autoMemoryDirectory is not a string; ignored".to_owned()),
+    }
+    match map.get("claudeMdExcludes") {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (index, item) in items.iter().enumerate() {
+                match item {
+                    Value::String(s) => settings.claude_md_excludes.push(s.clone()),
+                    _ => warnings.push(format!(
+                        "claudeMdExcludes entry {} is not a string; skipped",
+                        index + 1
+                    )),
+                }
+            }
+        }
+        Some(_) => warnings.push("claudeMdExcludes is not an array; ignored".to_owned()),
+    }
+    Ok((settings, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks `parse` as `enabled=<..> dir=<..> excludes=[..] warnings=[..]`, or `error: <..>`.
+    fn check(text: &str, expected: &str) {
+        let actual = match parse(text) {
+            Err(error) => format!("error: {error}"),
+            Ok((s, warnings)) => format!(
+                "enabled={:?} dir={:?} excludes={:?} warnings={:?}",
+                s.auto_memory_enabled, s.auto_memory_directory, s.claude_md_excludes, warnings
+            ),
+        };
+        assert_eq!(actual, expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn keys() {
+        check("{}", "enabled=None dir=None excludes=[] warnings=[]");
+        check(
+            r#"{"autoMemoryEnabled": false}"#,
+            "enabled=Some(false) dir=None excludes=[] warnings=[]",
+        );
+        check(
+            r#"{"autoMemoryEnabled": true}"#,
+            "enabled=Some(true) dir=None excludes=[] warnings=[]",
+        );
+        check(
+            r#"{"autoMemoryDirectory": "~/mem"}"#,
+            r#"enabled=None dir=Some("~/mem") excludes=[] warnings=[]"#,
+        );
+        check(
+            r#"{"claudeMdExcludes": ["**/a/CLAUDE.md", "/x/*"]}"#,
+            r#"enabled=None dir=None excludes=["**/a/CLAUDE.md", "/x/*"] warnings=[]"#,
+        );
+        check(
+            r#"{"model": "x", "hooks": {}, "permissions": {"allow": []}}"#,
+            "enabled=None dir=None excludes=[] warnings=[]",
+        );
+        check(
+            "\u{feff}{\"autoMemoryEnabled\": false}",
+            "enabled=Some(false) dir=None excludes=[] warnings=[]",
+        );
+        check(
+            " \n{\"autoMemoryEnabled\": false}\n ",
+            "enabled=Some(false) dir=None excludes=[] warnings=[]",
+        );
+        check(
+            r#"{"autoMemoryEnabled": true, "autoMemoryEnabled": false}"#,
+            "enabled=Some(false) dir=None excludes=[] warnings=[]",
+        );
+    }
+
+    #[test]
+    fn wrong_types_warn() {
+        check(
+            r#"{"autoMemoryEnabled": "false"}"#,
+            r#"enabled=None dir=None excludes=[] warnings=["autoMemoryEnabled is not a boolean; ignored"]"#,
+        );
+        check(
+            r#"{"autoMemoryEnabled": 0}"#,
+            r#"enabled=None dir=None excludes=[] warnings=["autoMemoryEnabled is not a boolean; ignored"]"#,
+        );
+        check(
+            r#"{"autoMemoryEnabled": null}"#,
+            r#"enabled=None dir=None excludes=[] warnings=["autoMemoryEnabled is not a boolean; ignored"]"#,
+        );
+        check(
+            r#"{"autoMemoryDirectory": 5}"#,
+            r#"enabled=None dir=None excludes=[] warnings=["autoMemoryDirectory is not a string; ignored"]"#,
+        );
+        check(
+            r#"{"claudeMdExcludes": "a/*"}"#,
+            r#"enabled=None dir=None excludes=[] warnings=["claudeMdExcludes is not an array; ignored"]"#,
+        );
+        check(
+            r#"{"claudeMdExcludes": ["a", 1, null, "b"]}"#,
+            r#"enabled=None dir=None excludes=["a", "b"] warnings=["claudeMdExcludes entry 2 is not a string; skipped", "claudeMdExcludes entry 3 is not a string; skipped"]"#,
+        );
+        check(
+            r#"{"autoMemoryEnabled": [], "autoMemoryDirectory": {}, "claudeMdExcludes": {}}"#,
+            r#"enabled=None dir=None excludes=[] warnings=["autoMemoryEnabled is not a boolean; ignored", "autoMemoryDirectory is not a string; ignored", "claudeMdExcludes is not an array; ignored"]"#,
+        );
+    }
+
+    #[test]
+    fn not_an_object_is_an_error() {
+        check("", "error: EOF while parsing a value at line 1 column 0");
+        check(
+            "[]",
+            "error: invalid type: sequence, expected a map at line 1 column 0",
+        );
+        check(
+            "\"x\"",
+            "error: invalid type: string \"x\", expected a map at line 1 column 3",
+        );
+        check(
+            "null",
+            "error: invalid type: null, expected a map at line 1 column 4",
+        );
+        check("{", "error: EOF while parsing an object at line 1 column 1");
+        check("{\"a\": 1,}", "error: trailing comma at line 1 column 9");
+        check("{} {}", "error: trailing characters at line 1 column 4");
+        check(
+            "\u{feff}\u{feff}{}",
+            "error: expected value at line 1 column 1",
+        );
+    }
 }
