@@ -44,6 +44,8 @@ mod archive;
 mod discover;
 mod encode;
 mod footprint;
+pub mod sanitize;
+pub mod share;
 mod text;
 
 pub use analyze::{analyze, analyze_with, AnalyzeError, Input, Step};

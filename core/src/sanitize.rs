@@ -1,0 +1,1 @@
+//! Sanitizing a snapshot for sharing (in progress).

@@ -1,0 +1,1 @@
+//! The share payload: a sanitized snapshot in a link or a zip (in progress).
