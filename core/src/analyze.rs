@@ -2,10 +2,12 @@
 
 use std::fmt;
 
+use crate::date;
 use crate::discover::{self, Found, Paths};
 use crate::footprint;
-use crate::report::{Context, Diagnostic, Group, GroupSummary, Health, Os, Report, REPORT_SCHEMA};
+use crate::report::{Context, Diagnostic, Group, GroupSummary, Os, Report, REPORT_SCHEMA};
 use crate::tree::{ContentSource, Tree};
+use crate::version::{ClaudeVersion, Rules};
 use crate::vpath::VPath;
 
 /// What the analysis is told about the host; everything else comes from the tree.
@@ -104,11 +106,24 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
         Some(project) => Some(absolute("project", project)?),
         None => None,
     };
+    let version = match input.version.as_deref().map(str::trim) {
+        None | Some("") | Some("current") => None,
+        Some(text) => Some(ClaudeVersion::parse(text).map_err(AnalyzeError::BadInput)?),
+    };
+    let today = match &input.today {
+        None => None,
+        Some(text) => Some(date::parse_day(text).ok_or_else(|| {
+            AnalyzeError::BadInput(format!("today: {text:?} is not a date like 2026-11-30"))
+        })?),
+    };
     Ok(Paths {
         home,
         config,
         project,
         os: input.os,
+        rules: Rules::of(version),
+        version,
+        today,
     })
 }
 
@@ -124,6 +139,7 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         memory_folder_name,
         auto_memory_enabled,
         auto_memory_setting_from,
+        health,
         needs: _,
     } = found;
     let footprint = footprint::apply(&mut rows);
@@ -164,14 +180,16 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
             auto_memory_enabled,
             auto_memory_setting_from: auto_memory_setting_from.as_ref().map(text),
             memory_folder_name,
-            version: "current".to_owned(),
-            today: None,
+            version: paths
+                .version
+                .map_or_else(|| "current".to_owned(), |v| v.to_string()),
+            today: paths.today.map(date::format_day),
         },
         files: rows,
         groups,
         footprint,
         memory_folders,
         diagnostics,
-        health: Health::default(),
+        health,
     }
 }

@@ -1,8 +1,13 @@
 //! Zip archives: list the central directory into the tree, inflate entries on request.
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::io::{Cursor, Read};
 
-use crate::tree::{ContentSource, Tree};
+use zip::ZipArchive;
+
+use crate::report::{Diagnostic, Severity};
+use crate::tree::{ContentSource, Contents, FileEntry, Tree};
 use crate::vpath::VPath;
 
 /// Limits that keep a hostile archive from exhausting memory.
@@ -51,31 +56,641 @@ impl std::error::Error for ZipError {}
 
 /// An opened archive that inflates entries when the analysis asks for them.
 pub struct ZipSource {
-    _todo: (),
+    archive: ZipArchive<Cursor<Vec<u8>>>,
+    /// The central-directory index of every listed file, by the path it was listed under.
+    entries: BTreeMap<VPath, usize>,
+    limits: ZipLimits,
+    /// Bytes inflated so far, over every read, counted against `max_total_bytes`.
+    inflated: u64,
 }
 
 /// Opens `bytes` as a zip archive and lists its entries into `tree` below `mount`
 /// (`.claude/CLAUDE.md` mounted at `/home/alice` becomes `/home/alice/.claude/CLAUDE.md`).
 ///
-/// Only the central directory is read. An entry whose name holds `..`, is absolute or has a
-/// drive letter, or whose declared size or compression ratio breaks `limits`, is left out
-/// with a `zip-entry-rejected` diagnostic in the tree; the rest loads. Folder entries become
-/// folders; entry times become `modified`. `mount` becomes a mount root of the tree.
+/// Only the central directory is read. An entry whose name holds `..`, is absolute, has a
+/// drive letter, holds a NUL or is not UTF-8; an encrypted entry or a symbolic link; or an
+/// entry whose declared size or compression ratio breaks `limits`, is left out with a
+/// `zip-entry-rejected` diagnostic in the tree; the rest loads. Entries past
+/// `limits.max_entries` are left out with one `zip-too-many-entries` diagnostic. Folder
+/// entries become folders; entry times become `modified`. `mount` becomes a mount root of
+/// the tree. Names are taken as they are: an archive of a `.claude` folder lists
+/// `<mount>/.claude/...`, and choosing the mount point is the caller's business.
 ///
 /// # Errors
-/// When `bytes` is not a zip archive, or `mount` is not an absolute path.
+/// When `bytes` is not a zip archive, or `mount` is not an absolute path. The tree is left
+/// untouched then.
 pub fn mount_zip(
     tree: &mut Tree,
     mount: &str,
     bytes: Vec<u8>,
     limits: ZipLimits,
 ) -> Result<ZipSource, ZipError> {
-    todo!()
+    let root = VPath::new(mount).map_err(|error| ZipError::BadMount(error.to_string()))?;
+    let archive = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|error| ZipError::NotAZip(error.to_string()))?;
+    let mut entries = BTreeMap::new();
+    let count = archive.len();
+    for index in 0..count {
+        if index >= limits.max_entries {
+            tree.push_diagnostic(Diagnostic::new(
+                "zip-too-many-entries",
+                Severity::Warning,
+                None,
+                format!(
+                    "the archive holds {count} entries; only the first {} are listed and the \
+                     other {} are left out",
+                    limits.max_entries,
+                    count - limits.max_entries
+                ),
+            ));
+            break;
+        }
+        // The index is below `len()`, so this cannot fail; skipping is still safer than a panic.
+        let Ok(entry) = archive.by_index_data(index) else {
+            continue;
+        };
+        let name = entry.name_raw();
+        match list_entry(&root, &entry, &limits) {
+            Listing::File(path, file) => {
+                entries.insert(path.clone(), index);
+                tree.insert(path, file);
+            }
+            Listing::Dir(path) => tree.add_dir(path),
+            Listing::Nothing => {}
+            Listing::Rejected(why) => tree.push_diagnostic(Diagnostic::new(
+                "zip-entry-rejected",
+                Severity::Warning,
+                Some(&String::from_utf8_lossy(name)),
+                format!("zip entry left out: {why}"),
+            )),
+        }
+    }
+    tree.add_mount(root);
+    Ok(ZipSource {
+        archive,
+        entries,
+        limits,
+        inflated: 0,
+    })
+}
+
+impl ZipSource {
+    /// The number of files listed from the archive.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when the archive listed no file.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl fmt::Debug for ZipSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The archive's bytes would drown the output; the counts say what matters.
+        f.debug_struct("ZipSource")
+            .field("entries", &self.entries.len())
+            .field("inflated", &self.inflated)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
 }
 
 impl ContentSource for ZipSource {
     /// Inflates one entry, enforcing the per-entry and total caps on the actual bytes.
     fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
-        todo!()
+        let Some(&index) = self.entries.get(path) else {
+            return Err("the archive does not list this file".to_owned());
+        };
+        let cap = self.limits.max_entry_bytes;
+        let remaining = self.limits.max_total_bytes.saturating_sub(self.inflated);
+        let mut file = self
+            .archive
+            .by_index(index)
+            .map_err(|error| format!("cannot open the zip entry: {error}; left unread"))?;
+        let declared = file.size();
+        if declared > remaining {
+            return Err(format!(
+                "reading it would pass the {} cap on everything inflated from one archive \
+                 ({} read so far); left unread",
+                size_label(self.limits.max_total_bytes),
+                size_label(self.inflated)
+            ));
+        }
+        // The declared size was checked when the archive was listed, but it is the archive's
+        // word: the limit below holds whatever the compressed stream really inflates to. zip 9
+        // also stops at the declared size; this does not rely on that.
+        let limit = cap.min(remaining);
+        let mut bytes = Vec::with_capacity(usize::try_from(declared.min(limit)).unwrap_or(0));
+        let result = (&mut file)
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut bytes);
+        let actual = bytes.len() as u64;
+        self.inflated = self.inflated.saturating_add(actual);
+        if let Err(error) = result {
+            return Err(format!(
+                "cannot inflate the zip entry: {error}; left unread"
+            ));
+        }
+        if actual > cap {
+            return Err(format!(
+                "inflates to over the {} cap; left unread",
+                size_label(cap)
+            ));
+        }
+        if actual > remaining {
+            return Err(format!(
+                "inflating it passed the {} cap on everything inflated from one archive; \
+                 left unread",
+                size_label(self.limits.max_total_bytes)
+            ));
+        }
+        Ok(bytes)
+    }
+}
+
+/// An inflated size above which the compression ratio is checked: small files compress
+/// well by nature, so only large ones are suspect.
+const RATIO_FLOOR: u64 = 1024 * 1024;
+
+const MIB: u64 = 1024 * 1024;
+
+/// What one central-directory entry becomes in the tree.
+enum Listing {
+    File(VPath, FileEntry),
+    Dir(VPath),
+    /// A folder entry that names the mount point itself (`./`).
+    Nothing,
+    Rejected(String),
+}
+
+/// Decides what one entry becomes, from its central-directory record only.
+fn list_entry(root: &VPath, entry: &zip::read::ZipFileEntry<'_>, limits: &ZipLimits) -> Listing {
+    let name = match entry_name(entry.name_raw()) {
+        Ok(name) => name,
+        Err(why) => return Listing::Rejected(why),
+    };
+    let path = match root.join(&name) {
+        Ok(path) => path,
+        Err(error) => return Listing::Rejected(error.to_string()),
+    };
+    let names_root = path == *root;
+    if entry.is_dir() {
+        return if names_root {
+            Listing::Nothing
+        } else {
+            Listing::Dir(path)
+        };
+    }
+    if names_root {
+        return Listing::Rejected("the name is empty".to_owned());
+    }
+    if entry.encrypted() {
+        return Listing::Rejected("the entry is encrypted".to_owned());
+    }
+    if entry.is_symlink() {
+        // A stored link's data is its target's path, not the file's text; reading it as a
+        // memory file would measure the wrong thing.
+        return Listing::Rejected(
+            "a symbolic link; the archive holds where it points, not the file (zip without -y \
+             to store the file itself)"
+                .to_owned(),
+        );
+    }
+    let size = entry.size();
+    if size > limits.max_entry_bytes {
+        return Listing::Rejected(format!(
+            "it declares {}, over the {} cap",
+            size_label(size),
+            size_label(limits.max_entry_bytes)
+        ));
+    }
+    let compressed = entry.compressed_size();
+    if size > RATIO_FLOOR && (compressed == 0 || size / compressed > limits.max_ratio) {
+        return Listing::Rejected(format!(
+            "it declares {} from {compressed} compressed bytes, a ratio over {}:1",
+            size_label(size),
+            limits.max_ratio
+        ));
+    }
+    Listing::File(
+        path,
+        FileEntry {
+            size,
+            contents: Contents::Unread,
+            modified: entry.last_modified().map(iso_8601),
+        },
+    )
+}
+
+/// Checks an entry's raw name and returns it relative, with `/` separators.
+///
+/// Rejects rather than repairs: a name that climbs out or is absolute says the archive was
+/// made to be extracted somewhere it should not, and its files are not what the user meant.
+fn entry_name(raw: &[u8]) -> Result<String, String> {
+    // Archivers that do not write UTF-8 use a code page the archive does not name; guessing
+    // one would list files under names that match nothing Claude Code looks for.
+    let name = std::str::from_utf8(raw).map_err(|_| "the name is not valid UTF-8".to_owned())?;
+    if name.contains('\0') {
+        return Err("the name holds a NUL character".to_owned());
+    }
+    let name = name.replace('\\', "/");
+    if name.starts_with('/') {
+        return Err("the name is an absolute path".to_owned());
+    }
+    let bytes = name.as_bytes();
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        return Err("the name starts with a drive letter".to_owned());
+    }
+    if name.split('/').any(|segment| segment == "..") {
+        return Err("the name holds a `..` segment".to_owned());
+    }
+    Ok(name)
+}
+
+/// An entry's DOS time as ISO 8601 without a zone: zip stores local time and no offset.
+fn iso_8601(time: zip::DateTime) -> String {
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+        time.year(),
+        time.month(),
+        time.day(),
+        time.hour(),
+        time.minute(),
+        time.second()
+    )
+}
+
+/// A byte count for a message: whole MB when it is one, else MB to one decimal, else bytes.
+fn size_label(bytes: u64) -> String {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MB", bytes / MIB)
+    } else if bytes >= MIB / 10 {
+        format!("{:.1} MB", bytes as f64 / MIB as f64)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use zip::write::SimpleFileOptions;
+    use zip::{CompressionMethod, DateTime, ZipWriter};
+
+    use super::*;
+
+    /// What a test archive holds: a file with its bytes, or a folder.
+    enum Item<'a> {
+        File(&'a str, &'a [u8]),
+        Dir(&'a str),
+    }
+
+    fn options() -> SimpleFileOptions {
+        let time = DateTime::from_date_and_time(2026, 9, 11, 8, 30, 0).unwrap();
+        SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Deflated)
+            .last_modified_time(time)
+    }
+
+    fn archive(items: &[Item<'_>]) -> Vec<u8> {
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        for item in items {
+            match item {
+                Item::File(name, bytes) => {
+                    writer.start_file(*name, options()).unwrap();
+                    writer.write_all(bytes).unwrap();
+                }
+                Item::Dir(name) => writer.add_directory(*name, options()).unwrap(),
+            }
+        }
+        writer.finish().unwrap().into_inner()
+    }
+
+    fn small_limits() -> ZipLimits {
+        ZipLimits {
+            max_entry_bytes: MIB,
+            ..ZipLimits::default()
+        }
+    }
+
+    fn mount(bytes: Vec<u8>, limits: ZipLimits) -> (Tree, ZipSource) {
+        let mut tree = Tree::new();
+        let source = mount_zip(&mut tree, "/home/alice", bytes, limits).unwrap();
+        (tree, source)
+    }
+
+    fn paths(tree: &Tree) -> Vec<&str> {
+        tree.files().map(|(path, _)| path.as_str()).collect()
+    }
+
+    fn rejections(tree: &Tree) -> Vec<(String, String)> {
+        tree.diagnostics()
+            .iter()
+            .map(|d| {
+                assert_eq!(
+                    (d.code.as_str(), d.severity),
+                    ("zip-entry-rejected", Severity::Warning)
+                );
+                (d.path.clone().unwrap_or_default(), d.message.clone())
+            })
+            .collect()
+    }
+
+    fn vpath(path: &str) -> VPath {
+        VPath::new(path).unwrap()
+    }
+
+    /// Overwrites the 4-byte field at `offset` of every central-directory header.
+    fn patch_central(bytes: &mut [u8], offset: usize, value: u32) {
+        let starts: Vec<usize> = bytes
+            .windows(4)
+            .enumerate()
+            .filter(|(_, w)| *w == b"PK\x01\x02")
+            .map(|(i, _)| i)
+            .collect();
+        assert!(!starts.is_empty());
+        for start in starts {
+            bytes[start + offset..start + offset + 4].copy_from_slice(&value.to_le_bytes());
+        }
+    }
+
+    #[test]
+    fn maps_entries_below_the_mount_point() {
+        let bytes = archive(&[
+            Item::Dir(".claude/"),
+            Item::File(".claude/CLAUDE.md", b"# Notes\n"),
+            Item::Dir(".claude/rules/"),
+            Item::File("./.claude\\agents\\a.md", b"agent"),
+        ]);
+        let (tree, mut source) = mount(bytes, ZipLimits::default());
+        assert_eq!(
+            paths(&tree),
+            [
+                "/home/alice/.claude/CLAUDE.md",
+                "/home/alice/.claude/agents/a.md"
+            ]
+        );
+        assert!(tree.is_dir(&vpath("/home/alice/.claude/rules")));
+        assert_eq!(
+            tree.mounts().map(VPath::as_str).collect::<Vec<_>>(),
+            ["/home/alice"]
+        );
+        assert!(tree.diagnostics().is_empty());
+        let entry = tree.file(&vpath("/home/alice/.claude/CLAUDE.md")).unwrap();
+        assert_eq!(
+            entry,
+            &FileEntry {
+                size: 8,
+                contents: Contents::Unread,
+                modified: Some("2026-09-11T08:30:00".to_owned())
+            }
+        );
+        assert_eq!(source.len(), 2);
+        assert!(!source.is_empty());
+        assert_eq!(
+            source
+                .read(&vpath("/home/alice/.claude/CLAUDE.md"))
+                .unwrap(),
+            b"# Notes\n"
+        );
+        assert_eq!(
+            source
+                .read(&vpath("/home/alice/.claude/agents/a.md"))
+                .unwrap(),
+            b"agent"
+        );
+        assert!(source.read(&vpath("/home/alice/nope.md")).is_err());
+        assert!(format!("{source:?}").starts_with("ZipSource { entries: 2, inflated: 13,"));
+    }
+
+    #[test]
+    fn mounts_on_a_drive_path() {
+        let mut tree = Tree::new();
+        let bytes = archive(&[Item::File("CLAUDE.md", b"x")]);
+        mount_zip(&mut tree, "c:\\Users\\alice", bytes, ZipLimits::default()).unwrap();
+        assert_eq!(paths(&tree), ["C:/Users/alice/CLAUDE.md"]);
+    }
+
+    #[test]
+    fn rejects_escaping_names_and_loads_the_rest() {
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        for name in [
+            "../evil.md",
+            "/etc/passwd",
+            "C:/x",
+            "a/../b.md",
+            "..\\up.md",
+            "ok.md",
+            "nul\0.md",
+        ] {
+            writer.start_file(name, options()).unwrap();
+            writer.write_all(b"text").unwrap();
+        }
+        writer
+            .start_file_with_options(options().name(b"bad\xff.md"))
+            .unwrap();
+        writer.write_all(b"text").unwrap();
+        writer.add_directory("../outside/", options()).unwrap();
+        let (tree, _) = mount(writer.finish().unwrap().into_inner(), ZipLimits::default());
+        assert_eq!(paths(&tree), ["/home/alice/ok.md"]);
+        let left_out = |why: &str| format!("zip entry left out: the name {why}");
+        assert_eq!(
+            rejections(&tree),
+            [
+                ("../evil.md".to_owned(), left_out("holds a `..` segment")),
+                ("/etc/passwd".to_owned(), left_out("is an absolute path")),
+                ("C:/x".to_owned(), left_out("starts with a drive letter")),
+                ("a/../b.md".to_owned(), left_out("holds a `..` segment")),
+                ("..\\up.md".to_owned(), left_out("holds a `..` segment")),
+                ("nul\0.md".to_owned(), left_out("holds a NUL character")),
+                ("bad\u{fffd}.md".to_owned(), left_out("is not valid UTF-8")),
+                ("../outside/".to_owned(), left_out("holds a `..` segment")),
+            ]
+        );
+    }
+
+    #[test]
+    fn rejects_a_bomb_on_its_declared_size() {
+        let zeros = vec![0; 4 * MIB as usize];
+        let bytes = archive(&[Item::File("bomb.md", &zeros), Item::File("CLAUDE.md", b"x")]);
+        let (tree, _) = mount(bytes, small_limits());
+        assert_eq!(paths(&tree), ["/home/alice/CLAUDE.md"]);
+        assert_eq!(
+            rejections(&tree),
+            [(
+                "bomb.md".to_owned(),
+                "zip entry left out: it declares 4 MB, over the 1 MB cap".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn rejects_a_bomb_on_its_ratio() {
+        let zeros = vec![0; 4 * MIB as usize];
+        let bytes = archive(&[Item::File("bomb.md", &zeros)]);
+        let (tree, _) = mount(bytes, ZipLimits::default());
+        assert!(tree.is_empty());
+        let [(path, message)] = &rejections(&tree)[..] else {
+            panic!()
+        };
+        assert_eq!(path, "bomb.md");
+        assert!(
+            message.ends_with("compressed bytes, a ratio over 200:1"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn refuses_an_entry_that_inflates_past_its_declared_size() {
+        let zeros = vec![0; 4 * MIB as usize];
+        let mut bytes = archive(&[Item::File("liar.md", &zeros)]);
+        // The uncompressed-size field sits 24 bytes into a central-directory header.
+        patch_central(&mut bytes, 24, 1000);
+        let (tree, mut source) = mount(bytes, small_limits());
+        assert_eq!(tree.file(&vpath("/home/alice/liar.md")).unwrap().size, 1000);
+        let error = source.read(&vpath("/home/alice/liar.md")).unwrap_err();
+        assert!(error.ends_with("; left unread"), "{error}");
+        assert!(source.inflated <= MIB, "{source:?}");
+    }
+
+    #[test]
+    fn caps_the_total_inflated() {
+        let bytes = archive(&[Item::File("a.md", b"123456"), Item::File("b.md", b"123456")]);
+        let limits = ZipLimits {
+            max_total_bytes: 10,
+            ..ZipLimits::default()
+        };
+        let (_, mut source) = mount(bytes, limits);
+        assert_eq!(source.read(&vpath("/home/alice/a.md")).unwrap(), b"123456");
+        assert_eq!(
+            source.read(&vpath("/home/alice/b.md")).unwrap_err(),
+            "reading it would pass the 10 bytes cap on everything inflated from one archive \
+             (6 bytes read so far); left unread"
+        );
+    }
+
+    #[test]
+    fn reports_a_checksum_mismatch() {
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        writer
+            .start_file(
+                "a.md",
+                options().compression_method(CompressionMethod::Stored),
+            )
+            .unwrap();
+        writer.write_all(b"hello world!").unwrap();
+        let mut bytes = writer.finish().unwrap().into_inner();
+        let at = bytes
+            .windows(12)
+            .position(|w| w == b"hello world!")
+            .unwrap();
+        bytes[at] = b'j';
+        let (_, mut source) = mount(bytes, ZipLimits::default());
+        let error = source.read(&vpath("/home/alice/a.md")).unwrap_err();
+        assert!(
+            error.starts_with("cannot inflate the zip entry: ") && error.contains("checksum"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn rejects_encrypted_entries_and_links() {
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        writer.start_file("secret.md", options()).unwrap();
+        writer.write_all(b"text").unwrap();
+        let mut bytes = writer.finish().unwrap().into_inner();
+        // Bit 0 of the flags, 8 bytes into a central-directory header, marks encryption.
+        patch_central(&mut bytes, 8, 1);
+        let (tree, _) = mount(bytes, ZipLimits::default());
+        assert_eq!(
+            rejections(&tree),
+            [(
+                "secret.md".to_owned(),
+                "zip entry left out: the entry is encrypted".to_owned()
+            )]
+        );
+
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        writer
+            .add_symlink("CLAUDE.md", "/dotfiles/CLAUDE.md", options())
+            .unwrap();
+        let (tree, _) = mount(writer.finish().unwrap().into_inner(), ZipLimits::default());
+        assert!(tree.is_empty());
+        assert!(rejections(&tree)[0].1.contains("symbolic link"));
+    }
+
+    #[test]
+    fn leaves_out_entries_past_the_limit() {
+        let bytes = archive(&[
+            Item::File("1.md", b""),
+            Item::File("2.md", b""),
+            Item::Dir("d/"),
+            Item::File("4.md", b""),
+            Item::File("5.md", b""),
+        ]);
+        let limits = ZipLimits {
+            max_entries: 3,
+            ..ZipLimits::default()
+        };
+        let (tree, source) = mount(bytes, limits);
+        assert_eq!(paths(&tree), ["/home/alice/1.md", "/home/alice/2.md"]);
+        assert_eq!(source.len(), 2);
+        let [diagnostic] = tree.diagnostics() else {
+            panic!("{:?}", tree.diagnostics())
+        };
+        assert_eq!(diagnostic.code, "zip-too-many-entries");
+        assert_eq!(
+            diagnostic.message,
+            "the archive holds 5 entries; only the first 3 are listed and the other 2 are left out"
+        );
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_zip() {
+        let mut tree = Tree::new();
+        for bytes in [Vec::new(), b"# CLAUDE.md\nnot a zip\n".to_vec()] {
+            let error = mount_zip(&mut tree, "/", bytes, ZipLimits::default()).unwrap_err();
+            assert!(matches!(error, ZipError::NotAZip(_)), "{error:?}");
+        }
+        let whole = archive(&[
+            Item::File("CLAUDE.md", b"some text"),
+            Item::File("b.md", b"more"),
+        ]);
+        for cut in [whole.len() / 2, whole.len() - 1] {
+            let error =
+                mount_zip(&mut tree, "/", whole[..cut].to_vec(), ZipLimits::default()).unwrap_err();
+            assert!(matches!(error, ZipError::NotAZip(_)), "{cut}: {error:?}");
+        }
+        let error = mount_zip(&mut tree, "home", whole, ZipLimits::default()).unwrap_err();
+        assert!(matches!(error, ZipError::BadMount(_)), "{error:?}");
+        assert_eq!(tree, Tree::new());
+    }
+
+    #[test]
+    fn never_panics_on_damaged_bytes() {
+        let whole = archive(&[
+            Item::Dir(".claude/"),
+            Item::File(".claude/CLAUDE.md", b"# Notes\n@rules/a.md\n"),
+            Item::File("b.md", b"more text"),
+        ]);
+        let damaged = (0..whole.len())
+            .map(|at| {
+                let mut bytes = whole.clone();
+                bytes[at] ^= 0xff;
+                bytes
+            })
+            .chain((0..whole.len()).map(|cut| whole[..cut].to_vec()));
+        for bytes in damaged {
+            let mut tree = Tree::new();
+            if let Ok(mut source) = mount_zip(&mut tree, "/home/alice", bytes, small_limits()) {
+                let listed: Vec<VPath> = tree.files().map(|(path, _)| path.clone()).collect();
+                for path in listed {
+                    let _ = source.read(&path);
+                }
+            }
+        }
     }
 }

@@ -6,12 +6,15 @@
 //! fetches those and runs the walk again, until a pass needs nothing new. Every pass is a
 //! pure function of the tree, so the last pass is the answer.
 
+mod health;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::encode::{encode_project_path, name_prefix, seed_encode_project_path};
 use crate::report::{
-    Diagnostic, FileRow, FileStatus, FrontmatterField, Group, LoadType, Measure, MemoryFolder,
-    MemoryLookup, Os, ReferenceKind, ReferenceSite, Scope, Severity, UnresolvedReason,
+    Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, Measure,
+    MemoryFolder, MemoryLookup, Os, ReferenceKind, ReferenceSite, Scope, Severity,
+    UnresolvedReason,
 };
 use crate::text::frontmatter::{self, Frontmatter};
 use crate::text::glob::Glob;
@@ -19,6 +22,7 @@ use crate::text::measure::{measure, strip_for_loading};
 use crate::text::references::{self, RawReference};
 use crate::text::{memory_index, settings};
 use crate::tree::{Contents, Tree};
+use crate::version::{ClaudeVersion, Rules};
 use crate::vpath::VPath;
 
 /// A CLAUDE.md larger than this is skipped by Claude Code (4 MiB).
@@ -27,10 +31,6 @@ pub(crate) const CLAUDE_MD_MAX_BYTES: u64 = 4 * 1024 * 1024;
 pub(crate) const CLAUDE_MD_WARN_CHARS: u64 = 40_000;
 /// The largest file the analysis will ask to read (a 50 MB `MEMORY.md` is still read).
 pub(crate) const READ_CAP_BYTES: u64 = 64 * 1024 * 1024;
-/// Imports load up to this many hops from the file that starts the chain.
-pub(crate) const MAX_IMPORT_HOPS: u32 = 4;
-/// References are listed down to this many hops; a hop-5 import is listed as too deep.
-pub(crate) const MAX_LISTED_HOPS: u32 = 5;
 /// Nested CLAUDE.md files are found this many folders below the project.
 pub(crate) const MAX_NESTED_DEPTH: usize = 6;
 /// `SKILL.md` is found at most this many path components below a `skills/` folder.
@@ -84,6 +84,12 @@ pub(crate) struct Paths {
     pub(crate) config: VPath,
     pub(crate) project: Option<VPath>,
     pub(crate) os: Os,
+    /// The loading rules of the simulated release.
+    pub(crate) rules: Rules,
+    /// The simulated release, for messages; `None` for current.
+    pub(crate) version: Option<ClaudeVersion>,
+    /// Today as a day number, for the growth projection.
+    pub(crate) today: Option<i64>,
 }
 
 /// What one discovery pass found.
@@ -100,6 +106,7 @@ pub(crate) struct Found {
     pub(crate) memory_folder_name: Option<String>,
     pub(crate) auto_memory_enabled: bool,
     pub(crate) auto_memory_setting_from: Option<VPath>,
+    pub(crate) health: Health,
 }
 
 /// A row and the rows of the references it holds, before the tree is flattened.
@@ -172,6 +179,7 @@ impl Discovery<'_> {
         let mut skills = Vec::new();
         let mut agent_memory = Vec::new();
         let mut git_root = None;
+        let mut key_path = None;
         let mut lookup = None;
         let mut memory_folder_name = None;
         if let Some(project) = self.paths.project.clone() {
@@ -196,29 +204,49 @@ impl Discovery<'_> {
                 skills.extend(self.skills(&dir, Some(&rel), Scope::Project));
             }
 
-            let key = self.git_key(&project);
-            git_root = key.as_ref().map(|(root, _)| root.clone());
-            let key_path = key.as_ref().map_or(&project, |(root, _)| root).clone();
-            let worktree = key.as_ref().is_some_and(|(_, linked)| *linked);
-            memory_folder_name = Some(encode_project_path(key_path.as_str()));
-            lookup = self.find_memory_dir(&project, &key_path, worktree);
+            let git = self.git_key(&project);
+            git_root = git.as_ref().map(|(root, _)| root.clone());
+            let linked = git.as_ref().is_some_and(|(_, linked)| *linked);
+            // Before 2.1.63 each linked worktree kept its own memory.
+            let worktree = linked && self.paths.rules.worktrees_share_memory;
+            let key = match git {
+                Some(_) if linked && !worktree => project.clone(),
+                Some((root, _)) => root,
+                None => project.clone(),
+            };
+            memory_folder_name = Some(encode_project_path(key.as_str()));
+            lookup = if self.paths.rules.auto_memory {
+                self.find_memory_dir(&project, &key, worktree)
+            } else {
+                None
+            };
             match &lookup {
                 Some((dir, _)) => {
                     let dir = dir.clone();
                     auto_memory = self.memory_folder(&dir, Group::AutoMemory, None, None);
                 }
+                None if !self.paths.rules.auto_memory => self.diagnostics.push(Diagnostic::new(
+                    "auto-memory-absent",
+                    Severity::Info,
+                    None,
+                    format!(
+                        "{} has no auto memory: it arrived in 2.1.59",
+                        self.version_name()
+                    ),
+                )),
                 None => self.diagnostics.push(Diagnostic::new(
                     "memory-folder-not-found",
                     Severity::Info,
                     None,
                     format!(
-                        "no auto-memory folder for {key_path}: looked for {}/{}/memory, its \
+                        "no auto-memory folder for {key}: looked for {}/{}/memory, its \
                          older encoding and a folder ending with its last two path segments",
                         self.projects_base,
                         memory_folder_name.as_deref().unwrap_or_default()
                     ),
                 )),
             }
+            key_path = Some(key);
         }
         skills.extend(self.skills(&self.paths.config.child("skills"), None, Scope::User));
 
@@ -279,6 +307,15 @@ impl Discovery<'_> {
                 flatten(node, None, &mut rows);
             }
         }
+        let facts = health::MemoryFacts {
+            key_path,
+            git_root: git_root.clone(),
+            memory_dir: memory_dir.clone(),
+            found_via: lookup.as_ref().map(|(_, via)| *via),
+            enabled: settings.auto_memory_enabled,
+            votes: settings.votes.clone(),
+        };
+        let health = self.health(&rows, &facts);
         Found {
             rows,
             memory_folders,
@@ -291,6 +328,7 @@ impl Discovery<'_> {
             memory_folder_name,
             auto_memory_enabled: settings.auto_memory_enabled,
             auto_memory_setting_from: settings.enabled_from,
+            health,
         }
     }
 
@@ -316,6 +354,7 @@ impl Discovery<'_> {
         let mut effective = EffectiveSettings {
             auto_memory_enabled: true,
             enabled_from: None,
+            votes: Vec::new(),
         };
         let mut patterns = Vec::new();
         for (path, layer) in files {
@@ -342,6 +381,7 @@ impl Discovery<'_> {
                     if let Some(enabled) = parsed.auto_memory_enabled {
                         effective.auto_memory_enabled = enabled;
                         effective.enabled_from = Some(path.clone());
+                        effective.votes.push((path.clone(), enabled));
                     }
                     patterns.extend(parsed.claude_md_excludes);
                     if let Some(dir) = parsed.auto_memory_directory {
@@ -564,10 +604,7 @@ impl Discovery<'_> {
                 Some(scope),
                 !excluded,
             );
-            let globs = self
-                .frontmatter_of(&path)
-                .and_then(|fm| fm.value("paths").map(frontmatter::parse_paths))
-                .unwrap_or_default();
+            let globs = self.rule_globs(&path);
             if !globs.is_empty() {
                 node.row.load = LoadType::Conditional;
             }
@@ -585,6 +622,39 @@ impl Discovery<'_> {
             nodes.push(node);
         }
         nodes
+    }
+
+    /// A rule's `paths` globs, as the simulated release reads them.
+    fn rule_globs(&mut self, path: &VPath) -> Vec<String> {
+        let Some(value) = self
+            .frontmatter_of(path)
+            .and_then(|fm| fm.value("paths").cloned())
+        else {
+            return Vec::new();
+        };
+        let globs = frontmatter::parse_paths(&value);
+        if self.paths.rules.paths_list || !value.is_sequence() || globs.is_empty() {
+            return globs;
+        }
+        // Before 2.1.84 a YAML list was joined into one pattern, which matches nothing.
+        let joined = globs.concat();
+        self.diagnostics.push(Diagnostic::new(
+            "rule-paths-joined",
+            Severity::Warning,
+            Some(path.as_str()),
+            format!(
+                "{} reads a paths list as the single pattern {joined:?}, which matches no \
+                 file: write the globs as one comma-separated string",
+                self.version_name()
+            ),
+        ));
+        vec![joined]
+    }
+
+    fn version_name(&self) -> String {
+        self.paths
+            .version
+            .map_or_else(|| "Claude Code".to_owned(), |v| format!("Claude Code {v}"))
     }
 
     /// Every `SKILL.md` at most four components below `dir`; `subdir` prefixes the names of
@@ -712,7 +782,7 @@ impl Discovery<'_> {
             return Some((base.child(name).child("memory"), via));
         }
         let seed = seed_encode_project_path(key.as_str());
-        if names.iter().any(|n| *n == seed) && has_memory(&seed) {
+        if names.contains(&seed) && has_memory(&seed) {
             return Some((
                 base.child(&seed).child("memory"),
                 MemoryLookup::SeedEncoding,
@@ -786,7 +856,12 @@ impl Discovery<'_> {
         let Text::Ready(text) = self.text(&path) else {
             return;
         };
-        let cut = memory_index::cut(&text);
+        let rules = self.paths.rules;
+        let caps = memory_index::Caps {
+            size_cap: rules.memory_size_cap,
+            strip_first: rules.strip_before_caps,
+        };
+        let cut = memory_index::cut_with(&text, caps);
         row.loaded = Some(measure(&cut.loaded));
         if let Some(warning) = memory_index::truncated_warning(&cut.truncation) {
             let t = &cut.truncation;
@@ -971,7 +1046,9 @@ impl Discovery<'_> {
                 exists,
             });
             let hop = depth + 1;
-            if hop > MAX_LISTED_HOPS {
+            let max_import_hops = self.paths.rules.max_import_hops;
+            // References are listed one hop past what loads, so the too-deep import shows.
+            if hop > max_import_hops + 1 {
                 continue;
             }
             if reference.kind == ReferenceKind::Link
@@ -1010,7 +1087,7 @@ impl Discovery<'_> {
                 continue;
             }
             let target = resolved.expect("exists implies resolved");
-            if reference.kind == ReferenceKind::Import && hop > MAX_IMPORT_HOPS {
+            if reference.kind == ReferenceKind::Import && hop > max_import_hops {
                 row.status = FileStatus::TooDeep;
                 self.diagnostics.push(
                     Diagnostic::new(
@@ -1019,7 +1096,7 @@ impl Discovery<'_> {
                         Some(parent.as_str()),
                         format!(
                             "@{} is {hop} hops from the file that starts the chain; Claude \
-                             Code stops after {MAX_IMPORT_HOPS}, so it is not loaded",
+                             Code stops after {max_import_hops}, so it is not loaded",
                             reference.target
                         ),
                     )
@@ -1233,6 +1310,8 @@ enum SettingsLayer {
 struct EffectiveSettings {
     auto_memory_enabled: bool,
     enabled_from: Option<VPath>,
+    /// Every layer that set `autoMemoryEnabled`, in precedence order: the last one wins.
+    votes: Vec<(VPath, bool)>,
 }
 
 fn blank_row(
@@ -1313,7 +1392,7 @@ pub(crate) fn group_digits(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

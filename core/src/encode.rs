@@ -6,7 +6,7 @@
 //! so different projects can collide, and a name can only be decoded to a best guess.
 
 /// Longest folder name Claude Code writes before it cuts and appends a hash.
-pub const MAX_NAME_CHARS: usize = 200;
+pub(crate) const MAX_NAME_CHARS: usize = 200;
 
 /// Encodes a project path the way Claude Code names its memory folder.
 ///
@@ -29,7 +29,7 @@ pub fn encode_project_path(path: &str) -> String {
 
 /// The part of an encoded name that identifies a folder: all of it, or the first 200
 /// characters of a long one (whose hash suffix cannot be predicted).
-pub fn name_prefix(encoded: &str) -> (&str, bool) {
+pub(crate) fn name_prefix(encoded: &str) -> (&str, bool) {
     if encoded.len() > MAX_NAME_CHARS {
         (&encoded[..MAX_NAME_CHARS], true)
     } else {
@@ -39,7 +39,7 @@ pub fn name_prefix(encoded: &str) -> (&str, bool) {
 
 /// The encoding of early Claude Code releases (and of the seed document): only `\`, `/`
 /// and `:` become `-`.
-pub fn seed_encode_project_path(path: &str) -> String {
+pub(crate) fn seed_encode_project_path(path: &str) -> String {
     path.chars()
         .map(|c| {
             if matches!(c, '\\' | '/' | ':') {

@@ -1,1 +1,357 @@
 //! Inferring the home path, the project path and the OS from a dropped snapshot.
+//!
+//! A browser drop hands over folder names and paths relative to the dropped folder, never
+//! the absolute paths they came from. The analysis needs absolute paths, so the page guesses
+//! them from what the snapshot itself says: the folder names under `<config>/projects/` are
+//! encoded absolute paths of the projects Claude Code ran in. Every guess here is shown to the
+//! person as an editable value; these functions only choose good defaults.
+
+use crate::encode::{decode_guess, encode_project_path};
+use crate::report::Os;
+
+/// What a dropped folder is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FolderKind {
+    /// A Claude config directory, mounted as `<home>/.claude`.
+    ConfigDir,
+    /// Anything else, mounted as the project.
+    Project,
+}
+
+/// Tells a Claude config directory from a project folder by its name and its files.
+///
+/// `relative_paths` are the folder's files relative to the folder itself
+/// (`projects/-home-alice/memory/MEMORY.md`). A folder named `.claude`, or one holding
+/// `settings.json`, a `projects/` folder, or a `CLAUDE.md` beside a `rules/` folder, is a
+/// config directory. A project keeps those one level down, in its own `.claude/`.
+pub fn classify_folder<'a>(
+    name: &str,
+    relative_paths: impl IntoIterator<Item = &'a str>,
+) -> FolderKind {
+    if name == ".claude" {
+        return FolderKind::ConfigDir;
+    }
+    let (mut claude_md, mut rules) = (false, false);
+    for path in relative_paths {
+        match path.split_once('/') {
+            None if path == "settings.json" => return FolderKind::ConfigDir,
+            None if path == "CLAUDE.md" => claude_md = true,
+            Some(("projects", _)) => return FolderKind::ConfigDir,
+            Some(("rules", _)) => rules = true,
+            _ => {}
+        }
+    }
+    if claude_md && rules {
+        FolderKind::ConfigDir
+    } else {
+        FolderKind::Project
+    }
+}
+
+/// The names of the folders directly inside `projects/`, sorted and without repeats.
+///
+/// `relative_paths` are relative to the config directory, as for [`classify_folder`].
+pub fn project_folder_names<'a>(relative_paths: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut names: Vec<String> = relative_paths
+        .into_iter()
+        .filter_map(|path| path.strip_prefix("projects/"))
+        .filter_map(|rest| rest.split_once('/').map(|(name, _)| name))
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Guesses the home directory from the encoded folder names under `projects/`.
+///
+/// Each name is read by the shape of a home path: `-home-<user>-…` (Linux), `-Users-<user>-…`
+/// (macOS), `C--Users-<user>-…` (Windows) or `-root-…`. The home most names agree on wins,
+/// ties going to the first in byte order. A user name that holds `-`, `.` or `_` cannot be told
+/// from a folder below home, so the guess takes the first segment; the page lets the person
+/// correct it. `None` when no name has a home's shape.
+pub fn infer_home(folder_names: &[String]) -> Option<String> {
+    let mut votes: Vec<(String, usize)> = Vec::new();
+    for name in folder_names {
+        if let Some(home) = home_of_name(name) {
+            match votes.iter_mut().find(|(seen, _)| *seen == home) {
+                Some((_, count)) => *count += 1,
+                None => votes.push((home, 1)),
+            }
+        }
+    }
+    votes.sort_by(|(a, a_count), (b, b_count)| b_count.cmp(a_count).then_with(|| a.cmp(b)));
+    votes.into_iter().next().map(|(home, _)| home)
+}
+
+/// The operating system a home path's shape points to.
+///
+/// A drive letter or a backslash means Windows, `/Users/` means macOS, anything else Linux.
+pub fn os_of_home(home: &str) -> Os {
+    let bytes = home.as_bytes();
+    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    if drive || home.contains('\\') {
+        Os::Windows
+    } else if home.starts_with("/Users/") || home == "/Users" {
+        Os::Macos
+    } else {
+        Os::Linux
+    }
+}
+
+/// Guesses where a dropped project folder lived.
+///
+/// The memory folder whose name ends with the encoded project folder name (ignoring case)
+/// tells the path of its parent, preferring a folder below `home`; the folder's own name is
+/// kept as dropped, since the encoding lost its punctuation. Without such a folder the project
+/// is taken to sit directly in `home`.
+pub fn infer_project_path(folder_names: &[String], project_name: &str, home: &str) -> String {
+    let home = home.trim_end_matches(['/', '\\']);
+    let tail = format!("-{}", encode_project_path(project_name)).to_ascii_lowercase();
+    let encoded_home = encode_project_path(home).to_ascii_lowercase();
+    let mut matches: Vec<&String> = folder_names
+        .iter()
+        .filter(|name| name.to_ascii_lowercase().ends_with(&tail))
+        .collect();
+    // Folders below home first, then the shortest (the nearest parent), then byte order.
+    matches.sort_by_key(|name| {
+        let below_home = name.to_ascii_lowercase().starts_with(&encoded_home);
+        (!below_home, name.len(), name.as_str())
+    });
+    let Some(name) = matches.first() else {
+        return format!("{home}/{project_name}");
+    };
+    let parent = &name[..name.len() - tail.len()];
+    let parent_path = if parent.to_ascii_lowercase().starts_with(&encoded_home) {
+        format!("{home}{}", decode_rest(&parent[encoded_home.len()..]))
+    } else {
+        decode_guess(parent)
+    };
+    if parent_path.ends_with('/') {
+        format!("{parent_path}{project_name}")
+    } else {
+        format!("{parent_path}/{project_name}")
+    }
+}
+
+/// The home directory a single folder name's shape points to, if it has one.
+fn home_of_name(name: &str) -> Option<String> {
+    let first_segment = |rest: &str| -> Option<String> {
+        let user = rest.split('-').next().unwrap_or("");
+        (!user.is_empty()).then(|| user.to_owned())
+    };
+    let bytes = name.as_bytes();
+    if bytes.len() > 3 && bytes[0].is_ascii_alphabetic() && &name[1..3] == "--" {
+        let drive = (bytes[0] as char).to_ascii_uppercase();
+        let rest = name[3..].strip_prefix("Users-")?;
+        return first_segment(rest).map(|user| format!("{drive}:/Users/{user}"));
+    }
+    if let Some(rest) = name.strip_prefix("-home-") {
+        return first_segment(rest).map(|user| format!("/home/{user}"));
+    }
+    if let Some(rest) = name.strip_prefix("-Users-") {
+        return first_segment(rest).map(|user| format!("/Users/{user}"));
+    }
+    if name == "-root" || name.starts_with("-root-") {
+        return Some("/root".to_owned());
+    }
+    None
+}
+
+/// Decodes the part of a name that follows an encoded prefix, the way [`decode_guess`] would.
+fn decode_rest(rest: &str) -> String {
+    rest.replace("--", "/.").replace('-', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_folder_named_dot_claude_is_a_config_dir() {
+        assert_eq!(classify_folder(".claude", []), FolderKind::ConfigDir);
+    }
+
+    #[test]
+    fn settings_or_projects_make_a_config_dir() {
+        assert_eq!(
+            classify_folder("backup", ["settings.json"]),
+            FolderKind::ConfigDir
+        );
+        assert_eq!(
+            classify_folder("backup", ["projects/-home-a/x.jsonl"]),
+            FolderKind::ConfigDir
+        );
+    }
+
+    #[test]
+    fn claude_md_needs_rules_beside_it() {
+        assert_eq!(classify_folder("shop", ["CLAUDE.md"]), FolderKind::Project);
+        assert_eq!(
+            classify_folder("cfg", ["CLAUDE.md", "rules/style.md"]),
+            FolderKind::ConfigDir
+        );
+    }
+
+    #[test]
+    fn a_project_keeps_its_settings_one_level_down() {
+        let paths = [
+            "CLAUDE.md",
+            ".claude/settings.json",
+            ".claude/rules/a.md",
+            "src/main.rs",
+        ];
+        assert_eq!(classify_folder("shop", paths), FolderKind::Project);
+    }
+
+    #[test]
+    fn project_folder_names_are_the_first_segment_below_projects() {
+        let paths = [
+            "projects/-home-alice-work-shop/memory/MEMORY.md",
+            "projects/-home-alice-work-shop/abc.jsonl",
+            "projects/-home-alice/memory/MEMORY.md",
+            "projects/stray.txt",
+            "rules/a.md",
+        ];
+        assert_eq!(
+            project_folder_names(paths),
+            names(&["-home-alice", "-home-alice-work-shop"])
+        );
+    }
+
+    #[test]
+    fn home_from_linux_names() {
+        let list = names(&["-home-alice-work-shop", "-home-alice-notes"]);
+        assert_eq!(infer_home(&list).as_deref(), Some("/home/alice"));
+    }
+
+    #[test]
+    fn home_from_macos_names() {
+        let list = names(&["-Users-bob-code-app"]);
+        assert_eq!(infer_home(&list).as_deref(), Some("/Users/bob"));
+    }
+
+    #[test]
+    fn home_from_windows_names() {
+        let list = names(&["C--Users-carol-src-api", "C--Users-carol"]);
+        assert_eq!(infer_home(&list).as_deref(), Some("C:/Users/carol"));
+    }
+
+    #[test]
+    fn home_of_root() {
+        assert_eq!(infer_home(&names(&["-root-app"])).as_deref(), Some("/root"));
+    }
+
+    #[test]
+    fn the_home_most_names_agree_on_wins() {
+        let list = names(&[
+            "-home-bob-x",
+            "-home-alice-a",
+            "-home-alice-b",
+            "-tmp-scratch",
+        ]);
+        assert_eq!(infer_home(&list).as_deref(), Some("/home/alice"));
+    }
+
+    #[test]
+    fn no_home_without_a_home_shaped_name() {
+        assert_eq!(infer_home(&names(&["-tmp-x", "-opt-y"])), None);
+        assert_eq!(infer_home(&[]), None);
+    }
+
+    #[test]
+    fn os_from_the_home_shape() {
+        assert_eq!(os_of_home("/home/alice"), Os::Linux);
+        assert_eq!(os_of_home("/Users/bob"), Os::Macos);
+        assert_eq!(os_of_home("C:/Users/carol"), Os::Windows);
+        assert_eq!(os_of_home("C:\\Users\\carol"), Os::Windows);
+        assert_eq!(os_of_home("/root"), Os::Linux);
+    }
+
+    #[test]
+    fn project_path_from_the_matching_memory_folder() {
+        let list = names(&["-home-alice-notes", "-home-alice-work-shop"]);
+        assert_eq!(
+            infer_project_path(&list, "shop", "/home/alice"),
+            "/home/alice/work/shop"
+        );
+    }
+
+    #[test]
+    fn the_dropped_name_keeps_its_punctuation() {
+        let list = names(&["-home-alice-code-my-app"]);
+        assert_eq!(
+            infer_project_path(&list, "my_app", "/home/alice"),
+            "/home/alice/code/my_app"
+        );
+    }
+
+    #[test]
+    fn hidden_parent_folders_decode_with_a_dot() {
+        let list = names(&["-home-alice--config-tool"]);
+        assert_eq!(
+            infer_project_path(&list, "tool", "/home/alice"),
+            "/home/alice/.config/tool"
+        );
+    }
+
+    #[test]
+    fn matching_ignores_case() {
+        let list = names(&["-Users-bob-Code-Shop"]);
+        assert_eq!(
+            infer_project_path(&list, "shop", "/Users/bob"),
+            "/Users/bob/Code/shop"
+        );
+    }
+
+    #[test]
+    fn a_folder_below_home_is_preferred() {
+        let list = names(&["-srv-shop", "-home-alice-work-shop"]);
+        assert_eq!(
+            infer_project_path(&list, "shop", "/home/alice"),
+            "/home/alice/work/shop"
+        );
+    }
+
+    #[test]
+    fn a_folder_outside_home_decodes_as_a_guess() {
+        let list = names(&["-srv-apps-shop"]);
+        assert_eq!(
+            infer_project_path(&list, "shop", "/home/alice"),
+            "/srv/apps/shop"
+        );
+    }
+
+    #[test]
+    fn windows_project_path() {
+        let list = names(&["C--Users-carol-src-api"]);
+        assert_eq!(
+            infer_project_path(&list, "api", "C:/Users/carol"),
+            "C:/Users/carol/src/api"
+        );
+    }
+
+    #[test]
+    fn without_a_match_the_project_sits_in_home() {
+        let list = names(&["-home-alice-notes"]);
+        assert_eq!(
+            infer_project_path(&list, "shop", "/home/alice/"),
+            "/home/alice/shop"
+        );
+    }
+
+    #[test]
+    fn a_project_at_home_itself_does_not_match_its_parent() {
+        // `-home-alice` ends with `-alice`, so a project folder named `alice` maps to `/home/alice`.
+        let list = names(&["-home-alice"]);
+        assert_eq!(
+            infer_project_path(&list, "alice", "/home/alice"),
+            "/home/alice"
+        );
+    }
+}

@@ -41,16 +41,19 @@ pub mod vpath;
 
 mod analyze;
 mod archive;
+mod date;
 mod discover;
 mod encode;
 mod footprint;
 pub mod sanitize;
 pub mod share;
 mod text;
+mod version;
 
 pub use analyze::{analyze, analyze_with, AnalyzeError, Input, Step};
 pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
 pub use encode::{decode_guess, encode_project_path};
 pub use report::{Diagnostic, Report, Severity};
 pub use tree::{ContentSource, Contents, Entry, FileEntry, Tree};
+pub use version::{ClaudeVersion, RuleChange, RULE_CHANGES};
 pub use vpath::{PathError, VPath};

@@ -475,7 +475,9 @@ fn imports_links_cycles_code_and_unresolved_references() {
     check_diagnostics(
         REFERENCES,
         r#"
+        memory-folder-no-git
         memory-folder-not-found
+        import-needs-approval ~/app/CLAUDE.md:1
         import-trailing-punctuation ~/app/CLAUDE.md:7
         unresolved-reference ~/app/CLAUDE.md:7
         unresolved-reference ~/app/CLAUDE.md:7

@@ -37,6 +37,32 @@ fn every_fixture_matches_its_snapshot() {
                 m.name, m.files, m.current
             );
         }
+        let _ = writeln!(actual, "\nhealth:");
+        for reason in &report.health.reasons {
+            let mark = if reason.ok { "ok" } else { "FINDING" };
+            let _ = writeln!(
+                actual,
+                "  {:?} {mark} [{}] {}",
+                reason.id,
+                reason.codes.join(","),
+                reason.summary
+            );
+        }
+        for m in &report.health.memories {
+            let _ = writeln!(
+                actual,
+                "  memory {} agent={:?} lines={} mean_chars={} mean_bytes={} long={} topics={} no_timestamp={} orphans={} types={:?}",
+                m.folder, m.agent, m.index_lines, m.mean_line_chars, m.mean_line_bytes, m.long_lines,
+                m.topic_files, m.without_timestamp, m.orphan_topics, m.types
+            );
+        }
+        for a in &report.health.agents {
+            let _ = writeln!(
+                actual,
+                "  agent {} memory={:?} exists={}",
+                a.name, a.memory, a.memory_exists
+            );
+        }
         let _ = writeln!(actual, "\ndiagnostics:\n{}", render_diagnostics(&report));
         let _ = writeln!(
             actual,

@@ -40,11 +40,6 @@ impl Glob {
         })
     }
 
-    /// The pattern as written, for messages.
-    pub(crate) fn as_str(&self) -> &str {
-        &self.pattern
-    }
-
     /// True when the whole of `path` matches (segments split on `/`).
     pub(crate) fn matches(&self, path: &str) -> bool {
         let segments = split_path(path);

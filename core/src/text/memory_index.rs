@@ -2,7 +2,7 @@
 
 use crate::report::{CutBy, Truncation};
 
-use super::measure::{is_js_space, strip_for_loading};
+use super::measure::{is_js_space, strip_for_loading, Stripped};
 
 /// Lines of a memory index that load.
 pub(crate) const MAX_LINES: u64 = 200;
@@ -25,8 +25,39 @@ pub(crate) struct IndexCut {
 /// 25,000, on a char boundary, when there is no such `\n`). `cut_by` is `size` when the size
 /// cap cut (whether or not the line cap did too), `lines` when only the line cap did.
 /// `first_dropped_line` maps the first dropped line back to the raw text.
+#[cfg(test)]
 pub(crate) fn cut(raw: &str) -> IndexCut {
-    let stripped = strip_for_loading(raw);
+    cut_with(raw, Caps::CURRENT)
+}
+
+/// Which of the caps' rules a Claude Code release applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Caps {
+    /// The 25,000-unit cap (since 2.1.83; before, only lines were cut).
+    pub(crate) size_cap: bool,
+    /// Frontmatter and block comments stripped before measuring (since 2.1.211).
+    pub(crate) strip_first: bool,
+}
+
+impl Caps {
+    /// The rules of current releases.
+    #[cfg(test)]
+    pub(crate) const CURRENT: Caps = Caps {
+        size_cap: true,
+        strip_first: true,
+    };
+}
+
+/// [`cut`] with the rules of a given release.
+pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
+    let stripped = if caps.strip_first {
+        strip_for_loading(raw)
+    } else {
+        Stripped {
+            text: raw.to_owned(),
+            raw_line_of: (1..=raw.split('\n').count() as u64).collect(),
+        }
+    };
     let trimmed_start = stripped.text.len() - stripped.text.trim_start_matches(is_js_space).len();
     let trimmed = stripped.text.trim_matches(is_js_space);
 
@@ -35,7 +66,11 @@ pub(crate) fn cut(raw: &str) -> IndexCut {
         Some(end) => &trimmed[..end],
         None => trimmed,
     };
-    let size_cut = size_cut(line_capped);
+    let size_cut = if caps.size_cap {
+        size_cut(line_capped)
+    } else {
+        None
+    };
     let loaded = size_cut.unwrap_or(line_capped);
     let cut_by = if size_cut.is_some() {
         Some(CutBy::Size)

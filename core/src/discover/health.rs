@@ -1,0 +1,962 @@
+//! The health view: why memory can look off, and how each memory folder is doing.
+//!
+//! The seed document `000_…` is one person's day of `ls`, `wc` and transcript parsing to
+//! find five reasons auto memory looked broken. Each reason here is a check over the rows
+//! discovery already built, with diagnostics as its evidence; the memory figures (line
+//! lengths, timestamps, orphans, types, growth) come from the files discovery read.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Discovery, Text};
+use crate::date;
+use crate::encode::{encode_project_path, seed_encode_project_path};
+use crate::report::{
+    AgentInfo, Diagnostic, DiagnosticData, DroppedEntry, FileRow, FileStatus, Group, Growth,
+    Health, LoadType, MemoryHealth, MemoryLookup, ReasonCheck, ReasonId, Scope, Severity,
+    WeekCount,
+};
+use crate::text::glob::Glob;
+use crate::text::measure::{is_js_space, strip_for_loading};
+use crate::text::references;
+use crate::vpath::VPath;
+
+/// Index lines longer than this many characters: Claude Code's own warning asks for less.
+const LONG_LINE_CHARS: usize = 150;
+/// Long-line findings listed one by one before they are summed up.
+const LONG_LINES_LISTED: usize = 10;
+/// The frontmatter `type`s Claude Code writes.
+const MEMORY_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
+/// Words that mark an index entry as a correction of an earlier one.
+const CORRECTION_WORDS: [&str; 6] = [
+    "not",
+    "instead",
+    "wrong",
+    "actually",
+    "corrected",
+    "no longer",
+];
+/// The growth window, in days.
+const GROWTH_DAYS: i64 = 60;
+/// Weeks shown in the growth chart.
+const GROWTH_WEEKS: i64 = 9;
+/// Files of the project matched against rule globs at most.
+const RULE_MATCH_FILES: usize = 200_000;
+
+/// What discovery learned about the memory folder, for the first reason.
+pub(super) struct MemoryFacts {
+    pub(super) key_path: Option<VPath>,
+    pub(super) git_root: Option<VPath>,
+    pub(super) memory_dir: Option<VPath>,
+    pub(super) found_via: Option<MemoryLookup>,
+    pub(super) enabled: bool,
+    /// Every settings file that set `autoMemoryEnabled`, in precedence order (last wins).
+    pub(super) votes: Vec<(VPath, bool)>,
+}
+
+impl Discovery<'_> {
+    /// Builds the health view and adds its findings to the diagnostics.
+    pub(super) fn health(&mut self, rows: &[FileRow], facts: &MemoryFacts) -> Health {
+        let first = self.diagnostics.len();
+        self.folder_findings(facts);
+        let mut memories = Vec::new();
+        if let Some(dir) = &facts.memory_dir {
+            memories.push(self.memory_health(dir, None, true));
+        }
+        let agent_dirs: Vec<(VPath, String)> = rows
+            .iter()
+            .filter(|r| r.group == Group::AgentMemory && r.depth == 0)
+            .filter_map(|r| {
+                let dir = VPath::new(&r.path).ok()?.parent()?;
+                Some((agent_root(&dir, r.agent.as_deref()?)?, r.agent.clone()?))
+            })
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for (dir, agent) in &agent_dirs {
+            memories.push(self.memory_health(dir, Some(agent), false));
+        }
+        let agents = self.agents(&agent_dirs);
+        self.rule_findings(rows);
+        self.skill_findings(rows);
+        self.import_approvals(rows);
+        let codes: BTreeSet<String> = self.diagnostics[first..]
+            .iter()
+            .map(|d| d.code.clone())
+            .chain(self.diagnostics.iter().map(|d| d.code.clone()))
+            .collect();
+        let reasons = reasons(
+            &codes,
+            facts,
+            self.paths.project.is_some(),
+            &memories,
+            &agents,
+        );
+        Health {
+            reasons,
+            memories,
+            agents,
+        }
+    }
+
+    // ----- reason 1: a different memory folder --------------------------------------------
+
+    fn folder_findings(&mut self, facts: &MemoryFacts) {
+        let (Some(project), Some(key)) = (self.paths.project.clone(), facts.key_path.clone())
+        else {
+            return;
+        };
+        let base = self.projects_base.clone();
+        let names = self.tree.child_dirs(&base);
+        let encoded = encode_project_path(key.as_str());
+        let current = facts
+            .memory_dir
+            .as_ref()
+            .and_then(|d| d.parent())
+            .map(|d| d.file_name().to_owned());
+
+        if let Some(dir) = &facts.memory_dir {
+            let files = self
+                .tree
+                .files_under(dir)
+                .filter(|(p, _)| p.extension() == Some("md"))
+                .count();
+            if files == 0 {
+                self.diagnostics.push(Diagnostic::new(
+                    "memory-folder-empty",
+                    Severity::Warning,
+                    Some(dir.as_str()),
+                    "the memory folder exists but holds no Markdown file: nothing loads",
+                ));
+            } else if !self.tree.is_file(&dir.child("MEMORY.md")) || files == 1 {
+                let what = if files == 1 && self.tree.is_file(&dir.child("MEMORY.md")) {
+                    "an index but no topic file"
+                } else {
+                    "topic files but no MEMORY.md index, so none of them is recalled"
+                };
+                self.diagnostics.push(Diagnostic::new(
+                    "memory-nothing-saved",
+                    Severity::Info,
+                    Some(dir.as_str()),
+                    format!(
+                        "the memory folder holds {what}; Claude Code does not save something \
+                         every session, and short scripted runs rarely do"
+                    ),
+                ));
+            }
+            if facts
+                .found_via
+                .is_some_and(|via| !matches!(via, MemoryLookup::Path | MemoryLookup::Worktree))
+            {
+                self.diagnostics.push(Diagnostic::new(
+                    "memory-folder-lookalike",
+                    Severity::Warning,
+                    Some(dir.as_str()),
+                    format!(
+                        "no folder named {encoded} exists; this one was found by a fallback \
+                         lookup, and Claude Code may start a new, empty {encoded} instead"
+                    ),
+                ));
+            }
+        }
+
+        // Folders that look like the same project but are not the one it maps to.
+        let seed = seed_encode_project_path(key.as_str());
+        let segments: Vec<&str> = project.segments().collect();
+        let suffix = (segments.len() >= 2).then(|| {
+            format!(
+                "-{}",
+                encode_project_path(&segments[segments.len() - 2..].join("/"))
+            )
+            .to_lowercase()
+        });
+        let mut lookalikes = Vec::new();
+        for name in &names {
+            if Some(name) == current.as_ref()
+                || !self.tree.is_dir(&base.child(name).child("memory"))
+            {
+                continue;
+            }
+            let lower = name.to_lowercase();
+            let why = if lower == encoded.to_lowercase() {
+                "differs only in case"
+            } else if *name == seed {
+                "uses the older encoding that kept dots and underscores"
+            } else if name.starts_with(&format!("{encoded}-")) {
+                "belongs to a subfolder or worktree of this project"
+            } else if suffix.as_ref().is_some_and(|s| lower.ends_with(s)) {
+                "ends with the same two folder names"
+            } else {
+                continue;
+            };
+            let dir = base.child(name).child("memory");
+            let files = self
+                .tree
+                .files_under(&dir)
+                .filter(|(p, _)| p.extension() == Some("md"))
+                .count();
+            lookalikes.push(dir.as_str().to_owned());
+            self.diagnostics.push(
+                Diagnostic::new(
+                    "memory-folder-lookalike",
+                    Severity::Info,
+                    Some(dir.as_str()),
+                    format!("{name} {why}; its {files} memory files do not load for this project"),
+                )
+                .with_data(DiagnosticData::Paths {
+                    paths: vec![dir.as_str().to_owned()],
+                }),
+            );
+        }
+
+        // Other folders of the snapshot whose path encodes to the same name.
+        let collisions = self.colliding_paths(&key, &encoded);
+        if !collisions.is_empty() {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    "memory-folder-collision",
+                    Severity::Warning,
+                    facts.memory_dir.as_ref().map(VPath::as_str),
+                    format!(
+                        "{} and {} encode to the same folder name {encoded}: they share one \
+                         auto memory",
+                        key,
+                        collisions.join(", ")
+                    ),
+                )
+                .with_data(DiagnosticData::Paths { paths: collisions }),
+            );
+        }
+
+        if facts.git_root.is_none() {
+            self.diagnostics.push(Diagnostic::new(
+                "memory-folder-no-git",
+                Severity::Info,
+                None,
+                format!(
+                    "{project} is not inside a git repository in this snapshot, so Claude Code \
+                     keys memory by the folder itself: starting it in a subfolder opens a \
+                     different, empty memory"
+                ),
+            ));
+        }
+    }
+
+    /// Folders of the tree, other than `key`, whose encoded path is `encoded`. The walk only
+    /// enters folders whose encoded names still match, so it stays small.
+    fn colliding_paths(&self, key: &VPath, encoded: &str) -> Vec<String> {
+        let root = VPath::new(key.root()).expect("a root is a path");
+        let root_encoded = encode_project_path(root.as_str());
+        let Some(rest) = encoded.strip_prefix(root_encoded.as_str()) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        let mut stack = vec![(root, rest.to_owned(), true)];
+        while let Some((dir, remaining, first)) = stack.pop() {
+            if remaining.is_empty() {
+                if dir != *key {
+                    found.push(dir.as_str().to_owned());
+                }
+                continue;
+            }
+            for child in self.tree.child_dirs(&dir) {
+                let piece = encode_project_path(&child);
+                // Below the root each segment is preceded by an encoded `/`.
+                let wanted = if first { piece } else { format!("-{piece}") };
+                if let Some(next) = remaining.strip_prefix(wanted.as_str()) {
+                    stack.push((dir.child(&child), next.to_owned(), false));
+                }
+            }
+            if found.len() >= 8 {
+                break;
+            }
+        }
+        found.sort();
+        found
+    }
+
+    // ----- memory figures -----------------------------------------------------------------
+
+    fn memory_health(&mut self, dir: &VPath, agent: Option<&str>, auto: bool) -> MemoryHealth {
+        let index_path = dir.child("MEMORY.md");
+        let mut health = MemoryHealth {
+            folder: dir.as_str().to_owned(),
+            agent: agent.map(str::to_owned),
+            ..MemoryHealth::default()
+        };
+        let mut linked = BTreeSet::new();
+        let mut index_lines_text: Vec<(u64, String)> = Vec::new();
+        if let Text::Ready(text) = self.text(&index_path) {
+            health.index = Some(index_path.as_str().to_owned());
+            let stripped = strip_for_loading(&text);
+            let trimmed = stripped.text.trim_matches(is_js_space);
+            health.index_lines = if trimmed.is_empty() {
+                0
+            } else {
+                trimmed.split('\n').count() as u64
+            };
+            let lines: Vec<&str> = trimmed
+                .split('\n')
+                .filter(|l| !l.trim().is_empty())
+                .collect();
+            if !lines.is_empty() {
+                let chars: usize = lines.iter().map(|l| l.chars().count()).sum();
+                let bytes: usize = lines.iter().map(|l| l.len()).sum();
+                health.mean_line_chars = one_decimal(chars as f64 / lines.len() as f64);
+                health.mean_line_bytes = one_decimal(bytes as f64 / lines.len() as f64);
+            }
+            for (number, line) in text.split('\n').enumerate() {
+                index_lines_text.push((number as u64 + 1, line.trim_end_matches('\r').to_owned()));
+            }
+            let long: Vec<u64> = index_lines_text
+                .iter()
+                .filter(|(_, l)| l.chars().count() > LONG_LINE_CHARS)
+                .map(|(n, _)| *n)
+                .collect();
+            health.long_lines = long.len() as u64;
+            for line in long.iter().take(LONG_LINES_LISTED) {
+                let chars = index_lines_text[*line as usize - 1].1.chars().count();
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        "memory-index-long-line",
+                        Severity::Info,
+                        Some(index_path.as_str()),
+                        format!(
+                            "index line of {chars} characters; Claude Code asks for one line \
+                             under ~150 characters per entry, with detail in a topic file"
+                        ),
+                    )
+                    .at_line(*line),
+                );
+            }
+            if long.len() > LONG_LINES_LISTED {
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        "memory-index-long-line",
+                        Severity::Info,
+                        Some(index_path.as_str()),
+                        format!(
+                            "{} more index lines over 150 characters",
+                            long.len() - LONG_LINES_LISTED
+                        ),
+                    )
+                    .with_data(DiagnosticData::Lines {
+                        lines: long[LONG_LINES_LISTED..].to_vec(),
+                    }),
+                );
+            }
+            for reference in references::scan(&text) {
+                if let Ok(target) = dir.join(&reference.target) {
+                    linked.insert(target);
+                }
+            }
+            if auto {
+                self.dropped_entries(&index_path, &index_lines_text, dir);
+            }
+        }
+
+        let topics: Vec<VPath> = self
+            .tree
+            .files_under(dir)
+            .map(|(p, _)| p.clone())
+            .filter(|p| p.extension() == Some("md") && *p != index_path)
+            .collect();
+        health.topic_files = topics.len() as u64;
+        let mut dates = Vec::new();
+        for topic in &topics {
+            let fm = self.frontmatter_of(topic);
+            let kind = fm.as_ref().and_then(|fm| fm.string("type"));
+            let key = match kind.as_deref().map(str::trim) {
+                Some(t) if MEMORY_TYPES.contains(&t) => t.to_owned(),
+                Some(_) => "unknown".to_owned(),
+                None => "none".to_owned(),
+            };
+            if key == "none" || key == "unknown" {
+                let why = match &kind {
+                    Some(t) => format!("an unknown type {t:?}"),
+                    None => "no type".to_owned(),
+                };
+                self.diagnostics.push(Diagnostic::new(
+                    "memory-file-no-type",
+                    Severity::Info,
+                    Some(topic.as_str()),
+                    format!("memory file with {why}; Claude Code writes user, feedback, project or reference"),
+                ));
+            }
+            *health.types.entry(key).or_default() += 1;
+            let modified = fm.as_ref().and_then(|fm| fm.string("modified"));
+            match modified.as_deref().and_then(date::parse_day) {
+                Some(day) => dates.push(day),
+                None => {
+                    health.without_timestamp += 1;
+                    self.diagnostics.push(Diagnostic::new(
+                        "memory-file-no-timestamp",
+                        Severity::Info,
+                        Some(topic.as_str()),
+                        "no modified timestamp: Claude Code's file tools stamp one, so this file \
+                         was likely written through the shell, which also skips the index size check",
+                    ));
+                    let file_time = self
+                        .tree
+                        .file(topic)
+                        .and_then(|f| f.modified.as_deref())
+                        .and_then(date::parse_day);
+                    if let Some(day) = file_time {
+                        dates.push(day);
+                        if let Some(growth) = health.growth.as_mut() {
+                            growth.dated_by_file_time += 1;
+                        }
+                    }
+                }
+            }
+            if health.index.is_some() && !linked.contains(topic) {
+                health.orphan_topics += 1;
+                self.diagnostics.push(Diagnostic::new(
+                    "memory-topic-orphan",
+                    Severity::Warning,
+                    Some(topic.as_str()),
+                    "no index line links to this topic file; recall runs through MEMORY.md, so \
+                     it is effectively never read",
+                ));
+            }
+        }
+        health.growth = self
+            .paths
+            .today
+            .map(|today| growth(today, &dates, health.index_lines));
+        health
+    }
+
+    /// The `memory-index-truncated` finding gains the dropped entries as evidence.
+    fn dropped_entries(&mut self, index: &VPath, lines: &[(u64, String)], dir: &VPath) {
+        let Some(finding) = self.diagnostics.iter_mut().find(|d| {
+            d.code == "memory-index-truncated" && d.path.as_deref() == Some(index.as_str())
+        }) else {
+            return;
+        };
+        let Some(first) = finding.line else { return };
+        let mut earlier_topics = BTreeSet::new();
+        let mut entries = Vec::new();
+        for (number, text) in lines {
+            let topics: Vec<VPath> = references::scan(text)
+                .into_iter()
+                .filter_map(|r| dir.join(&r.target).ok())
+                .collect();
+            if *number >= first && !text.trim().is_empty() {
+                let lower = text.to_lowercase();
+                let says = CORRECTION_WORDS.iter().any(|w| contains_word(&lower, w));
+                let repeats = topics.iter().any(|t| earlier_topics.contains(t));
+                entries.push(DroppedEntry {
+                    line: *number,
+                    text: text.clone(),
+                    correction: says || repeats,
+                });
+            }
+            earlier_topics.extend(topics);
+        }
+        let corrections = entries.iter().filter(|e| e.correction).count();
+        if corrections > 0 {
+            finding.message.push_str(&format!(
+                " {corrections} of the dropped entries look like corrections of earlier ones."
+            ));
+        }
+        finding.data = Some(DiagnosticData::DroppedEntries { entries });
+    }
+
+    // ----- reason 4: sub-agents -----------------------------------------------------------
+
+    fn agents(&mut self, agent_dirs: &[(VPath, String)]) -> Vec<AgentInfo> {
+        let mut definitions = vec![(self.paths.config.child("agents"), Scope::User)];
+        if let Some(project) = &self.paths.project {
+            definitions.push((
+                project.join(".claude/agents").expect("constant"),
+                Scope::Project,
+            ));
+        }
+        let mut agents = Vec::new();
+        let mut declared = BTreeSet::new();
+        for (dir, _) in definitions {
+            for path in self.tree.child_files(&dir) {
+                if path.extension() != Some("md") {
+                    continue;
+                }
+                let fm = self.frontmatter_of(&path);
+                let stem = path.file_name().trim_end_matches(".md").to_owned();
+                let name = fm
+                    .as_ref()
+                    .and_then(|fm| fm.string("name"))
+                    .filter(|n| !n.trim().is_empty())
+                    .unwrap_or(stem);
+                let memory = fm
+                    .as_ref()
+                    .and_then(|fm| fm.string("memory"))
+                    .and_then(|m| match m.trim() {
+                        "user" => Some(Scope::User),
+                        "project" => Some(Scope::Project),
+                        "local" => Some(Scope::Local),
+                        _ => None,
+                    });
+                let memory_dir = memory.and_then(|scope| self.agent_memory_dir(scope, &name));
+                let memory_exists = memory_dir.as_ref().is_some_and(|d| self.tree.is_dir(d));
+                if let Some(dir) = &memory_dir {
+                    declared.insert(dir.clone());
+                    if !memory_exists {
+                        self.diagnostics.push(Diagnostic::new(
+                            "agent-memory-missing",
+                            Severity::Info,
+                            Some(path.as_str()),
+                            format!(
+                                "agent {name} keeps {} memory in {dir}, which does not exist yet: \
+                                 nothing was saved, or the snapshot leaves it out",
+                                scope_name(memory)
+                            ),
+                        ));
+                    }
+                }
+                agents.push(AgentInfo {
+                    name,
+                    path: path.as_str().to_owned(),
+                    memory,
+                    memory_dir: memory_dir.map(|d| d.as_str().to_owned()),
+                    memory_exists,
+                });
+            }
+        }
+        for (dir, agent) in agent_dirs {
+            if !declared.contains(dir) {
+                self.diagnostics.push(Diagnostic::new(
+                    "agent-memory-orphan",
+                    Severity::Warning,
+                    Some(dir.as_str()),
+                    format!(
+                        "no agent definition declares this memory folder for {agent}: it is \
+                         never loaded (renamed agent, changed memory scope, or a deleted agent)"
+                    ),
+                ));
+            }
+        }
+        agents
+    }
+
+    fn agent_memory_dir(&self, scope: Scope, name: &str) -> Option<VPath> {
+        let relative = match scope {
+            Scope::User => return self.paths.config.join(&format!("agent-memory/{name}")).ok(),
+            Scope::Project => format!(".claude/agent-memory/{name}"),
+            Scope::Local => format!(".claude/agent-memory-local/{name}"),
+            Scope::Managed => return None,
+        };
+        self.paths
+            .project
+            .as_ref()
+            .and_then(|p| p.join(&relative).ok())
+    }
+
+    // ----- rules, skills, imports ---------------------------------------------------------
+
+    fn rule_findings(&mut self, rows: &[FileRow]) {
+        let project_files = self.project_files();
+        for row in rows
+            .iter()
+            .filter(|r| r.group == Group::Rules && r.depth == 0)
+        {
+            let Ok(path) = VPath::new(&row.path) else {
+                continue;
+            };
+            let declared = self
+                .frontmatter_of(&path)
+                .is_some_and(|fm| fm.value("paths").is_some());
+            let globs = row.paths.clone().unwrap_or_default();
+            if declared && globs.is_empty() {
+                self.diagnostics.push(Diagnostic::new(
+                    "rule-paths-invalid",
+                    Severity::Warning,
+                    Some(&row.path),
+                    "paths is set but holds no glob, so the rule loads in every session",
+                ));
+            }
+            let mut compiled = Vec::new();
+            for glob in &globs {
+                match Glob::new(glob) {
+                    Ok(g) => compiled.push(g),
+                    Err(error) => self.diagnostics.push(Diagnostic::new(
+                        "rule-paths-invalid",
+                        Severity::Warning,
+                        Some(&row.path),
+                        format!("paths glob {glob:?} is invalid: {error}"),
+                    )),
+                }
+            }
+            if row.scope == Some(Scope::User) && !globs.is_empty() {
+                self.diagnostics.push(Diagnostic::new(
+                    "rule-user-paths",
+                    Severity::Info,
+                    Some(&row.path),
+                    "a user-level rule with paths: Claude Code's public issue 22170 reports these \
+                     as unreliable; the rule may never load",
+                ));
+            }
+            if let (Some(files), true) = (
+                &project_files,
+                row.load == LoadType::Conditional && !compiled.is_empty(),
+            ) {
+                if !files
+                    .iter()
+                    .any(|f| compiled.iter().any(|g| g.matches_relative(f)))
+                {
+                    self.diagnostics.push(Diagnostic::new(
+                        "rule-never-matches",
+                        Severity::Warning,
+                        Some(&row.path),
+                        format!(
+                            "no file of the project matches {}, so this rule never loads",
+                            globs.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The project's files relative to it, when the snapshot holds the project folder.
+    fn project_files(&self) -> Option<Vec<String>> {
+        let project = self.paths.project.as_ref()?;
+        if !self.tree.is_covered(project) {
+            return None;
+        }
+        Some(
+            self.tree
+                .files_under(project)
+                .filter_map(|(p, _)| p.strip_prefix(project).map(str::to_owned))
+                .filter(|rel| !rel.starts_with(".git/"))
+                .take(RULE_MATCH_FILES)
+                .collect(),
+        )
+    }
+
+    fn skill_findings(&mut self, rows: &[FileRow]) {
+        let mut seen: BTreeMap<String, String> = BTreeMap::new();
+        for row in rows
+            .iter()
+            .filter(|r| r.group == Group::Skills && r.depth == 0 && r.status == FileStatus::Ok)
+        {
+            let Some(name) = &row.skill_name else {
+                continue;
+            };
+            if let Some(first) = seen.get(name) {
+                self.diagnostics.push(Diagnostic::new(
+                    "skill-duplicate-name",
+                    Severity::Warning,
+                    Some(&row.path),
+                    format!("another skill is also named {name} ({first}); only one can be invoked by that name"),
+                ));
+            } else {
+                seen.insert(name.clone(), row.path.clone());
+            }
+            let Ok(path) = VPath::new(&row.path) else {
+                continue;
+            };
+            let fm = self.frontmatter_of(&path);
+            let description = fm
+                .as_ref()
+                .and_then(|fm| fm.string("description"))
+                .unwrap_or_default();
+            let when = fm
+                .as_ref()
+                .and_then(|fm| fm.string("when_to_use"))
+                .unwrap_or_default();
+            if description.trim().is_empty() {
+                self.diagnostics.push(Diagnostic::new(
+                    "skill-no-description",
+                    Severity::Warning,
+                    Some(&row.path),
+                    "no description: Claude decides when to use a skill from its description",
+                ));
+            }
+            let chars = description.chars().count() + when.chars().count();
+            if chars > super::SKILL_LISTING_CHARS {
+                self.diagnostics.push(Diagnostic::new(
+                    "skill-description-truncated",
+                    Severity::Warning,
+                    Some(&row.path),
+                    format!(
+                        "description and when_to_use are {chars} characters; the skill listing \
+                         keeps 1,536, so the rest never reaches Claude"
+                    ),
+                ));
+            }
+        }
+    }
+
+    fn import_approvals(&mut self, rows: &[FileRow]) {
+        let Some(project) = self.paths.project.clone() else {
+            return;
+        };
+        for row in rows {
+            let (Some(parent), LoadType::Import, FileStatus::Ok) =
+                (&row.parent, row.load, row.status)
+            else {
+                continue;
+            };
+            let (Ok(parent), Ok(target)) = (VPath::new(parent), VPath::new(&row.path)) else {
+                continue;
+            };
+            if parent.starts_with(&project)
+                && !target.starts_with(&project)
+                && !self.is_home_config(&target)
+            {
+                let line = row.reference.as_ref().map_or(0, |r| r.line);
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        "import-needs-approval",
+                        Severity::Info,
+                        Some(parent.as_str()),
+                        format!(
+                            "@{} resolves outside the project to {target}; Claude Code asks once \
+                             before loading it, and skips it if declined",
+                            row.reference.as_ref().map_or("", |r| r.target.as_str())
+                        ),
+                    )
+                    .at_line(line),
+                );
+            }
+        }
+    }
+
+    fn is_home_config(&self, path: &VPath) -> bool {
+        path.starts_with(&self.paths.config)
+    }
+}
+
+/// The memory folder of an agent row: the folder named after the agent in its scope root.
+fn agent_root(dir: &VPath, agent: &str) -> Option<VPath> {
+    dir.ancestors().find(|d| d.file_name() == agent)
+}
+
+fn scope_name(scope: Option<Scope>) -> &'static str {
+    match scope {
+        Some(Scope::User) => "user",
+        Some(Scope::Project) => "project",
+        Some(Scope::Local) => "local",
+        Some(Scope::Managed) | None => "no",
+    }
+}
+
+fn contains_word(haystack: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '\'';
+    haystack.match_indices(word).any(|(at, _)| {
+        let before = haystack[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !is_word(c));
+        let after = haystack[at + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !is_word(c));
+        before && after
+    })
+}
+
+fn one_decimal(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0
+}
+
+/// Files per week over the last 60 days and when the index reaches 160 and 200 lines at that
+/// rate (each saved file adds one index line).
+fn growth(today: i64, dates: &[i64], index_lines: u64) -> Growth {
+    let recent = dates
+        .iter()
+        .filter(|d| **d > today - GROWTH_DAYS && **d <= today)
+        .count();
+    let per_week = recent as f64 * 7.0 / GROWTH_DAYS as f64;
+    let mut weeks = Vec::new();
+    let mut history = Vec::new();
+    for k in 0..GROWTH_WEEKS {
+        let end = today - 7 * (GROWTH_WEEKS - 1 - k);
+        let start = end - 6;
+        let count = dates.iter().filter(|d| (start..=end).contains(*d)).count() as u64;
+        weeks.push(WeekCount {
+            start: date::format_day(start),
+            count,
+        });
+        let later = dates.iter().filter(|d| **d > end).count() as u64;
+        history.push(WeekCount {
+            start: date::format_day(start),
+            count: index_lines.saturating_sub(later),
+        });
+    }
+    let project = |target: u64| -> Option<String> {
+        if index_lines >= target || recent == 0 {
+            return None;
+        }
+        // Integer arithmetic, so the date does not wobble with float rounding.
+        let days = ((target - index_lines) * GROWTH_DAYS as u64).div_ceil(recent as u64) as i64;
+        Some(date::format_day(today + days))
+    };
+    Growth {
+        today: date::format_day(today),
+        weeks,
+        files_per_week: one_decimal(per_week),
+        history,
+        reaches_80_percent: project(160),
+        reaches_limit: project(200),
+        dated_by_file_time: 0,
+    }
+}
+
+/// The five reasons, each checked against the findings.
+fn reasons(
+    codes: &BTreeSet<String>,
+    facts: &MemoryFacts,
+    has_project: bool,
+    memories: &[MemoryHealth],
+    agents: &[AgentInfo],
+) -> Vec<ReasonCheck> {
+    let found = |list: &[&str]| -> Vec<String> {
+        list.iter()
+            .filter(|c| codes.contains(**c))
+            .map(|c| (*c).to_owned())
+            .collect()
+    };
+    let folder_codes = found(&[
+        "memory-folder-not-found",
+        "memory-folder-empty",
+        "memory-folder-lookalike",
+        "memory-folder-collision",
+        "memory-folder-no-git",
+    ]);
+    let folder_summary = match (&facts.memory_dir, has_project) {
+        (_, false) => {
+            "No project chosen: pick one to see which memory folder it maps to.".to_owned()
+        }
+        (None, true) => "The project maps to no memory folder in this snapshot.".to_owned(),
+        (Some(dir), true) => format!(
+            "The project maps to {} (found by {}).",
+            dir,
+            match facts.found_via {
+                Some(MemoryLookup::Path) | None => "its encoded path",
+                Some(MemoryLookup::Worktree) => "the main worktree's path",
+                Some(MemoryLookup::SeedEncoding) => "the older encoding",
+                Some(MemoryLookup::Suffix) => "a folder ending with its last two folder names",
+            }
+        ),
+    };
+    let saved_codes = found(&["memory-nothing-saved", "memory-folder-empty"]);
+    let auto = memories.iter().find(|m| m.agent.is_none());
+    let saved_summary = match auto {
+        Some(m) if saved_codes.is_empty() => format!(
+            "{} topic files and an index of {} lines.",
+            m.topic_files, m.index_lines
+        ),
+        Some(_) => "The memory folder has little or nothing in it yet.".to_owned(),
+        None => "No memory folder to look in.".to_owned(),
+    };
+    let off_summary = if facts.enabled {
+        match facts.votes.last() {
+            Some((path, true)) => format!("On: {path} sets autoMemoryEnabled: true."),
+            _ => "On: no settings file switches it off.".to_owned(),
+        }
+    } else {
+        let says: Vec<String> = facts
+            .votes
+            .iter()
+            .map(|(p, v)| format!("{p} says {v}"))
+            .collect();
+        format!("Off: {}; the last one wins.", says.join(", "))
+    };
+    let agent_codes = found(&["agent-memory-missing", "agent-memory-orphan"]);
+    let with_memory = agents.iter().filter(|a| a.memory.is_some()).count();
+    let agent_summary = format!(
+        "{} sub-agents defined, {with_memory} with their own memory. The main conversation's \
+         auto memory is not loaded into sub-agents.",
+        agents.len()
+    );
+    let truncated_codes = found(&["memory-index-truncated", "memory-index-near-limit"]);
+    let truncated_summary = match auto {
+        Some(m) if codes.contains("memory-index-truncated") => format!(
+            "The index is {} lines; only part of it loads, and the newest entries go first.",
+            m.index_lines
+        ),
+        Some(m) if codes.contains("memory-index-near-limit") => {
+            format!(
+                "The index is {} lines, near the 200-line cap.",
+                m.index_lines
+            )
+        }
+        Some(m) => format!("The index loads whole ({} of 200 lines).", m.index_lines),
+        None => "No index to load.".to_owned(),
+    };
+    vec![
+        ReasonCheck {
+            id: ReasonId::DifferentFolder,
+            title: "Is this the memory folder you think it is?".to_owned(),
+            ok: has_project && facts.memory_dir.is_some() && folder_codes.iter().all(|c| c == "memory-folder-no-git"),
+            summary: folder_summary,
+            codes: folder_codes,
+            note: None,
+        },
+        ReasonCheck {
+            id: ReasonId::NothingSaved,
+            title: "Was anything worth saving?".to_owned(),
+            ok: auto.is_some() && saved_codes.is_empty(),
+            summary: saved_summary,
+            codes: saved_codes,
+            note: None,
+        },
+        ReasonCheck {
+            id: ReasonId::SwitchedOff,
+            title: "Is auto memory switched off?".to_owned(),
+            ok: facts.enabled,
+            summary: off_summary,
+            codes: found(&["auto-memory-disabled"]),
+            note: Some(
+                "CLAUDE_CODE_DISABLE_AUTO_MEMORY=1, the --bare flag and /pause-memory also turn it \
+                 off, and none of them leaves a trace in these files."
+                    .to_owned(),
+            ),
+        },
+        ReasonCheck {
+            id: ReasonId::SubAgent,
+            title: "Are you asking a sub-agent?".to_owned(),
+            ok: agent_codes.is_empty(),
+            summary: agent_summary,
+            codes: agent_codes,
+            note: Some("A forked conversation inherits auto memory; a spawned sub-agent does not.".to_owned()),
+        },
+        ReasonCheck {
+            id: ReasonId::Truncated,
+            title: "Did it load, but not all of it?".to_owned(),
+            ok: !codes.contains("memory-index-truncated"),
+            summary: truncated_summary,
+            codes: truncated_codes,
+            note: None,
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn correction_words_match_whole_words() {
+        assert!(contains_word("this is not right", "not"));
+        assert!(contains_word("no longer flaky", "no longer"));
+        assert!(!contains_word("a note about knots", "not"));
+        assert!(contains_word("actually, it's pnpm", "actually"));
+    }
+
+    #[test]
+    fn growth_projects_from_the_recent_rate() {
+        let today = date::parse_day("2026-11-30").unwrap();
+        // Six files in the last 60 days: 0.7 a week, from an index of 150 lines.
+        let dates: Vec<i64> = (0..6).map(|i| today - i * 10).collect();
+        let g = growth(today, &dates, 150);
+        assert_eq!(g.files_per_week, 0.7);
+        assert_eq!(g.reaches_80_percent.as_deref(), Some("2027-03-10"));
+        assert_eq!(g.reaches_limit.as_deref(), Some("2028-04-13"));
+        assert_eq!(g.weeks.len(), 9);
+        assert_eq!(g.history.last().unwrap().count, 150);
+        assert_eq!(g.weeks.iter().map(|w| w.count).sum::<u64>(), 6);
+        let none = growth(today, &[], 10);
+        assert_eq!(none.reaches_80_percent, None);
+    }
+}
