@@ -1,0 +1,439 @@
+//! Every finding of the health view: a tree where it fires and one where it must not.
+
+use memdiag_core::report::{CutBy, DiagnosticData, ReasonId, Report};
+use memdiag_tests::{codes, render, Fixture};
+
+fn analyze(fixture: &str) -> Report {
+    Fixture::parse(fixture).analyze()
+}
+
+fn analyze_as(version: &str, fixture: &str) -> Report {
+    let mut fixture = Fixture::parse(fixture);
+    fixture.input.version = Some(version.to_owned());
+    fixture.analyze()
+}
+
+/// Asserts that `code` fires for `fires` and not for `quiet`.
+#[track_caller]
+fn fires(code: &str, fires: &str, quiet: &str) {
+    let with = analyze(fires);
+    assert!(
+        codes(&with).contains(code),
+        "{code} did not fire:\n{:#?}",
+        with.diagnostics
+    );
+    let without = analyze(quiet);
+    assert!(
+        !codes(&without).contains(code),
+        "{code} fired where it must not:\n{:#?}",
+        without.diagnostics
+    );
+}
+
+const MEMORY: &str = "/home/alice/.claude/projects/-home-alice-app/memory";
+
+fn with_git(body: &str) -> String {
+    format!("//@ project=/home/alice/app\n//- /home/alice/app/.git/HEAD\nref: main\n{body}")
+}
+
+#[test]
+fn memory_folder_not_found_and_empty() {
+    fires(
+        "memory-folder-not-found",
+        &with_git(""),
+        &with_git(&format!("//- {MEMORY}/MEMORY.md\n- x\n")),
+    );
+    let mut empty = Fixture::parse(&with_git(&format!(
+        "//- {MEMORY}/notes.txt\nnot markdown\n"
+    )));
+    let report = empty.analyze();
+    assert!(codes(&report).contains("memory-folder-empty"));
+    let reason = &report.health.reasons[0];
+    assert_eq!(reason.id, ReasonId::DifferentFolder);
+    assert!(!reason.ok);
+}
+
+#[test]
+fn memory_folder_lookalikes_are_named() {
+    fires(
+        "memory-folder-lookalike",
+        &with_git(&format!(
+            "//- {MEMORY}/MEMORY.md\n- x\n//- /home/alice/.claude/projects/-home-alice-app-packages-web/memory/MEMORY.md\n- started in a subfolder\n"
+        )),
+        &with_git(&format!(
+            "//- {MEMORY}/MEMORY.md\n- x\n//- /home/alice/.claude/projects/-home-alice-other/memory/MEMORY.md\n- another project\n"
+        )),
+    );
+    // Found only by the suffix fallback: the folder Claude Code would create does not exist.
+    let report = analyze(
+        "//@ project=/home/alice/app\n//- /home/alice/.claude/projects/-old-disk-alice-app/memory/MEMORY.md\n- x\n",
+    );
+    assert!(codes(&report).contains("memory-folder-lookalike"));
+}
+
+#[test]
+fn two_projects_that_encode_alike_collide() {
+    fires(
+        "memory-folder-collision",
+        &format!(
+            "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-app/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n"
+        ),
+        &format!(
+            "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-apps/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n"
+        ),
+    );
+}
+
+#[test]
+fn a_project_outside_git_is_keyed_by_its_own_folder() {
+    fires(
+        "memory-folder-no-git",
+        "//@ project=/home/alice/app\n",
+        &with_git(""),
+    );
+}
+
+#[test]
+fn nothing_saved_yet() {
+    fires(
+        "memory-nothing-saved",
+        &with_git(&format!("//- {MEMORY}/MEMORY.md\n- only an index\n")),
+        &with_git(&format!(
+            "//- {MEMORY}/MEMORY.md\n- [a](a.md)\n//- {MEMORY}/a.md\n---\ntype: user\n---\na\n"
+        )),
+    );
+}
+
+#[test]
+fn switched_off_names_every_settings_file_and_the_winner() {
+    let report = analyze(&with_git(&format!(
+        "//- /home/alice/.claude/settings.json\n{{\"autoMemoryEnabled\": true}}\n//- /home/alice/app/.claude/settings.json\n{{\"autoMemoryEnabled\": false}}\n//- {MEMORY}/MEMORY.md\n- x\n"
+    )));
+    let reason = &report.health.reasons[2];
+    assert_eq!(reason.id, ReasonId::SwitchedOff);
+    assert!(!reason.ok);
+    assert!(reason
+        .summary
+        .contains("/home/alice/.claude/settings.json says true"));
+    assert!(reason
+        .summary
+        .contains("/home/alice/app/.claude/settings.json says false"));
+    assert!(reason
+        .note
+        .as_deref()
+        .unwrap_or_default()
+        .contains("CLAUDE_CODE_DISABLE_AUTO_MEMORY"));
+    fires(
+        "auto-memory-disabled",
+        "//- /home/alice/.claude/settings.json\n{\"autoMemoryEnabled\": false}\n",
+        "//- /home/alice/.claude/settings.json\n{\"autoMemoryEnabled\": true}\n",
+    );
+}
+
+#[test]
+fn agents_declare_their_memory_and_orphans_are_found() {
+    let agent = "//- /home/alice/.claude/agents/reviewer.md\n---\nname: reviewer\nmemory: user\n---\nReview.\n";
+    fires(
+        "agent-memory-missing",
+        agent,
+        &format!("{agent}//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n"),
+    );
+    fires(
+        "agent-memory-orphan",
+        "//- /home/alice/.claude/agent-memory/planner/MEMORY.md\n- x\n",
+        &format!("{agent}//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n"),
+    );
+    let report = analyze(agent);
+    assert_eq!(report.health.agents.len(), 1);
+    assert_eq!(
+        report.health.agents[0].memory_dir.as_deref(),
+        Some("/home/alice/.claude/agent-memory/reviewer")
+    );
+}
+
+#[test]
+fn a_truncated_index_lists_what_it_drops_and_flags_corrections() {
+    let mut lines: String = (1..=200)
+        .map(|i| format!("- [entry {i}](t{}.md)\n", i % 5))
+        .collect();
+    lines.push_str("- the build is not npm\n- [again](t1.md) revisited\n- plain new entry\n");
+    let report = analyze(&with_git(&format!("//- {MEMORY}/MEMORY.md\n{lines}")));
+    let finding = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "memory-index-truncated")
+        .expect("truncated");
+    assert_eq!(finding.line, Some(201));
+    let Some(DiagnosticData::DroppedEntries { entries }) = &finding.data else {
+        panic!("no dropped entries: {finding:?}");
+    };
+    let flags: Vec<(u64, bool)> = entries.iter().map(|e| (e.line, e.correction)).collect();
+    assert_eq!(flags, [(201, true), (202, true), (203, false)]);
+    assert!(finding
+        .message
+        .contains("2 of the dropped entries look like corrections"));
+    assert!(!report.health.reasons[4].ok);
+
+    let fine = analyze(&with_git(&format!("//- {MEMORY}/MEMORY.md\n- one entry\n")));
+    assert!(fine.health.reasons[4].ok);
+}
+
+#[test]
+fn memory_health_figures() {
+    let long = "x".repeat(151);
+    let report = analyze(&with_git(&format!(
+        "//- {MEMORY}/MEMORY.md\n- [a](a.md) {long}\n- [gone](gone.md)\n- 한국어\n\
+         //- {MEMORY}/a.md\n---\ntype: feedback\nmodified: 2026-11-20T10:00:00Z\n---\na\n\
+         //- {MEMORY}/b.md\n---\ntype: opinion\n---\nb\n\
+         //- {MEMORY}/c.md\nno frontmatter\n"
+    )));
+    let found = codes(&report);
+    for code in [
+        "memory-index-long-line",
+        "memory-file-no-timestamp",
+        "memory-topic-orphan",
+        "memory-file-no-type",
+        "unresolved-reference",
+    ] {
+        assert!(found.contains(code), "{code} missing: {found:?}");
+    }
+    let m = &report.health.memories[0];
+    assert_eq!((m.index_lines, m.long_lines, m.topic_files), (3, 1, 3));
+    assert_eq!((m.without_timestamp, m.orphan_topics), (2, 2));
+    assert_eq!(m.types.get("feedback"), Some(&1));
+    assert_eq!(m.types.get("unknown"), Some(&1));
+    assert_eq!(m.types.get("none"), Some(&1));
+    // "- 한국어" is 5 characters and 11 bytes: bytes run ahead of characters.
+    assert!(m.mean_line_bytes > m.mean_line_chars);
+
+    let quiet = analyze(&with_git(&format!(
+        "//- {MEMORY}/MEMORY.md\n- [a](a.md) short\n//- {MEMORY}/a.md\n---\ntype: user\nmodified: 2026-11-20\n---\na\n"
+    )));
+    let found = codes(&quiet);
+    for code in [
+        "memory-index-long-line",
+        "memory-file-no-timestamp",
+        "memory-topic-orphan",
+        "memory-file-no-type",
+    ] {
+        assert!(!found.contains(code), "{code} fired: {found:?}");
+    }
+}
+
+#[test]
+fn growth_is_projected_from_a_pinned_date() {
+    let topics: String = (0..12)
+        .map(|i| {
+            format!(
+                "//- {MEMORY}/t{i}.md\n---\ntype: project\nmodified: 2026-11-{:02}\n---\nx\n",
+                1 + i * 2
+            )
+        })
+        .collect();
+    let index: String = (0..150)
+        .map(|i| format!("- [t](t{}.md)\n", i % 12))
+        .collect();
+    let mut fixture = Fixture::parse(&with_git(&format!(
+        "//- {MEMORY}/MEMORY.md\n{index}{topics}"
+    )));
+    fixture.input.today = Some("2026-11-30".to_owned());
+    let report = fixture.analyze();
+    assert_eq!(report.context.today.as_deref(), Some("2026-11-30"));
+    let growth = report.health.memories[0]
+        .growth
+        .clone()
+        .expect("a date was given");
+    // Twelve files in 60 days is 1.4 a week: 10 lines to 160 take 50 days, 50 to 200 take 250.
+    assert_eq!(growth.files_per_week, 1.4);
+    assert_eq!(growth.reaches_80_percent.as_deref(), Some("2027-01-19"));
+    assert_eq!(growth.reaches_limit.as_deref(), Some("2027-08-07"));
+    assert_eq!(growth.history.last().map(|w| w.count), Some(150));
+    assert!(Fixture::parse(&with_git(""))
+        .analyze()
+        .health
+        .memories
+        .is_empty());
+}
+
+#[test]
+fn rule_findings() {
+    let project = "//@ project=/home/alice/app mounts=/home/alice\n//- /home/alice/app/src/main.go\npackage main\n";
+    fires(
+        "rule-paths-invalid",
+        &format!(
+            "{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"src/[a\"\n---\nx\n"
+        ),
+        &format!(
+            "{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"src/*.go\"\n---\nx\n"
+        ),
+    );
+    fires(
+        "rule-paths-invalid",
+        &format!("{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"\"\n---\nx\n"),
+        &format!("{project}//- /home/alice/app/.claude/rules/r.md\nno frontmatter\n"),
+    );
+    fires(
+        "rule-never-matches",
+        &format!(
+            "{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"**/*.py\"\n---\nx\n"
+        ),
+        &format!(
+            "{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"**/*.go\"\n---\nx\n"
+        ),
+    );
+    // Without the project folder in the snapshot nothing can be said about matches.
+    let unknown = analyze(
+        "//@ project=/home/alice/app mounts=/home/alice/.claude\n//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"**/*.py\"\n---\nx\n",
+    );
+    assert!(!codes(&unknown).contains("rule-never-matches"));
+    fires(
+        "rule-user-paths",
+        "//- /home/alice/.claude/rules/r.md\n---\npaths: \"**/*.py\"\n---\nx\n",
+        "//- /home/alice/.claude/rules/r.md\nno paths\n",
+    );
+}
+
+#[test]
+fn skill_findings() {
+    let skill = |dir: &str, front: &str| format!("//- {dir}/SKILL.md\n---\n{front}\n---\nbody\n");
+    let project = "//@ project=/home/alice/app\n";
+    fires(
+        "skill-duplicate-name",
+        &format!(
+            "{project}{}{}",
+            skill("/home/alice/app/.claude/skills/lint", "description: Lint."),
+            skill("/home/alice/.claude/skills/lint", "description: Also lint.")
+        ),
+        &format!(
+            "{project}{}{}",
+            skill("/home/alice/app/.claude/skills/lint", "description: Lint."),
+            skill("/home/alice/.claude/skills/format", "description: Format.")
+        ),
+    );
+    fires(
+        "skill-no-description",
+        &format!(
+            "{project}{}",
+            skill("/home/alice/app/.claude/skills/x", "name: x")
+        ),
+        &format!(
+            "{project}{}",
+            skill("/home/alice/app/.claude/skills/x", "description: Does x.")
+        ),
+    );
+    let over = format!(
+        "description: {}\nwhen_to_use: {}",
+        "d".repeat(1_000),
+        "w".repeat(600)
+    );
+    let at_cap = format!("description: {}", "d".repeat(1_536));
+    fires(
+        "skill-description-truncated",
+        &format!(
+            "{project}{}",
+            skill("/home/alice/app/.claude/skills/x", &over)
+        ),
+        &format!(
+            "{project}{}",
+            skill("/home/alice/app/.claude/skills/x", &at_cap)
+        ),
+    );
+}
+
+#[test]
+fn an_import_leaving_the_project_needs_approval() {
+    fires(
+        "import-needs-approval",
+        "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n@../shared/notes.md\n//- /home/alice/shared/notes.md\nx\n",
+        "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n@docs/notes.md\n//- /home/alice/app/docs/notes.md\nx\n",
+    );
+}
+
+#[test]
+fn versions_before_2_1_83_cut_lines_only() {
+    let line = "가".repeat(203);
+    let text: String = (0..130).map(|_| format!("{line}\n")).collect();
+    let fixture = format!("//@ project=/home/alice/app\n//- {MEMORY}/MEMORY.md\n{text}");
+    let current = analyze(&fixture);
+    let old = analyze_as("2.1.82", &fixture);
+    assert_eq!(
+        current.files[0].truncation.as_ref().unwrap().cut_by,
+        Some(CutBy::Size)
+    );
+    assert_eq!(old.files[0].truncation.as_ref().unwrap().cut_by, None);
+    assert_eq!(old.context.version, "2.1.82");
+    assert_eq!(current.context.version, "current");
+}
+
+#[test]
+fn versions_before_2_1_84_join_a_paths_list() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/.claude/rules/r.md\n---\npaths:\n  - src/*.ts\n  - lib/*.ts\n---\nx\n";
+    let old = analyze_as("2.1.83", fixture);
+    assert_eq!(
+        old.files[0].paths.as_deref(),
+        Some(&["src/*.tslib/*.ts".to_owned()][..])
+    );
+    assert!(codes(&old).contains("rule-paths-joined"));
+    let current = analyze(fixture);
+    assert_eq!(current.files[0].paths.as_ref().map(Vec::len), Some(2));
+    assert!(!codes(&current).contains("rule-paths-joined"));
+}
+
+#[test]
+fn versions_before_2_1_211_measure_frontmatter_and_comments() {
+    let body: String = (0..199).map(|i| format!("- entry {i}\n")).collect();
+    let fixture = format!("//@ project=/home/alice/app\n//- {MEMORY}/MEMORY.md\n---\ntype: index\n---\n<!-- a note -->\n{body}");
+    let current = analyze(&fixture);
+    assert_eq!(current.files[0].truncation.as_ref().unwrap().cut_by, None);
+    let old = analyze_as("2.1.210", &fixture);
+    let t = old.files[0].truncation.clone().unwrap();
+    assert_eq!(
+        (t.total_lines, t.loaded_lines, t.cut_by),
+        (203, 200, Some(CutBy::Lines))
+    );
+}
+
+#[test]
+fn versions_before_may_2026_load_five_import_hops() {
+    let chain: String = (0..6)
+        .map(|i| {
+            let file = if i == 0 {
+                "CLAUDE.md".to_owned()
+            } else {
+                format!("{i}.md")
+            };
+            format!("//- /home/alice/app/{file}\n@{}.md\n", i + 1)
+        })
+        .collect();
+    let fixture = format!("//@ project=/home/alice/app\n{chain}//- /home/alice/app/6.md\nend\n");
+    let count = |report: &Report| report.files.iter().filter(|r| r.counted).count();
+    assert_eq!(
+        count(&analyze(&fixture)),
+        5,
+        "{}",
+        render(&analyze(&fixture))
+    );
+    assert_eq!(count(&analyze_as("2.1.100", &fixture)), 6);
+}
+
+#[test]
+fn versions_before_2_1_59_have_no_auto_memory_and_before_2_1_63_no_shared_worktrees() {
+    let fixture = format!(
+        "//@ project=/home/alice/app-wt\n//- /home/alice/app-wt/.git\ngitdir: /home/alice/app/.git/worktrees/app-wt\n//- {MEMORY}/MEMORY.md\n- x\n"
+    );
+    assert!(analyze(&fixture).context.memory_dir.is_some());
+    assert!(analyze_as("2.1.62", &fixture).context.memory_dir.is_none());
+    let ancient = analyze_as("2.1.50", &fixture);
+    assert!(ancient.context.memory_dir.is_none());
+    assert!(codes(&ancient).contains("auto-memory-absent"));
+}
+
+#[test]
+fn a_bad_version_or_date_is_an_input_error() {
+    let mut fixture = Fixture::parse("//- /home/alice/.claude/CLAUDE.md\nx\n");
+    fixture.input.version = Some("latest".to_owned());
+    assert!(memdiag_core::analyze(&fixture.tree, &fixture.input).is_err());
+    fixture.input.version = None;
+    fixture.input.today = Some("soon".to_owned());
+    assert!(memdiag_core::analyze(&fixture.tree, &fixture.input).is_err());
+}
