@@ -75,12 +75,8 @@ fn memory_folder_lookalikes_are_named() {
 fn two_projects_that_encode_alike_collide() {
     fires(
         "memory-folder-collision",
-        &format!(
-            "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-app/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n"
-        ),
-        &format!(
-            "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-apps/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n"
-        ),
+        "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-app/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n",
+        "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-apps/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n",
     );
 }
 
