@@ -35,7 +35,8 @@ usage: scan --home H [--project P] [--config C] [--os linux|macos|windows]
                  and the memory folders are listed
   --config C     the Claude config directory, when not <home>/.claude
   --os OS        linux, macos or windows; decides the managed policy path
-                 (default: the OS scan runs on)
+                 (default: linux, whatever machine scan runs on: the snapshot
+                 decides, not the host)
   --claude-version V
                  the Claude Code release whose rules to apply, such as 2.1.80
                  (default: the current rules)
@@ -162,7 +163,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         return Err("at least one --mount VIRTUAL=LOCAL is required (see --help)".to_owned());
     }
     let os = match os.as_deref() {
-        None => host_os(),
+        None => Os::Linux,
         Some("linux") => Os::Linux,
         Some("macos") => Os::Macos,
         Some("windows") => Os::Windows,
@@ -220,17 +221,6 @@ fn parse_mount(value: &str) -> Result<Mount, String> {
         at,
         local: PathBuf::from(local),
     })
-}
-
-/// The OS this command runs on: the default for `--os`.
-fn host_os() -> Os {
-    if cfg!(windows) {
-        Os::Windows
-    } else if cfg!(target_os = "macos") {
-        Os::Macos
-    } else {
-        Os::Linux
-    }
 }
 
 /// Lists every mount into one tree, and the source that reads each one's files.
