@@ -12,7 +12,7 @@ pub(crate) const MAX_NAME_CHARS: usize = 200;
 ///
 /// Names over 200 characters are cut to 200 and a hash of the full path is appended. Claude
 /// Code's hash differs by install method, so the hash here is only a stand-in: look such
-/// folders up by [`name_prefix`].
+/// folders up by their first 200 characters.
 pub fn encode_project_path(path: &str) -> String {
     let encoded: String = path
         .encode_utf16()

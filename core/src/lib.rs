@@ -9,30 +9,50 @@
 //! ## The pipeline
 //! 1. **Tree** ([`tree`], [`vpath`]): a source lists files with their sizes into a [`Tree`]:
 //!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`]
-//!    for a zip archive (central directory first, entries inflated on request). Paths are
-//!    [`VPath`]s, made by one normalising constructor.
+//!    (in `archive`) for a zip archive: central directory first, entries inflated on request
+//!    under size, ratio and count caps. Paths are [`VPath`]s, made by one normalising
+//!    constructor that rejects escapes.
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
 //!    still needs ([`Step::NeedsContents`]) or the finished [`Report`]. The caller reads the
 //!    requested files, hands them over with [`Tree::set_contents`] and calls again.
 //!    [`analyze_with`] runs the loop for a synchronous [`ContentSource`]. Session transcripts
-//!    and other bulk data are never requested.
+//!    and other bulk data are never requested. The [`Input`] names home, project, config
+//!    directory and OS, and optionally a Claude Code release to simulate (`version`, whose
+//!    rules live in `version`) and today's date for the growth projection.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
-//!    frontmatter, `@` imports and Markdown links, loaded-content stripping and measurement,
-//!    the `MEMORY.md` caps, settings, globs.
+//!    `text::frontmatter`, `text::references` (`@` imports and Markdown links),
+//!    `text::measure` (what Claude Code strips before injecting, and the four sizes),
+//!    `text::memory_index` (the 200-line and 25,000-unit caps and Claude Code's warning
+//!    texts), `text::settings`, `text::glob`.
 //! 4. **Discovery** (`discover`): walks the tree in Claude Code's order (managed policy, user,
 //!    user rules, project and parents, nested, project rules, skills, auto memory, agent
-//!    memory, references) and decides each file's group, load type, scope and status.
-//!    The memory folder lookup and the path encoding live in `encode`.
-//! 5. **Footprint** (`footprint`): adds up what loads in every session.
-//! 6. **Report** ([`report`]): the one serialisable boundary; every collection is ordered, so
+//!    memory, then every import and link) and decides each file's group, load type, scope
+//!    and status. The memory-folder name encoding and its lookups are in `encode`.
+//! 5. **Health** (`discover::health`): the five reasons auto memory can look off (a different
+//!    folder, nothing saved, switched off, a sub-agent, truncation) and each memory folder's
+//!    figures, with diagnostics as their evidence.
+//! 6. **Footprint** (`footprint`): marks what loads in every session and adds it up.
+//! 7. **Report** ([`report`]): the one serialisable boundary; every collection is ordered, so
 //!    the same tree gives byte-identical JSON.
+//!
+//! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
+//! names; [`sanitize`] makes a shareable copy with every word replaced but every figure
+//! kept, and [`share`] packs it into a link or a zip.
+//!
+//! ## Where each rule is tested
+//! Rules that rows show are case files in `fixtures/rules/` (`tests/tests/cases.rs`); rules
+//! that need the context, measurements or reads are in `tests/tests/discovery.rs`; the
+//! health findings and simulated releases in `tests/tests/diagnose.rs`; the demo's whole
+//! report is the reviewed snapshot `fixtures/demo/expected.txt`; parsers carry their own unit
+//! tests.
 //!
 //! ## Invariants
 //! - The core never depends on `web-sys`, `js-sys` or `std::fs`, and never reads a clock.
-//! - Host facts (home directory, OS, config directory) come in through [`Input`].
+//! - Host facts (home directory, OS, config directory, today) come in through [`Input`].
 //! - Parsing never fails: bad input becomes a [`Diagnostic`] beside the results. `Err` is only
 //!   for an analysis that cannot start (an invalid home path, a file that is not a zip).
 //! - Only files the analysis names are read; `*.jsonl` transcripts never are.
+//! - Only [`report`] types (and the share payload) are serialisable.
 
 pub mod infer;
 pub mod report;
