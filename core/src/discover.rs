@@ -542,17 +542,12 @@ impl Discovery<'_> {
                 children: Vec::new(),
             });
         }
-        let excluded = scope != Scope::Managed && self.excluded_by(path);
-        let mut node = self.file_node(path, group, load, Some(scope), !excluded);
-        if let Some(pattern) = excluded.then(|| self.exclude_pattern(path)).flatten() {
-            node.row.status = FileStatus::Excluded;
-            node.row.loaded = None;
-            self.diagnostics.push(Diagnostic::new(
-                "claude-md-excluded",
-                Severity::Info,
-                Some(path.as_str()),
-                format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
-            ));
+        let pattern = (scope != Scope::Managed)
+            .then(|| self.exclude_pattern(path))
+            .flatten();
+        let mut node = self.file_node(path, group, load, Some(scope), pattern.is_none());
+        if let Some(pattern) = pattern {
+            self.mark_excluded(&mut node.row, &pattern);
         } else if let Some(loaded) = node.row.loaded.filter(|l| l.chars > CLAUDE_MD_WARN_CHARS) {
             self.diagnostics.push(Diagnostic::new(
                 "claude-md-too-large",
@@ -569,12 +564,19 @@ impl Discovery<'_> {
         Some(node)
     }
 
-    fn excluded_by(&self, path: &VPath) -> bool {
-        self.excludes
-            .iter()
-            .any(|(_, glob)| glob.matches(path.as_str()))
+    /// An excluded file is listed, not loaded, and its references are not followed.
+    fn mark_excluded(&mut self, row: &mut FileRow, pattern: &str) {
+        row.status = FileStatus::Excluded;
+        row.loaded = None;
+        self.diagnostics.push(Diagnostic::new(
+            "claude-md-excluded",
+            Severity::Info,
+            Some(&row.path),
+            format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
+        ));
     }
 
+    /// The first `claudeMdExcludes` pattern that matches `path`.
     fn exclude_pattern(&self, path: &VPath) -> Option<String> {
         self.excludes
             .iter()
@@ -596,28 +598,21 @@ impl Discovery<'_> {
             if !self.top_level.insert(path.clone()) {
                 continue;
             }
-            let excluded = self.excluded_by(&path);
+            let pattern = self.exclude_pattern(&path);
             let mut node = self.file_node(
                 &path,
                 Group::Rules,
                 LoadType::Always,
                 Some(scope),
-                !excluded,
+                pattern.is_none(),
             );
             let globs = self.rule_globs(&path);
             if !globs.is_empty() {
                 node.row.load = LoadType::Conditional;
             }
             node.row.paths = Some(globs);
-            if let Some(pattern) = excluded.then(|| self.exclude_pattern(&path)).flatten() {
-                node.row.status = FileStatus::Excluded;
-                node.row.loaded = None;
-                self.diagnostics.push(Diagnostic::new(
-                    "claude-md-excluded",
-                    Severity::Info,
-                    Some(path.as_str()),
-                    format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
-                ));
+            if let Some(pattern) = pattern {
+                self.mark_excluded(&mut node.row, &pattern);
             }
             nodes.push(node);
         }
