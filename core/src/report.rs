@@ -473,8 +473,10 @@ pub struct Diagnostic {
 pub enum DiagnosticData {
     /// The index entries a truncation drops, newest last.
     DroppedEntries {
-        /// Each dropped line.
+        /// The dropped lines, the first 500 of them.
         entries: Vec<DroppedEntry>,
+        /// Dropped lines beyond those listed.
+        more: u64,
     },
     /// Line numbers the finding applies to.
     Lines {

@@ -160,7 +160,7 @@ fn a_truncated_index_lists_what_it_drops_and_flags_corrections() {
         .find(|d| d.code == "memory-index-truncated")
         .expect("truncated");
     assert_eq!(finding.line, Some(201));
-    let Some(DiagnosticData::DroppedEntries { entries }) = &finding.data else {
+    let Some(DiagnosticData::DroppedEntries { entries, more: 0 }) = &finding.data else {
         panic!("no dropped entries: {finding:?}");
     };
     let flags: Vec<(u64, bool)> = entries.iter().map(|e| (e.line, e.correction)).collect();

@@ -370,3 +370,31 @@ fn the_same_tree_gives_byte_identical_json() {
     let second = serde_json::to_string(&Fixture::parse(&case).analyze()).unwrap();
     assert_eq!(first, second);
 }
+
+#[test]
+fn a_50_mb_memory_index_is_read_cut_and_measured() {
+    let line = "- an entry that repeats to make a very large index file\n";
+    let text = line.repeat(50 * 1024 * 1024 / line.len());
+    let mut fixture = Fixture::parse("//@ project=/home/alice/app\n//- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md size=1\n");
+    let index =
+        memdiag_core::VPath::new("/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md")
+            .unwrap();
+    let size = text.len() as u64;
+    fixture.tree.insert(
+        index.clone(),
+        memdiag_core::FileEntry {
+            size,
+            contents: memdiag_core::Contents::Loaded(text.into_bytes()),
+            modified: None,
+        },
+    );
+    let report = fixture.analyze();
+    let row = &report.files[0];
+    assert_eq!(row.raw.expect("read").bytes, size);
+    let t = row.truncation.clone().expect("an index");
+    assert_eq!((t.loaded_lines, t.cut_by), (200, Some(CutBy::Lines)));
+    assert!(
+        report.footprint.bytes < 12_000,
+        "only the loaded part counts"
+    );
+}

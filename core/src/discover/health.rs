@@ -35,6 +35,8 @@ const CORRECTION_WORDS: [&str; 6] = [
     "corrected",
     "no longer",
 ];
+/// Dropped index entries listed in a truncation finding; the rest are counted.
+const DROPPED_LISTED: usize = 500;
 /// The growth window, in days.
 const GROWTH_DAYS: i64 = 60;
 /// Weeks shown in the growth chart.
@@ -436,6 +438,7 @@ impl Discovery<'_> {
         let Some(first) = finding.line else { return };
         let mut earlier_topics = BTreeSet::new();
         let mut entries = Vec::new();
+        let (mut dropped, mut corrections) = (0_u64, 0_u64);
         for (number, text) in lines {
             let topics: Vec<VPath> = references::scan(text)
                 .into_iter()
@@ -445,21 +448,26 @@ impl Discovery<'_> {
                 let lower = text.to_lowercase();
                 let says = CORRECTION_WORDS.iter().any(|w| contains_word(&lower, w));
                 let repeats = topics.iter().any(|t| earlier_topics.contains(t));
-                entries.push(DroppedEntry {
-                    line: *number,
-                    text: text.clone(),
-                    correction: says || repeats,
-                });
+                dropped += 1;
+                corrections += u64::from(says || repeats);
+                // A runaway index drops thousands of lines: list the first ones, count all.
+                if entries.len() < DROPPED_LISTED {
+                    entries.push(DroppedEntry {
+                        line: *number,
+                        text: text.clone(),
+                        correction: says || repeats,
+                    });
+                }
             }
             earlier_topics.extend(topics);
         }
-        let corrections = entries.iter().filter(|e| e.correction).count();
+        let more = dropped - entries.len() as u64;
         if corrections > 0 {
             finding.message.push_str(&format!(
                 " {corrections} of the dropped entries look like corrections of earlier ones."
             ));
         }
-        finding.data = Some(DiagnosticData::DroppedEntries { entries });
+        finding.data = Some(DiagnosticData::DroppedEntries { entries, more });
     }
 
     // ----- reason 4: sub-agents -----------------------------------------------------------
