@@ -570,7 +570,7 @@ pub struct MemoryHealth {
     pub topic_files: u64,
     /// Topic files without a `modified` timestamp.
     pub without_timestamp: u64,
-    /// Topic files no index line links to.
+    /// Topic files no loaded index line links to (none at all, or only lines past the cap).
     pub orphan_topics: u64,
     /// Files per frontmatter `type` (`user`, `feedback`, `project`, `reference`, `none`,
     /// `unknown`).

@@ -433,3 +433,17 @@ fn a_bad_version_or_date_is_an_input_error() {
     fixture.input.today = Some("soon".to_owned());
     assert!(memdiag_core::analyze(&fixture.tree, &fixture.input).is_err());
 }
+
+#[test]
+fn a_topic_linked_only_past_the_cap_is_cut_off() {
+    let index: String = (1..=200).map(|i| format!("- entry {i}\n")).collect();
+    fires(
+        "memory-topic-cut-off",
+        &with_git(&format!(
+            "//- {MEMORY}/MEMORY.md\n{index}- [late](late.md)\n//- {MEMORY}/late.md\n---\ntype: user\nmodified: 2026-11-01\n---\nx\n"
+        )),
+        &with_git(&format!(
+            "//- {MEMORY}/MEMORY.md\n- [late](late.md)\n{index}//- {MEMORY}/late.md\n---\ntype: user\nmodified: 2026-11-01\n---\nx\n"
+        )),
+    );
+}

@@ -286,6 +286,7 @@ impl Discovery<'_> {
             ..MemoryHealth::default()
         };
         let mut linked = BTreeSet::new();
+        let mut linked_loaded = BTreeSet::new();
         let mut index_lines_text: Vec<(u64, String)> = Vec::new();
         if let Text::Ready(text) = self.text(&index_path) {
             health.index = Some(index_path.as_str().to_owned());
@@ -346,8 +347,20 @@ impl Discovery<'_> {
                     }),
                 );
             }
+            let cut_at = self
+                .diagnostics
+                .iter()
+                .find(|d| {
+                    d.code == "memory-index-truncated"
+                        && d.path.as_deref() == Some(index_path.as_str())
+                })
+                .and_then(|d| d.line)
+                .unwrap_or(u64::MAX);
             for reference in references::scan(&text) {
                 if let Ok(target) = dir.join(&reference.target) {
+                    if reference.line < cut_at {
+                        linked_loaded.insert(target.clone());
+                    }
                     linked.insert(target);
                 }
             }
@@ -418,6 +431,15 @@ impl Discovery<'_> {
                     Some(topic.as_str()),
                     "no index line links to this topic file; recall runs through MEMORY.md, so \
                      it is effectively never read",
+                ));
+            } else if health.index.is_some() && !linked_loaded.contains(topic) {
+                health.orphan_topics += 1;
+                self.diagnostics.push(Diagnostic::new(
+                    "memory-topic-cut-off",
+                    Severity::Warning,
+                    Some(topic.as_str()),
+                    "only index lines past the cap link to this topic file, so Claude never \
+                     sees a link to it",
                 ));
             }
         }
