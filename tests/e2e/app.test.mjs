@@ -1,0 +1,450 @@
+// End-to-end test of the built page (dist/) in headless Chromium, driven by playwright-core.
+//
+// It serves dist/ on 127.0.0.1, uploads the demo fixture's ~/.claude and project folders
+// through the folder input and a zip of the ~/.claude through the zip input, and checks the
+// rendered groups, the MEMORY.md cut and the footprint figures against what the native scan
+// command reports for the same files. It also loads the demo, saves screenshots of the main
+// views to tests/e2e/artifacts/, and fails if the page requests anything outside its origin.
+//
+// Run by scripts/test.sh; by hand (after `trunk build --release`):
+//   node --test tests/e2e/app.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const { chromium } = require(
+  process.env.MEMDIAG_PLAYWRIGHT ?? path.join(root, '.tools', 'node_modules', 'playwright-core'),
+);
+
+const dist = process.env.MEMDIAG_DIST ?? path.join(root, 'dist');
+const artifacts = process.env.MEMDIAG_E2E_ARTIFACTS ?? path.join(here, 'artifacts');
+const demoTree = path.join(root, 'fixtures', 'demo', 'tree');
+const demoFixture = JSON.parse(fs.readFileSync(path.join(root, 'fixtures', 'demo', 'fixture.json'), 'utf8'));
+const claudeDir = path.join(demoTree, 'home', 'alice', '.claude');
+const projectDir = path.join(demoTree, 'home', 'alice', 'work', 'shop');
+const HOME = '/home/alice';
+const PROJECT = '/home/alice/work/shop';
+
+let server;
+let baseUrl;
+let context;
+let scratch;
+
+// ---- helpers -------------------------------------------------------------------------------
+
+/** Serves dist/ on a free port of 127.0.0.1. */
+function serve(dir) {
+  const types = {
+    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+    '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
+  };
+  const base = path.resolve(dir);
+  const srv = http.createServer((req, res) => {
+    let rel;
+    try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
+    let file = path.join(base, rel);
+    if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403).end(); return; }
+    try { if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch {}
+    fs.readFile(file, (err, body) => {
+      if (err) { res.writeHead(404).end('not found'); return; }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
+}
+
+/** Runs the native scan command over the same folders the page gets. */
+function scan(args) {
+  const out = execFileSync(
+    'cargo',
+    ['run', '-q', '--release', '-p', 'memdiag-core', '--example', 'scan', '--', ...args],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return JSON.parse(out);
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** Writes a zip (stored, no compression) of `dir`, every entry under `prefix/`. */
+function zipFolder(dir, prefix, target) {
+  const files = [];
+  const walk = (abs, rel) => {
+    for (const entry of fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const a = path.join(abs, entry.name);
+      const r = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(a, r);
+      else if (entry.isFile()) files.push([`${prefix}/${r}`, fs.readFileSync(a)]);
+    }
+  };
+  walk(dir, '');
+  const chunks = [];
+  const central = [];
+  let offset = 0;
+  for (const [name, data] of files) {
+    const nameBytes = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt16LE(0, 10);
+    local.writeUInt16LE(0x21, 12); // 1980-01-01
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    local.writeUInt16LE(0, 28);
+    chunks.push(local, nameBytes, data);
+    const head = Buffer.alloc(46);
+    head.writeUInt32LE(0x02014b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt16LE(20, 6);
+    head.writeUInt16LE(0x0800, 8);
+    head.writeUInt16LE(0, 10);
+    head.writeUInt16LE(0, 12);
+    head.writeUInt16LE(0x21, 14);
+    head.writeUInt32LE(crc, 16);
+    head.writeUInt32LE(data.length, 20);
+    head.writeUInt32LE(data.length, 24);
+    head.writeUInt16LE(nameBytes.length, 28);
+    head.writeUInt32LE(offset, 42);
+    central.push(head, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const centralBytes = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(centralBytes.length, 12);
+  end.writeUInt32LE(offset, 16);
+  fs.writeFileSync(target, Buffer.concat([...chunks, centralBytes, end]));
+  return files.length;
+}
+
+/** A fresh page that records every request outside its origin and every page error. */
+async function openPage(query = '', { colorScheme = 'light', viewport = { width: 1440, height: 900 } } = {}) {
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme });
+  const origin = new URL(baseUrl).origin;
+  const foreign = [];
+  const errors = [];
+  page.on('request', (req) => {
+    const url = req.url();
+    if (!(url.startsWith(origin + '/') || url.startsWith(`blob:${origin}/`) || url.startsWith('data:'))) foreign.push(url);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(baseUrl + query);
+  await page.waitForSelector('[data-testid=app]');
+  return { page, foreign, errors };
+}
+
+/** Waits until a run newer than `after` has finished. */
+async function settled(page, after = -1) {
+  await page.waitForFunction(
+    (prev) => {
+      const app = document.querySelector('[data-testid=app]');
+      return app && Number(app.dataset.run) > prev && app.dataset.busy === 'false';
+    },
+    after,
+    { timeout: 60_000 },
+  );
+}
+
+async function currentRun(page) {
+  return Number(await page.getAttribute('[data-testid=app]', 'data-run'));
+}
+
+/** The page's rendered groups: name and header count, in order. */
+async function renderedGroups(page) {
+  return page.$$eval('[role=treeitem][aria-level="1"]', (items) =>
+    items.map((e) => ({ name: e.dataset.group, count: Number(e.dataset.count) })));
+}
+
+function groupsOf(report) {
+  return report.groups.map((g) => ({ name: g.name, count: g.top_level_files }));
+}
+
+async function cards(page) {
+  const value = async (id) => Number(await page.getAttribute(`[data-testid=card-${id}]`, 'data-value'));
+  return {
+    files: await value('files'), chars: await value('chars'), bytes: await value('bytes'),
+    always_loaded: await value('always'), tokens_estimate: await value('tokens'),
+  };
+}
+
+function cardsOf(report) {
+  const f = report.footprint;
+  return { files: f.files, chars: f.chars, bytes: f.bytes, always_loaded: f.always_loaded, tokens_estimate: f.tokens_estimate };
+}
+
+async function segments(page) {
+  return page.$$eval('[data-testid=segment]', (s) => s.map((e) => ({ group: e.dataset.group, value: Number(e.dataset.value) })));
+}
+
+function segmentsOf(report, unit) {
+  const order = ['Managed Policy', 'User', 'Project', 'Rules', 'Auto Memory', 'Skills', 'Agent Memory'];
+  return order
+    .map((group) => ({ group, value: report.footprint.groups[group]?.[unit] ?? 0 }))
+    .filter((s) => s.value > 0);
+}
+
+/** Selects the truncated MEMORY.md of the auto memory and reads its cut. */
+async function memoryCut(page, memoryPath) {
+  await page.click(`[data-testid=tree-row][data-path="${memoryPath}"]`);
+  await page.waitForSelector(`[data-testid=file-view][data-path="${memoryPath}"]`);
+  return {
+    cut: Number(await page.getAttribute('[data-testid=cut-line]', 'data-line-cut')),
+    first: Number(await page.getAttribute('[data-testid=truncation]', 'data-first-dropped-line')),
+    loadedLines: Number(await page.getAttribute('[data-testid=truncation]', 'data-loaded-lines')),
+    firstDroppedRowIsDropped: await page.$eval(
+      '[data-testid=cut-line] + .line',
+      (e) => e.classList.contains('dropped') && e.dataset.line,
+    ),
+  };
+}
+
+function truncatedMemory(report) {
+  const row = report.files.find((r) => r.group === 'Auto Memory' && r.truncation?.first_dropped_line);
+  assert.ok(row, 'the fixture has a truncated MEMORY.md');
+  return row;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+}
+
+/** Compares the page's report (downloaded as JSON) with the scan's, row by row. */
+async function downloadedReport(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download]')]);
+  const file = path.join(scratch, `report-${Date.now()}.json`);
+  await download.saveAs(file);
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function rows(report) {
+  return report.files.map((r) => `${r.group} | ${r.load} | ${r.status} | ${r.path} | ${r.parent_index ?? '-'} | ${r.counted}`);
+}
+
+// ---- the tests -----------------------------------------------------------------------------
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `no built page in ${dist}: run trunk build --release first`);
+  fs.mkdirSync(artifacts, { recursive: true });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-e2e-'));
+  // scripts/test.sh serves dist/ itself and says where; run by hand, the test serves it.
+  if (process.env.MEMDIAG_BASE_URL) {
+    baseUrl = process.env.MEMDIAG_BASE_URL.replace(/\/?$/, '/');
+  } else {
+    server = await serve(dist);
+    baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  }
+  // A persistent context is how Playwright takes an explicit profile folder: a fresh one in
+  // the scratch directory, removed afterwards.
+  context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
+    executablePath: process.env.MEMDIAG_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    acceptDownloads: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await context?.close();
+  server?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test('uploaded folders and a zip give what the scan command gives', async () => {
+  const expected = scan([
+    '--home', HOME, '--project', PROJECT,
+    '--mount', `${HOME}/.claude=${claudeDir}`,
+    '--mount', `${PROJECT}=${projectDir}`,
+  ]);
+  const { page, foreign, errors } = await openPage('?empty');
+  await page.waitForSelector('[data-testid=empty-state]');
+  await shot(page, '01-empty');
+
+  // The ~/.claude folder through the folder input: home is inferred from its memory folders.
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claudeDir);
+  await settled(page, run);
+  assert.equal(await page.inputValue('[data-testid=input-home]'), HOME);
+  assert.equal(await page.inputValue('[data-testid=input-os]'), 'linux');
+
+  // The project folder: its path is inferred from the memory folder that ends with its name.
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', projectDir);
+  await settled(page, run);
+  assert.equal(await page.inputValue('[data-testid=input-project]'), PROJECT);
+  assert.deepEqual(errors, []);
+
+  assert.deepEqual(await renderedGroups(page), groupsOf(expected));
+  assert.deepEqual(await cards(page), cardsOf(expected));
+  assert.deepEqual(await segments(page), segmentsOf(expected, 'chars'));
+  await page.click('[data-testid=unit-bytes]');
+  assert.deepEqual(await segments(page), segmentsOf(expected, 'bytes'));
+  await page.click('[data-testid=unit-chars]');
+  const memory = truncatedMemory(expected);
+  const cut = await memoryCut(page, memory.path);
+  assert.equal(cut.cut, memory.truncation.first_dropped_line);
+  assert.equal(cut.first, memory.truncation.first_dropped_line);
+  assert.equal(cut.loadedLines, memory.truncation.loaded_lines);
+  assert.equal(cut.firstDroppedRowIsDropped, String(memory.truncation.first_dropped_line));
+  assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
+  await shot(page, '02-folders-memory-cut');
+
+  // Refresh: folders from the input cannot be read again, and the page says so.
+  await page.click('[data-testid=tree]');
+  run = await currentRun(page);
+  await page.keyboard.press('r');
+  await settled(page, run);
+  assert.match(await page.textContent('[data-testid=notice]'), /cannot read it again/);
+  await shot(page, '03-refresh-notice');
+
+  // The ~/.claude as a zip replaces the folder and gives the same report.
+  const zip = path.join(scratch, 'claude.zip');
+  zipFolder(claudeDir, '.claude', zip);
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=zip-input]', zip);
+  await settled(page, run);
+  const sources = await page.$$eval('[data-testid=sources] li', (l) => l.map((e) => `${e.dataset.role}:${e.textContent}`));
+  assert.equal(sources.length, 2);
+  assert.ok(sources.some((s) => s.startsWith('config:') && s.includes('.claude')), sources.join(', '));
+  assert.deepEqual(await renderedGroups(page), groupsOf(expected));
+  assert.deepEqual(await cards(page), cardsOf(expected));
+  assert.equal((await memoryCut(page, memory.path)).cut, memory.truncation.first_dropped_line);
+  assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
+
+  // A broken zip gives a clear message and the report stays.
+  const broken = path.join(scratch, 'broken.zip');
+  fs.writeFileSync(broken, 'this is not a zip archive');
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=zip-input]', broken);
+  await settled(page, run);
+  assert.match(await page.textContent('[data-testid=error]'), /broken\.zip/);
+  assert.deepEqual(await renderedGroups(page), groupsOf(expected));
+  await shot(page, '04-broken-zip');
+
+  // A project whose CLAUDE.md is not valid UTF-8 still shows, with the bad bytes marked.
+  const odd = path.join(scratch, 'odd-project');
+  fs.mkdirSync(odd, { recursive: true });
+  fs.writeFileSync(path.join(odd, 'CLAUDE.md'), Buffer.concat([Buffer.from('# Odd\n\nbytes: '), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('\n')]));
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', odd);
+  await settled(page, run);
+  assert.equal(await page.inputValue('[data-testid=input-project]'), `${HOME}/odd-project`);
+  await page.click(`[data-testid=tree-row][data-path="${HOME}/odd-project/CLAUDE.md"]`);
+  await page.waitForSelector('[data-testid=lossy]');
+  assert.match(await page.textContent('[data-testid=raw]'), /bytes: \uFFFD/);
+  await shot(page, '06-invalid-utf8');
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', projectDir);
+  await settled(page, run);
+
+  // The project picker lists the memory folders; picking one analyses that project.
+  await page.click('[data-testid=tree]');
+  await page.keyboard.press('Shift+P');
+  await page.waitForSelector('[data-testid=project-picker]');
+  const choices = await page.$$eval('[data-testid=project-choice]', (c) => c.map((e) => e.dataset.path));
+  assert.ok(choices.includes(PROJECT), choices.join(', '));
+  await shot(page, '05-project-picker');
+  const other = choices.find((c) => c !== PROJECT);
+  if (other) {
+    run = await currentRun(page);
+    await page.click(`[data-testid=project-choice][data-path="${other}"]`);
+    await settled(page, run);
+    assert.equal(await page.inputValue('[data-testid=input-project]'), other);
+  }
+
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, [], 'requests outside the page origin');
+  await page.close();
+});
+
+test('the demo opens on a first visit and matches the scan of its fixture', async () => {
+  const mounts = demoFixture.mounts.flatMap((m) => ['--mount', `${m}=${path.join(demoTree, m.slice(1))}`]);
+  const expected = scan(['--home', demoFixture.home, '--project', demoFixture.project, '--os', demoFixture.os, ...mounts]);
+  const { page, foreign, errors } = await openPage('?demo');
+  await settled(page);
+  assert.deepEqual(await renderedGroups(page), groupsOf(expected));
+  assert.deepEqual(await cards(page), cardsOf(expected));
+  assert.deepEqual(await segments(page), segmentsOf(expected, 'chars'));
+  const memory = truncatedMemory(expected);
+  // The page opens on the truncated MEMORY.md.
+  assert.equal(await page.getAttribute('[data-testid=file-view]', 'data-path'), memory.path);
+  await shot(page, '10-demo');
+  assert.equal((await memoryCut(page, memory.path)).cut, memory.truncation.first_dropped_line);
+  await page.locator('[data-testid=cut-line]').scrollIntoViewIfNeeded();
+  await shot(page, '11-demo-memory-cut');
+
+  // Keyboard: the tree moves its selection with the arrows.
+  await page.focus('[data-testid=tree]');
+  const before = await page.getAttribute('[data-testid=tree]', 'aria-activedescendant');
+  await page.keyboard.press('ArrowUp');
+  assert.notEqual(await page.getAttribute('[data-testid=tree]', 'aria-activedescendant'), before);
+
+  // The user CLAUDE.md in the Markdown preview.
+  await page.click(`[data-testid=tree-row][data-path="${demoFixture.home}/.claude/CLAUDE.md"]`);
+  await page.click('[data-testid=tab-preview]');
+  await page.waitForSelector('[data-testid=markdown-preview]');
+  assert.equal(await page.$$eval('[data-testid=markdown-preview] script, [data-testid=markdown-preview] img', (e) => e.length), 0);
+  await shot(page, '12-demo-preview');
+
+  // Diagnostics open their file.
+  const diagnostic = page.locator('[data-testid=diagnostic] button').first();
+  if (await diagnostic.count()) {
+    await diagnostic.click();
+    await page.waitForSelector('[data-testid=file-view][data-path]');
+  }
+  await page.locator('[data-testid=diagnostics]').scrollIntoViewIfNeeded();
+  await shot(page, '13-demo-findings');
+
+  // The filter narrows the tree.
+  await page.fill('[data-testid=tree-filter]', 'rules');
+  const filtered = await page.$$eval('[data-testid=tree-row]', (r) => r.map((e) => e.dataset.path));
+  assert.ok(filtered.length > 0 && filtered.every((p) => p.includes('rules') || p.includes('/')), filtered.join(', '));
+  await page.fill('[data-testid=tree-filter]', '');
+
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, [], 'requests outside the page origin');
+  await page.close();
+
+  // The same page in the dark theme and on a small laptop screen.
+  const dark = await openPage('', { colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
+  await settled(dark.page);
+  await shot(dark.page, '14-demo-dark-1280');
+  assert.deepEqual(dark.foreign, []);
+  assert.deepEqual(dark.errors, []);
+  await dark.page.close();
+  const narrow = await openPage('', { viewport: { width: 900, height: 1000 } });
+  await settled(narrow.page);
+  await shot(narrow.page, '15-demo-900');
+  await narrow.page.close();
+});

@@ -1,0 +1,16 @@
+// Starts the page. Trunk's own loader is an inline script, which the Content-Security-Policy
+// in index.html blocks, so Trunk injects nothing and this module does the same job.
+// Paths are relative to this file, so the page works from any folder it is served from.
+import init from './memdiag-web.js';
+
+const wasm = new URL('./memdiag-web_bg.wasm', import.meta.url);
+
+init({ module_or_path: wasm }).catch((error) => {
+  const message = document.getElementById('boot-message');
+  if (message) {
+    message.textContent =
+      'The page could not start: ' + (error && error.message ? error.message : String(error)) +
+      '. It needs a browser with WebAssembly (a current Chrome, Edge, Firefox or Safari).';
+  }
+  console.error(error);
+});

@@ -1,0 +1,70 @@
+//! Embeds the demo snapshot (`fixtures/demo/`) into the page at compile time.
+//!
+//! Browser code and browser tests cannot read the disk, so every file under
+//! `fixtures/demo/tree/` becomes an `include_bytes!` entry keyed by its absolute virtual path
+//! (the folder layout mirrors the absolute paths without their leading slash), and
+//! `fixtures/demo/fixture.json` is included as text. A missing folder gives an empty demo, so
+//! the crate builds before the fixture exists.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let demo = manifest.join("..").join("fixtures").join("demo");
+    // A directory makes cargo rerun when anything below it changes; a missing one reruns
+    // every build, which notices the fixture as soon as it appears.
+    println!("cargo:rerun-if-changed={}", demo.display());
+
+    let mut files = Vec::new();
+    collect(&demo.join("tree"), &mut files);
+    files.sort();
+
+    let mut out = String::new();
+    let fixture = demo.join("fixture.json");
+    if fixture.is_file() {
+        let _ = writeln!(
+            out,
+            "pub(crate) static DEMO_FIXTURE: Option<&str> = Some(include_str!({:?}));",
+            fixture.display().to_string()
+        );
+    } else {
+        out.push_str("pub(crate) static DEMO_FIXTURE: Option<&str> = None;\n");
+    }
+    out.push_str("pub(crate) static DEMO_FILES: &[(&str, &[u8])] = &[\n");
+    let root = demo.join("tree");
+    for file in &files {
+        let Ok(relative) = file.strip_prefix(&root) else {
+            continue;
+        };
+        let Some(relative) = relative.to_str() else {
+            continue;
+        };
+        let virtual_path = format!("/{}", relative.replace('\\', "/"));
+        let _ = writeln!(
+            out,
+            "    ({virtual_path:?}, include_bytes!({:?})),",
+            file.display().to_string()
+        );
+    }
+    out.push_str("];\n");
+    let target = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it")).join("demo_files.rs");
+    fs::write(target, out).expect("OUT_DIR is writable");
+}
+
+/// Every file below `dir`, recursively; nothing when `dir` does not exist.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => collect(&path, out),
+            Ok(kind) if kind.is_file() => out.push(path),
+            _ => {}
+        }
+    }
+}

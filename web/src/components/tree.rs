@@ -1,0 +1,388 @@
+//! The grouped file tree: an ARIA tree with a filter box.
+//!
+//! Items are rendered flat with `aria-level`, in the order [`crate::state::State::visible_items`]
+//! gives, so that the keyboard order and the DOM order are one and the same. Focus stays on
+//! the tree element and `aria-activedescendant` names the selected item.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use memdiag_core::report::{FileRow, FileStatus, Group, Report, Scope, UnresolvedReason};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
+use yew::{
+    component, html, use_effect_with, use_node_ref, Callback, Event, Html, InputEvent, Properties,
+    TargetCast,
+};
+
+use crate::state::{display_path, human_bytes, NavKey, Shared, TreeItem};
+
+/// Props of [`TreeView`].
+#[derive(Properties, PartialEq)]
+pub struct TreeProps {
+    /// The report whose rows are shown.
+    pub report: Shared<Report>,
+    /// The items to show, in order.
+    pub items: Rc<Vec<TreeItem>>,
+    /// The selected item.
+    pub cursor: Option<TreeItem>,
+    /// Collapsed groups.
+    pub collapsed: BTreeSet<Group>,
+    /// Rows whose references are hidden.
+    pub collapsed_rows: BTreeSet<usize>,
+    /// The filter text.
+    pub filter: String,
+    /// Selects an item (a click).
+    pub on_select: Callback<TreeItem>,
+    /// A navigation key pressed in the tree.
+    pub on_key: Callback<NavKey>,
+    /// Toggles a group.
+    pub on_toggle_group: Callback<Group>,
+    /// Toggles a row's references.
+    pub on_toggle_row: Callback<usize>,
+    /// The filter box changed.
+    pub on_filter: Callback<String>,
+}
+
+/// Indentation by reference depth, as classes: the page's CSP allows no style attributes.
+const DEPTH_CLASSES: [&str; 7] = ["d0", "d1", "d2", "d3", "d4", "d5", "d6"];
+
+/// The DOM id of a tree item, for `aria-activedescendant`.
+pub fn item_id(item: TreeItem) -> String {
+    match item {
+        TreeItem::Group(group) => format!("ti-g-{}", group_slug(group)),
+        TreeItem::File(index) => format!("ti-f-{index}"),
+    }
+}
+
+/// A group's name as a CSS- and test-friendly slug: `auto-memory`.
+pub fn group_slug(group: Group) -> String {
+    group.name().to_ascii_lowercase().replace(' ', "-")
+}
+
+/// The grouped tree.
+#[component]
+pub fn TreeView(props: &TreeProps) -> Html {
+    let tree_ref = use_node_ref();
+    // Keep the selected item in view as the keyboard moves it.
+    {
+        let tree_ref = tree_ref.clone();
+        use_effect_with(props.cursor, move |cursor| {
+            if let (Some(cursor), Some(tree)) = (cursor, tree_ref.cast::<HtmlElement>()) {
+                if let Ok(Some(element)) = tree.query_selector(&format!("#{}", item_id(*cursor))) {
+                    scroll_into_view(&element);
+                }
+            }
+        });
+    }
+    let on_key = {
+        let on_key = props.on_key.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            if let Some(key) = NavKey::from_key(&event.key()) {
+                event.prevent_default();
+                on_key.emit(key);
+            }
+        })
+    };
+    let on_filter = {
+        let on_filter = props.on_filter.clone();
+        Callback::from(move |event: InputEvent| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            on_filter.emit(input.value());
+        })
+    };
+    let on_filter_keys = {
+        let tree_ref = tree_ref.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            // Down from the filter box moves into the results.
+            if event.key() == "ArrowDown" {
+                if let Some(tree) = tree_ref.cast::<HtmlElement>() {
+                    event.prevent_default();
+                    let _ = tree.focus();
+                }
+            }
+        })
+    };
+    let report = &props.report;
+    let filtering = !props.filter.trim().is_empty();
+    let mut nodes: Vec<Html> = Vec::with_capacity(props.items.len() + 8);
+    let mut last_agent: Option<(Option<String>, Option<Scope>)> = None;
+    for (position, &item) in props.items.iter().enumerate() {
+        let selected = props.cursor == Some(item);
+        match item {
+            TreeItem::Group(group) => {
+                last_agent = None;
+                let expanded = filtering || !props.collapsed.contains(&group);
+                let next_is_row = matches!(props.items.get(position + 1), Some(TreeItem::File(_)));
+                nodes.push(group_header(props, group, expanded, selected));
+                if expanded && !next_is_row {
+                    nodes.push(html! {
+                        <li role="none" class="tree-empty" key={format!("empty-{}", group_slug(group))}>
+                            { "nothing here" }
+                        </li>
+                    });
+                }
+            }
+            TreeItem::File(index) => {
+                let Some(row) = report.files.get(index) else {
+                    continue;
+                };
+                if row.group == Group::AgentMemory && row.parent_index.is_none() {
+                    let key = (row.agent.clone(), row.scope);
+                    if last_agent.as_ref() != Some(&key) {
+                        nodes.push(agent_header(index, row));
+                        last_agent = Some(key);
+                    }
+                }
+                let has_children = report
+                    .files
+                    .get(index + 1)
+                    .is_some_and(|next| next.parent_index == Some(index));
+                let expanded =
+                    has_children && (filtering || !props.collapsed_rows.contains(&index));
+                nodes.push(file_row(
+                    props,
+                    index,
+                    row,
+                    has_children,
+                    expanded,
+                    selected,
+                ));
+            }
+        }
+    }
+    let active = props.cursor.map(item_id);
+    html! {
+        <section class="tree-panel" aria-label="Memory files">
+            <div class="filter">
+                <input
+                    type="search"
+                    data-testid="tree-filter"
+                    placeholder="Filter: path, skill, agent or load type"
+                    aria-label="Filter the files"
+                    value={props.filter.clone()}
+                    oninput={on_filter}
+                    onkeydown={on_filter_keys}
+                    onchange={Callback::from(|_: Event| ())}
+                />
+            </div>
+            <ul
+                ref={tree_ref}
+                class="tree"
+                role="tree"
+                aria-label="Files Claude Code would load, by group"
+                tabindex="0"
+                data-testid="tree"
+                aria-activedescendant={active}
+                onkeydown={on_key}
+            >
+                { for nodes }
+            </ul>
+        </section>
+    }
+}
+
+fn group_header(props: &TreeProps, group: Group, expanded: bool, selected: bool) -> Html {
+    let report = &props.report;
+    let count = report
+        .groups
+        .iter()
+        .find(|g| g.name == group)
+        .map(|g| g.top_level_files)
+        .unwrap_or_else(|| {
+            report
+                .files
+                .iter()
+                .filter(|row| row.group == group && row.parent_index.is_none())
+                .count() as u64
+        });
+    let item = TreeItem::Group(group);
+    let onclick = {
+        let on_select = props.on_select.clone();
+        let on_toggle = props.on_toggle_group.clone();
+        Callback::from(move |_| {
+            on_select.emit(item);
+            on_toggle.emit(group);
+        })
+    };
+    let slug = group_slug(group);
+    html! {
+        <li
+            key={item_id(item)}
+            id={item_id(item)}
+            role="treeitem"
+            aria-level="1"
+            aria-expanded={expanded.to_string()}
+            aria-selected={selected.to_string()}
+            class={classes_of(&["tree-group", if selected { "selected" } else { "" }])}
+            data-testid={format!("group-{slug}")}
+            data-group={group.name()}
+            data-count={count.to_string()}
+            onclick={onclick}
+        >
+            <span class="chevron" aria-hidden="true">{ if expanded { "▾" } else { "▸" } }</span>
+            <span class={format!("swatch g-{slug}")} aria-hidden="true"></span>
+            <span class="group-name">{ group.name() }</span>
+            <span class="count" title="Top-level files">{ count }</span>
+        </li>
+    }
+}
+
+fn agent_header(index: usize, row: &FileRow) -> Html {
+    let agent = row.agent.clone().unwrap_or_else(|| "agent".to_owned());
+    let scope = match row.scope {
+        Some(Scope::User) => "user",
+        Some(Scope::Project) => "project",
+        Some(Scope::Local) => "local",
+        Some(Scope::Managed) => "managed",
+        None => "",
+    };
+    html! {
+        <li role="none" class="agent-head" key={format!("agent-{index}")} data-testid="agent-header">
+            <span class="agent-name">{ agent }</span>
+            if !scope.is_empty() {
+                <span class="badge">{ scope }</span>
+            }
+        </li>
+    }
+}
+
+fn file_row(
+    props: &TreeProps,
+    index: usize,
+    row: &FileRow,
+    has_children: bool,
+    expanded: bool,
+    selected: bool,
+) -> Html {
+    let item = TreeItem::File(index);
+    let shown = display_path(row, &props.report.context);
+    let onclick = {
+        let on_select = props.on_select.clone();
+        Callback::from(move |_| on_select.emit(item))
+    };
+    let on_chevron = {
+        let on_toggle = props.on_toggle_row.clone();
+        Callback::from(move |event: yew::MouseEvent| {
+            event.stop_propagation();
+            on_toggle.emit(index);
+        })
+    };
+    let muted = row.load.is_muted();
+    let level = 2 + row.depth;
+    let marks = status_marks(row);
+    let cut = row
+        .truncation
+        .as_ref()
+        .and_then(|t| t.first_dropped_line)
+        .map(|line| html! { <span class="badge warn" title="MEMORY.md is cut here: the rest does not load">{ format!("cut at line {line}") }</span> });
+    html! {
+        <li
+            key={item_id(item)}
+            id={item_id(item)}
+            role="treeitem"
+            aria-level={level.to_string()}
+            aria-selected={selected.to_string()}
+            aria-expanded={has_children.then(|| expanded.to_string())}
+            class={classes_of(&[
+                "tree-row",
+                DEPTH_CLASSES[(row.depth as usize).min(DEPTH_CLASSES.len() - 1)],
+                if muted { "muted" } else { "" },
+                if selected { "selected" } else { "" },
+                if row.status == FileStatus::Ok { "" } else { "flagged" },
+            ])}
+            data-testid="tree-row"
+            data-index={index.to_string()}
+            data-path={row.path.clone()}
+            data-load={load_slug(row)}
+            data-status={status_slug(row.status)}
+            data-parent-index={row.parent_index.map(|p| p.to_string())}
+            onclick={onclick}
+        >
+            if has_children {
+                <span class="chevron" aria-hidden="true" onclick={on_chevron}>{ if expanded { "▾" } else { "▸" } }</span>
+            } else {
+                <span class="chevron" aria-hidden="true"></span>
+            }
+            <span class={format!("icon load-{}", load_slug(row))} title={row.load.label()} aria-label={row.load.label()} role="img" data-testid="load-icon">
+                { row.load.icon() }
+            </span>
+            <span class="path" title={row.path.clone()}>{ shown }</span>
+            if let Some(name) = &row.skill_name {
+                <span class="badge skill" title="Skill name">{ name.clone() }</span>
+            }
+            { cut.unwrap_or_default() }
+            { marks }
+            <span class="size">{ row.size.map(human_bytes).unwrap_or_default() }</span>
+        </li>
+    }
+}
+
+/// The marks a row's status earns: ⚠ with its reason, or a labelled badge.
+fn status_marks(row: &FileRow) -> Html {
+    match row.status {
+        FileStatus::Ok => Html::default(),
+        FileStatus::Unresolved => {
+            let why = match row.unresolved_reason {
+                Some(UnresolvedReason::Missing) => "Unresolved: the file does not exist in the dropped folders",
+                Some(UnresolvedReason::OutsideSnapshot) => {
+                    "Unresolved: the target lies outside the dropped folders, so it cannot be checked"
+                }
+                None => "Unresolved reference",
+            };
+            html! { <span class="warn-mark" title={why} aria-label={why} data-testid="unresolved">{ "⚠" }</span> }
+        }
+        FileStatus::Excluded => badge(
+            "excluded",
+            "Matched by claudeMdExcludes: Claude Code skips it",
+        ),
+        FileStatus::Disabled => badge("disabled", "Auto memory is switched off in settings"),
+        FileStatus::Skipped => badge("skipped", "Too large to load or to read here"),
+        FileStatus::TooDeep => badge("too deep", "Beyond the maximum import depth: not loaded"),
+    }
+}
+
+fn badge(text: &'static str, why: &'static str) -> Html {
+    html! { <span class="badge status" title={why} data-testid="status-badge">{ text }</span> }
+}
+
+fn load_slug(row: &FileRow) -> &'static str {
+    use memdiag_core::report::LoadType;
+    match row.load {
+        LoadType::Always => "always",
+        LoadType::Startup => "startup",
+        LoadType::Conditional => "conditional",
+        LoadType::OnDemand => "on-demand",
+        LoadType::Tree => "tree",
+        LoadType::Import => "import",
+        LoadType::Link => "link",
+    }
+}
+
+fn status_slug(status: FileStatus) -> &'static str {
+    match status {
+        FileStatus::Ok => "ok",
+        FileStatus::Unresolved => "unresolved",
+        FileStatus::Excluded => "excluded",
+        FileStatus::Disabled => "disabled",
+        FileStatus::Skipped => "skipped",
+        FileStatus::TooDeep => "too-deep",
+    }
+}
+
+fn classes_of(names: &[&str]) -> String {
+    names
+        .iter()
+        .filter(|n| !n.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn scroll_into_view(element: &web_sys::Element) {
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    if let Some(element) = element.dyn_ref::<HtmlElement>() {
+        element.scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}

@@ -1,0 +1,847 @@
+//! Getting files in: dropped folders and zips, the folder and zip inputs, the demo, and the
+//! analysis loop that reads only what the core asks for.
+//!
+//! A source is listed once (paths and sizes, from `File` objects or a zip's central
+//! directory) and mounted into a fresh [`Tree`] for every run, because where it mounts
+//! depends on the home and project fields. Contents are read lazily, when
+//! [`memdiag_core::analyze`] names them, and cached per source so that editing a field does
+//! not read anything twice. Session transcripts are never read: the core never asks.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use js_sys::{Array, Promise, Reflect, Uint8Array};
+use memdiag_core::infer::{self, FolderKind};
+use memdiag_core::report::Report;
+use memdiag_core::{
+    analyze, mount_zip, ContentSource, Diagnostic, Entry, Step, Tree, VPath, ZipLimits, ZipSource,
+};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    File, FileList, FileSystemDirectoryEntry, FileSystemDirectoryHandle, FileSystemEntry,
+    FileSystemFileEntry,
+};
+
+use crate::state::{Inputs, Progress, SourceInfo};
+
+/// Files larger than this are not read into the page; the analysis records why.
+pub const MAX_READ_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
+
+/// How many `File` lookups are in flight at once while a dropped folder is listed.
+const LIST_BATCH: usize = 256;
+
+/// How many contents are read between two yields to the event loop.
+const READ_BATCH: usize = 16;
+
+/// Where a source mounts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A Claude config directory: `<home>/.claude` (or the config dir field).
+    Config,
+    /// A project folder: the project field.
+    Project,
+    /// Files with absolute paths already (the demo).
+    Fixed,
+}
+
+/// How one listed file's bytes are fetched.
+pub enum Reader {
+    /// From a browser `File`.
+    File(File),
+    /// From the source's zip archive, by its path there.
+    Zip(VPath),
+    /// Compiled into the page.
+    Static(&'static [u8]),
+}
+
+/// One listed file of a source.
+pub struct SourceFile {
+    /// The path relative to the source's root (absolute for [`Role::Fixed`]).
+    pub rel: String,
+    /// The size in bytes.
+    pub size: u64,
+    /// How to read it.
+    pub reader: Reader,
+    /// The last modification time as ISO 8601, when the source knows it.
+    pub modified: Option<String>,
+}
+
+/// Where a source came from, which decides whether Refresh can read it again.
+pub enum Origin {
+    /// A folder; with a handle when the browser gave one on drop.
+    Folder(Option<FileSystemDirectoryHandle>),
+    /// A zip; with its `File`, which can be read again while it is unchanged on disk.
+    Zip(Option<File>),
+    /// The built-in demo, with its mount points and host facts.
+    Demo {
+        /// The folders the demo covers.
+        mounts: Vec<String>,
+        /// Its home, project and OS.
+        inputs: Inputs,
+    },
+}
+
+/// One dropped or chosen folder or zip.
+pub struct Source {
+    /// The folder or zip name.
+    pub name: String,
+    /// Where it mounts.
+    pub role: Role,
+    /// Where it came from.
+    pub origin: Origin,
+    /// Its files in byte order of their relative paths.
+    pub files: Vec<SourceFile>,
+    zip: Option<RefCell<ZipSource>>,
+    diagnostics: Vec<Diagnostic>,
+    cache: RefCell<BTreeMap<String, Result<Vec<u8>, String>>>,
+}
+
+impl Source {
+    /// A folder source; its role comes from its name and files.
+    pub fn folder(
+        name: String,
+        mut files: Vec<SourceFile>,
+        handle: Option<FileSystemDirectoryHandle>,
+    ) -> Source {
+        files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        let role = match infer::classify_folder(&name, files.iter().map(|f| f.rel.as_str())) {
+            FolderKind::ConfigDir => Role::Config,
+            FolderKind::Project => Role::Project,
+        };
+        Source {
+            name,
+            role,
+            origin: Origin::Folder(handle),
+            files,
+            zip: None,
+            diagnostics: Vec::new(),
+            cache: RefCell::default(),
+        }
+    }
+
+    /// A zip source: lists the central directory and decides the role from its layout.
+    ///
+    /// A zip holding one top folder (`.claude/…`, the usual result of zipping a folder) is
+    /// read from inside that folder; `__MACOSX` resource forks are left out.
+    ///
+    /// # Errors
+    /// When the bytes are not a zip archive.
+    pub fn zip(file_name: &str, bytes: Vec<u8>, file: Option<File>) -> Result<Source, String> {
+        let mut scratch = Tree::new();
+        let archive = mount_zip(&mut scratch, "/zip", bytes, ZipLimits::default())
+            .map_err(|e| {
+                format!("{file_name} cannot be opened ({e}). Zip the folder again, or drop the folder itself.")
+            })?;
+        let listed: Vec<(String, u64)> = scratch
+            .files()
+            .filter_map(|(path, entry)| {
+                let rel = path.as_str().strip_prefix("/zip/")?;
+                (!rel.starts_with("__MACOSX/")).then(|| (rel.to_owned(), entry.size))
+            })
+            .collect();
+        let modified: BTreeMap<String, Option<String>> = scratch
+            .files()
+            .filter_map(|(path, entry)| {
+                let rel = path.as_str().strip_prefix("/zip/")?;
+                Some((rel.to_owned(), entry.modified.clone()))
+            })
+            .collect();
+        let top = single_top_folder(listed.iter().map(|(rel, _)| rel.as_str()));
+        let (name, strip) = match &top {
+            Some(folder) => (folder.clone(), format!("{folder}/")),
+            None => (
+                file_name
+                    .strip_suffix(".zip")
+                    .or_else(|| file_name.strip_suffix(".ZIP"))
+                    .unwrap_or(file_name)
+                    .to_owned(),
+                String::new(),
+            ),
+        };
+        let files: Vec<SourceFile> = listed
+            .into_iter()
+            .filter_map(|(rel, size)| {
+                let inner = rel.strip_prefix(&strip)?.to_owned();
+                let path = VPath::new(&format!("/zip/{rel}")).ok()?;
+                Some(SourceFile {
+                    rel: inner,
+                    size,
+                    reader: Reader::Zip(path),
+                    modified: modified.get(&rel).cloned().flatten(),
+                })
+            })
+            .collect();
+        let mut source = Source::folder(name, files, None);
+        source.origin = Origin::Zip(file);
+        source.zip = Some(RefCell::new(archive));
+        source.diagnostics = scratch.diagnostics().to_vec();
+        Ok(source)
+    }
+
+    /// The demo source, with absolute paths and the bytes compiled in.
+    pub fn demo(
+        files: Vec<(String, &'static [u8])>,
+        mounts: Vec<String>,
+        inputs: Inputs,
+    ) -> Source {
+        Source {
+            name: "demo".to_owned(),
+            role: Role::Fixed,
+            origin: Origin::Demo { mounts, inputs },
+            files: files
+                .into_iter()
+                .map(|(rel, bytes)| SourceFile {
+                    rel,
+                    size: bytes.len() as u64,
+                    reader: Reader::Static(bytes),
+                    modified: None,
+                })
+                .collect(),
+            zip: None,
+            diagnostics: Vec::new(),
+            cache: RefCell::default(),
+        }
+    }
+
+    /// True when Refresh can read this source again.
+    pub fn rereadable(&self) -> bool {
+        match &self.origin {
+            Origin::Folder(handle) => handle.is_some(),
+            Origin::Zip(file) => file.is_some(),
+            Origin::Demo { .. } => true,
+        }
+    }
+
+    /// Forgets every content read so far, so the next run reads again.
+    pub fn forget_contents(&self) {
+        self.cache.borrow_mut().clear();
+    }
+
+    /// The names of the folders under `projects/`, for a config directory.
+    pub fn project_folder_names(&self) -> Vec<String> {
+        match self.role {
+            Role::Config => infer::project_folder_names(self.files.iter().map(|f| f.rel.as_str())),
+            Role::Project | Role::Fixed => Vec::new(),
+        }
+    }
+
+    /// The source as the top bar lists it.
+    pub fn info(&self) -> SourceInfo {
+        SourceInfo {
+            label: self.name.clone(),
+            kind: match self.origin {
+                Origin::Folder(_) => "folder",
+                Origin::Zip(_) => "zip",
+                Origin::Demo { .. } => "demo",
+            },
+            role: match self.role {
+                Role::Config => "config",
+                Role::Project => "project",
+                Role::Fixed => "demo",
+            },
+            files: self.files.len(),
+            rereadable: self.rereadable(),
+        }
+    }
+
+    /// Reads one of its files, from the cache when it was read before.
+    async fn read(&self, index: usize) -> Result<Vec<u8>, String> {
+        let file = &self.files[index];
+        if let Some(hit) = self.cache.borrow().get(&file.rel) {
+            return hit.clone();
+        }
+        let result = match &file.reader {
+            Reader::File(handle) => read_file(handle).await,
+            Reader::Static(bytes) => Ok(bytes.to_vec()),
+            Reader::Zip(path) => match &self.zip {
+                Some(archive) => archive.borrow_mut().read(path),
+                None => Err("the archive is gone".to_owned()),
+            },
+        };
+        self.cache
+            .borrow_mut()
+            .insert(file.rel.clone(), result.clone());
+        result
+    }
+}
+
+/// The sources of the snapshot: at most one config directory and one project, or the demo.
+#[derive(Default)]
+pub struct Snapshot {
+    /// The sources, config first.
+    pub sources: Vec<Rc<Source>>,
+}
+
+impl Snapshot {
+    /// Adds a source; it replaces the demo and any earlier source with the same role.
+    pub fn add(&mut self, source: Source) {
+        self.sources
+            .retain(|s| s.role != Role::Fixed && s.role != source.role);
+        self.sources.push(Rc::new(source));
+        self.sources.sort_by_key(|s| s.role != Role::Config);
+    }
+
+    /// Replaces everything with the demo.
+    pub fn set_demo(&mut self, demo: Source) {
+        self.sources = vec![Rc::new(demo)];
+    }
+
+    /// True when the demo is what the page shows.
+    pub fn is_demo(&self) -> bool {
+        self.sources.iter().any(|s| s.role == Role::Fixed)
+    }
+
+    /// The sources as the top bar lists them.
+    pub fn infos(&self) -> Vec<SourceInfo> {
+        self.sources.iter().map(|s| s.info()).collect()
+    }
+
+    /// The dropped project folder's name, if one was dropped.
+    pub fn project_name(&self) -> Option<&str> {
+        self.sources
+            .iter()
+            .find(|s| s.role == Role::Project)
+            .map(|s| s.name.as_str())
+    }
+
+    /// Home, project and OS guessed from the sources (see [`memdiag_core::infer`]).
+    ///
+    /// `fallback_home` is used when no config directory tells the home.
+    pub fn infer_inputs(&self, fallback_home: &str) -> Inputs {
+        for source in &self.sources {
+            if let Origin::Demo { inputs, .. } = &source.origin {
+                return inputs.clone();
+            }
+        }
+        let names: Vec<String> = self
+            .sources
+            .iter()
+            .flat_map(|s| s.project_folder_names())
+            .collect();
+        let home = infer::infer_home(&names).unwrap_or_else(|| fallback_home.to_owned());
+        let project = self
+            .project_name()
+            .map(|name| infer::infer_project_path(&names, name, &home));
+        Inputs {
+            os: infer::os_of_home(&home),
+            home,
+            project: project.clone().unwrap_or_default(),
+            config_dir: String::new(),
+            project_mount: project,
+        }
+    }
+}
+
+/// The mounted tree of a run, and where each of its files comes from.
+pub struct Mounted {
+    /// The tree, with every content read so far already in it.
+    pub tree: Tree,
+    /// Each listed path's source and file index.
+    pub origins: BTreeMap<VPath, (usize, usize)>,
+}
+
+/// Mounts every source where the fields say, with cached contents filled in.
+pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
+    let mut mounts: Vec<String> = Vec::new();
+    let mut entries = Vec::new();
+    let mut places = Vec::new();
+    let mut failures = Vec::new();
+    for (s, source) in sources.iter().enumerate() {
+        let base = match (&source.origin, source.role) {
+            (Origin::Demo { mounts: fixed, .. }, _) => {
+                mounts.extend(fixed.iter().cloned());
+                None
+            }
+            (_, Role::Config) => Some(inputs.effective_config_dir()),
+            (_, Role::Project) => match inputs.project_mount.clone() {
+                Some(place) => Some(place),
+                None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
+                // A project folder needs a place to mount; without one it stays out.
+                None => continue,
+            },
+            (_, Role::Fixed) => None,
+        };
+        if let Some(base) = &base {
+            mounts.push(base.clone());
+        }
+        let cache = source.cache.borrow();
+        for (f, file) in source.files.iter().enumerate() {
+            let path = match &base {
+                Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
+                None => file.rel.clone(),
+            };
+            let bytes = match (cache.get(&file.rel), &file.reader) {
+                (Some(Ok(bytes)), _) => Some(bytes.clone()),
+                (Some(Err(message)), _) => {
+                    failures.push((path.clone(), message.clone()));
+                    None
+                }
+                (None, Reader::Static(bytes)) => Some(bytes.to_vec()),
+                (None, _) => None,
+            };
+            entries.push(Entry {
+                path: path.clone(),
+                size: file.size,
+                bytes,
+                modified: file.modified.clone(),
+            });
+            places.push((path, s, f));
+        }
+    }
+    let mount_refs: Vec<&str> = mounts.iter().map(String::as_str).collect();
+    let mut tree = Tree::from_entries(&mount_refs, entries);
+    for source in sources {
+        for diagnostic in &source.diagnostics {
+            tree.push_diagnostic(diagnostic.clone());
+        }
+    }
+    for (path, message) in failures {
+        if let Ok(path) = VPath::new(&path) {
+            tree.set_contents(&path, Err(message));
+        }
+    }
+    let origins = places
+        .into_iter()
+        .filter_map(|(path, s, f)| VPath::new(&path).ok().map(|p| (p, (s, f))))
+        .collect();
+    Mounted { tree, origins }
+}
+
+/// Runs the analysis loop: mount, analyse, read exactly the files the core names, repeat.
+///
+/// `progress` hears how far it got after every batch, and the loop yields to the event loop
+/// between batches so the page stays responsive.
+///
+/// # Errors
+/// A message for a person when the analysis cannot start (a bad home or project path).
+pub async fn run_analysis(
+    sources: Vec<Rc<Source>>,
+    inputs: Inputs,
+    progress: impl Fn(Progress),
+) -> Result<(Report, Tree), String> {
+    let Mounted { mut tree, origins } = mount(&sources, &inputs);
+    let mut input = inputs.to_input();
+    // The core never reads a clock; the page tells it the date for the growth projection.
+    let now: String = js_sys::Date::new_0().to_iso_string().into();
+    input.today = now.get(..10).map(str::to_owned);
+    let mut seen = Progress {
+        entries: tree.len() as u64,
+        ..Progress::default()
+    };
+    progress(seen);
+    yield_now().await;
+    for _round in 0..64 {
+        let step = analyze(&tree, &input).map_err(|e| e.to_string())?;
+        let paths = match step {
+            Step::Done(report) => return Ok((*report, tree)),
+            Step::NeedsContents(paths) => paths,
+        };
+        for (n, path) in paths.iter().enumerate() {
+            let contents = match origins.get(path) {
+                Some(&(s, f)) => sources[s].read(f).await,
+                None => Err("not part of the dropped files".to_owned()),
+            };
+            if let Ok(bytes) = &contents {
+                seen.files_read += 1;
+                seen.bytes_read += bytes.len() as u64;
+            }
+            tree.set_contents(path, contents);
+            if n % READ_BATCH == READ_BATCH - 1 {
+                progress(seen);
+                yield_now().await;
+            }
+        }
+        progress(seen);
+        yield_now().await;
+    }
+    Err("the analysis kept asking for more files; please report this".to_owned())
+}
+
+/// Lets the browser handle events and paint before the work goes on.
+pub async fn yield_now() {
+    yew::platform::time::sleep(Duration::ZERO).await;
+}
+
+/// Reads a `File` whole.
+///
+/// # Errors
+/// When the file is too large for the page or the browser cannot read it (it changed on disk
+/// since it was chosen, or permission was withdrawn).
+pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
+    if file.size() > MAX_READ_BYTES {
+        return Err(format!(
+            "{} is too large to read in the browser ({:.0} MB)",
+            file.name(),
+            file.size() / 1_048_576.0
+        ));
+    }
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("cannot read {}: {}", file.name(), js_message(&e)))?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// The files of a folder input (`webkitdirectory`), as one folder source named after the
+/// chosen folder.
+///
+/// # Errors
+/// When the list is empty.
+pub fn folder_from_input(list: &FileList) -> Result<Source, String> {
+    let mut root = None;
+    let mut files = Vec::new();
+    for i in 0..list.length() {
+        let Some(file) = list.get(i) else { continue };
+        let relative = Reflect::get(&file, &JsValue::from_str("webkitRelativePath"))
+            .ok()
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| file.name());
+        let (first, rest) = relative.split_once('/').unwrap_or(("", relative.as_str()));
+        if root.is_none() && !first.is_empty() {
+            root = Some(first.to_owned());
+        }
+        files.push(SourceFile {
+            rel: rest.to_owned(),
+            size: file.size() as u64,
+            modified: modified_of(&file),
+            reader: Reader::File(file),
+        });
+    }
+    if files.is_empty() {
+        return Err("That folder holds no files.".to_owned());
+    }
+    Ok(Source::folder(
+        root.unwrap_or_else(|| "folder".to_owned()),
+        files,
+        None,
+    ))
+}
+
+/// One item of a drop, taken while the drop event lasts (the browser forgets them after).
+pub struct DroppedItem {
+    /// The entry for walking a folder or getting a file.
+    pub entry: FileSystemEntry,
+    /// A promise of a `FileSystemHandle`, where the browser offers one.
+    pub handle: Option<Promise>,
+}
+
+/// Takes the items of a drop. Must be called inside the `drop` event handler.
+pub fn dropped_items(transfer: &web_sys::DataTransfer) -> Vec<DroppedItem> {
+    let items = transfer.items();
+    let mut out = Vec::new();
+    for i in 0..items.length() {
+        let Some(item) = items.get(i) else { continue };
+        if item.kind() != "file" {
+            continue;
+        }
+        // getAsFileSystemHandle is not in every browser; ask for it only where it exists,
+        // and before webkitGetAsEntry while the item is still live.
+        let handle = Reflect::get(&item, &JsValue::from_str("getAsFileSystemHandle"))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .and_then(|f| f.call0(&item).ok())
+            .and_then(|p| p.dyn_into::<Promise>().ok());
+        if let Ok(Some(entry)) = item.webkit_get_as_entry() {
+            out.push(DroppedItem { entry, handle });
+        }
+    }
+    out
+}
+
+/// Turns one dropped item into a source: a folder is walked, a `.zip` is opened.
+///
+/// # Errors
+/// A message for a person: not a folder or zip, a broken zip, an unreadable folder.
+pub async fn source_from_drop(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Source, String> {
+    let name = item.entry.name();
+    if item.entry.is_directory() {
+        let dir: FileSystemDirectoryEntry = item.entry.unchecked_into();
+        let files = list_entry_folder(&dir, listed).await?;
+        let handle = match item.handle {
+            Some(promise) => JsFuture::from(promise)
+                .await
+                .ok()
+                .and_then(|h| h.dyn_into::<FileSystemDirectoryHandle>().ok()),
+            None => None,
+        };
+        return Ok(Source::folder(name, files, handle));
+    }
+    if name.to_ascii_lowercase().ends_with(".zip") {
+        let entry: FileSystemFileEntry = item.entry.unchecked_into();
+        let file = entry_file(&entry)
+            .await
+            .ok_or_else(|| format!("cannot open {name}"))?;
+        return zip_from_file(file).await;
+    }
+    Err(format!(
+        "{name} is a single file. Drop a folder (your ~/.claude or a project) or a .zip of one."
+    ))
+}
+
+/// Opens a zip `File`.
+///
+/// # Errors
+/// When it cannot be read or is not a zip archive.
+pub async fn zip_from_file(file: File) -> Result<Source, String> {
+    if file.size() > 2048.0 * 1024.0 * 1024.0 {
+        return Err(format!(
+            "{} is larger than 2 GB; zip only what matters.",
+            file.name()
+        ));
+    }
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("cannot read {}: {}", file.name(), js_message(&e)))?;
+    let bytes = Uint8Array::new(&buffer).to_vec();
+    Source::zip(&file.name(), bytes, Some(file))
+}
+
+/// Lists a dropped folder recursively through its entries.
+///
+/// `readEntries` answers in batches (100 at a time in Chromium), so each folder is read until
+/// it returns nothing. `File` objects, which carry the sizes, are fetched in batches of
+/// [`LIST_BATCH`], yielding to the event loop after each.
+///
+/// # Errors
+/// When the browser refuses to read a folder.
+pub async fn list_entry_folder(
+    root: &FileSystemDirectoryEntry,
+    listed: &dyn Fn(u64),
+) -> Result<Vec<SourceFile>, String> {
+    let mut folders = vec![(root.clone(), String::new())];
+    let mut pending: Vec<(String, FileSystemFileEntry)> = Vec::new();
+    let mut files = Vec::new();
+    while let Some((folder, prefix)) = folders.pop() {
+        let reader = folder.create_reader();
+        loop {
+            let batch = JsFuture::from(Promise::new(&mut |resolve, reject| {
+                if let Err(error) =
+                    reader.read_entries_with_callback_and_callback(&resolve, &reject)
+                {
+                    let _ = reject.call1(&JsValue::NULL, &error);
+                }
+            }))
+            .await
+            .map_err(|e| {
+                format!(
+                    "cannot read the folder {}: {}",
+                    folder.name(),
+                    js_message(&e)
+                )
+            })?;
+            let batch: Array = batch.unchecked_into();
+            if batch.length() == 0 {
+                break;
+            }
+            for value in batch.iter() {
+                let entry: FileSystemEntry = value.unchecked_into();
+                let rel = format!("{prefix}{}", entry.name());
+                if entry.is_directory() {
+                    folders.push((entry.unchecked_into(), format!("{rel}/")));
+                } else if entry.is_file() {
+                    pending.push((rel, entry.unchecked_into()));
+                }
+            }
+            if pending.len() >= LIST_BATCH {
+                resolve_entries(&mut pending, &mut files).await;
+                listed(files.len() as u64);
+                yield_now().await;
+            }
+        }
+    }
+    resolve_entries(&mut pending, &mut files).await;
+    listed(files.len() as u64);
+    Ok(files)
+}
+
+/// Fetches the `File` of every pending entry at once; an entry the browser cannot open is
+/// left out.
+async fn resolve_entries(
+    pending: &mut Vec<(String, FileSystemFileEntry)>,
+    out: &mut Vec<SourceFile>,
+) {
+    if pending.is_empty() {
+        return;
+    }
+    let promises: Array = pending
+        .iter()
+        .map(|(_, entry)| JsValue::from(file_promise(entry)))
+        .collect();
+    let Ok(results) = JsFuture::from(Promise::all(&promises)).await else {
+        pending.clear();
+        return;
+    };
+    let results: Array = results.unchecked_into();
+    for ((rel, _), value) in pending.drain(..).zip(results.iter()) {
+        if let Ok(file) = value.dyn_into::<File>() {
+            out.push(SourceFile {
+                rel,
+                size: file.size() as u64,
+                modified: modified_of(&file),
+                reader: Reader::File(file),
+            });
+        }
+    }
+}
+
+/// A promise of an entry's `File` that resolves (to the error) even when the browser fails.
+fn file_promise(entry: &FileSystemFileEntry) -> Promise {
+    Promise::new(&mut |resolve, _reject| {
+        entry.file_with_callback_and_callback(&resolve, &resolve);
+    })
+}
+
+async fn entry_file(entry: &FileSystemFileEntry) -> Option<File> {
+    JsFuture::from(file_promise(entry))
+        .await
+        .ok()
+        .and_then(|v| v.dyn_into::<File>().ok())
+}
+
+/// Lists a folder again through the handle kept from its drop (for Refresh).
+///
+/// # Errors
+/// When the browser no longer lets the page read the folder.
+pub async fn list_handle_folder(
+    root: &FileSystemDirectoryHandle,
+    listed: &dyn Fn(u64),
+) -> Result<Vec<SourceFile>, String> {
+    let mut folders = vec![(JsValue::from(root.clone()), String::new())];
+    let mut pending: Vec<(String, JsValue)> = Vec::new();
+    let mut files = Vec::new();
+    let fail = |e: JsValue| format!("cannot read the folder again: {}", js_message(&e));
+    while let Some((folder, prefix)) = folders.pop() {
+        let folder: FileSystemDirectoryHandle = folder.unchecked_into();
+        let iterator = folder.values();
+        loop {
+            let next = JsFuture::from(iterator.next().map_err(fail)?)
+                .await
+                .map_err(fail)?;
+            if get(&next, "done").as_bool().unwrap_or(true) {
+                break;
+            }
+            let handle = get(&next, "value");
+            let name = get(&handle, "name").as_string().unwrap_or_default();
+            let rel = format!("{prefix}{name}");
+            match get(&handle, "kind").as_string().as_deref() {
+                Some("directory") => folders.push((handle, format!("{rel}/"))),
+                Some("file") => pending.push((rel, handle)),
+                _ => {}
+            }
+            if pending.len() >= LIST_BATCH {
+                resolve_handles(&mut pending, &mut files).await;
+                listed(files.len() as u64);
+                yield_now().await;
+            }
+        }
+    }
+    resolve_handles(&mut pending, &mut files).await;
+    listed(files.len() as u64);
+    Ok(files)
+}
+
+async fn resolve_handles(pending: &mut Vec<(String, JsValue)>, out: &mut Vec<SourceFile>) {
+    let promises: Array = pending
+        .iter()
+        .map(|(_, handle)| {
+            let call = get(handle, "getFile")
+                .dyn_into::<js_sys::Function>()
+                .ok()
+                .and_then(|f| f.call0(handle).ok())
+                .and_then(|p| p.dyn_into::<Promise>().ok())
+                .unwrap_or_else(|| Promise::resolve(&JsValue::NULL));
+            // A file that vanished between listing and reading must not fail the others:
+            // its error settles the promise like a value and is skipped below.
+            JsValue::from(Promise::new(&mut |resolve, _reject| {
+                if let Ok(then) = get(&call, "then").dyn_into::<js_sys::Function>() {
+                    let _ = then.call2(&call, &resolve, &resolve);
+                }
+            }))
+        })
+        .collect();
+    let results: Array = match JsFuture::from(Promise::all(&promises)).await {
+        Ok(results) => results.unchecked_into(),
+        Err(_) => Array::new(),
+    };
+    for ((rel, _), value) in pending.drain(..).zip(results.iter()) {
+        if let Ok(file) = value.dyn_into::<File>() {
+            out.push(SourceFile {
+                rel,
+                size: file.size() as u64,
+                modified: modified_of(&file),
+                reader: Reader::File(file),
+            });
+        }
+    }
+}
+
+/// Reads a source again for Refresh: through its kept handle, or its zip `File`.
+///
+/// `Ok(None)` when the source cannot be read again (a folder chosen through the input).
+///
+/// # Errors
+/// When the browser refuses the read.
+pub async fn reread(source: &Source, listed: &dyn Fn(u64)) -> Result<Option<Source>, String> {
+    match &source.origin {
+        Origin::Folder(Some(handle)) => {
+            let files = list_handle_folder(handle, listed).await?;
+            Ok(Some(Source::folder(
+                source.name.clone(),
+                files,
+                Some(handle.clone()),
+            )))
+        }
+        Origin::Zip(Some(file)) => zip_from_file(file.clone()).await.map(Some),
+        Origin::Folder(None) | Origin::Zip(None) => Ok(None),
+        Origin::Demo { .. } => {
+            source.forget_contents();
+            Ok(None)
+        }
+    }
+}
+
+/// The name of the single top folder every path sits in, if there is one.
+fn single_top_folder<'a>(paths: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut top: Option<&str> = None;
+    for path in paths {
+        let (first, _) = path.split_once('/')?;
+        match top {
+            None => top = Some(first),
+            Some(seen) if seen == first => {}
+            Some(_) => return None,
+        }
+    }
+    top.map(str::to_owned)
+}
+
+/// A file's modification time as ISO 8601.
+fn modified_of(file: &File) -> Option<String> {
+    let millis = file.last_modified();
+    (millis > 0.0).then(|| {
+        js_sys::Date::new(&JsValue::from_f64(millis))
+            .to_iso_string()
+            .into()
+    })
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A readable message from a thrown JavaScript value.
+pub fn js_message(value: &JsValue) -> String {
+    if let Some(text) = value.as_string() {
+        return text;
+    }
+    let message = get(value, "message").as_string();
+    let name = get(value, "name").as_string();
+    match (name, message) {
+        (Some(name), Some(message)) if !message.is_empty() => format!("{name}: {message}"),
+        (_, Some(message)) => message,
+        (Some(name), None) => name,
+        (None, None) => "unknown error".to_owned(),
+    }
+}

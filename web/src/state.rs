@@ -1,0 +1,1001 @@
+//! The page's state: one [`State`], the [`Action`]s that change it, and the pure logic behind
+//! them (selection, collapsing, filtering, keyboard order, scan freshness).
+//!
+//! Nothing here touches the DOM or the clock: time comes in as a number, so every rule can be
+//! tested natively. Things that cannot be compared or cloned cheaply (the dropped `File`
+//! objects, the zip archive) live in [`crate::ingest`], not here.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::ops::Deref;
+use std::rc::Rc;
+
+use memdiag_core::report::{Context, FileRow, Group, Os, Report};
+use memdiag_core::{Input, Tree};
+use yew::Reducible;
+
+/// How long a scan's result is reused before a re-run lists and reads the sources again.
+pub const SCAN_FRESH_MS: f64 = 30_000.0;
+
+/// A shared value compared by identity, so props holding a large report stay cheap to diff.
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Shared<T> {
+    /// Wraps a value.
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Rc::new(value))
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Shared(..)")
+    }
+}
+
+/// One focusable item of the tree: a group header or a file row (by index in `report.files`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TreeItem {
+    /// A group header.
+    Group(Group),
+    /// A row of `report.files`.
+    File(usize),
+}
+
+/// A key the tree reacts to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NavKey {
+    /// Next visible item.
+    Down,
+    /// Previous visible item.
+    Up,
+    /// Expand, or step into the first child.
+    Right,
+    /// Collapse, or step out to the parent.
+    Left,
+    /// First item.
+    Home,
+    /// Last item.
+    End,
+    /// Toggle a header or a row with children.
+    Enter,
+}
+
+impl NavKey {
+    /// The key for a `KeyboardEvent.key` value.
+    pub fn from_key(key: &str) -> Option<NavKey> {
+        Some(match key {
+            "ArrowDown" => NavKey::Down,
+            "ArrowUp" => NavKey::Up,
+            "ArrowRight" => NavKey::Right,
+            "ArrowLeft" => NavKey::Left,
+            "Home" => NavKey::Home,
+            "End" => NavKey::End,
+            "Enter" | " " => NavKey::Enter,
+            _ => return None,
+        })
+    }
+}
+
+/// The unit of the footprint bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Unit {
+    /// Unicode characters.
+    #[default]
+    Chars,
+    /// UTF-8 bytes.
+    Bytes,
+}
+
+/// What the file view shows below its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tab {
+    /// The raw text with line numbers.
+    #[default]
+    Raw,
+    /// The rendered Markdown.
+    Preview,
+}
+
+/// Progress of a scan, shown while it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    /// Files listed so far.
+    pub entries: u64,
+    /// Files whose contents were read.
+    pub files_read: u64,
+    /// Bytes read.
+    pub bytes_read: u64,
+}
+
+/// The host facts the analysis runs with, as the editable fields hold them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inputs {
+    /// The home directory.
+    pub home: String,
+    /// The project to analyse; empty for none.
+    pub project: String,
+    /// The operating system.
+    pub os: Os,
+    /// The config directory; empty for `<home>/.claude`.
+    pub config_dir: String,
+    /// Where the dropped project folder is mounted, if one was dropped.
+    pub project_mount: Option<String>,
+}
+
+impl Default for Inputs {
+    fn default() -> Inputs {
+        Inputs {
+            home: "/home/user".to_owned(),
+            project: String::new(),
+            os: Os::Linux,
+            config_dir: String::new(),
+            project_mount: None,
+        }
+    }
+}
+
+impl Inputs {
+    /// The analysis input these fields describe.
+    pub fn to_input(&self) -> Input {
+        let non_empty = |s: &str| {
+            let s = s.trim();
+            (!s.is_empty()).then(|| s.to_owned())
+        };
+        Input {
+            home: self.home.trim().to_owned(),
+            project: non_empty(&self.project),
+            config_dir: non_empty(&self.config_dir),
+            os: self.os,
+            ..Input::default()
+        }
+    }
+
+    /// The config directory the analysis uses.
+    pub fn effective_config_dir(&self) -> String {
+        match self.config_dir.trim() {
+            "" => format!("{}/.claude", self.home.trim().trim_end_matches('/')),
+            dir => dir.to_owned(),
+        }
+    }
+
+    /// The fields after the person typed `project` into the project field.
+    ///
+    /// While the dropped project folder is the one analysed, the field says where that folder
+    /// lives, so its mount moves with it.
+    pub fn with_project(&self, project: String) -> Inputs {
+        let mut next = self.clone();
+        if self.project_mount.is_some()
+            && self.project_mount.as_deref() == Some(self.project.as_str())
+        {
+            next.project_mount = Some(project.clone());
+        }
+        next.project = project;
+        next
+    }
+}
+
+/// Why an analysis runs; it decides whether sources are listed and read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunReason {
+    /// New sources were dropped or chosen: everything is fresh anyway.
+    NewSources,
+    /// The person pressed Refresh.
+    Refresh,
+    /// The person picked another project.
+    ProjectSwitch,
+    /// The person edited home, OS or config dir.
+    InputEdit,
+}
+
+/// True when a run for `reason` should list and read the sources again rather than reuse
+/// the last scan: Refresh and a project switch always do, an edit only once the last scan is
+/// older than [`SCAN_FRESH_MS`].
+pub fn needs_rescan(reason: RunReason, scanned_at: Option<f64>, now_ms: f64) -> bool {
+    match reason {
+        RunReason::NewSources => false,
+        RunReason::Refresh | RunReason::ProjectSwitch => true,
+        RunReason::InputEdit => match scanned_at {
+            Some(at) => now_ms - at >= SCAN_FRESH_MS,
+            None => true,
+        },
+    }
+}
+
+/// A source as the top bar lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceInfo {
+    /// The folder or zip name.
+    pub label: String,
+    /// `folder`, `zip` or `demo`.
+    pub kind: &'static str,
+    /// `config`, `project` or `demo`.
+    pub role: &'static str,
+    /// Files listed.
+    pub files: usize,
+    /// True when Refresh can read it again.
+    pub rereadable: bool,
+}
+
+/// The whole state of the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// The last finished report.
+    pub report: Option<Shared<Report>>,
+    /// The tree that report was made from; the file view reads raw text from it.
+    pub tree: Option<Shared<Tree>>,
+    /// The selected item.
+    pub cursor: Option<TreeItem>,
+    /// Collapsed group headers.
+    pub collapsed: BTreeSet<Group>,
+    /// File rows whose references are hidden.
+    pub collapsed_rows: BTreeSet<usize>,
+    /// The tree filter as typed.
+    pub filter: String,
+    /// The footprint bar's unit.
+    pub unit: Unit,
+    /// The host facts in the editable fields.
+    pub inputs: Inputs,
+    /// True while the project picker is open.
+    pub picker_open: bool,
+    /// Progress of the running scan, if one runs.
+    pub busy: Option<Progress>,
+    /// A failure that stopped the last run.
+    pub error: Option<String>,
+    /// A message for the person that is not an error (a source that cannot be re-read).
+    pub notice: Option<String>,
+    /// The sources of the snapshot.
+    pub sources: Vec<SourceInfo>,
+    /// When the last scan finished, in milliseconds of the page clock.
+    pub scanned_at: Option<f64>,
+    /// The id of the newest run; results of older runs are dropped.
+    pub run: u64,
+    /// The file view's tab.
+    pub tab: Tab,
+    /// A line the file view should scroll to (from a diagnostic).
+    pub focus_line: Option<u64>,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            report: None,
+            tree: None,
+            cursor: None,
+            collapsed: BTreeSet::from([Group::AgentMemory]),
+            collapsed_rows: BTreeSet::new(),
+            filter: String::new(),
+            unit: Unit::default(),
+            inputs: Inputs::default(),
+            picker_open: false,
+            busy: None,
+            error: None,
+            notice: None,
+            sources: Vec::new(),
+            scanned_at: None,
+            run: 0,
+            tab: Tab::default(),
+            focus_line: None,
+        }
+    }
+}
+
+/// Everything that changes the state.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// A run with this id started; earlier runs are now stale.
+    RunStarted(u64),
+    /// The running scan made progress.
+    Progressed(u64, Progress),
+    /// A run finished with a report.
+    RunFinished {
+        /// The run's id.
+        run: u64,
+        /// The report.
+        report: Shared<Report>,
+        /// The tree it was made from.
+        tree: Shared<Tree>,
+        /// When it finished.
+        at: f64,
+    },
+    /// A run could not finish.
+    RunFailed(u64, String),
+    /// The snapshot's sources changed, with the host facts inferred for them.
+    SourcesChanged(Vec<SourceInfo>, Inputs),
+    /// The person edited the host facts.
+    SetInputs(Inputs),
+    /// Select an item.
+    Select(TreeItem),
+    /// Select the row with this path, and scroll to a line.
+    SelectPath(String, Option<u64>),
+    /// A key pressed in the tree.
+    Key(NavKey),
+    /// Collapse or expand a group.
+    ToggleGroup(Group),
+    /// Collapse or expand a row's references.
+    ToggleRow(usize),
+    /// The filter text.
+    SetFilter(String),
+    /// The footprint unit.
+    SetUnit(Unit),
+    /// Open or close the project picker.
+    SetPicker(bool),
+    /// The file view's tab.
+    SetTab(Tab),
+    /// Show or clear a notice.
+    Notice(Option<String>),
+    /// Show or clear an error.
+    Error(Option<String>),
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        next.apply(action);
+        Rc::new(next)
+    }
+}
+
+impl State {
+    /// Applies one action.
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::RunStarted(run) => {
+                self.run = run;
+                self.busy = Some(Progress::default());
+                self.error = None;
+            }
+            Action::Progressed(run, progress) if run == self.run => {
+                if self.busy.is_some() {
+                    self.busy = Some(progress);
+                }
+            }
+            Action::RunFinished {
+                run,
+                report,
+                tree,
+                at,
+            } if run == self.run => self.finish(report, tree, at),
+            Action::RunFailed(run, message) if run == self.run => {
+                self.busy = None;
+                self.error = Some(message);
+            }
+            Action::Progressed(..) | Action::RunFinished { .. } | Action::RunFailed(..) => {}
+            Action::SourcesChanged(sources, inputs) => {
+                self.sources = sources;
+                self.inputs = inputs;
+                self.notice = None;
+            }
+            Action::SetInputs(inputs) => self.inputs = inputs,
+            Action::Select(item) => {
+                self.cursor = Some(item);
+                self.focus_line = None;
+            }
+            Action::SelectPath(path, line) => {
+                if let Some(index) = self.row_index(&path) {
+                    self.reveal(index);
+                    self.cursor = Some(TreeItem::File(index));
+                    self.focus_line = line;
+                    self.tab = Tab::Raw;
+                }
+            }
+            Action::Key(key) => self.key(key),
+            Action::ToggleGroup(group) => toggle(&mut self.collapsed, group),
+            Action::ToggleRow(index) => toggle(&mut self.collapsed_rows, index),
+            Action::SetFilter(filter) => self.filter = filter,
+            Action::SetUnit(unit) => self.unit = unit,
+            Action::SetPicker(open) => self.picker_open = open,
+            Action::SetTab(tab) => self.tab = tab,
+            Action::Notice(notice) => self.notice = notice,
+            Action::Error(error) => self.error = error,
+        }
+    }
+
+    /// Takes a finished report, keeping the selection on the same path where it still exists.
+    fn finish(&mut self, report: Shared<Report>, tree: Shared<Tree>, at: f64) {
+        let old_path = self.selected_row().map(|row| row.path.clone());
+        let old_group = match self.cursor {
+            Some(TreeItem::Group(group)) => Some(group),
+            _ => None,
+        };
+        self.report = Some(report);
+        self.tree = Some(tree);
+        self.busy = None;
+        self.error = None;
+        self.scanned_at = Some(at);
+        self.collapsed_rows.clear();
+        self.cursor = match (old_path.and_then(|p| self.row_index(&p)), old_group) {
+            (Some(index), _) => Some(TreeItem::File(index)),
+            (None, Some(group)) => Some(TreeItem::Group(group)),
+            (None, None) => self.default_selection(),
+        };
+        if let Some(TreeItem::File(index)) = self.cursor {
+            self.reveal(index);
+        }
+    }
+
+    /// What a fresh report selects: its first truncated `MEMORY.md` (the file people most
+    /// need to see), else its first row.
+    fn default_selection(&self) -> Option<TreeItem> {
+        let report = self.report.as_ref()?;
+        let cut = report.files.iter().position(|row| {
+            row.truncation
+                .as_ref()
+                .is_some_and(|t| t.first_dropped_line.is_some())
+                && row.group == Group::AutoMemory
+        });
+        cut.or(if report.files.is_empty() {
+            None
+        } else {
+            Some(0)
+        })
+        .map(TreeItem::File)
+        .or(Some(TreeItem::Group(Group::ALL[0])))
+    }
+
+    /// The index of the row with `path`, preferring a top-level row.
+    pub fn row_index(&self, path: &str) -> Option<usize> {
+        let files = &self.report.as_ref()?.files;
+        files
+            .iter()
+            .position(|row| row.path == path && row.parent_index.is_none())
+            .or_else(|| files.iter().position(|row| row.path == path))
+    }
+
+    /// The selected file row.
+    pub fn selected_row(&self) -> Option<&FileRow> {
+        match self.cursor? {
+            TreeItem::File(index) => self.report.as_ref()?.files.get(index),
+            TreeItem::Group(_) => None,
+        }
+    }
+
+    /// Expands the group and every collapsed ancestor of a row so that it shows.
+    fn reveal(&mut self, index: usize) {
+        let Some(report) = self.report.clone() else {
+            return;
+        };
+        let Some(row) = report.files.get(index) else {
+            return;
+        };
+        self.collapsed.remove(&row.group);
+        let mut parent = row.parent_index;
+        while let Some(p) = parent {
+            self.collapsed_rows.remove(&p);
+            parent = report.files.get(p).and_then(|r| r.parent_index);
+        }
+    }
+
+    /// True when some row is referenced by row `index`.
+    pub fn has_children(&self, index: usize) -> bool {
+        self.report
+            .as_ref()
+            .is_some_and(|r| r.files.iter().any(|row| row.parent_index == Some(index)))
+    }
+
+    /// The items the tree shows, in order: every group header (those without a match are left
+    /// out while filtering), then its rows unless the group or an ancestor row is collapsed.
+    /// A filter shows each matching row with its ancestors and ignores collapsing.
+    pub fn visible_items(&self) -> Vec<TreeItem> {
+        let Some(report) = self.report.as_ref() else {
+            return Vec::new();
+        };
+        let needle = self.filter.trim().to_lowercase();
+        let shown: Option<Vec<bool>> = (!needle.is_empty()).then(|| {
+            let mut shown = vec![false; report.files.len()];
+            for (index, row) in report.files.iter().enumerate() {
+                if row_matches(row, &report.context, &needle) {
+                    let mut at = Some(index);
+                    while let Some(i) = at {
+                        if shown[i] {
+                            break;
+                        }
+                        shown[i] = true;
+                        at = report.files[i].parent_index;
+                    }
+                }
+            }
+            shown
+        });
+        let mut items = Vec::new();
+        for group in Group::ALL {
+            let rows = report
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(_, row)| row.group == group);
+            match &shown {
+                Some(shown) => {
+                    let matched: Vec<usize> = rows.map(|(i, _)| i).filter(|&i| shown[i]).collect();
+                    if !matched.is_empty() {
+                        items.push(TreeItem::Group(group));
+                        items.extend(matched.into_iter().map(TreeItem::File));
+                    }
+                }
+                None => {
+                    items.push(TreeItem::Group(group));
+                    if !self.collapsed.contains(&group) {
+                        items.extend(
+                            rows.filter(|(_, row)| !self.ancestor_collapsed(report, row))
+                                .map(|(i, _)| TreeItem::File(i)),
+                        );
+                    }
+                }
+            }
+        }
+        items
+    }
+
+    fn ancestor_collapsed(&self, report: &Report, row: &FileRow) -> bool {
+        let mut parent = row.parent_index;
+        while let Some(p) = parent {
+            if self.collapsed_rows.contains(&p) {
+                return true;
+            }
+            parent = report.files.get(p).and_then(|r| r.parent_index);
+        }
+        false
+    }
+
+    fn filtering(&self) -> bool {
+        !self.filter.trim().is_empty()
+    }
+
+    /// Moves the cursor or toggles an item, as the ARIA tree pattern asks.
+    pub fn key(&mut self, key: NavKey) {
+        let items = self.visible_items();
+        if items.is_empty() {
+            return;
+        }
+        let position = self.cursor.and_then(|c| items.iter().position(|&i| i == c));
+        let target = match (key, position) {
+            (NavKey::Down, None) | (NavKey::Home, _) => Some(items[0]),
+            (NavKey::Up, None) | (NavKey::End, _) => items.last().copied(),
+            (NavKey::Down, Some(p)) => items.get(p + 1).copied(),
+            (NavKey::Up, Some(p)) => p.checked_sub(1).map(|q| items[q]),
+            (NavKey::Right, Some(p)) => return self.expand_or_step_in(items[p], items.get(p + 1)),
+            (NavKey::Left, Some(p)) => return self.collapse_or_step_out(items[p]),
+            (NavKey::Enter, Some(p)) => {
+                match items[p] {
+                    TreeItem::Group(group) => toggle(&mut self.collapsed, group),
+                    TreeItem::File(index) if self.has_children(index) => {
+                        toggle(&mut self.collapsed_rows, index)
+                    }
+                    TreeItem::File(_) => {}
+                }
+                return;
+            }
+            (NavKey::Right | NavKey::Left | NavKey::Enter, None) => Some(items[0]),
+        };
+        if let Some(target) = target {
+            self.cursor = Some(target);
+            self.focus_line = None;
+        }
+    }
+
+    fn expand_or_step_in(&mut self, item: TreeItem, next: Option<&TreeItem>) {
+        let expanded = match item {
+            TreeItem::Group(group) => self.filtering() || !self.collapsed.contains(&group),
+            TreeItem::File(index) => {
+                if !self.has_children(index) {
+                    return;
+                }
+                self.filtering() || !self.collapsed_rows.contains(&index)
+            }
+        };
+        if !expanded {
+            match item {
+                TreeItem::Group(group) => self.collapsed.remove(&group),
+                TreeItem::File(index) => self.collapsed_rows.remove(&index),
+            };
+            return;
+        }
+        // The first child directly follows its parent in the visible order.
+        let child = match (item, next) {
+            (TreeItem::Group(group), Some(&TreeItem::File(i))) => self
+                .report
+                .as_ref()
+                .is_some_and(|r| r.files[i].group == group)
+                .then_some(TreeItem::File(i)),
+            (TreeItem::File(parent), Some(&TreeItem::File(i))) => self
+                .report
+                .as_ref()
+                .is_some_and(|r| r.files[i].parent_index == Some(parent))
+                .then_some(TreeItem::File(i)),
+            _ => None,
+        };
+        if let Some(child) = child {
+            self.cursor = Some(child);
+            self.focus_line = None;
+        }
+    }
+
+    fn collapse_or_step_out(&mut self, item: TreeItem) {
+        match item {
+            TreeItem::Group(group) => {
+                if !self.filtering() {
+                    self.collapsed.insert(group);
+                }
+            }
+            TreeItem::File(index) => {
+                if self.has_children(index)
+                    && !self.filtering()
+                    && !self.collapsed_rows.contains(&index)
+                {
+                    self.collapsed_rows.insert(index);
+                    return;
+                }
+                let Some(row) = self.report.as_ref().and_then(|r| r.files.get(index)) else {
+                    return;
+                };
+                self.cursor = Some(match row.parent_index {
+                    Some(parent) => TreeItem::File(parent),
+                    None => TreeItem::Group(row.group),
+                });
+                self.focus_line = None;
+            }
+        }
+    }
+
+    /// True when the last scan is recent enough to be reused.
+    pub fn scan_is_fresh(&self, now_ms: f64) -> bool {
+        self.scanned_at
+            .is_some_and(|at| now_ms - at < SCAN_FRESH_MS)
+    }
+}
+
+fn toggle<T: Ord>(set: &mut BTreeSet<T>, value: T) {
+    if !set.remove(&value) {
+        set.insert(value);
+    }
+}
+
+/// True when a row matches a lower-cased filter: by path, shown path, skill or agent name, or
+/// load type.
+fn row_matches(row: &FileRow, context: &Context, needle: &str) -> bool {
+    let hay = [
+        Some(row.path.to_lowercase()),
+        Some(display_path(row, context).to_lowercase()),
+        row.skill_name.as_ref().map(|s| s.to_lowercase()),
+        row.agent.as_ref().map(|s| s.to_lowercase()),
+        Some(row.load.label().to_lowercase()),
+    ];
+    hay.iter().flatten().any(|h| h.contains(needle))
+}
+
+/// The path a row shows: relative to the project for project files, relative to the memory
+/// folder for auto memory, `~/…` below home, absolute elsewhere.
+pub fn display_path(row: &FileRow, context: &Context) -> String {
+    let under = |base: &str| -> Option<String> {
+        let base = base.trim_end_matches('/');
+        row.path
+            .strip_prefix(base)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .filter(|rest| !rest.is_empty())
+            .map(str::to_owned)
+    };
+    if let Some(rest) = context.memory_dir.as_deref().and_then(under) {
+        return rest;
+    }
+    if let Some(rest) = context.project.as_deref().and_then(under) {
+        return rest;
+    }
+    if let Some(rest) = under(&context.home) {
+        return format!("~/{rest}");
+    }
+    row.path.clone()
+}
+
+/// Human-readable byte counts: `812 B`, `3.4 KB`, `1.2 MB`.
+pub fn human_bytes(bytes: u64) -> String {
+    if bytes < 1000 {
+        format!("{bytes} B")
+    } else if bytes < 1_000_000 {
+        format!("{:.1} KB", bytes as f64 / 1000.0)
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    }
+}
+
+/// A number with thousands separators: `25,000`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use memdiag_core::report::{FileStatus, LoadType, REPORT_SCHEMA};
+
+    pub(crate) fn row(path: &str, group: Group, load: LoadType, parent: Option<usize>) -> FileRow {
+        FileRow {
+            path: path.to_owned(),
+            group,
+            load,
+            parent_index: parent,
+            depth: u32::from(parent.is_some()),
+            size: Some(10),
+            counted: true,
+            status: FileStatus::Ok,
+            ..FileRow::default()
+        }
+    }
+
+    pub(crate) fn report(files: Vec<FileRow>) -> Report {
+        Report {
+            schema: REPORT_SCHEMA.to_owned(),
+            context: Context {
+                home: "/home/alice".to_owned(),
+                config_dir: "/home/alice/.claude".to_owned(),
+                project: Some("/home/alice/work/shop".to_owned()),
+                projects_base: "/home/alice/.claude/projects".to_owned(),
+                memory_dir: Some(
+                    "/home/alice/.claude/projects/-home-alice-work-shop/memory".to_owned(),
+                ),
+                auto_memory_enabled: true,
+                ..Context::default()
+            },
+            files,
+            ..Report::default()
+        }
+    }
+
+    /// User CLAUDE.md (0) importing a file (1), project CLAUDE.md (2), an agent memory (3).
+    fn state() -> State {
+        let files = vec![
+            row(
+                "/home/alice/.claude/CLAUDE.md",
+                Group::User,
+                LoadType::Always,
+                None,
+            ),
+            row(
+                "/home/alice/.claude/style.md",
+                Group::User,
+                LoadType::Import,
+                Some(0),
+            ),
+            row(
+                "/home/alice/work/shop/CLAUDE.md",
+                Group::Project,
+                LoadType::Always,
+                None,
+            ),
+            row(
+                "/home/alice/.claude/agent-memory/rev/MEMORY.md",
+                Group::AgentMemory,
+                LoadType::Startup,
+                None,
+            ),
+        ];
+        let mut state = State::default();
+        state.apply(Action::RunStarted(1));
+        state.apply(Action::RunFinished {
+            run: 1,
+            report: Shared::new(report(files)),
+            tree: Shared::new(Tree::new()),
+            at: 0.0,
+        });
+        state
+    }
+
+    fn press(state: &mut State, keys: &[NavKey]) {
+        for &key in keys {
+            state.key(key);
+        }
+    }
+
+    #[test]
+    fn every_group_shows_and_agent_memory_starts_collapsed() {
+        let state = state();
+        let items = state.visible_items();
+        let groups: Vec<_> = items
+            .iter()
+            .filter_map(|i| match i {
+                TreeItem::Group(g) => Some(*g),
+                TreeItem::File(_) => None,
+            })
+            .collect();
+        assert_eq!(groups, Group::ALL.to_vec());
+        assert!(!items.contains(&TreeItem::File(3)));
+        assert!(items.contains(&TreeItem::File(1)));
+    }
+
+    #[test]
+    fn a_fresh_report_selects_its_first_row() {
+        assert_eq!(state().cursor, Some(TreeItem::File(0)));
+    }
+
+    #[test]
+    fn arrows_walk_the_visible_order() {
+        let mut state = state();
+        press(&mut state, &[NavKey::Down]);
+        assert_eq!(state.cursor, Some(TreeItem::File(1)));
+        press(&mut state, &[NavKey::Down]);
+        assert_eq!(state.cursor, Some(TreeItem::Group(Group::Project)));
+        press(&mut state, &[NavKey::Up, NavKey::Up, NavKey::Up]);
+        assert_eq!(state.cursor, Some(TreeItem::Group(Group::User)));
+        press(&mut state, &[NavKey::End]);
+        assert_eq!(state.cursor, Some(TreeItem::Group(Group::AgentMemory)));
+    }
+
+    #[test]
+    fn left_collapses_then_steps_out_and_right_expands_then_steps_in() {
+        let mut state = state();
+        press(&mut state, &[NavKey::Left]);
+        assert!(state.collapsed_rows.contains(&0));
+        assert!(!state.visible_items().contains(&TreeItem::File(1)));
+        press(&mut state, &[NavKey::Left]);
+        assert_eq!(state.cursor, Some(TreeItem::Group(Group::User)));
+        press(&mut state, &[NavKey::Left]);
+        assert!(state.collapsed.contains(&Group::User));
+        press(&mut state, &[NavKey::Right]);
+        assert!(!state.collapsed.contains(&Group::User));
+        press(&mut state, &[NavKey::Right]);
+        assert_eq!(state.cursor, Some(TreeItem::File(0)));
+        press(&mut state, &[NavKey::Right, NavKey::Right]);
+        assert_eq!(state.cursor, Some(TreeItem::File(1)));
+    }
+
+    #[test]
+    fn enter_toggles_a_group() {
+        let mut state = state();
+        press(&mut state, &[NavKey::End, NavKey::Enter]);
+        assert!(state.visible_items().contains(&TreeItem::File(3)));
+        press(&mut state, &[NavKey::Enter]);
+        assert!(!state.visible_items().contains(&TreeItem::File(3)));
+    }
+
+    #[test]
+    fn the_filter_keeps_matches_with_their_ancestors_and_skips_empty_groups() {
+        let mut state = state();
+        state.apply(Action::SetFilter("STYLE".to_owned()));
+        assert_eq!(
+            state.visible_items(),
+            vec![
+                TreeItem::Group(Group::User),
+                TreeItem::File(0),
+                TreeItem::File(1)
+            ]
+        );
+        state.apply(Action::SetFilter("rev".to_owned()));
+        assert_eq!(
+            state.visible_items(),
+            vec![TreeItem::Group(Group::AgentMemory), TreeItem::File(3)]
+        );
+    }
+
+    #[test]
+    fn selecting_a_path_reveals_it() {
+        let mut state = state();
+        state.apply(Action::SelectPath(
+            "/home/alice/.claude/agent-memory/rev/MEMORY.md".to_owned(),
+            Some(4),
+        ));
+        assert_eq!(state.cursor, Some(TreeItem::File(3)));
+        assert_eq!(state.focus_line, Some(4));
+        assert!(state.visible_items().contains(&TreeItem::File(3)));
+    }
+
+    #[test]
+    fn a_stale_run_is_ignored() {
+        let mut state = state();
+        state.apply(Action::RunStarted(2));
+        state.apply(Action::RunFailed(1, "old".to_owned()));
+        assert_eq!(state.error, None);
+        assert!(state.busy.is_some());
+        state.apply(Action::RunFailed(2, "new".to_owned()));
+        assert_eq!(state.error.as_deref(), Some("new"));
+        assert!(state.busy.is_none());
+    }
+
+    #[test]
+    fn selection_follows_the_path_across_runs() {
+        let mut state = state();
+        state.apply(Action::Select(TreeItem::File(2)));
+        let files = vec![row(
+            "/home/alice/work/shop/CLAUDE.md",
+            Group::Project,
+            LoadType::Always,
+            None,
+        )];
+        state.apply(Action::RunStarted(5));
+        state.apply(Action::RunFinished {
+            run: 5,
+            report: Shared::new(report(files)),
+            tree: Shared::new(Tree::new()),
+            at: 1.0,
+        });
+        assert_eq!(state.cursor, Some(TreeItem::File(0)));
+    }
+
+    #[test]
+    fn scans_stay_fresh_for_thirty_seconds() {
+        let state = state();
+        assert!(state.scan_is_fresh(29_999.0));
+        assert!(!state.scan_is_fresh(30_000.0));
+        assert!(!needs_rescan(RunReason::InputEdit, Some(0.0), 10_000.0));
+        assert!(needs_rescan(RunReason::InputEdit, Some(0.0), 30_000.0));
+        assert!(needs_rescan(RunReason::ProjectSwitch, Some(0.0), 1.0));
+        assert!(needs_rescan(RunReason::Refresh, Some(0.0), 1.0));
+        assert!(!needs_rescan(RunReason::NewSources, None, 1.0));
+    }
+
+    #[test]
+    fn paths_show_relative_to_their_place() {
+        let report = report(Vec::new());
+        let ctx = &report.context;
+        let show = |p: &str| display_path(&row(p, Group::User, LoadType::Always, None), ctx);
+        assert_eq!(
+            show("/home/alice/work/shop/src/api/CLAUDE.md"),
+            "src/api/CLAUDE.md"
+        );
+        assert_eq!(show("/home/alice/.claude/CLAUDE.md"), "~/.claude/CLAUDE.md");
+        assert_eq!(
+            show("/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md"),
+            "MEMORY.md"
+        );
+        assert_eq!(
+            show("/etc/claude-code/CLAUDE.md"),
+            "/etc/claude-code/CLAUDE.md"
+        );
+    }
+
+    #[test]
+    fn the_dropped_project_moves_with_the_project_field() {
+        let inputs = Inputs {
+            project: "/home/alice/shop".to_owned(),
+            project_mount: Some("/home/alice/shop".to_owned()),
+            ..Inputs::default()
+        };
+        let moved = inputs.with_project("/home/alice/work/shop".to_owned());
+        assert_eq!(
+            moved.project_mount.as_deref(),
+            Some("/home/alice/work/shop")
+        );
+        let other = Inputs {
+            project: "/srv/other".to_owned(),
+            ..inputs
+        };
+        let kept = other.with_project("/srv/else".to_owned());
+        assert_eq!(kept.project_mount.as_deref(), Some("/home/alice/shop"));
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(grouped(25_000), "25,000");
+        assert_eq!(grouped(200), "200");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(human_bytes(812), "812 B");
+        assert_eq!(human_bytes(3_400), "3.4 KB");
+    }
+}

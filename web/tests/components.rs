@@ -1,0 +1,797 @@
+//! Component tests in a real browser (Chromium and Firefox through wasm-bindgen-test-runner).
+//!
+//! Each test mounts a component into a fresh `<div>` with hand-built props, lets Yew's
+//! scheduler run, and reads the DOM. Reports are built by hand here: the components only read
+//! a `Report`, so no analysis is needed to test them.
+
+#![cfg(target_arch = "wasm32")]
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use memdiag_core::report::{
+    Context, CutBy, FileRow, FileStatus, Footprint, Group, GroupFootprint, GroupSummary, LoadType,
+    Report, Truncation, UnresolvedReason,
+};
+use memdiag_core::Tree;
+use memdiag_web::components::file_view::{FileText, FileView, FileViewProps};
+use memdiag_web::components::footprint::{FootprintBar, FootprintBarProps};
+use memdiag_web::components::tree::TreeView;
+use memdiag_web::ingest;
+use memdiag_web::state::{Action, Shared, State, Tab, Unit};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
+use yew::prelude::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// --- helpers -------------------------------------------------------------------------------
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// A fresh container in the page.
+fn container() -> Element {
+    let div = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&div).unwrap();
+    div
+}
+
+/// Lets Yew render and run effects.
+async fn settle() {
+    for _ in 0..3 {
+        yew::platform::time::sleep(Duration::ZERO).await;
+    }
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.get(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn one(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+fn attr(element: &Element, name: &str) -> String {
+    element.get_attribute(name).unwrap_or_default()
+}
+
+fn row(path: &str, group: Group, load: LoadType, parent: Option<usize>) -> FileRow {
+    FileRow {
+        path: path.to_owned(),
+        group,
+        load,
+        parent_index: parent,
+        depth: u32::from(parent.is_some()),
+        size: Some(120),
+        counted: true,
+        status: FileStatus::Ok,
+        ..FileRow::default()
+    }
+}
+
+/// A report with every group and every load type: the tree's test subject.
+fn every_kind_report() -> Report {
+    let mut unresolved = row(
+        "/home/alice/work/shop/docs/missing.md",
+        Group::Project,
+        LoadType::Import,
+        Some(2),
+    );
+    unresolved.status = FileStatus::Unresolved;
+    unresolved.unresolved_reason = Some(UnresolvedReason::Missing);
+    unresolved.size = None;
+    let mut excluded = row(
+        "/home/alice/work/shop/legacy/CLAUDE.md",
+        Group::Project,
+        LoadType::Tree,
+        None,
+    );
+    excluded.status = FileStatus::Excluded;
+    let mut agent = row(
+        "/home/alice/.claude/agent-memory/reviewer/MEMORY.md",
+        Group::AgentMemory,
+        LoadType::Startup,
+        None,
+    );
+    agent.agent = Some("reviewer".to_owned());
+    let files = vec![
+        row(
+            "/etc/claude-code/CLAUDE.md",
+            Group::ManagedPolicy,
+            LoadType::Always,
+            None,
+        ),
+        row(
+            "/home/alice/.claude/CLAUDE.md",
+            Group::User,
+            LoadType::Always,
+            None,
+        ),
+        row(
+            "/home/alice/work/shop/CLAUDE.md",
+            Group::Project,
+            LoadType::Always,
+            None,
+        ),
+        row(
+            "/home/alice/work/shop/docs/setup.md",
+            Group::Project,
+            LoadType::Import,
+            Some(2),
+        ),
+        row(
+            "/home/alice/work/shop/docs/runbook.md",
+            Group::Project,
+            LoadType::Link,
+            Some(2),
+        ),
+        unresolved,
+        excluded,
+        row(
+            "/home/alice/work/shop/src/api/CLAUDE.md",
+            Group::Project,
+            LoadType::Tree,
+            None,
+        ),
+        row(
+            "/home/alice/work/shop/.claude/rules/frontend.md",
+            Group::Rules,
+            LoadType::Conditional,
+            None,
+        ),
+        row(
+            "/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md",
+            Group::AutoMemory,
+            LoadType::Startup,
+            None,
+        ),
+        row(
+            "/home/alice/.claude/projects/-home-alice-work-shop/memory/db.md",
+            Group::AutoMemory,
+            LoadType::OnDemand,
+            Some(9),
+        ),
+        row(
+            "/home/alice/work/shop/.claude/skills/deploy/SKILL.md",
+            Group::Skills,
+            LoadType::OnDemand,
+            None,
+        ),
+        agent,
+    ];
+    let groups = Group::ALL
+        .iter()
+        .map(|&name| GroupSummary {
+            name,
+            top_level_files: files
+                .iter()
+                .filter(|r| r.group == name && r.parent_index.is_none())
+                .count() as u64,
+            rows: files.iter().filter(|r| r.group == name).count() as u64,
+        })
+        .collect();
+    Report {
+        context: Context {
+            home: "/home/alice".to_owned(),
+            config_dir: "/home/alice/.claude".to_owned(),
+            project: Some("/home/alice/work/shop".to_owned()),
+            memory_dir: Some(
+                "/home/alice/.claude/projects/-home-alice-work-shop/memory".to_owned(),
+            ),
+            ..Context::default()
+        },
+        files,
+        groups,
+        ..Report::default()
+    }
+}
+
+/// A state holding `report`, as the page has it after a run.
+fn state_with(report: Report) -> State {
+    let mut state = State::default();
+    state.apply(Action::RunStarted(1));
+    state.apply(Action::RunFinished {
+        run: 1,
+        report: Shared::new(report),
+        tree: Shared::new(Tree::new()),
+        at: 0.0,
+    });
+    state
+}
+
+/// The tree as the page wires it: state in a reducer, keys dispatched as actions.
+#[derive(Properties, PartialEq)]
+struct TreeHarnessProps {
+    report: Shared<Report>,
+}
+
+#[component]
+fn TreeHarness(props: &TreeHarnessProps) -> Html {
+    let report = props.report.clone();
+    let state = use_reducer(move || state_with((*report).clone()));
+    let d = state.dispatcher();
+    let items = Rc::new(state.visible_items());
+    html! {
+        <TreeView
+            report={state.report.clone().unwrap()}
+            items={items}
+            cursor={state.cursor}
+            collapsed={state.collapsed.clone()}
+            collapsed_rows={state.collapsed_rows.clone()}
+            filter={state.filter.clone()}
+            on_select={{ let d = d.clone(); Callback::from(move |i| d.dispatch(Action::Select(i))) }}
+            on_key={{ let d = d.clone(); Callback::from(move |k| d.dispatch(Action::Key(k))) }}
+            on_toggle_group={{ let d = d.clone(); Callback::from(move |g| d.dispatch(Action::ToggleGroup(g))) }}
+            on_toggle_row={{ let d = d.clone(); Callback::from(move |i| d.dispatch(Action::ToggleRow(i))) }}
+            on_filter={{ let d = d.clone(); Callback::from(move |f| d.dispatch(Action::SetFilter(f))) }}
+        />
+    }
+}
+
+fn press(target: &Element, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+}
+
+fn selected_id(root: &Element) -> String {
+    let selected = all(root, "[role=treeitem][aria-selected=true]");
+    assert_eq!(selected.len(), 1, "exactly one selected item");
+    selected[0].id()
+}
+
+// --- the tree ------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn tree_renders_every_group_and_icon() {
+    let root = container();
+    let report = Shared::new(every_kind_report());
+    let _app = yew::Renderer::<TreeHarness>::with_root_and_props(
+        root.clone(),
+        TreeHarnessProps {
+            report: report.clone(),
+        },
+    )
+    .render();
+    settle().await;
+
+    let groups: Vec<String> = all(&root, "[role=treeitem][aria-level='1']")
+        .iter()
+        .map(|e| attr(e, "data-group"))
+        .collect();
+    assert_eq!(
+        groups,
+        Group::ALL
+            .iter()
+            .map(|g| g.name().to_owned())
+            .collect::<Vec<_>>()
+    );
+    // Headers count top-level files.
+    assert_eq!(
+        attr(&one(&root, "[data-testid=group-project]"), "data-count"),
+        "3"
+    );
+    // Agent Memory starts collapsed; the others are open.
+    assert_eq!(
+        attr(
+            &one(&root, "[data-testid=group-agent-memory]"),
+            "aria-expanded"
+        ),
+        "false"
+    );
+    assert_eq!(
+        attr(&one(&root, "[data-testid=group-user]"), "aria-expanded"),
+        "true"
+    );
+
+    // Open Agent Memory so that every icon shows.
+    let header: HtmlElement = one(&root, "[data-testid=group-agent-memory]").unchecked_into();
+    header.click();
+    settle().await;
+    let mut seen = BTreeMap::new();
+    for icon in all(&root, "[data-testid=load-icon]") {
+        seen.insert(
+            attr(&icon, "title"),
+            icon.text_content().unwrap_or_default(),
+        );
+    }
+    for load in [
+        LoadType::Always,
+        LoadType::Startup,
+        LoadType::Conditional,
+        LoadType::OnDemand,
+        LoadType::Tree,
+        LoadType::Import,
+        LoadType::Link,
+    ] {
+        assert_eq!(
+            seen.get(load.label()).map(String::as_str),
+            Some(load.icon()),
+            "icon for {}",
+            load.label()
+        );
+    }
+    // Muted rows, the unresolved mark with its reason, the excluded badge, the agent header.
+    let rows = all(&root, "[data-testid=tree-row]");
+    let by_path = |suffix: &str| {
+        rows.iter()
+            .find(|r| attr(r, "data-path").ends_with(suffix))
+            .unwrap_or_else(|| panic!("a row for {suffix}"))
+            .clone()
+    };
+    assert!(by_path("rules/frontend.md").class_list().contains("muted"));
+    assert!(by_path("docs/runbook.md").class_list().contains("muted"));
+    assert!(!by_path("shop/CLAUDE.md").class_list().contains("muted"));
+    let missing = by_path("docs/missing.md");
+    let mark = one(&missing, "[data-testid=unresolved]");
+    assert_eq!(mark.text_content().unwrap(), "⚠");
+    assert!(attr(&mark, "title").contains("does not exist"));
+    assert_eq!(attr(&missing, "data-parent-index"), "2");
+    assert_eq!(attr(&missing, "aria-level"), "3");
+    assert_eq!(
+        one(&by_path("legacy/CLAUDE.md"), "[data-testid=status-badge]")
+            .text_content()
+            .unwrap(),
+        "excluded"
+    );
+    // Project files show relative to the project.
+    assert_eq!(
+        one(&by_path("src/api/CLAUDE.md"), ".path")
+            .text_content()
+            .unwrap(),
+        "src/api/CLAUDE.md"
+    );
+    assert_eq!(
+        one(&root, "[data-testid=agent-header] .agent-name")
+            .text_content()
+            .unwrap(),
+        "reviewer"
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn keyboard_navigation_moves_the_selection() {
+    let root = container();
+    let _app = yew::Renderer::<TreeHarness>::with_root_and_props(
+        root.clone(),
+        TreeHarnessProps {
+            report: Shared::new(every_kind_report()),
+        },
+    )
+    .render();
+    settle().await;
+    let tree = one(&root, "[role=tree]");
+    assert_eq!(selected_id(&root), "ti-f-0");
+    assert_eq!(attr(&tree, "aria-activedescendant"), "ti-f-0");
+
+    press(&tree, "ArrowDown");
+    settle().await;
+    assert_eq!(selected_id(&root), "ti-g-user");
+    press(&tree, "ArrowDown");
+    press(&tree, "ArrowDown");
+    settle().await;
+    assert_eq!(selected_id(&root), "ti-g-project");
+    // Left collapses the group, Right opens it again and then steps in.
+    press(&tree, "ArrowLeft");
+    settle().await;
+    assert_eq!(attr(&one(&root, "#ti-g-project"), "aria-expanded"), "false");
+    assert!(root.query_selector("#ti-f-2").unwrap().is_none());
+    press(&tree, "ArrowRight");
+    press(&tree, "ArrowRight");
+    settle().await;
+    assert_eq!(selected_id(&root), "ti-f-2");
+    // Down walks into the references nested under the file.
+    press(&tree, "ArrowDown");
+    settle().await;
+    assert_eq!(selected_id(&root), "ti-f-3");
+    // Left from a reference goes to the file that holds it.
+    press(&tree, "ArrowLeft");
+    settle().await;
+    assert_eq!(selected_id(&root), "ti-f-2");
+    // End reaches the last group; Enter opens it.
+    press(&tree, "End");
+    press(&tree, "Enter");
+    settle().await;
+    assert_eq!(selected_id(&root), "ti-g-agent-memory");
+    assert_eq!(
+        attr(&one(&root, "#ti-g-agent-memory"), "aria-expanded"),
+        "true"
+    );
+    assert!(root.query_selector("#ti-f-12").unwrap().is_some());
+    root.remove();
+}
+
+// --- the file view -------------------------------------------------------------------------
+
+fn memory_report(first_dropped: u64) -> (Report, usize) {
+    let mut memory = row(
+        "/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md",
+        Group::AutoMemory,
+        LoadType::Startup,
+        None,
+    );
+    memory.truncation = Some(Truncation {
+        total_lines: 6,
+        loaded_lines: first_dropped - 1,
+        total_utf16: 60,
+        loaded_utf16: 30,
+        cut_by: Some(CutBy::Lines),
+        first_dropped_line: Some(first_dropped),
+    });
+    let mut report = every_kind_report();
+    report.files = vec![memory];
+    report.diagnostics = vec![memdiag_core::Diagnostic::new(
+        "memory-truncated",
+        memdiag_core::Severity::Warning,
+        Some("/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md"),
+        "WARNING: MEMORY.md is 6 lines (limit: 3).",
+    )];
+    (report, 0)
+}
+
+#[wasm_bindgen_test]
+async fn a_memory_view_shows_the_cut_at_the_right_line() {
+    let root = container();
+    let (report, index) = memory_report(4);
+    let text = "- [a](a.md)\n- [b](b.md)\n- [c](c.md)\n- [d](d.md)\n- [e](e.md)\n- [f](f.md)\n";
+    let _app = yew::Renderer::<FileView>::with_root_and_props(
+        root.clone(),
+        FileViewProps {
+            report: Shared::new(report),
+            index: Some(index),
+            group: None,
+            text: FileText::Text {
+                text: text.into(),
+                lossy: false,
+            },
+            tab: Tab::Raw,
+            focus_line: None,
+            on_tab: Callback::noop(),
+            on_open: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    let cut = one(&root, "[data-testid=cut-line]");
+    assert_eq!(attr(&cut, "data-line-cut"), "4");
+    // The marker sits right before line 4, and only lines 4 to 6 are marked dropped.
+    let next = cut.next_element_sibling().unwrap();
+    assert_eq!(attr(&next, "data-line"), "4");
+    let dropped: Vec<String> = all(&root, ".line.dropped")
+        .iter()
+        .map(|l| attr(l, "data-line"))
+        .collect();
+    assert_eq!(dropped, ["4", "5", "6"]);
+    assert_eq!(all(&root, ".line").len(), 6);
+    let figures = one(&root, "[data-testid=truncation]");
+    assert_eq!(attr(&figures, "data-first-dropped-line"), "4");
+    assert!(figures.text_content().unwrap().contains("25,000"));
+    assert!(figures.text_content().unwrap().contains("200"));
+    // Claude Code's warning for that file shows in the view.
+    assert!(one(&root, "[data-testid=file-diagnostic]")
+        .text_content()
+        .unwrap()
+        .contains("WARNING: MEMORY.md is 6 lines"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn raw_html_in_a_claude_md_stays_text() {
+    let hostile = "# Rules\n\n<script>window.__memdiag_pwned = 1;</script>\n\n\
+                   Inline <img src=x onerror=\"window.__memdiag_pwned = 2\"> here.\n\n\
+                   <iframe src=\"https://example.com\"></iframe>\n\n\
+                   [out](https://example.com/steal) and [local](docs/a.md)\n";
+    for tab in [Tab::Preview, Tab::Raw] {
+        let root = container();
+        let report = every_kind_report();
+        let _app = yew::Renderer::<FileView>::with_root_and_props(
+            root.clone(),
+            FileViewProps {
+                report: Shared::new(report),
+                index: Some(2),
+                group: None,
+                text: FileText::Text {
+                    text: hostile.into(),
+                    lossy: false,
+                },
+                tab,
+                focus_line: None,
+                on_tab: Callback::noop(),
+                on_open: Callback::noop(),
+            },
+        )
+        .render();
+        settle().await;
+        for tag in ["script", "img", "iframe"] {
+            assert!(
+                root.query_selector(tag).unwrap().is_none(),
+                "no <{tag}> element in {tab:?}"
+            );
+        }
+        let text = root.text_content().unwrap();
+        assert!(
+            text.contains("<script>window.__memdiag_pwned = 1;</script>"),
+            "{tab:?}"
+        );
+        assert!(text.contains("onerror"), "{tab:?}");
+        // No link in the preview can navigate anywhere.
+        for link in all(&root, "a") {
+            assert!(link.get_attribute("href").is_none(), "a link with an href");
+        }
+        if tab == Tab::Preview {
+            assert!(
+                root.query_selector("h1").unwrap().is_some(),
+                "Markdown still renders"
+            );
+            assert_eq!(all(&root, "a.md-link").len(), 2);
+        }
+        let pwned =
+            js_sys::Reflect::get(&web_sys::window().unwrap(), &"__memdiag_pwned".into()).unwrap();
+        assert!(pwned.is_undefined(), "a script ran");
+        root.remove();
+    }
+}
+
+// --- the footprint -------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn footprint_segments_are_proportional_to_their_figures() {
+    let mut groups = BTreeMap::new();
+    for (name, chars, bytes) in [
+        ("User", 100, 300),
+        ("Project", 300, 300),
+        ("Auto Memory", 600, 1400),
+    ] {
+        groups.insert(
+            name.to_owned(),
+            GroupFootprint {
+                files: 1,
+                chars,
+                bytes,
+                ..GroupFootprint::default()
+            },
+        );
+    }
+    let footprint = Footprint {
+        files: 3,
+        chars: 1000,
+        bytes: 2000,
+        groups,
+        ..Footprint::default()
+    };
+    for (unit, expected) in [
+        (
+            Unit::Chars,
+            [("User", 10.0), ("Project", 30.0), ("Auto Memory", 60.0)],
+        ),
+        (
+            Unit::Bytes,
+            [("User", 15.0), ("Project", 15.0), ("Auto Memory", 70.0)],
+        ),
+    ] {
+        let root = container();
+        root.set_attribute("style", "width: 1000px").unwrap();
+        let _app = yew::Renderer::<FootprintBar>::with_root_and_props(
+            root.clone(),
+            FootprintBarProps {
+                footprint: footprint.clone(),
+                unit,
+                on_unit: Callback::noop(),
+            },
+        )
+        .render();
+        settle().await;
+        let segments = all(&root, "[data-testid=segment]");
+        assert_eq!(segments.len(), 3, "one segment per group with a figure");
+        let bar_width = one(&root, "[data-testid=footprint-bar]")
+            .get_bounding_client_rect()
+            .width();
+        for ((group, percent), segment) in expected.iter().zip(&segments) {
+            assert_eq!(&attr(segment, "data-group"), group);
+            let width = segment.get_bounding_client_rect().width();
+            let share = width * 100.0 / bar_width;
+            assert!(
+                (share - percent).abs() < 0.5,
+                "{group}: {share}% of the bar, expected {percent}%"
+            );
+            assert!(attr(segment, "title").contains(group));
+        }
+        root.remove();
+    }
+}
+
+// --- getting files in ----------------------------------------------------------------------
+
+#[wasm_bindgen(inline_js = r#"
+export function fake_folder(name, paths, texts) {
+  // A stand-in for a dropped folder's FileSystemDirectoryEntry. Like Chromium's, its
+  // reader answers in small batches and must be called until it returns nothing.
+  const dir = (name) => ({ name, isDirectory: true, isFile: false, children: [],
+    createReader() {
+      const kids = this.children; let at = 0;
+      return { readEntries(ok, _err) { setTimeout(() => { const batch = kids.slice(at, at + 2); at += batch.length; ok(batch); }, 0); } };
+    } });
+  const root = dir(name);
+  paths.forEach((path, i) => {
+    const parts = path.split('/');
+    let here = root;
+    for (const part of parts.slice(0, -1)) {
+      let next = here.children.find((c) => c.isDirectory && c.name === part);
+      if (!next) { next = dir(part); here.children.push(next); }
+      here = next;
+    }
+    const leaf = parts[parts.length - 1];
+    here.children.push({ name: leaf, isDirectory: false, isFile: true,
+      file(ok, _err) { setTimeout(() => ok(new File([texts[i]], leaf)), 0); } });
+  });
+  return root;
+}
+
+export function fake_handle(name, paths, texts) {
+  // A stand-in for a FileSystemDirectoryHandle kept from a drop: values() is an async
+  // iterator of child handles, and a file handle's getFile() resolves to a File.
+  const dir = (name) => ({ kind: 'directory', name, children: [],
+    values() {
+      const kids = this.children; let at = 0;
+      return { next: () => Promise.resolve(at < kids.length ? { done: false, value: kids[at++] } : { done: true, value: undefined }) };
+    } });
+  const root = dir(name);
+  paths.forEach((path, i) => {
+    const parts = path.split('/');
+    let here = root;
+    for (const part of parts.slice(0, -1)) {
+      let next = here.children.find((c) => c.kind === 'directory' && c.name === part);
+      if (!next) { next = dir(part); here.children.push(next); }
+      here = next;
+    }
+    const leaf = parts[parts.length - 1];
+    here.children.push({ kind: 'file', name: leaf, getFile: () => Promise.resolve(new File([texts[i]], leaf)) });
+  });
+  return root;
+}
+"#)]
+extern "C" {
+    fn fake_folder(name: &str, paths: Vec<String>, texts: Vec<String>) -> JsValue;
+    fn fake_handle(name: &str, paths: Vec<String>, texts: Vec<String>) -> JsValue;
+}
+
+#[wasm_bindgen_test]
+async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
+    let files = [
+        ("CLAUDE.md", "# Me\n\nUse @rules-extra.md sparingly.\n"),
+        ("settings.json", "{}"),
+        ("rules/a.md", "A rule\n"),
+        ("rules/b.md", "B rule\n"),
+        ("rules/deep/c.md", "C rule\n"),
+        (
+            "projects/-home-bob-code-app/memory/MEMORY.md",
+            "- [x](x.md)\n",
+        ),
+        (
+            "projects/-home-bob-code-app/abc.jsonl",
+            "{\"huge\": true}\n",
+        ),
+    ];
+    let entry = fake_folder(
+        ".claude",
+        files.iter().map(|(p, _)| (*p).to_owned()).collect(),
+        files.iter().map(|(_, t)| (*t).to_owned()).collect(),
+    );
+    let listed = std::cell::Cell::new(0);
+    let item = ingest::DroppedItem {
+        entry: entry.unchecked_into(),
+        handle: None,
+    };
+    let source = ingest::source_from_drop(item, &|n| listed.set(n))
+        .await
+        .unwrap();
+    assert_eq!(source.name, ".claude");
+    let entries = source.files;
+    let mut rels: Vec<&str> = entries.iter().map(|f| f.rel.as_str()).collect();
+    rels.sort_unstable();
+    let mut expected: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+    expected.sort_unstable();
+    assert_eq!(rels, expected);
+    assert_eq!(listed.get(), files.len() as u64);
+    let sizes: BTreeMap<&str, u64> = entries.iter().map(|f| (f.rel.as_str(), f.size)).collect();
+    assert_eq!(sizes["CLAUDE.md"], files[0].1.len() as u64);
+
+    // The folder is a config dir; the home comes from the memory folder names.
+    let mut snapshot = ingest::Snapshot::default();
+    snapshot.add(ingest::Source::folder(".claude".to_owned(), entries, None));
+    let inputs = snapshot.infer_inputs("/home/nobody");
+    assert_eq!(inputs.home, "/home/bob");
+    assert_eq!(snapshot.infos()[0].role, "config");
+
+    // The analysis runs over it and never reads the transcript.
+    let progress = std::cell::Cell::new(memdiag_web::state::Progress::default());
+    let (report, tree) =
+        ingest::run_analysis(snapshot.sources.clone(), inputs, |p| progress.set(p))
+            .await
+            .unwrap();
+    assert!(report
+        .files
+        .iter()
+        .any(|r| r.path == "/home/bob/.claude/CLAUDE.md" && r.group == Group::User));
+    let transcript =
+        memdiag_core::VPath::new("/home/bob/.claude/projects/-home-bob-code-app/abc.jsonl")
+            .unwrap();
+    assert_eq!(
+        tree.file(&transcript).map(|f| f.contents.clone()),
+        Some(memdiag_core::Contents::Unread)
+    );
+    assert!(progress.get().files_read >= 1);
+}
+
+#[wasm_bindgen_test]
+async fn the_app_opens_with_the_demo() {
+    if !memdiag_web::demo::available() {
+        return;
+    }
+    let root = container();
+    let app = yew::Renderer::<memdiag_web::App>::with_root(root.clone()).render();
+    for _ in 0..200 {
+        settle().await;
+        if attr(&one(&root, "[data-testid=app]"), "data-ready") == "true" {
+            break;
+        }
+        yew::platform::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(attr(&one(&root, "[data-testid=app]"), "data-ready"), "true");
+    assert_eq!(all(&root, "[role=treeitem][aria-level='1']").len(), 7);
+    assert!(
+        one(&root, "[data-testid=card-files]")
+            .get_attribute("data-value")
+            .unwrap()
+            != "0"
+    );
+    // The demo has a truncated MEMORY.md, which the page selects first.
+    assert!(root
+        .query_selector("[data-testid=cut-line]")
+        .unwrap()
+        .is_some());
+    // Unmount, so its window listeners do not outlive the test.
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn refresh_reads_a_folder_again_through_its_kept_handle() {
+    let handle = fake_handle(
+        "shop",
+        vec!["CLAUDE.md".to_owned(), "src/api/CLAUDE.md".to_owned()],
+        vec!["# Shop\n".to_owned(), "# API\n".to_owned()],
+    );
+    // As kept from a drop: the first listing had only the top CLAUDE.md.
+    let first =
+        ingest::Source::folder("shop".to_owned(), Vec::new(), Some(handle.unchecked_into()));
+    assert!(first.rereadable());
+    let fresh = ingest::reread(&first, &|_| ())
+        .await
+        .unwrap()
+        .expect("a handle can be read again");
+    let rels: Vec<&str> = fresh.files.iter().map(|f| f.rel.as_str()).collect();
+    assert_eq!(rels, ["CLAUDE.md", "src/api/CLAUDE.md"]);
+    assert_eq!(fresh.files[1].size, "# API\n".len() as u64);
+    assert!(fresh.rereadable());
+
+    // A folder from the input has no handle: Refresh says it cannot read it again.
+    let plain = ingest::Source::folder("plain".to_owned(), Vec::new(), None);
+    assert!(!plain.rereadable());
+    assert!(ingest::reread(&plain, &|_| ()).await.unwrap().is_none());
+}
