@@ -8,6 +8,8 @@
 
 mod health;
 
+pub(crate) use health::{CORRECTION_WORDS, RULE_MATCH_FILES};
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::encode::{encode_project_path, name_prefix, seed_encode_project_path};

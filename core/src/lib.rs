@@ -34,15 +34,19 @@
 //! 6. **Footprint** (`footprint`): marks what loads in every session and adds it up.
 //! 7. **Report** ([`report`]): the one serialisable boundary; every collection is ordered, so
 //!    the same tree gives byte-identical JSON.
+//! 8. **Share** ([`sanitize`], [`share`]): a minimal snapshot of what the report listed, every
+//!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names
+//!    pseudonymised consistently, so that it analyses to the same report; packed into a
+//!    versioned link fragment or a zip with a manifest.
 //!
 //! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
-//! names; [`sanitize`] makes a shareable copy with every word replaced but every figure
-//! kept, and [`share`] packs it into a link or a zip.
+//! names.
 //!
 //! ## Where each rule is tested
 //! Rules that rows show are case files in `fixtures/rules/` (`tests/tests/cases.rs`); rules
 //! that need the context, measurements or reads are in `tests/tests/discovery.rs`; the
-//! health findings and simulated releases in `tests/tests/diagnose.rs`; the demo's whole
+//! health findings and simulated releases in `tests/tests/diagnose.rs`; sanitizing and
+//! sharing in `tests/tests/sanitize.rs` and `tests/tests/share.rs`; the demo's whole
 //! report is the reviewed snapshot `fixtures/demo/expected.txt`; parsers carry their own unit
 //! tests.
 //!
@@ -74,6 +78,12 @@ pub use analyze::{analyze, analyze_with, AnalyzeError, Input, Step};
 pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
 pub use encode::{decode_guess, encode_project_path};
 pub use report::{Diagnostic, Report, Severity};
+pub use sanitize::{sanitize, SanitizeOptions, Sanitized};
+pub use share::{
+    decode_link, decode_link_with, encode_link, inspect_link, is_share_zip, open_share_zip,
+    open_share_zip_with, to_zip, ShareError, ShareLimits, SharedSnapshot, LINK_KEY, MANIFEST_NAME,
+    SHARE_FORMAT,
+};
 pub use tree::{ContentSource, Contents, Entry, FileEntry, Tree};
 pub use version::{ClaudeVersion, RuleChange, RULE_CHANGES};
 pub use vpath::{PathError, VPath};

@@ -1,1 +1,704 @@
-//! The share payload: a sanitized snapshot in a link or a zip (in progress).
+//! The share payload: a sanitized snapshot carried in a link or a zip, and read back.
+//!
+//! There is no server: the snapshot travels inside the link's fragment (`#s=…`, which
+//! browsers never send) or as a file. Both carry the same versioned payload, so links and
+//! files made by this version keep opening in later ones.
+//!
+//! ## Format 1
+//! The payload is one JSON object:
+//!
+//! ```text
+//! { "format": 1, "made": "2026-11-30T09:12:00Z",
+//!   "home": "/home/ahaaa", "project": "/home/ahaaa/work/shop" | null,
+//!   "config_dir": null, "os": "linux", "version": null, "today": null,
+//!   "mounts": ["/home/ahaaa/.claude", …],        // folders the snapshot covers
+//!   "dirs": ["/home/ahaaa/work/shop/.git", …],  // folders that exist with no file kept
+//!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "…",
+//!                "text": "…" | "base64": "…" | "entry": "…" | "unreadable": true }, … ],
+//!   "findings": [ { "code": "zip-entry-rejected", "severity": "warning",
+//!                   "path": "…", "line": null }, … ] }
+//! ```
+//!
+//! A file carries `text` (valid UTF-8), `base64` (base64url bytes, for invalid UTF-8), in a
+//! zip `entry` (the zip entry that holds its bytes), `unreadable`, or nothing (only its size
+//! is shared: the analysis never reads it). Absent optional fields read as null, unknown
+//! fields are ignored, so a later writer may add fields without a new format number; a
+//! change of meaning gets one.
+//!
+//! - **Link**: `1.` then the base64url (no padding) of the raw-deflated compact JSON. The
+//!   page puts it after `#s=`.
+//! - **Zip**: the manifest `memdiag-share.json` (the same JSON, pretty, each file with an
+//!   `entry` instead of its contents) and every file's bytes at its virtual path without the
+//!   root (`home/ahaaa/.claude/CLAUDE.md`; a drive path `C:/x` is stored as `C/x`).
+//!
+//! Reading never trusts the payload: the link's length, the inflated size and every zip
+//! entry are capped ([`ShareLimits`]), and a bad path, an unknown format or broken data is an
+//! error, never a panic.
+//!
+//! ## For the page
+//! - Sharing: [`crate::sanitize::sanitize`] with the person's options; preview
+//!   `sanitized.tree.files()` (paths and sizes) and `sanitized.warnings`;
+//!   [`Sanitized::verify`] can confirm the shared report matches. Then [`encode_link`] for
+//!   `#s=…` (its length is the string's length) and [`to_zip`] for the file.
+//!   [`inspect_link`] shows exactly what a link holds.
+//! - Opening: a fragment with `s=` goes to [`decode_link`]; a dropped zip for which
+//!   [`is_share_zip`] holds goes to [`open_share_zip`], any other to [`crate::mount_zip`].
+//!   [`crate::analyze`] over the [`SharedSnapshot`]'s tree and input finishes in one turn:
+//!   every file it reads is in the tree.
+
+use std::fmt;
+use std::io::{Cursor, Read, Write};
+
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+use flate2::Compression;
+use serde::{Deserialize, Serialize};
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, ZipArchive, ZipWriter};
+
+use crate::analyze::Input;
+use crate::archive::{mount_zip, ZipLimits};
+use crate::report::{Diagnostic, Os, Severity};
+use crate::sanitize::Sanitized;
+use crate::tree::{ContentSource, Contents, FileEntry, Tree};
+use crate::vpath::VPath;
+
+/// The payload format this version writes, and the newest it reads.
+pub const SHARE_FORMAT: u32 = 1;
+
+/// The key of the URL fragment that holds a link's payload: `#s=1.…`.
+pub const LINK_KEY: &str = "s";
+
+/// The manifest entry of a share zip.
+pub const MANIFEST_NAME: &str = "memdiag-share.json";
+
+/// A shared snapshot as read back from a link or a zip: analyse it like any other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedSnapshot {
+    /// The tree, with every carried file's contents loaded; a file shared by size only is
+    /// marked unreadable, and the analysis never asks for one.
+    pub tree: Tree,
+    /// The host facts, as pseudonymised when the snapshot was shared.
+    pub input: Input,
+    /// When it was made, as the person sharing's page gave it (ISO 8601).
+    pub made: String,
+    /// The payload format it was written in.
+    pub format: u32,
+}
+
+/// Caps on what reading a link or a zip may cost, against hostile input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShareLimits {
+    /// Longest link accepted, in characters.
+    pub max_link_chars: usize,
+    /// Largest inflated payload of a link, and largest zip manifest, in bytes.
+    pub max_payload_bytes: u64,
+    /// Most files a payload may list.
+    pub max_files: usize,
+    /// Caps on the zip entries of a share zip.
+    pub zip: ZipLimits,
+}
+
+impl Default for ShareLimits {
+    fn default() -> ShareLimits {
+        ShareLimits {
+            max_link_chars: 8 * 1024 * 1024,
+            max_payload_bytes: 32 * 1024 * 1024,
+            max_files: 100_000,
+            zip: ZipLimits::default(),
+        }
+    }
+}
+
+/// Why a link or a file cannot be opened as a shared snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShareError {
+    /// It is not a share link, or a zip without a share manifest (open that as an ordinary
+    /// snapshot).
+    NotAShare(String),
+    /// It was made by a newer version, in a format this one does not know.
+    NewerFormat(u32),
+    /// It is larger than the limits allow.
+    TooLarge(String),
+    /// It is damaged: truncated, altered, or not what it claims to be.
+    Corrupt(String),
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareError::NotAShare(why) => write!(f, "not a shared snapshot: {why}"),
+            ShareError::NewerFormat(format) => write!(
+                f,
+                "made by a newer version (format {format}; this one reads up to {SHARE_FORMAT})"
+            ),
+            ShareError::TooLarge(why) => write!(f, "too large to open: {why}"),
+            ShareError::Corrupt(why) => write!(f, "damaged: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}
+
+/// The link payload of a sanitized snapshot: the value of the `s` fragment key (`1.…`).
+///
+/// `made` is the date-time the page shows in the read-only banner; the core never reads a
+/// clock. The same snapshot and `made` always give the same link.
+pub fn encode_link(sanitized: &Sanitized, made: &str) -> String {
+    let payload = Payload::of(sanitized, made, Carrier::Inline);
+    let json = serde_json::to_vec(&payload).expect("the payload serialises");
+    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
+    encoder.write_all(&json).expect("writing to memory");
+    let deflated = encoder.finish().expect("writing to memory");
+    format!("{SHARE_FORMAT}.{}", base64url_encode(&deflated))
+}
+
+/// Reads a link made by [`encode_link`], with the default [`ShareLimits`].
+///
+/// Accepts the bare value (`1.…`), `s=1.…`, `#s=1.…` or a whole URL with that fragment.
+///
+/// # Errors
+/// When it is not a share link, is from a newer format, is over the limits, or is damaged.
+pub fn decode_link(link: &str) -> Result<SharedSnapshot, ShareError> {
+    decode_link_with(link, &ShareLimits::default())
+}
+
+/// Reads a link made by [`encode_link`] within `limits`.
+///
+/// # Errors
+/// As [`decode_link`].
+pub fn decode_link_with(link: &str, limits: &ShareLimits) -> Result<SharedSnapshot, ShareError> {
+    let (format, json) = link_payload(link, limits)?;
+    let payload: Payload = serde_json::from_slice(&json)
+        .map_err(|error| ShareError::Corrupt(format!("the payload does not read: {error}")))?;
+    if payload.format != format {
+        return Err(ShareError::Corrupt(format!(
+            "the link says format {format}, its payload {}",
+            payload.format
+        )));
+    }
+    payload.into_snapshot(limits, &mut |_, _| {
+        Err(ShareError::Corrupt(
+            "a link cannot refer to zip entries".to_owned(),
+        ))
+    })
+}
+
+/// The JSON a link carries, exactly as it inflates: for a person who wants to see what a
+/// link shares before sending or opening it.
+///
+/// # Errors
+/// As [`decode_link`], except that the JSON is not checked beyond being text.
+pub fn inspect_link(link: &str) -> Result<String, ShareError> {
+    let (_, json) = link_payload(link, &ShareLimits::default())?;
+    String::from_utf8(json).map_err(|_| ShareError::Corrupt("the payload is not text".to_owned()))
+}
+
+/// The format number and the inflated payload of a link.
+fn link_payload(link: &str, limits: &ShareLimits) -> Result<(u32, Vec<u8>), ShareError> {
+    if link.len() > limits.max_link_chars {
+        return Err(ShareError::TooLarge(format!(
+            "the link is {} characters, over the {} accepted",
+            link.len(),
+            limits.max_link_chars
+        )));
+    }
+    let value = fragment_value(link.trim());
+    let Some((format, data)) = value.split_once('.') else {
+        return Err(ShareError::NotAShare(
+            "no format number before the data".to_owned(),
+        ));
+    };
+    let format: u32 = format
+        .parse()
+        .map_err(|_| ShareError::NotAShare(format!("{format:?} is not a format number")))?;
+    if format > SHARE_FORMAT {
+        return Err(ShareError::NewerFormat(format));
+    }
+    if format == 0 {
+        return Err(ShareError::NotAShare("format 0 does not exist".to_owned()));
+    }
+    let deflated = base64url_decode(data).ok_or_else(|| {
+        ShareError::Corrupt("the link holds characters base64url does not".to_owned())
+    })?;
+    Ok((format, inflate(&deflated, limits.max_payload_bytes)?))
+}
+
+/// The sanitized snapshot as a zip the page opens like any snapshot: a manifest
+/// (`memdiag-share.json`) and every carried file at its virtual path.
+pub fn to_zip(sanitized: &Sanitized, made: &str) -> Vec<u8> {
+    let payload = Payload::of(sanitized, made, Carrier::Entries);
+    let options = SimpleFileOptions::default()
+        .compression_method(CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default());
+    let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+    let manifest = serde_json::to_vec_pretty(&payload).expect("the payload serialises");
+    writer
+        .start_file(MANIFEST_NAME, options)
+        .expect("writing to memory");
+    writer.write_all(&manifest).expect("writing to memory");
+    for file in &payload.files {
+        let (Some(entry), Some(entry_file)) =
+            (&file.entry, sanitized.tree.file(&vpath(&file.path)))
+        else {
+            continue;
+        };
+        let Contents::Loaded(bytes) = &entry_file.contents else {
+            continue;
+        };
+        writer
+            .start_file(entry, options)
+            .expect("writing to memory");
+        writer.write_all(bytes).expect("writing to memory");
+    }
+    writer.finish().expect("writing to memory").into_inner()
+}
+
+/// True when `bytes` are a zip that holds a share manifest: open it with
+/// [`open_share_zip`] rather than as an ordinary snapshot.
+pub fn is_share_zip(bytes: &[u8]) -> bool {
+    ZipArchive::new(Cursor::new(bytes))
+        .is_ok_and(|archive| archive.index_for_name(MANIFEST_NAME).is_some())
+}
+
+/// Opens a zip made by [`to_zip`], with the default [`ShareLimits`].
+///
+/// # Errors
+/// [`ShareError::NotAShare`] for a zip without a manifest (an ordinary snapshot, for
+/// [`crate::mount_zip`]) or bytes that are not a zip; the other errors as [`decode_link`].
+pub fn open_share_zip(bytes: &[u8]) -> Result<SharedSnapshot, ShareError> {
+    open_share_zip_with(bytes, &ShareLimits::default())
+}
+
+/// Opens a zip made by [`to_zip`] within `limits`.
+///
+/// # Errors
+/// As [`open_share_zip`].
+pub fn open_share_zip_with(
+    bytes: &[u8],
+    limits: &ShareLimits,
+) -> Result<SharedSnapshot, ShareError> {
+    if !is_share_zip(bytes) {
+        return Err(ShareError::NotAShare(
+            "the file is not a zip with a share manifest".to_owned(),
+        ));
+    }
+    // Mounting the archive at the root reuses the zip reader's checks on names, sizes and
+    // ratios; each entry is then read through it, capped, on request.
+    let mut scratch = Tree::new();
+    let mut source = mount_zip(&mut scratch, "/", bytes.to_vec(), limits.zip)
+        .map_err(|error| ShareError::Corrupt(error.to_string()))?;
+    let manifest_path = VPath::new(&format!("/{MANIFEST_NAME}")).expect("a constant path");
+    let declared = scratch.file(&manifest_path).map_or(0, |file| file.size);
+    if declared > limits.max_payload_bytes {
+        return Err(ShareError::TooLarge(format!(
+            "the manifest is {declared} bytes, over the {} accepted",
+            limits.max_payload_bytes
+        )));
+    }
+    let manifest = source
+        .read(&manifest_path)
+        .map_err(|why| ShareError::Corrupt(format!("the manifest cannot be read: {why}")))?;
+    let payload: Payload = serde_json::from_slice(&manifest)
+        .map_err(|error| ShareError::Corrupt(format!("the manifest does not read: {error}")))?;
+    if payload.format > SHARE_FORMAT {
+        return Err(ShareError::NewerFormat(payload.format));
+    }
+    if payload.format == 0 {
+        return Err(ShareError::Corrupt("format 0 does not exist".to_owned()));
+    }
+    payload.into_snapshot(limits, &mut |entry, size| {
+        let path = VPath::new(&format!("/{entry}"))
+            .map_err(|error| ShareError::Corrupt(format!("entry {entry:?}: {error}")))?;
+        match scratch.file(&path) {
+            Some(file) if file.size == size => {}
+            Some(_) => {
+                return Err(ShareError::Corrupt(format!(
+                    "entry {entry:?} does not have the size the manifest lists"
+                )))
+            }
+            None => {
+                return Err(ShareError::Corrupt(format!(
+                    "entry {entry:?} is listed in the manifest but missing"
+                )))
+            }
+        }
+        source
+            .read(&path)
+            .map_err(|why| ShareError::Corrupt(format!("entry {entry:?}: {why}")))
+    })
+}
+
+// ----- the payload -----------------------------------------------------------------------
+
+/// The JSON both carriers hold.
+#[derive(Debug, Serialize, Deserialize)]
+struct Payload {
+    format: u32,
+    made: String,
+    home: String,
+    #[serde(default)]
+    project: Option<String>,
+    #[serde(default)]
+    config_dir: Option<String>,
+    #[serde(default)]
+    os: Os,
+    #[serde(default)]
+    version: Option<String>,
+    #[serde(default)]
+    today: Option<String>,
+    #[serde(default)]
+    mounts: Vec<String>,
+    #[serde(default)]
+    dirs: Vec<String>,
+    #[serde(default)]
+    files: Vec<PayloadFile>,
+    #[serde(default)]
+    findings: Vec<Finding>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct PayloadFile {
+    path: String,
+    size: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    modified: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base64: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    entry: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    unreadable: bool,
+}
+
+/// A finding made while the original tree was read (a rejected zip entry), carried so the
+/// shared report shows it too.
+#[derive(Debug, Serialize, Deserialize)]
+struct Finding {
+    code: String,
+    severity: Severity,
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(default)]
+    line: Option<u64>,
+}
+
+/// Reads a zip entry by name, given the size the manifest lists.
+type ReadEntry<'a> = dyn FnMut(&str, u64) -> Result<Vec<u8>, ShareError> + 'a;
+
+/// Where a payload keeps file contents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Carrier {
+    /// In the JSON: a link.
+    Inline,
+    /// In zip entries beside the manifest.
+    Entries,
+}
+
+/// What a shared file's contents say when the analysis would ask for them: it never does,
+/// since only files it never reads are shared by size.
+const SIZE_ONLY: &str = "only this file's size was shared";
+
+/// What a file that could not be read when it was shared says.
+const WAS_UNREADABLE: &str = "it could not be read when the snapshot was shared";
+
+impl Payload {
+    fn of(sanitized: &Sanitized, made: &str, carrier: Carrier) -> Payload {
+        let input = &sanitized.input;
+        // Entry names in use, the manifest's first, so that no file can take its name.
+        let mut entries = std::collections::BTreeSet::from([MANIFEST_NAME.to_owned()]);
+        let files = sanitized
+            .tree
+            .files()
+            .enumerate()
+            .map(|(index, (path, file))| {
+                let mut shared = PayloadFile {
+                    path: path.as_str().to_owned(),
+                    size: file.size,
+                    modified: file.modified.clone(),
+                    text: None,
+                    base64: None,
+                    entry: None,
+                    unreadable: false,
+                };
+                match &file.contents {
+                    Contents::Unread => {}
+                    Contents::Unreadable(_) => shared.unreadable = true,
+                    Contents::Loaded(bytes) => match carrier {
+                        Carrier::Entries => {
+                            let mut entry = entry_name(path);
+                            // Two roots can flatten to one name (`/C/x` and `C:/x`), or a
+                            // file can sit where the manifest does; the manifest says which
+                            // entry is which, so any unused name does.
+                            let mut attempt = 0;
+                            while !entries.insert(entry.clone()) {
+                                entry = format!("memdiag-share/{index}-{attempt}");
+                                attempt += 1;
+                            }
+                            shared.entry = Some(entry);
+                        }
+                        Carrier::Inline => match std::str::from_utf8(bytes) {
+                            Ok(text) => shared.text = Some(text.to_owned()),
+                            Err(_) => shared.base64 = Some(base64url_encode(bytes)),
+                        },
+                    },
+                }
+                shared
+            })
+            .collect();
+        Payload {
+            format: SHARE_FORMAT,
+            made: made.to_owned(),
+            home: input.home.clone(),
+            project: input.project.clone(),
+            config_dir: input.config_dir.clone(),
+            os: input.os,
+            version: input.version.clone(),
+            today: input.today.clone(),
+            mounts: sanitized
+                .tree
+                .mounts()
+                .map(|m| m.as_str().to_owned())
+                .collect(),
+            dirs: sanitized
+                .dirs()
+                .iter()
+                .map(|d| d.as_str().to_owned())
+                .collect(),
+            files,
+            findings: sanitized
+                .tree
+                .diagnostics()
+                .iter()
+                .map(|d| Finding {
+                    code: d.code.clone(),
+                    severity: d.severity,
+                    path: d.path.clone(),
+                    line: d.line,
+                })
+                .collect(),
+        }
+    }
+
+    /// Builds the tree, reading zip entries through `entry(name, size)`.
+    fn into_snapshot(
+        self,
+        limits: &ShareLimits,
+        entry: &mut ReadEntry<'_>,
+    ) -> Result<SharedSnapshot, ShareError> {
+        if self.files.len() > limits.max_files {
+            return Err(ShareError::TooLarge(format!(
+                "{} files, over the {} accepted",
+                self.files.len(),
+                limits.max_files
+            )));
+        }
+        if self.made.len() > 64 || self.made.chars().any(char::is_control) {
+            return Err(ShareError::Corrupt(
+                "the date it was made is not a date".to_owned(),
+            ));
+        }
+        let path = |raw: &str| {
+            VPath::new(raw).map_err(|error| ShareError::Corrupt(format!("a path: {error}")))
+        };
+        for raw in [
+            Some(&self.home),
+            self.project.as_ref(),
+            self.config_dir.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            path(raw)?;
+        }
+        let mut tree = Tree::new();
+        for mount in &self.mounts {
+            tree.add_mount(path(mount)?);
+        }
+        for dir in &self.dirs {
+            tree.add_dir(path(dir)?);
+        }
+        for file in self.files {
+            let at = path(&file.path)?;
+            let contents = match (file.text, file.base64, file.entry, file.unreadable) {
+                (Some(text), None, None, false) => Contents::Loaded(text.into_bytes()),
+                (None, Some(data), None, false) => Contents::Loaded(
+                    base64url_decode(&data)
+                        .ok_or_else(|| ShareError::Corrupt(format!("the bytes of {at}")))?,
+                ),
+                (None, None, Some(name), false) => Contents::Loaded(entry(&name, file.size)?),
+                (None, None, None, true) => Contents::Unreadable(WAS_UNREADABLE.to_owned()),
+                (None, None, None, false) => Contents::Unreadable(SIZE_ONLY.to_owned()),
+                _ => {
+                    return Err(ShareError::Corrupt(format!(
+                        "{at} says two things about its contents"
+                    )))
+                }
+            };
+            tree.insert(
+                at,
+                FileEntry {
+                    size: file.size,
+                    contents,
+                    modified: file.modified,
+                },
+            );
+        }
+        for finding in self.findings {
+            tree.push_diagnostic(Diagnostic {
+                line: finding.line,
+                ..Diagnostic::new(
+                    &finding.code,
+                    finding.severity,
+                    finding.path.as_deref(),
+                    "found when the original snapshot was read; the details are not shared",
+                )
+            });
+        }
+        Ok(SharedSnapshot {
+            tree,
+            input: Input {
+                home: self.home,
+                project: self.project,
+                config_dir: self.config_dir,
+                os: self.os,
+                version: self.version,
+                today: self.today,
+            },
+            made: self.made,
+            format: self.format,
+        })
+    }
+}
+
+/// A path as a zip entry name: no root, a drive letter without its colon.
+fn entry_name(path: &VPath) -> String {
+    let s = path.as_str();
+    match s.strip_prefix('/') {
+        Some(rest) => rest.to_owned(),
+        None => format!("{}/{}", &s[..1], &s[3..]),
+    }
+}
+
+fn vpath(path: &str) -> VPath {
+    VPath::new(path).expect("a tree path is valid")
+}
+
+/// The payload part of a link in any of the forms a person may paste.
+fn fragment_value(link: &str) -> &str {
+    let after_hash = link.rsplit_once('#').map_or(link, |(_, fragment)| fragment);
+    let key = format!("{LINK_KEY}=");
+    after_hash
+        .split('&')
+        .find_map(|part| part.strip_prefix(&key))
+        .unwrap_or(after_hash)
+}
+
+/// Inflates raw deflate data, refusing to produce more than `limit` bytes.
+fn inflate(deflated: &[u8], limit: u64) -> Result<Vec<u8>, ShareError> {
+    let mut out = Vec::new();
+    DeflateDecoder::new(deflated)
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|error| ShareError::Corrupt(format!("the data does not inflate: {error}")))?;
+    if out.len() as u64 > limit {
+        return Err(ShareError::TooLarge(format!(
+            "the data inflates to over {limit} bytes"
+        )));
+    }
+    Ok(out)
+}
+
+// ----- base64url -------------------------------------------------------------------------
+
+const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Base64url without padding (RFC 4648 §5): safe in a URL fragment as it is.
+fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(BASE64URL[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Decodes base64url, with or without padding; `None` on any other character or a length
+/// no encoder writes.
+fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
+    for chunk in text.as_bytes().chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            let value = match c {
+                b'A'..=b'Z' => c - b'A',
+                b'a'..=b'z' => c - b'a' + 26,
+                b'0'..=b'9' => c - b'0' + 52,
+                b'-' => 62,
+                b'_' => 63,
+                _ => return None,
+            };
+            n |= u32::from(value) << (18 - 6 * i);
+        }
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_round_trips() {
+        for len in 0..40 {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            let text = base64url_encode(&bytes);
+            assert!(!text.contains(['+', '/', '=']));
+            assert_eq!(
+                base64url_decode(&text).as_deref(),
+                Some(&bytes[..]),
+                "{len}"
+            );
+        }
+        assert_eq!(
+            base64url_encode(b"any carnal pleas"),
+            "YW55IGNhcm5hbCBwbGVhcw"
+        );
+        assert_eq!(
+            base64url_decode("YW55IGNhcm5hbCBwbGVhcw==").unwrap(),
+            b"any carnal pleas"
+        );
+        assert_eq!(base64url_decode("a"), None);
+        assert_eq!(base64url_decode("ab+c"), None);
+        assert_eq!(base64url_decode("ab c"), None);
+    }
+
+    #[test]
+    fn link_forms() {
+        assert_eq!(fragment_value("1.abc"), "1.abc");
+        assert_eq!(fragment_value("s=1.abc"), "1.abc");
+        assert_eq!(fragment_value("#s=1.abc"), "1.abc");
+        assert_eq!(fragment_value("https://x.test/memdiag/#s=1.abc"), "1.abc");
+        assert_eq!(fragment_value("https://x.test/#v=2&s=1.abc"), "1.abc");
+    }
+
+    #[test]
+    fn entry_names_drop_the_root() {
+        assert_eq!(entry_name(&vpath("/home/a/x.md")), "home/a/x.md");
+        assert_eq!(entry_name(&vpath("C:/Users/a/x.md")), "C/Users/a/x.md");
+    }
+}

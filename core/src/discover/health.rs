@@ -27,7 +27,7 @@ const LONG_LINES_LISTED: usize = 10;
 /// The frontmatter `type`s Claude Code writes.
 const MEMORY_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
 /// Words that mark an index entry as a correction of an earlier one.
-const CORRECTION_WORDS: [&str; 6] = [
+pub(crate) const CORRECTION_WORDS: [&str; 6] = [
     "not",
     "instead",
     "wrong",
@@ -42,7 +42,7 @@ const GROWTH_DAYS: i64 = 60;
 /// Weeks shown in the growth chart.
 const GROWTH_WEEKS: i64 = 9;
 /// Files of the project matched against rule globs at most.
-const RULE_MATCH_FILES: usize = 200_000;
+pub(crate) const RULE_MATCH_FILES: usize = 200_000;
 
 /// What discovery learned about the memory folder, for the first reason.
 pub(super) struct MemoryFacts {

@@ -1,0 +1,1352 @@
+//! Sanitizing: the shared snapshot analyses to the same report, and holds no private text.
+//!
+//! - The invariant: over every folder in `fixtures/`, every rule case in `fixtures/rules/`
+//!   and generated snapshots (`MEMDIAG_SEEDS=n` runs more than the default 100), the
+//!   shared snapshot's report matches the original figure for figure (checked twice: by a
+//!   rendering that holds no names, and by `Sanitized::verify`, which maps names).
+//! - The leak test: `fixtures/canary/` hides markers everywhere a secret can hide; none may
+//!   reach the shared tree, the link, the zip or the payload, in any case or encoding.
+//! - A few cases that show what a shared file looks like.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use memdiag_core::report::{Os, Report};
+use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized};
+use memdiag_core::share::{decode_link, encode_link, inspect_link, open_share_zip, to_zip};
+use memdiag_core::{
+    analyze, analyze_with, encode_project_path, ContentSource, Contents, Entry, Input, Step, Tree,
+    VPath,
+};
+use memdiag_tests::{assert_text, fixture_dirs, workspace_root, Fixture};
+
+/// Every combination worth checking: the defaults, then each option flipped.
+const OPTIONS: [SanitizeOptions; 5] = [
+    SanitizeOptions {
+        keep_file_names: true,
+        keep_user_name: false,
+        keep_text: false,
+    },
+    SanitizeOptions {
+        keep_file_names: false,
+        keep_user_name: false,
+        keep_text: false,
+    },
+    SanitizeOptions {
+        keep_file_names: true,
+        keep_user_name: true,
+        keep_text: false,
+    },
+    SanitizeOptions {
+        keep_file_names: false,
+        keep_user_name: false,
+        keep_text: true,
+    },
+    SanitizeOptions {
+        keep_file_names: true,
+        keep_user_name: true,
+        keep_text: true,
+    },
+];
+
+// ----- the invariant ---------------------------------------------------------------------
+
+/// Everything a report says that holds no name or text: each row's kind, figures and
+/// status, the footprint, the group counts, the memory folders' counts, every finding's
+/// code and line, the health figures. Two reports that render the same agree on every
+/// figure, status and diagnostic code.
+fn figures(report: &Report) -> String {
+    let mut out = String::new();
+    for row in &report.files {
+        let _ = writeln!(
+            out,
+            "{:?} {:?} {:?} depth={} parent={:?} size={:?} raw={:?} loaded={:?} counted={} \
+             {:?} {:?} listing={:?} paths={:?} truncation={:?} frontmatter={:?} \
+             references={:?}",
+            row.group,
+            row.load,
+            row.scope,
+            row.depth,
+            row.parent_index,
+            row.size,
+            row.raw,
+            row.loaded,
+            row.counted,
+            row.status,
+            row.unresolved_reason,
+            row.skill_listing,
+            row.paths.as_ref().map(Vec::len),
+            row.truncation,
+            row.frontmatter.iter().map(|f| &f.key).collect::<Vec<_>>(),
+            row.references
+                .iter()
+                .map(|r| (r.kind, r.line, r.exists, r.resolved.is_some()))
+                .collect::<Vec<_>>(),
+        );
+    }
+    let _ = writeln!(out, "{:?}\n{:?}", report.footprint, report.groups);
+    for folder in &report.memory_folders {
+        let _ = writeln!(
+            out,
+            "folder files={} current={}",
+            folder.files, folder.current
+        );
+    }
+    let c = &report.context;
+    let _ = writeln!(
+        out,
+        "git={} memory={} via={:?} enabled={} from={} version={} today={:?}",
+        c.git_root.is_some(),
+        c.memory_dir.is_some(),
+        c.memory_found_via,
+        c.auto_memory_enabled,
+        c.auto_memory_setting_from.is_some(),
+        c.version,
+        c.today
+    );
+    let mut findings: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {:?} line={:?}", d.code, d.severity, d.line))
+        .collect();
+    findings.sort();
+    let _ = writeln!(out, "{findings:#?}");
+    let health = &report.health;
+    for reason in &health.reasons {
+        let _ = writeln!(out, "{:?} ok={} {:?}", reason.id, reason.ok, reason.codes);
+    }
+    for memory in &health.memories {
+        let _ = writeln!(
+            out,
+            "memory lines={} chars={} bytes={} long={} topics={} undated={} orphans={} {:?} {:?}",
+            memory.index_lines,
+            memory.mean_line_chars,
+            memory.mean_line_bytes,
+            memory.long_lines,
+            memory.topic_files,
+            memory.without_timestamp,
+            memory.orphan_topics,
+            memory.types,
+            memory.growth
+        );
+    }
+    for agent in &health.agents {
+        let _ = writeln!(
+            out,
+            "agent {:?} exists={}",
+            agent.memory, agent.memory_exists
+        );
+    }
+    out
+}
+
+/// Analyses the shared snapshot (which must need nothing more) and checks it against the
+/// original: no warnings, the same figures, and no difference once names are mapped.
+#[track_caller]
+fn check_invariant(what: &str, original: &Report, shared: &Sanitized) -> Report {
+    assert!(shared.warnings.is_empty(), "{what}: {:#?}", shared.warnings);
+    let report = match analyze(&shared.tree, &shared.input).expect("shared input is valid") {
+        Step::Done(report) => *report,
+        Step::NeedsContents(paths) => panic!("{what}: the shared tree lacks {paths:?}"),
+    };
+    let (expected, actual) = (figures(original), figures(&report));
+    if expected != actual {
+        panic!("{what}: figures differ\n--- original\n{expected}\n--- shared\n{actual}");
+    }
+    let differences = shared.verify(original);
+    assert!(
+        differences.is_empty(),
+        "{what}:\n{}",
+        differences.join("\n")
+    );
+    report
+}
+
+/// The report of a decoded link or zip must be the shared snapshot's, byte for byte.
+#[track_caller]
+fn check_round_trips(what: &str, shared: &Sanitized, expected: &Report) {
+    let expected = serde_json::to_string(expected).unwrap();
+    let made = "2026-11-30T09:12:00Z";
+    let from_link = decode_link(&encode_link(shared, made)).expect("the link decodes");
+    let from_zip = open_share_zip(&to_zip(shared, made)).expect("the zip opens");
+    for (carrier, snapshot) in [("link", from_link), ("zip", from_zip)] {
+        assert_eq!(snapshot.made, made);
+        assert_eq!(snapshot.input, shared.input, "{what} via {carrier}");
+        let report = match analyze(&snapshot.tree, &snapshot.input).unwrap() {
+            Step::Done(report) => serde_json::to_string(&report).unwrap(),
+            Step::NeedsContents(paths) => panic!("{what} via {carrier}: asks for {paths:?}"),
+        };
+        assert_eq!(report, expected, "{what} via {carrier}");
+    }
+}
+
+#[test]
+fn every_fixture_keeps_its_report_under_every_option() {
+    for dir in fixture_dirs() {
+        let mut fixture = Fixture::load_dir(&dir);
+        let report = fixture.analyze();
+        for options in OPTIONS {
+            let what = format!("{} {options:?}", dir.display());
+            let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+            let shared_report = check_invariant(&what, &report, &shared);
+            check_round_trips(&what, &shared, &shared_report);
+        }
+    }
+}
+
+#[test]
+fn every_rule_case_keeps_its_report_under_every_option() {
+    let mut paths: Vec<_> = std::fs::read_dir(workspace_root().join("fixtures/rules"))
+        .expect("fixtures/rules exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("readable case");
+        let tree = text.split("//= rows\n").next().unwrap_or(&text);
+        let mut fixture = Fixture::parse(tree);
+        let report = fixture.analyze();
+        for options in OPTIONS {
+            let what = format!("{} {options:?}", path.display());
+            let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+            check_invariant(&what, &report, &shared);
+        }
+    }
+}
+
+#[test]
+fn generated_snapshots_keep_their_report() {
+    let seeds: u64 = std::env::var("MEMDIAG_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100);
+    for seed in 0..seeds {
+        let generated = generate(seed);
+        let (tree, report) = generated.analyse();
+        for (index, options) in OPTIONS.iter().enumerate() {
+            let what = format!("seed {seed} {options:?}");
+            let shared = sanitize(&tree, &generated.input, &report, options);
+            let shared_report = check_invariant(&what, &report, &shared);
+            // Round trips cost more than the rest; every snapshot takes one option's.
+            if index == (seed as usize) % OPTIONS.len() {
+                check_round_trips(&what, &shared, &shared_report);
+            }
+        }
+    }
+}
+
+// ----- the leak test ---------------------------------------------------------------------
+
+/// Markers hidden in `fixtures/canary/`, by where they stand.
+const CONTENT: &str = "4f1c"; // Text of files the analysis lists: replaced unless keep_text.
+const NAMES: &str = "7e2b"; // Names of listed files and folders: kept only with keep_file_names.
+const USER: &str = "9d3a"; // The user name: kept only with keep_user_name.
+const DROPPED: &str = "5b6d"; // Everything left out: never shared in any form.
+
+/// The phrases written into the canary fixture, for the encoded forms of the check.
+const PHRASES: &[&str] = &[
+    "CANARY-4f1c",
+    "canary-4f1c@example.com",
+    "카나리아 4f1c 비밀",
+    "CANARY-4f1c-env-5b6d",
+    "CANARY-4f1c-credentials-5b6d",
+    "CANARY-4f1c transcript 5b6d",
+    "canary-5b6d-branch",
+    "canary-7e2b-notes",
+    "canary9d3a",
+];
+
+/// Every form a marker or phrase could take in shared output: as written in any case,
+/// percent-encoded, and base64 or base64url at each of the three alignments.
+fn forms(phrase: &str) -> Vec<String> {
+    let mut out = vec![phrase.to_lowercase()];
+    let percent: String = phrase
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02x}")
+            }
+        })
+        .collect();
+    out.push(percent.to_lowercase());
+    if phrase.len() >= 6 {
+        for shift in 0..3 {
+            let mut bytes = vec![0u8; shift];
+            bytes.extend_from_slice(phrase.as_bytes());
+            let encoded = base64(&bytes);
+            // The first characters mix in the padding bytes and the last ones a partial
+            // group; the middle is what the phrase always encodes to.
+            let skip = if shift == 0 {
+                0
+            } else {
+                (shift * 8).div_ceil(6) + 1
+            };
+            let keep = encoded.len().saturating_sub(2);
+            if keep > skip + 4 {
+                let middle = &encoded[skip..keep];
+                out.push(middle.to_owned());
+                out.push(middle.replace('+', "-").replace('/', "_"));
+            }
+        }
+    }
+    out
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Every text the share can hold: the shared tree's paths, folders and contents, its input,
+/// the link, the zip's bytes, the link's payload and its base64, and what the link and the
+/// zip decode to.
+fn shared_output(shared: &Sanitized) -> Vec<(String, String)> {
+    let made = "2026-11-30T09:12:00Z";
+    let link = encode_link(shared, made);
+    let zip = to_zip(shared, made);
+    let payload = inspect_link(&link).expect("the link reads");
+    let mut out = vec![
+        ("link".to_owned(), link.clone()),
+        ("zip".to_owned(), String::from_utf8_lossy(&zip).into_owned()),
+        ("payload".to_owned(), payload.clone()),
+        ("payload base64".to_owned(), base64(payload.as_bytes())),
+        ("input".to_owned(), format!("{:?}", shared.input)),
+    ];
+    let decoded_link = decode_link(&link).unwrap();
+    let decoded_zip = open_share_zip(&zip).unwrap();
+    for (what, tree) in [
+        ("shared", &shared.tree),
+        ("from link", &decoded_link.tree),
+        ("from zip", &decoded_zip.tree),
+    ] {
+        for (path, file) in tree.files() {
+            out.push((format!("{what} path"), path.as_str().to_owned()));
+            if let Contents::Loaded(bytes) = &file.contents {
+                let text = String::from_utf8_lossy(bytes).into_owned();
+                out.push((format!("{what} {path}"), text));
+            }
+        }
+        for finding in tree.diagnostics() {
+            out.push((format!("{what} finding"), format!("{finding:?}")));
+        }
+    }
+    for (original, to) in &shared.paths {
+        // The map holds originals by design; only its shared side is shared.
+        let _ = original;
+        out.push(("shared name".to_owned(), to.clone()));
+    }
+    out
+}
+
+fn leaks(output: &[(String, String)], needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for form in forms(needle) {
+        for (what, text) in output {
+            let haystack = if form.chars().any(|c| c.is_ascii_uppercase()) {
+                text.clone()
+            } else {
+                text.to_lowercase()
+            };
+            if haystack.contains(&form) {
+                found.push(format!("{form:?} in {what}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_canary_fixture_leaks_nothing() {
+    let mut fixture = Fixture::load_dir(&workspace_root().join("fixtures/canary"));
+    let report = fixture.analyze();
+    for options in OPTIONS {
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        let output = shared_output(&shared);
+        let mut needles = vec![DROPPED];
+        if !options.keep_text {
+            needles.push(CONTENT);
+        }
+        if !options.keep_file_names {
+            needles.push(NAMES);
+        }
+        if !options.keep_user_name {
+            needles.push(USER);
+        }
+        let mut found = Vec::new();
+        for needle in needles {
+            found.extend(leaks(&output, needle));
+        }
+        for phrase in PHRASES {
+            let allowed =
+                (options.keep_text && phrase.contains(CONTENT) && !phrase.contains(DROPPED))
+                    || (options.keep_file_names && phrase.contains(NAMES))
+                    || (options.keep_user_name && phrase.contains(USER));
+            if !allowed {
+                found.extend(leaks(&output, phrase));
+            }
+        }
+        assert!(found.is_empty(), "{options:?} leaks:\n{}", found.join("\n"));
+        // The markers the options keep do show, so the check above is not vacuous.
+        for (kept, marker) in [
+            (options.keep_file_names, NAMES),
+            (options.keep_user_name, USER),
+            (options.keep_text, CONTENT),
+        ] {
+            assert_eq!(
+                !leaks(&output, marker).is_empty(),
+                kept,
+                "{options:?}: {marker} should show exactly when kept"
+            );
+        }
+    }
+}
+
+// ----- what a shared file looks like -----------------------------------------------------
+
+/// Sanitizes a `//- /path` fixture and checks the shared text of the file at `path`.
+#[track_caller]
+fn check_file(fixture: &str, options: SanitizeOptions, path: &str, expected: &str) {
+    let mut fixture = Fixture::parse(fixture);
+    let report = fixture.analyze();
+    let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+    check_invariant(path, &report, &shared);
+    let to = shared
+        .paths
+        .get(path)
+        .unwrap_or_else(|| panic!("{path} is not kept: {:#?}", shared.paths));
+    let file = shared.tree.file(&VPath::new(to).unwrap()).unwrap();
+    let Contents::Loaded(bytes) = &file.contents else {
+        panic!("{path} carries no contents")
+    };
+    let actual = format!("//- {to}\n{}", String::from_utf8_lossy(bytes));
+    assert_text(&actual, expected);
+}
+
+const NO_NAMES: SanitizeOptions = SanitizeOptions {
+    keep_file_names: false,
+    keep_user_name: false,
+    keep_text: false,
+};
+
+#[test]
+fn text_becomes_placeholders_and_references_keep_resolving() {
+    let fixture = r#"
+        //- /home/alice/.claude/CLAUDE.md
+        # Alice's notes — 2026 ✓ 가나 😀
+        Call 555-0142 or mail alice@example.com, see <https://wiki.corp/x>.
+        <!-- private: the real reason -->
+        - @docs/setup guide.md and @docs/setup\ guide.md#Step-2, @~/.claude/docs/a.md.
+        - [The guide](<docs/setup guide.md> "Title") and [encoded](docs/setup%20guide.md#Top).
+        ```sh
+        @docs/not-an-import.md
+        ```
+        //- /home/alice/.claude/docs/setup guide.md
+        Steps.
+        //- /home/alice/.claude/docs/a.md
+        A.
+        "#;
+    check_file(
+        fixture,
+        SanitizeOptions::default(),
+        "/home/alice/.claude/CLAUDE.md",
+        r#"
+        //- /home/aaaaa/.claude/CLAUDE.md
+        # xxxxx'x xxxxx □ 0000 □ ㅁㅁ 🔲
+        xxxx 000-0000 xx xxxx xxxxx@xxxxxxx.xxx, xxx <xxxxx://xxxx.xxxx/x>.
+        <!-- xxxxxxx: xxx xxxx xxxxxx -->
+        - @xxxx/xxxxx xxxxx.xx xxx @docs/setup\ guide.md#xxxx-0, @~/.claude/docs/a.md.
+        - [xxx xxxxx](<docs/setup guide.md> "xxxxx") xxx [xxxxxxx](docs/setup%20guide.md#xxx).
+        ```xx
+        @xxxx/xxx-xx-xxxxxx.xx
+        ```
+        "#,
+    );
+    check_file(
+        fixture,
+        NO_NAMES,
+        "/home/alice/.claude/CLAUDE.md",
+        r#"
+        //- /home/aaaaa/.claude/CLAUDE.md
+        # xxxxx'x xxxxx □ 0000 □ ㅁㅁ 🔲
+        xxxx 000-0000 xx xxxx xxxxx@xxxxxxx.xxx, xxx <xxxxx://xxxx.xxxx/x>.
+        <!-- xxxxxxx: xxx xxxx xxxxxx -->
+        - @xxxx/xxxxx xxxxx.xx xxx @daaa/qaaaa\ eaaaa.md#xxxx-0, @~/.claude/daaa/a.md.
+        - [xxx xxxxx](<daaa/qaaaa eaaaa.md> "xxxxx") xxx [xxxxxxx](daaa/qaaaa%20eaaaa.md#xxx).
+        ```xx
+        @xxxx/xxx-xx-xxxxxx.xx
+        ```
+        "#,
+    );
+}
+
+#[test]
+fn frontmatter_keeps_keys_and_what_discovery_reads() {
+    check_file(
+        r#"
+        //@ project=/home/alice/shop
+        //- /home/alice/shop/.claude/skills/deploy/SKILL.md
+        ---
+        name: deploy
+        description: "Ships v2.1 to prod \u00e9 \"now\""
+        when_to_use: >
+          When asked to ship
+          or release.
+        version: 1.10
+        retries: 3
+        enabled: true
+        owner: null
+        tags: [ops, "on call"]  # who cares
+        disable-model-invocation: false
+        ---
+        Body text.
+        "#,
+        NO_NAMES,
+        "/home/alice/shop/.claude/skills/deploy/SKILL.md",
+        r#"
+        //- /home/aaaaa/saaa/.claude/skills/daaaaa/SKILL.md
+        ---
+        name: daaaaa
+        description: "xxxxx x0.0 xx xxxx \u00f8 \"xxx\""
+        when_to_use: >
+          xxxx xxxxx xx xxxx
+          xx xxxxxxx.
+        version: 1.10
+        retries: 1
+        enabled: true
+        owner: null
+        tags: [xxx, "xx xxxx"]  # xxx xxxxx
+        disable-model-invocation: false
+        ---
+        xxxx xxxx.
+        "#,
+    );
+    check_file(
+        r#"
+        //@ project=/home/alice
+        //- /home/alice/.claude/projects/-home-alice/memory/MEMORY.md
+        - [Pay](payments.md)
+        //- /home/alice/.claude/projects/-home-alice/memory/payments.md
+        ---
+        name: Payments via Stripe
+        type: project
+        modified: 2026-11-02T10:00:00Z
+        ---
+        Use the adapter.
+        "#,
+        SanitizeOptions::default(),
+        "/home/alice/.claude/projects/-home-alice/memory/payments.md",
+        r#"
+        //- /home/aaaaa/.claude/projects/-home-aaaaa/memory/payments.md
+        ---
+        name: xxxxxxxx xxx xxxxxx
+        type: project
+        modified: 2026-11-02T10:00:00Z
+        ---
+        xxx xxx xxxxxxx.
+        "#,
+    );
+}
+
+#[test]
+fn settings_keep_only_what_the_analysis_reads() {
+    check_file(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/.claude/settings.json
+        {
+          "env": { "TOKEN": "secret" },
+          "apiKeyHelper": "/home/alice/bin/key.sh",
+          "autoMemoryEnabled": "no",
+          "autoMemoryDirectory": "~/memories",
+          "claudeMdExcludes": ["/home/alice/app/legacy/**", 7, "**/gen*/CLAUDE.md"]
+        }
+        //- /home/alice/app/legacy/CLAUDE.md
+        old
+        //- /home/alice/app/generated/CLAUDE.md
+        generated
+        "#,
+        NO_NAMES,
+        "/home/alice/.claude/settings.json",
+        r#"
+        //- /home/aaaaa/.claude/settings.json
+        {
+          "autoMemoryDirectory": "~/meaaaaaa",
+          "autoMemoryEnabled": "",
+          "claudeMdExcludes": [
+            "/home/aaaaa/aba/kaaaaa/**",
+            null,
+            "**/daa*/CLAUDE.md"
+          ]
+        }
+        "#,
+    );
+}
+
+#[test]
+fn a_worktree_keeps_its_main_repository() {
+    check_file(
+        r#"
+        //@ project=/home/alice/wt/feature mounts=/home/alice
+        //- /home/alice/wt/feature/.git
+        gitdir: /home/alice/repo/.git/worktrees/feature
+        //- /home/alice/.claude/projects/-home-alice-repo/memory/MEMORY.md
+        - remembered
+        "#,
+        NO_NAMES,
+        "/home/alice/wt/feature/.git",
+        r#"
+        //- /home/aaaaa/wp/daaaaaa/.git
+        gitdir: /home/aaaaa/qaaa/.git/worktrees/daaaaaa
+        "#,
+    );
+}
+
+#[test]
+fn tricky_references_and_frontmatter_keep_their_report() {
+    let cases = [
+        // An import inside a link's text, escaped and nested parentheses, percent-escaped
+        // Korean, a malformed escape, angle brackets, trailing punctuation.
+        r#"
+        //- /home/alice/.claude/CLAUDE.md
+        [see @docs/a.md](docs/b.md) and [x](a\(1\).md) and [y](a_(1).md) [z](%EB%B0%B0%ED%8F%AC.md)
+        [w](100%zz.md) [v](<sp ace.md>) @배포.md @a_(1).md,
+        //- /home/alice/.claude/docs/a.md
+        //- /home/alice/.claude/docs/b.md
+        //- /home/alice/.claude/a(1).md
+        //- /home/alice/.claude/a_(1).md
+        //- /home/alice/.claude/배포.md
+        //- /home/alice/.claude/100%zz.md
+        //- /home/alice/.claude/sp ace.md
+        "#,
+        // YAML beyond `key: value`: comments, multi-line quotes, nested lists and maps,
+        // anchors, tags, quoted keys, empty values, numbers that must stay numbers.
+        r#"
+        //@ project=/home/alice/p
+        //- /home/alice/p/.claude/skills/my skill/SKILL.md
+        ---
+        # leading comment
+        name: "my skill"
+        description: "multi
+          line with 12 and 	 tab"
+        when_to_use:
+          - a: 1
+            b: two
+          - {c: 3, d: "four"}
+        anchors: &anc
+          k: v
+        alias: *anc
+        tagged: !custom hello
+        "a:b": c
+        nothing:
+        empty: ""
+        number: 0x1F
+        float: 1.50
+        date: 2026-01-01
+        ---
+        body
+        "#,
+        // A plain glob with braces, a block scalar with a more-indented line and a blank one.
+        r#"
+        //@ project=/home/alice/p
+        //- /home/alice/p/.claude/rules/r.md
+        ---
+        paths: src/**/*.{ts,tsx}
+        description: |
+          keep
+            more 5
+
+          back
+        ---
+        body
+        //- /home/alice/p/src/x/y.tsx
+        x
+        "#,
+        // An agent's name on the line after its key.
+        r#"
+        //@ project=/home/alice/p
+        //- /home/alice/p/.claude/agents/rev.md
+        ---
+        name:
+          reviewer
+        memory: project
+        ---
+        //- /home/alice/p/.claude/agent-memory/reviewer/MEMORY.md
+        - m
+        "#,
+    ];
+    for (index, case) in cases.iter().enumerate() {
+        let mut fixture = Fixture::parse(case);
+        let report = fixture.analyze();
+        for options in OPTIONS {
+            let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+            check_invariant(&format!("case {index} {options:?}"), &report, &shared);
+        }
+    }
+}
+
+// ----- generated snapshots ---------------------------------------------------------------
+
+/// A small seeded generator (SplitMix64): a failure names the seed that reproduces it.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Folder and file name parts: dots, dashes, spaces, digits, capitals, Korean, accents, an
+/// emoji, and look-alikes of the well-known names.
+const WORDS: &[&str] = &[
+    "work",
+    "shop",
+    "my.app",
+    "data_2024",
+    "Notes v2",
+    "배포",
+    "café",
+    "api",
+    "x",
+    "db",
+    "Build",
+    "zz9",
+    "a-b",
+    "claudette",
+    "rules-old",
+    "docs",
+    "Ops",
+    "memo",
+    "😀fun",
+    "v1.2",
+];
+
+/// Text fragments: Markdown, Korean, emoji, numbers, addresses that are not references.
+const PROSE: &[&str] = &[
+    "Use pnpm, not npm",
+    "배포 전에 테스트를 실행한다",
+    "Ship it 🚀 on Fridays? No.",
+    "Port 5433, retry 3 times",
+    "mail ops@example.com or ping @oncall",
+    "see https://wiki.example.com/page#anchor",
+    "`inline @code.md` stays code",
+    "Ünïcödé and ÆØÅ letters",
+    "a long line that goes on and on about the build system and its many caches and flags",
+];
+
+/// A generated snapshot: files with contents, files listed with a size only, the input.
+struct Generated {
+    contents: BTreeMap<String, Vec<u8>>,
+    sizes: BTreeMap<String, u64>,
+    modified: BTreeMap<String, String>,
+    mounts: Vec<String>,
+    input: Input,
+}
+
+/// Serves generated contents; a file listed with a size only cannot be read.
+struct Source<'a>(&'a BTreeMap<String, Vec<u8>>);
+
+impl ContentSource for Source<'_> {
+    fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
+        self.0
+            .get(path.as_str())
+            .cloned()
+            .ok_or_else(|| "listed with a size only".to_owned())
+    }
+}
+
+impl Generated {
+    fn analyse(&self) -> (Tree, Report) {
+        let mounts: Vec<&str> = self.mounts.iter().map(String::as_str).collect();
+        let entries = self
+            .contents
+            .iter()
+            .map(|(path, bytes)| (path, bytes.len() as u64))
+            .chain(self.sizes.iter().map(|(path, size)| (path, *size)))
+            .map(|(path, size)| Entry {
+                path: path.clone(),
+                size,
+                bytes: None,
+                modified: self.modified.get(path).cloned(),
+            });
+        let mut tree = Tree::from_entries(&mounts, entries);
+        let report = analyze_with(&mut tree, &self.input, &mut Source(&self.contents))
+            .expect("generated input is valid");
+        (tree, report)
+    }
+}
+
+/// Builds one snapshot from a seed.
+fn generate(seed: u64) -> Generated {
+    let mut g = Gen {
+        rng: Rng(seed),
+        out: Generated {
+            contents: BTreeMap::new(),
+            sizes: BTreeMap::new(),
+            modified: BTreeMap::new(),
+            mounts: Vec::new(),
+            input: Input::default(),
+        },
+        docs: Vec::new(),
+    };
+    g.snapshot();
+    g.out
+}
+
+struct Gen {
+    rng: Rng,
+    out: Generated,
+    /// Files that references can point to.
+    docs: Vec<String>,
+}
+
+impl Gen {
+    fn word(&mut self) -> String {
+        self.rng.pick(WORDS).to_owned()
+    }
+
+    fn file_word(&mut self) -> String {
+        // File names for references avoid spaces half the time, to exercise both forms.
+        let word = self.word();
+        if self.rng.chance(50) {
+            word.replace(' ', "-")
+        } else {
+            word
+        }
+    }
+
+    fn add(&mut self, path: &str, text: String) {
+        let mut bytes = text.into_bytes();
+        if self.rng.chance(5) {
+            bytes = [b"\xef\xbb\xbf".as_slice(), &bytes].concat();
+        }
+        if self.rng.chance(5) {
+            // Latin-1 bytes that are not UTF-8.
+            bytes.extend_from_slice(b"caf\xe9 \xff\xfe end\n");
+        }
+        self.out.contents.insert(path.to_owned(), bytes);
+    }
+
+    fn snapshot(&mut self) {
+        let os = match self.rng.below(6) {
+            0 => Os::Windows,
+            1 => Os::Macos,
+            _ => Os::Linux,
+        };
+        let user = self.rng.pick(&[
+            "alice",
+            "bob.smith",
+            "zed",
+            "김철수",
+            "Émile",
+            "a1",
+            "agents",
+            "Mia_2",
+        ]);
+        let home = match os {
+            Os::Windows => format!("C:/Users/{user}"),
+            Os::Macos => format!("/Users/{user}"),
+            Os::Linux => format!("/home/{user}"),
+        };
+        let config = if self.rng.chance(15) {
+            format!("{home}/.config/claude")
+        } else {
+            format!("{home}/.claude")
+        };
+        let project = if self.rng.chance(10) {
+            None
+        } else if self.rng.chance(15) && os != Os::Windows {
+            Some(format!("/srv/{}/{}", self.word(), self.word()))
+        } else {
+            let depth = 1 + self.rng.below(3);
+            let mut path = home.clone();
+            for _ in 0..depth {
+                path = format!("{path}/{}", self.word());
+            }
+            Some(path)
+        };
+        self.out.mounts = vec![config.clone(), home.clone()];
+        if let Some(project) = &project {
+            self.out.mounts.push(project.clone());
+        }
+        let today = self.rng.chance(50).then(|| "2026-11-30".to_owned());
+        self.out.input = Input {
+            home: home.clone(),
+            project: project.clone(),
+            config_dir: (config != format!("{home}/.claude")).then(|| config.clone()),
+            os,
+            version: None,
+            today,
+        };
+
+        // Files that references point to, made first so that texts can name them.
+        for _ in 0..self.rng.below(6) {
+            let base = match &project {
+                Some(project) if self.rng.chance(60) => format!("{project}/docs"),
+                _ => format!("{config}/notes"),
+            };
+            let name = self.file_word();
+            self.docs.push(format!("{base}/{name}.md"));
+        }
+        if self.rng.chance(20) {
+            let cycle = format!("{home}/{}/cycle-a.md", self.word());
+            self.docs.push(cycle);
+        }
+        let docs = self.docs.clone();
+        for doc in &docs {
+            let text = self.markdown(doc, 4);
+            self.add(doc, text);
+        }
+        if self.rng.chance(20) {
+            // An import target too large to read, and one never read (a transcript).
+            let huge = format!("{config}/notes/huge.md");
+            self.out.sizes.insert(huge.clone(), 70 * 1024 * 1024);
+            self.docs.push(huge);
+            let transcript = format!("{config}/projects/x/session.jsonl");
+            self.out.sizes.insert(transcript.clone(), 1234);
+            self.docs.push(transcript);
+        }
+
+        let managed = match os {
+            Os::Linux => "/etc/claude-code/CLAUDE.md",
+            Os::Macos => "/Library/Application Support/ClaudeCode/CLAUDE.md",
+            Os::Windows => "C:/Program Files/ClaudeCode/CLAUDE.md",
+        };
+        for (path, percent) in [
+            (managed.to_owned(), 20),
+            (format!("{config}/CLAUDE.md"), 70),
+            (format!("{home}/CLAUDE.md"), 20),
+        ] {
+            if self.rng.chance(percent) {
+                let text = self.markdown(&path, 8);
+                self.add(&path, text);
+            }
+        }
+        if let Some(project) = &project {
+            self.project(project);
+        }
+        self.rules(&format!("{config}/rules"));
+        self.skills(&format!("{config}/skills"));
+        self.agents(&config, "agents", "agent-memory");
+        self.memory(&home, &config, project.as_deref());
+        self.settings(&config, project.as_deref());
+    }
+
+    fn project(&mut self, project: &str) {
+        for name in [
+            "CLAUDE.md",
+            ".claude/CLAUDE.md",
+            "CLAUDE.local.md",
+            ".claude/CLAUDE.local.md",
+        ] {
+            if self.rng.chance(40) {
+                let path = format!("{project}/{name}");
+                let text = self.markdown(&path, 10);
+                self.add(&path, text);
+            }
+        }
+        for _ in 0..self.rng.below(4) {
+            let mut dir = project.to_owned();
+            for _ in 0..1 + self.rng.below(3) {
+                let word = self.word();
+                dir = format!("{dir}/{word}");
+            }
+            if self.rng.chance(15) {
+                dir = format!("{project}/node_modules/{}", self.word());
+            }
+            let path = format!("{dir}/CLAUDE.md");
+            if self.rng.chance(10) {
+                // Over 4 MiB: skipped by Claude Code, listed with its size only.
+                self.out.sizes.insert(path, 5 * 1024 * 1024);
+            } else {
+                let text = self.markdown(&path, 5);
+                self.add(&path, text);
+            }
+            if self.rng.chance(30) {
+                self.skills(&format!("{dir}/.claude/skills"));
+            }
+        }
+        match self.rng.below(4) {
+            0 | 1 => {
+                self.add(
+                    &format!("{project}/.git/HEAD"),
+                    "ref: refs/heads/secret-branch\n".to_owned(),
+                );
+            }
+            2 => {
+                let main = format!("{}/main-{}", parent(project), self.word());
+                let gitdir = format!("{main}/.git/worktrees/{}", self.word());
+                self.add(&format!("{project}/.git"), format!("gitdir: {gitdir}\n"));
+                self.add(
+                    &format!("{main}/.git/HEAD"),
+                    "ref: refs/heads/main\n".to_owned(),
+                );
+            }
+            _ => {}
+        }
+        self.rules(&format!("{project}/.claude/rules"));
+        self.skills(&format!("{project}/.claude/skills"));
+        self.agents(project, ".claude/agents", ".claude/agent-memory");
+        if self.rng.chance(30) {
+            let path = format!(
+                "{project}/.claude/agent-memory-local/{}/MEMORY.md",
+                self.word()
+            );
+            let text = self.markdown(&path, 3);
+            self.add(&path, text);
+        }
+        for _ in 0..self.rng.below(4) {
+            // Source files no row lists: a rule's globs may match them, nothing else.
+            let path = match self.rng.below(3) {
+                0 => format!("{project}/src/{}.ts", self.word()),
+                1 => format!("{project}/src/{}/{}.ts", self.word(), self.word()),
+                _ => format!("{project}/lib/{}.py", self.word()),
+            };
+            self.add(&path, "export const secret = 1;\n".to_owned());
+        }
+        if self.rng.chance(25) {
+            // A sibling folder whose path encodes to the same memory-folder name.
+            let (parent, name) = project.rsplit_once('/').unwrap_or(("", project));
+            let twin: String = name
+                .chars()
+                .map(|c| match c {
+                    '.' | '_' | ' ' => '-',
+                    '-' => '.',
+                    c => c,
+                })
+                .collect();
+            if twin != name {
+                self.add(&format!("{parent}/{twin}/README.md"), "twin\n".to_owned());
+            }
+        }
+    }
+
+    fn rules(&mut self, dir: &str) {
+        for _ in 0..self.rng.below(3) {
+            let sub = if self.rng.chance(30) {
+                format!("/{}", self.word())
+            } else {
+                String::new()
+            };
+            let path = format!("{dir}{sub}/{}.md", self.file_word());
+            let frontmatter = match self.rng.below(5) {
+                0 => format!(
+                    "---\npaths:\n  - \"src/{}/**/*.ts\"\n  - lib/**\n---\n",
+                    self.word()
+                ),
+                1 => format!("---\npaths: \"{}/**, {{a,b}}/*.md\"\n---\n", self.word()),
+                2 => "---\npaths: [\"**/*.py\", 'docs/*.md']\ndescription: Python style\n---\n"
+                    .to_owned(),
+                _ => String::new(),
+            };
+            let text = format!("{frontmatter}{}", self.markdown(&path, 4));
+            self.add(&path, text);
+        }
+    }
+
+    fn skills(&mut self, dir: &str) {
+        for _ in 0..self.rng.below(3) {
+            let folder = self.file_word();
+            let path = format!("{dir}/{folder}/SKILL.md");
+            let mut frontmatter = String::from("---\n");
+            if self.rng.chance(60) {
+                let name = if self.rng.chance(70) {
+                    folder.clone()
+                } else {
+                    self.file_word()
+                };
+                frontmatter.push_str(&format!("name: {name}\n"));
+            }
+            frontmatter.push_str(match self.rng.below(4) {
+                0 => "description: Deploys the app, 3 times a day 🚀\n",
+                1 => "description: \"Quoted, with an escape \\u00e9 and \\\"quotes\\\"\"\n",
+                2 => "description: |\n  Line one: with a colon\n  Line two 2026\n",
+                _ => "description: 42\n",
+            });
+            if self.rng.chance(40) {
+                frontmatter.push_str("when_to_use: When asked to ship; 배포할 때\n");
+            }
+            if self.rng.chance(30) {
+                frontmatter.push_str("disable-model-invocation: true\n");
+            }
+            if self.rng.chance(10) {
+                frontmatter.push_str("broken: [unclosed\n");
+            }
+            frontmatter.push_str("---\n");
+            let mut text = format!("{frontmatter}{}", self.markdown(&path, 4));
+            if self.rng.chance(40) {
+                let extra = format!("{dir}/{folder}/checklist.md");
+                text.push_str("\nSee [the checklist](checklist.md).\n");
+                self.add(&extra, "- step one\n".to_owned());
+            }
+            self.add(&path, text);
+        }
+    }
+
+    fn agents(&mut self, root: &str, definitions: &str, memory: &str) {
+        for _ in 0..self.rng.below(3) {
+            let agent = self.file_word();
+            if self.rng.chance(70) {
+                let scope = self.rng.pick(&["user", "project", "local"]);
+                self.add(
+                    &format!("{root}/{definitions}/{agent}.md"),
+                    format!("---\nname: {agent}\ndescription: Reviews code\nmemory: {scope}\n---\nYou review.\n"),
+                );
+            }
+            if self.rng.chance(70) {
+                let dir = format!("{root}/{memory}/{agent}");
+                let index = format!("{dir}/MEMORY.md");
+                let text = self.index(&dir, 20);
+                self.add(&index, text);
+            }
+        }
+    }
+
+    /// The project's memory folder under one of the lookups, other folders beside it.
+    fn memory(&mut self, home: &str, config: &str, project: Option<&str>) {
+        let base = format!("{config}/projects");
+        if let Some(project) = project {
+            let key = self
+                .out
+                .contents
+                .get(&format!("{project}/.git"))
+                .and_then(|bytes| {
+                    let text = String::from_utf8_lossy(bytes).into_owned();
+                    let gitdir = text.trim().strip_prefix("gitdir: ")?.to_owned();
+                    Some(gitdir[..gitdir.find("/.git/")?].to_owned())
+                })
+                .unwrap_or_else(|| project.to_owned());
+            let name = match self.rng.below(6) {
+                0 => key.replace(['/', '\\', ':'], "-"),
+                1 => {
+                    let segments: Vec<&str> =
+                        project.split('/').filter(|s| !s.is_empty()).collect();
+                    let tail = segments[segments.len().saturating_sub(2)..].join("/");
+                    format!("-old-{}", encode_project_path(&tail).to_uppercase())
+                }
+                _ => encode_project_path(&key),
+            };
+            let dir = format!("{base}/{name}/memory");
+            let index = format!("{dir}/MEMORY.md");
+            let lines = match self.rng.below(4) {
+                0 => 0,
+                1 => 150 + self.rng.below(120),
+                _ => self.rng.below(40),
+            };
+            let text = self.index(&dir, lines);
+            if lines > 0 || self.rng.chance(50) {
+                self.add(&index, text);
+            }
+            for _ in 0..self.rng.below(4) {
+                let name = format!("{dir}/{}.md", self.file_word());
+                let ty = self
+                    .rng
+                    .pick(&["user", "feedback", "project", "reference", "odd"]);
+                let day = 1 + self.rng.below(28);
+                self.out
+                    .modified
+                    .insert(name.clone(), format!("2026-11-{day:02}T08:00:00"));
+                let frontmatter = if self.rng.chance(70) {
+                    format!("---\ntype: {ty}\nmodified: 2026-10-{day:02}\n---\n")
+                } else {
+                    String::new()
+                };
+                let text = format!("{frontmatter}{}", self.markdown(&name, 3));
+                self.add(&name, text);
+            }
+            self.out
+                .sizes
+                .insert(format!("{base}/{name}/0b7e5c2a.jsonl"), 99_999);
+        }
+        for _ in 0..self.rng.below(3) {
+            let other = encode_project_path(&format!("{home}/{}", self.word()));
+            if self.rng.chance(70) {
+                let path = format!("{base}/{other}/memory/{}.md", self.file_word());
+                self.add(&path, "- other\n".to_owned());
+            } else {
+                self.out
+                    .sizes
+                    .insert(format!("{base}/{other}/abc.jsonl"), 100);
+            }
+        }
+    }
+
+    fn settings(&mut self, config: &str, project: Option<&str>) {
+        let mut keys = vec!["\"env\": {\"TOKEN\": \"secret-token\"}".to_owned()];
+        if self.rng.chance(30) {
+            keys.push(format!(
+                "\"autoMemoryEnabled\": {}",
+                self.rng.pick(&["false", "true", "\"no\""])
+            ));
+        }
+        if self.rng.chance(50) {
+            let mut patterns = Vec::new();
+            let candidates: Vec<String> = self
+                .out
+                .contents
+                .keys()
+                .chain(self.out.sizes.keys())
+                .filter(|p| p.ends_with("CLAUDE.md"))
+                .cloned()
+                .collect();
+            if !candidates.is_empty() {
+                let pick = candidates[self.rng.below(candidates.len())].clone();
+                let dir = parent(&pick);
+                let folder = dir.rsplit('/').next().unwrap_or_default();
+                patterns.push(format!("\"{pick}\""));
+                patterns.push(format!("\"**/{folder}/CLAUDE.md\""));
+                if let Some(first) = folder.chars().next() {
+                    patterns.push(format!("\"**/{first}*/CLAUDE.md\""));
+                }
+            }
+            patterns.push("\"**/[a-c]*/CLAUDE.md\"".to_owned());
+            patterns.push("3".to_owned());
+            keys.push(format!("\"claudeMdExcludes\": [{}]", patterns.join(", ")));
+        }
+        if self.rng.chance(15) {
+            keys.push("\"autoMemoryDirectory\": 5".to_owned());
+        }
+        let text = if self.rng.chance(5) {
+            "{ not json".to_owned()
+        } else {
+            format!("{{\n  {}\n}}\n", keys.join(",\n  "))
+        };
+        self.add(&format!("{config}/settings.json"), text);
+        if let Some(project) = project {
+            if self.rng.chance(30) {
+                self.add(
+                    &format!("{project}/.claude/settings.local.json"),
+                    "{\"autoMemoryEnabled\": true, \"autoMemoryDirectory\": \"~/m\"}\n".to_owned(),
+                );
+            }
+        }
+    }
+
+    /// A memory index: `lines` entries, links to topic files (some missing).
+    fn index(&mut self, dir: &str, lines: usize) -> String {
+        let mut text = String::new();
+        if self.rng.chance(20) {
+            text.push_str("---\ntype: index\n---\n");
+        }
+        for n in 0..lines {
+            match self.rng.below(6) {
+                0 => {
+                    let topic = self.file_word();
+                    let target = topic.replace(' ', "%20");
+                    text.push_str(&format!("- [{topic} notes]({target}.md) — entry {n}\n"));
+                    if self.rng.chance(60) {
+                        let body = self.markdown(&format!("{dir}/{topic}.md"), 2);
+                        self.add(&format!("{dir}/{topic}.md"), body);
+                    }
+                }
+                1 => text.push_str(&format!(
+                    "- {} {}\n",
+                    "가나다라마바사 ".repeat(1 + self.rng.below(30)),
+                    n
+                )),
+                2 => text.push_str(&format!("- 😀 {}\n", "x".repeat(self.rng.below(200)))),
+                _ => {
+                    let prose = self.rng.pick(PROSE);
+                    text.push_str(&format!("- {prose} ({n})\n"));
+                }
+            }
+        }
+        text
+    }
+
+    /// Markdown for the file at `path`, with up to `lines` blocks and references to the
+    /// generated documents in every form the scanner reads.
+    fn markdown(&mut self, path: &str, lines: usize) -> String {
+        let folder = parent(path);
+        let home = self.out.input.home.clone();
+        let mut text = String::new();
+        if self.rng.chance(15) {
+            text.push_str("---\ndescription: Notes\ncount: 3\n---\n");
+        }
+        for _ in 0..self.rng.below(lines + 1) {
+            let target = if !self.docs.is_empty() && self.rng.chance(70) {
+                let doc = self.docs[self.rng.below(self.docs.len())].clone();
+                match self.rng.below(3) {
+                    0 => relative(&folder, &doc),
+                    1 => match doc.strip_prefix(&format!("{home}/")) {
+                        Some(rest) => format!("~/{rest}"),
+                        None => doc,
+                    },
+                    _ => doc,
+                }
+            } else {
+                format!("{}.md", self.file_word())
+            };
+            let block = match self.rng.below(12) {
+                0 => format!("@{}", target.replace(' ', "\\ ")),
+                1 => format!("See @{}, then", target.replace(' ', "\\ ")),
+                2 => format!("@{}#part", target.replace(' ', "\\ ")),
+                3 => format!("[{}](<{target}>)", self.rng.pick(PROSE)),
+                4 => format!("[link]({} \"title\")", target.replace(' ', "%20")),
+                5 => format!("[link]({}#frag)", target.replace(' ', "%20")),
+                6 => format!("```\n@{target}\n```"),
+                7 => format!("<!-- note @{} -->", target.replace(' ', "\\ ")),
+                8 => format!("[folder]({folder}/)"),
+                9 => format!("# {}", self.rng.pick(PROSE)),
+                _ => format!("- {}", self.rng.pick(PROSE)),
+            };
+            text.push_str(&block);
+            text.push('\n');
+        }
+        if self.rng.chance(10) {
+            text = text.replace('\n', "\r\n");
+        }
+        text
+    }
+}
+
+fn parent(path: &str) -> String {
+    path.rsplit_once('/')
+        .map_or(path, |(dir, _)| dir)
+        .to_owned()
+}
+
+/// `to` relative to the folder `from`, with `..` where needed.
+fn relative(from: &str, to: &str) -> String {
+    let from: Vec<&str> = from.split('/').filter(|s| !s.is_empty()).collect();
+    let to_parts: Vec<&str> = to.split('/').filter(|s| !s.is_empty()).collect();
+    if from.first() != to_parts.first() {
+        return to.to_owned();
+    }
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut parts: Vec<&str> = vec![".."; from.len() - common];
+    parts.extend(&to_parts[common..]);
+    parts.join("/")
+}

@@ -1,0 +1,643 @@
+//! The share payload: links and zips open to the snapshot they were made from, links made
+//! today keep opening, and hostile input is an error, never a panic or a memory blow-up.
+
+use memdiag_core::report::Report;
+use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized};
+use memdiag_core::share::{
+    decode_link, decode_link_with, encode_link, inspect_link, is_share_zip, open_share_zip,
+    open_share_zip_with, to_zip, ShareError, ShareLimits, SHARE_FORMAT,
+};
+use memdiag_core::{analyze, Contents, Entry, Input, Step, Tree, VPath, ZipLimits};
+use memdiag_tests::{assert_text, render, render_diagnostics, Fixture};
+
+const MADE: &str = "2026-11-30T09:12:00Z";
+
+/// A small snapshot with something in every part of the format: imports, an unresolved
+/// link, a rule, a skill, a memory index with a topic, settings, a sub-agent.
+const SMALL: &str = r#"
+    //@ project=/home/alice/shop mounts=/home/alice
+    //- /home/alice/.claude/CLAUDE.md
+    # Notes
+    @~/.claude/style.md and [gone](gone.md)
+    //- /home/alice/.claude/style.md
+    Short lines.
+    //- /home/alice/.claude/settings.json
+    {"autoMemoryEnabled": true, "env": {"TOKEN": "x"}, "claudeMdExcludes": ["**/old/CLAUDE.md"]}
+    //- /home/alice/shop/CLAUDE.md
+    Use pnpm. 배포 전에 테스트.
+    //- /home/alice/shop/old/CLAUDE.md
+    Old.
+    //- /home/alice/shop/.claude/rules/web.md
+    ---
+    paths: "src/**/*.ts"
+    ---
+    React rules.
+    //- /home/alice/shop/src/app.ts
+    export {};
+    //- /home/alice/shop/.claude/skills/deploy/SKILL.md
+    ---
+    name: deploy
+    description: Ships the shop 🚀
+    ---
+    Steps.
+    //- /home/alice/shop/.git/HEAD
+    ref: refs/heads/main
+    //- /home/alice/.claude/projects/-home-alice-shop/memory/MEMORY.md
+    - [Payments](payments.md) — Stripe only
+    //- /home/alice/.claude/projects/-home-alice-shop/memory/payments.md
+    ---
+    type: project
+    modified: 2026-11-02
+    ---
+    Use the adapter.
+    //- /home/alice/.claude/agents/reviewer.md
+    ---
+    name: reviewer
+    memory: user
+    ---
+    Review.
+    //- /home/alice/.claude/agent-memory/reviewer/MEMORY.md
+    - checks tests first
+    "#;
+
+fn small() -> (Report, Sanitized) {
+    let mut fixture = Fixture::parse(SMALL);
+    let report = fixture.analyze();
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    assert!(shared.warnings.is_empty(), "{:?}", shared.warnings);
+    (report, shared)
+}
+
+fn report_of(tree: &Tree, input: &Input) -> Report {
+    match analyze(tree, input).expect("a shared input is valid") {
+        Step::Done(report) => *report,
+        Step::NeedsContents(paths) => panic!("a shared snapshot asks for {paths:?}"),
+    }
+}
+
+fn json(report: &Report) -> String {
+    serde_json::to_string(report).unwrap()
+}
+
+// ----- round trips -----------------------------------------------------------------------
+
+#[test]
+fn a_link_opens_to_the_shared_snapshot() {
+    let (_, shared) = small();
+    let link = encode_link(&shared, MADE);
+    assert!(link.starts_with(&format!("{SHARE_FORMAT}.")), "{link}");
+    assert!(link[2..]
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+    assert_eq!(
+        encode_link(&shared, MADE),
+        link,
+        "the same snapshot, the same link"
+    );
+    let expected = json(&report_of(&shared.tree, &shared.input));
+    for pasted in [
+        link.clone(),
+        format!("s={link}"),
+        format!("#s={link}"),
+        format!("https://memdiag.example/#s={link}"),
+        format!("  {link}\n"),
+    ] {
+        let snapshot = decode_link(&pasted).expect("the link decodes");
+        assert_eq!(snapshot.made, MADE);
+        assert_eq!(snapshot.format, SHARE_FORMAT);
+        assert_eq!(snapshot.input, shared.input);
+        assert_eq!(json(&report_of(&snapshot.tree, &snapshot.input)), expected);
+    }
+}
+
+#[test]
+fn a_zip_opens_to_the_shared_snapshot() {
+    let (_, shared) = small();
+    let zip = to_zip(&shared, MADE);
+    assert!(is_share_zip(&zip));
+    assert_eq!(
+        to_zip(&shared, MADE),
+        zip,
+        "the same snapshot, the same zip"
+    );
+    let snapshot = open_share_zip(&zip).expect("the zip opens");
+    assert_eq!(snapshot.made, MADE);
+    assert_eq!(snapshot.input, shared.input);
+    assert_eq!(
+        json(&report_of(&snapshot.tree, &snapshot.input)),
+        json(&report_of(&shared.tree, &shared.input))
+    );
+    // A person who unzips it finds the files at their paths, without the root.
+    let names = String::from_utf8_lossy(&zip).into_owned();
+    assert!(names.contains("memdiag-share.json"));
+    let project = &shared.paths["/home/alice/shop/CLAUDE.md"];
+    assert!(names.contains(&project[1..]), "{project}");
+}
+
+#[test]
+fn odd_files_survive_both_carriers() {
+    // Windows paths, a file that is not UTF-8, a file shared by size only, one that could not
+    // be read, and a finding made while the original was read.
+    let mut tree = Tree::from_entries(
+        &["C:/Users/bob/.claude", "C:/Users/bob"],
+        [
+            (
+                "C:/Users/bob/.claude/CLAUDE.md",
+                Some(b"caf\xe9 @notes.md @big.md\n".to_vec()),
+                0,
+            ),
+            (
+                "C:/Users/bob/.claude/notes.md",
+                Some(b"\xef\xbb\xbfBOM first\r\n".to_vec()),
+                0,
+            ),
+            ("C:/Users/bob/.claude/big.md", None, 70 * 1024 * 1024),
+            ("C:/Users/bob/.claude/rules/r.md", None, 10),
+        ]
+        .into_iter()
+        .map(|(path, bytes, size): (&str, Option<Vec<u8>>, u64)| Entry {
+            path: path.to_owned(),
+            size: bytes.as_ref().map_or(size, |b| b.len() as u64),
+            bytes,
+            modified: Some("2026-11-01T10:00:00".to_owned()),
+        }),
+    );
+    tree.push_diagnostic(memdiag_core::Diagnostic::new(
+        "zip-entry-rejected",
+        memdiag_core::Severity::Warning,
+        Some("../secret.md"),
+        "zip entry left out: the name holds a `..` segment",
+    ));
+    let input = Input {
+        home: "C:/Users/bob".to_owned(),
+        os: memdiag_core::report::Os::Windows,
+        ..Input::default()
+    };
+    // The rule cannot be read; every other file was handed over with the tree.
+    tree.set_contents(
+        &VPath::new("C:/Users/bob/.claude/rules/r.md").unwrap(),
+        Err("gone".to_owned()),
+    );
+    let report = report_of(&tree, &input);
+    let shared = sanitize(&tree, &input, &report, &SanitizeOptions::default());
+    assert!(
+        shared.verify(&report).is_empty(),
+        "{:?}",
+        shared.verify(&report)
+    );
+    let expected = json(&report_of(&shared.tree, &shared.input));
+    let from_link = decode_link(&encode_link(&shared, MADE)).unwrap();
+    let from_zip = open_share_zip(&to_zip(&shared, MADE)).unwrap();
+    for snapshot in [from_link, from_zip] {
+        assert_eq!(json(&report_of(&snapshot.tree, &snapshot.input)), expected);
+        let big = &shared.paths["C:/Users/bob/.claude/big.md"];
+        let big = snapshot.tree.file(&VPath::new(big).unwrap());
+        assert!(matches!(
+            big.map(|f| (&f.contents, f.size)),
+            Some((Contents::Unreadable(_), 73_400_320))
+        ));
+        assert_eq!(snapshot.tree.diagnostics().len(), 1);
+        assert_eq!(snapshot.tree.diagnostics()[0].code, "zip-entry-rejected");
+    }
+    let payload = inspect_link(&encode_link(&shared, MADE)).unwrap();
+    assert!(payload.contains("\"base64\":"), "{payload}");
+    // Neither the read error's words nor the finding's message travel.
+    assert!(
+        !payload.contains("gone") && !payload.contains("left out"),
+        "{payload}"
+    );
+}
+
+#[test]
+fn zip_entry_names_never_collide() {
+    // A file where the manifest sits, and two roots that flatten to the same entry name.
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ mounts=/
+        //- /home/alice/.claude/CLAUDE.md
+        @/memdiag-share.json @/C/Users/x.md @C:/Users/x.md
+        //- /memdiag-share.json
+        {"format": 99}
+        //- /C/Users/x.md
+        unix
+        //- C:/Users/x.md
+        windows
+        "#,
+    );
+    let report = fixture.analyze();
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    assert_eq!(shared.tree.len(), 4);
+    let snapshot = open_share_zip(&to_zip(&shared, MADE)).expect("the zip opens");
+    for (path, file) in shared.tree.files() {
+        let opened = snapshot.tree.file(path).expect("every file is back");
+        assert_eq!(opened.contents, file.contents, "{path}");
+    }
+    assert_eq!(
+        json(&report_of(&snapshot.tree, &snapshot.input)),
+        json(&report_of(&shared.tree, &shared.input))
+    );
+}
+
+// ----- links made today keep opening -----------------------------------------------------
+
+/// A link made from `SMALL` by format 1 (2026-11-30). Never regenerate it: if it stops
+/// decoding to these figures, links people already sent have stopped opening.
+const GOLDEN_LINK: &str = concat!(
+    "1.rVTNjtMwEH4Vy1yWqomTdlktOYGgB0QrJH4O0FTIG7utl8SOYme3pSoSB94AcUW8Ao8EL8AjME6av1K2i0QUxb",
+    "G_8cw333i8wXOVJdTgwO_jhDKOAzzwBmeO7ztD76V3P_AHgee9wX28VIlFiR0JXVJKYTHN1CWPTHed6KVKAYyUnI",
+    "vFWyYyHMg8jvtYabCMhcxXAF_xTAslK8woRtfVJFG5NGA87cSb9TE4218mbhTTnMFswaVxEp6obE0yfiX4Nc8g0C",
+    "HbHXFNHAs6BehY3qTcv7etQNyFMJbDXMTcktjglJrlXu5VgEfjh68ej9yEgSct3oN0p-eQJF9Zse6glX1C-eBDvU",
+    "GbdczB3kJoauHZyUJJu3Q3lHjbvzHcwdzJZDR59vx1m8RgUJNwShIr1PqG8pahdB2kk-Jp491xQilpwgNUWYay5B",
+    "egXNtZYVJycI-HPVaxA8metpOdrnbP7CSl68TmYKVFP758awvxH4i03NdUzryuMmadgjI7VyCMYmIuOAtQ1X3eoB",
+    "EI1fW5lVKaGyPkQruXGtqrYnA-rBlsQolQiGlu1KSgPJL0IuYsxAEyWc77JV66m7DRKorhR1t4aiEL9npExaw55i",
+    "G2yCyU26P0dge9ZuY3zFpH8YZEy27cucty6EZyzS_-VnkronWiA6Cts4gA9Z5rtGXcHMF_C6rfiTjWhPE0Vmvy4u",
+    "mT8bhTbf9QH5TWoQQpo0ykBi6_oGm-4g_9-vr5e5vWMUJ_XjPDe201C68u-vnpI7zdAd5j3jsVriN0AhxzYQWnaQ",
+    "p6N_X2t8UtKpk9pXCRzra_AQ",
+);
+
+#[test]
+fn a_link_made_today_still_opens() {
+    let snapshot = decode_link(GOLDEN_LINK).expect("a format-1 link decodes");
+    assert_eq!(snapshot.format, 1);
+    assert_eq!(snapshot.made, MADE);
+    let report = report_of(&snapshot.tree, &snapshot.input);
+    assert_text(
+        &format!("{}\n{}", render(&report), render_diagnostics(&report)),
+        GOLDEN_REPORT,
+    );
+    let f = &report.footprint;
+    assert_eq!(
+        (
+            f.files,
+            f.chars,
+            f.bytes,
+            f.utf16,
+            f.always_loaded,
+            f.tokens_estimate
+        ),
+        GOLDEN_FOOTPRINT
+    );
+}
+
+/// What the golden link analyses to today. If a later release changes an analysis rule, these
+/// may be updated; the link itself may not.
+const GOLDEN_REPORT: &str = r#"
+    User always ~/.claude/CLAUDE.md counted scope=user
+      User import ~/.claude/style.md counted
+      User link ~/.claude/gone.md [unresolved] (missing)
+    Project always ~/shop/CLAUDE.md counted scope=project
+    Project tree ~/shop/old/CLAUDE.md [excluded] scope=project
+    Rules conditional ~/shop/.claude/rules/web.md counted scope=project paths=src/**/*.ts
+    Auto Memory startup ~/.claude/projects/-home-ahaaa-shop/memory/MEMORY.md counted lines=1/1 utf16=39/39 cut=none first_dropped=none
+      Auto Memory on-demand ~/.claude/projects/-home-ahaaa-shop/memory/payments.md
+    Skills on-demand ~/shop/.claude/skills/deploy/SKILL.md counted scope=project skill=deploy
+    Agent Memory startup ~/.claude/agent-memory/reviewer/MEMORY.md counted scope=user agent=reviewer lines=1/1 utf16=20/20 cut=none first_dropped=none
+
+    unresolved-reference ~/.claude/CLAUDE.md:2
+    claude-md-excluded ~/shop/old/CLAUDE.md
+    "#;
+const GOLDEN_FOOTPRINT: (u64, u64, u64, u64, u64, u64) = (6, 176, 195, 177, 4, 44);
+
+#[test]
+#[ignore = "prints a new golden link; run by hand only when a new format number is added"]
+fn print_a_golden_link() {
+    let (_, shared) = small();
+    let link = encode_link(&shared, MADE);
+    let snapshot = decode_link(&link).unwrap();
+    let report = report_of(&snapshot.tree, &snapshot.input);
+    let f = &report.footprint;
+    println!("{link}");
+    println!("{}\n{}", render(&report), render_diagnostics(&report));
+    println!(
+        "{:?}",
+        (
+            f.files,
+            f.chars,
+            f.bytes,
+            f.utf16,
+            f.always_loaded,
+            f.tokens_estimate
+        )
+    );
+}
+
+// ----- hostile input ---------------------------------------------------------------------
+
+/// What a case expects of the error.
+type Expect = fn(&ShareError) -> bool;
+
+#[test]
+fn garbage_is_an_error_not_a_panic() {
+    let cases: &[(&str, Expect)] = &[
+        ("", |e| matches!(e, ShareError::NotAShare(_))),
+        ("hello", |e| matches!(e, ShareError::NotAShare(_))),
+        ("1.", |e| matches!(e, ShareError::Corrupt(_))),
+        ("1.!!!!", |e| matches!(e, ShareError::Corrupt(_))),
+        ("1.A", |e| matches!(e, ShareError::Corrupt(_))),
+        ("1.AAAA", |e| matches!(e, ShareError::Corrupt(_))),
+        ("0.AAAA", |e| matches!(e, ShareError::NotAShare(_))),
+        ("2.AAAA", |e| *e == ShareError::NewerFormat(2)),
+        ("99999999999999.AAAA", |e| {
+            matches!(e, ShareError::NotAShare(_))
+        }),
+        ("x.AAAA", |e| matches!(e, ShareError::NotAShare(_))),
+        ("#s=", |e| matches!(e, ShareError::NotAShare(_))),
+    ];
+    for (link, expected) in cases {
+        match decode_link(link) {
+            Ok(_) => panic!("{link:?} decoded"),
+            Err(error) => assert!(expected(&error), "{link:?}: {error}"),
+        }
+    }
+    // Every cut and every changed character of a real link.
+    let (_, shared) = small();
+    let link = encode_link(&shared, MADE);
+    for cut in 0..link.len() {
+        assert!(
+            decode_link(&link[..cut]).is_err(),
+            "a link cut at {cut} decoded"
+        );
+    }
+    let alphabet = b"AZaz09-_.=";
+    for at in 0..link.len() {
+        for &c in alphabet {
+            let mut bytes = link.clone().into_bytes();
+            bytes[at] = c;
+            let _ = decode_link(&String::from_utf8(bytes).unwrap());
+        }
+    }
+}
+
+/// Raw deflate, written by hand so the test needs no compressor: stored blocks for a chosen
+/// payload, or one fixed-Huffman block of back-references for a bomb.
+struct Deflate {
+    bytes: Vec<u8>,
+    bit: u32,
+}
+
+impl Deflate {
+    fn new() -> Deflate {
+        Deflate {
+            bytes: Vec::new(),
+            bit: 0,
+        }
+    }
+
+    /// Writes `count` bits of `value`, least significant first (headers, extra bits).
+    fn bits(&mut self, value: u32, count: u32) {
+        for i in 0..count {
+            if self.bit == 0 {
+                self.bytes.push(0);
+            }
+            let last = self.bytes.len() - 1;
+            self.bytes[last] |= (((value >> i) & 1) as u8) << self.bit;
+            self.bit = (self.bit + 1) % 8;
+        }
+    }
+
+    /// Writes a Huffman code, most significant bit first.
+    fn code(&mut self, code: u32, count: u32) {
+        for i in (0..count).rev() {
+            self.bits((code >> i) & 1, 1);
+        }
+    }
+
+    /// A payload as stored (uncompressed) blocks.
+    fn stored(data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let chunks: Vec<&[u8]> = data.chunks(65_535).collect();
+        for (index, chunk) in chunks.iter().enumerate() {
+            out.push(u8::from(index + 1 == chunks.len()));
+            let len = chunk.len() as u16;
+            out.extend_from_slice(&len.to_le_bytes());
+            out.extend_from_slice(&(!len).to_le_bytes());
+            out.extend_from_slice(chunk);
+        }
+        if chunks.is_empty() {
+            out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+        }
+        out
+    }
+
+    /// One space, then copies of it: about 258 bytes out for every 13 bits in.
+    fn bomb(inflated: usize) -> Vec<u8> {
+        let mut d = Deflate::new();
+        d.bits(1, 1); // The last block.
+        d.bits(1, 2); // Fixed Huffman codes.
+        d.code(0x30 + u32::from(b' '), 8); // The literal.
+        for _ in 0..inflated / 258 {
+            d.code(0b1100_0101, 8); // Length 258.
+            d.code(0, 5); // Distance 1.
+        }
+        d.code(0, 7); // End of block.
+        d.bytes
+    }
+}
+
+fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
+        }
+    }
+    out
+}
+
+/// A link carrying `json` as it is.
+fn link_of(json: &str) -> String {
+    format!("1.{}", base64url(&Deflate::stored(json.as_bytes())))
+}
+
+#[test]
+fn a_decompression_bomb_is_refused() {
+    // 64 MiB from about 400 KB: over the 32 MiB a link may inflate to.
+    let bomb = format!("1.{}", base64url(&Deflate::bomb(64 * 1024 * 1024)));
+    assert!(bomb.len() < 600_000, "{}", bomb.len());
+    match decode_link(&bomb) {
+        Err(ShareError::TooLarge(why)) => assert!(why.contains("inflates"), "{why}"),
+        other => panic!("the bomb was not refused: {other:?}"),
+    }
+    // The same within a small cap, and an over-long link before it is even read.
+    let small_limits = ShareLimits {
+        max_payload_bytes: 1000,
+        ..ShareLimits::default()
+    };
+    let small_bomb = format!("1.{}", base64url(&Deflate::bomb(10_000)));
+    assert!(matches!(
+        decode_link_with(&small_bomb, &small_limits),
+        Err(ShareError::TooLarge(_))
+    ));
+    let long = ShareLimits {
+        max_link_chars: 10,
+        ..ShareLimits::default()
+    };
+    assert!(matches!(
+        decode_link_with(&small_bomb, &long),
+        Err(ShareError::TooLarge(_))
+    ));
+}
+
+#[test]
+fn a_payload_is_checked_before_it_becomes_a_tree() {
+    let base = r#""format":1,"made":"2026-11-30","home":"/home/a""#;
+    let ok = |extra: &str| link_of(&format!("{{{base}{extra}}}"));
+    // Fields a later writer may add are ignored; absent optional ones are null.
+    let snapshot = decode_link(&ok(
+        r#","future":[1,2],"files":[{"path":"/home/a/x.md","size":2,"text":"hi","later":true}]"#,
+    ))
+    .unwrap();
+    assert_eq!(snapshot.input.project, None);
+    let file = snapshot
+        .tree
+        .file(&VPath::new("/home/a/x.md").unwrap())
+        .unwrap();
+    assert_eq!(file.contents, Contents::Loaded(b"hi".to_vec()));
+    let bad: &[(&str, &str)] = &[
+        ("a relative path", r#","files":[{"path":"x.md","size":1}]"#),
+        (
+            "a path that climbs",
+            r#","files":[{"path":"/../x.md","size":1}]"#,
+        ),
+        ("a relative home", r#","project":"work""#),
+        (
+            "two kinds of contents",
+            r#","files":[{"path":"/a","size":1,"text":"a","base64":"YQ"}]"#,
+        ),
+        (
+            "bad base64",
+            r#","files":[{"path":"/a","size":1,"base64":"*"}]"#,
+        ),
+        (
+            "a zip entry in a link",
+            r#","files":[{"path":"/a","size":1,"entry":"a"}]"#,
+        ),
+        ("a bad mount", r#","mounts":["nowhere"]"#),
+        ("a wrong type", r#","files":{}"#),
+    ];
+    for (what, extra) in bad {
+        assert!(
+            matches!(decode_link(&ok(extra)), Err(ShareError::Corrupt(_))),
+            "{what} was accepted"
+        );
+    }
+    for (what, json) in [
+        ("no home", r#"{"format":1,"made":"x"}"#.to_owned()),
+        (
+            "a made that is not a date",
+            format!(r#"{{"format":1,"made":"{}","home":"/h"}}"#, "x".repeat(100)),
+        ),
+        (
+            "a control character",
+            r#"{"format":1,"made":"a\u001b[2J","home":"/h"}"#.to_owned(),
+        ),
+        (
+            "a format that disagrees",
+            r#"{"format":2,"made":"x","home":"/h"}"#.to_owned(),
+        ),
+        ("not JSON", "{\"format\":1,".to_owned()),
+    ] {
+        assert!(
+            matches!(decode_link(&link_of(&json)), Err(ShareError::Corrupt(_))),
+            "{what}"
+        );
+    }
+    let many = format!(
+        "{{{base},\"files\":[{}]}}",
+        [r#"{"path":"/h/x","size":1}"#; 10].join(",")
+    );
+    let few = ShareLimits {
+        max_files: 9,
+        ..ShareLimits::default()
+    };
+    assert!(matches!(
+        decode_link_with(&link_of(&many), &few),
+        Err(ShareError::TooLarge(_))
+    ));
+}
+
+/// Replaces every occurrence of `from` in the zip's bytes (local and central headers).
+fn patch(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    assert_eq!(from.len(), to.len());
+    let mut out = bytes.to_vec();
+    let mut at = 0;
+    let mut found = 0;
+    while let Some(i) = out[at..]
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+    {
+        out[at + i..at + i + from.len()].copy_from_slice(to.as_bytes());
+        at += i + from.len();
+        found += 1;
+    }
+    assert!(found > 0, "{from} is not in the zip");
+    out
+}
+
+#[test]
+fn a_hostile_zip_is_an_error_not_a_panic() {
+    let (_, shared) = small();
+    let zip = to_zip(&shared, MADE);
+    assert!(!is_share_zip(b"not a zip"));
+    assert!(matches!(
+        open_share_zip(b"not a zip"),
+        Err(ShareError::NotAShare(_))
+    ));
+    // An ordinary snapshot zip: no manifest.
+    let ordinary = patch(&zip, "memdiag-share.json", "memdiag-share.jsox");
+    assert!(!is_share_zip(&ordinary));
+    assert!(matches!(
+        open_share_zip(&ordinary),
+        Err(ShareError::NotAShare(_))
+    ));
+    // The manifest names an entry the archive does not hold.
+    let renamed = patch(&zip, "shop/CLAUDE.md", "shop/CLAUDE.mx");
+    assert!(
+        matches!(open_share_zip(&renamed), Err(ShareError::Corrupt(_))),
+        "{:?}",
+        open_share_zip(&renamed)
+    );
+    // A manifest over the limit.
+    let tight = ShareLimits {
+        max_payload_bytes: 100,
+        ..ShareLimits::default()
+    };
+    assert!(matches!(
+        open_share_zip_with(&zip, &tight),
+        Err(ShareError::TooLarge(_))
+    ));
+    let entry_cap = ShareLimits {
+        zip: ZipLimits {
+            max_total_bytes: 64,
+            ..ZipLimits::default()
+        },
+        ..ShareLimits::default()
+    };
+    assert!(open_share_zip_with(&zip, &entry_cap).is_err());
+    for cut in (0..zip.len()).step_by(7) {
+        assert!(
+            open_share_zip(&zip[..cut]).is_err(),
+            "a zip cut at {cut} opened"
+        );
+    }
+    for at in 0..zip.len() {
+        let mut bytes = zip.clone();
+        bytes[at] ^= 0x55;
+        let _ = open_share_zip(&bytes);
+    }
+}
