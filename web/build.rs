@@ -42,7 +42,12 @@ fn main() {
         let Some(relative) = relative.to_str() else {
             continue;
         };
-        let virtual_path = format!("/{}", relative.replace('\\', "/"));
+        // A folder named `dot-git` stands for `.git`, which git cannot store in a repository.
+        let virtual_path = format!("/{}", relative.replace('\\', "/"))
+            .split('/')
+            .map(|segment| if segment == "dot-git" { ".git" } else { segment })
+            .collect::<Vec<_>>()
+            .join("/");
         let _ = writeln!(
             out,
             "    ({virtual_path:?}, include_bytes!({:?})),",

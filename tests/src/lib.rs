@@ -371,11 +371,13 @@ fn read_meta(path: &Path) -> FixtureMeta {
 }
 
 /// `home/alice/x.md` below `tree/` is `/home/alice/x.md`; a first segment like `C:` makes a
-/// Windows path.
-fn virtual_path_of(relative: &Path) -> String {
+/// Windows path. A folder named `dot-git` stands for `.git`, which git cannot store inside a
+/// repository (see `fixtures/README.md`).
+pub fn virtual_path_of(relative: &Path) -> String {
     let joined = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|segment| if segment == "dot-git" { ".git".to_owned() } else { segment })
         .collect::<Vec<_>>()
         .join("/");
     if joined.len() >= 2 && joined.as_bytes()[1] == b':' {
