@@ -79,7 +79,7 @@ use crate::report::{
 };
 use crate::text::frontmatter::{self, Frontmatter};
 use crate::text::glob::Glob;
-use crate::text::measure::{is_js_space, measure, FenceTracker};
+use crate::text::measure::{is_js_space, measure};
 use crate::text::references;
 use crate::tree::{Contents, FileEntry, Tree};
 use crate::vpath::VPath;
@@ -678,37 +678,18 @@ impl<'a> Builder<'a> {
     }
 
     /// Rewrites every import path and local link destination in `out` (the placeholder text
-    /// of `text`) to the shared path, then checks that the scanner reads the same references.
+    /// of `text`, at the same byte offsets) to the shared path, where the scanner found it
+    /// written, then checks that the shared text scans to the renamed references.
     fn references(&mut self, text: &str, out: &mut String, shown: &str) {
         let expected = references::scan(text);
-        let found = sites(text);
-        let same = found.len() == expected.len()
-            && found
-                .iter()
-                .zip(&expected)
-                .all(|(site, raw)| site.kind == raw.kind && site.target == raw.target);
-        if !same {
-            // The scanner and this copy of its rules disagree; nothing is rewritten rather
-            // than something wrong.
-            for raw in &expected {
-                self.namer.file(&raw.target);
-            }
-            if !self.namer.collecting() {
-                self.warnings.push(format!(
-                    "the references in {shown} could not be located; they may not resolve in \
-                     the shared report"
-                ));
-            }
-            return;
-        }
-        for site in &found {
-            let written = &text[site.span.clone()];
-            let shared = match site.kind {
+        for reference in &expected {
+            let written = &text[reference.span.clone()];
+            let shared = match reference.kind {
                 ReferenceKind::Import => self.import_path(written),
                 ReferenceKind::Link => self.link_destination(written),
             };
             if shared.len() == written.len() {
-                out.replace_range(site.span.clone(), &shared);
+                out.replace_range(reference.span.clone(), &shared);
             }
         }
         if self.namer.collecting() {
@@ -1581,308 +1562,7 @@ fn allocate_chars(chars: &BTreeMap<char, bool>) -> BTreeMap<char, char> {
     out
 }
 
-// ----- references: where each target is written ------------------------------------------
-//
-// `references::scan` says which references a text holds but not where their targets are
-// written. The functions below follow its rules step for step and also return each target's
-// byte range; `Builder::references` checks that both agree before rewriting anything.
-
-/// A reference with the byte range of its written target.
-struct Site {
-    kind: ReferenceKind,
-    /// The offset of the `@` or `[`: the order `scan` reports references in.
-    at: usize,
-    /// The written target: after the `@` to where the path ends, or a link's destination
-    /// inside its parentheses (and angle brackets).
-    span: Range<usize>,
-    /// The target as `scan` reports it.
-    target: String,
-}
-
-fn sites(text: &str) -> Vec<Site> {
-    let skip_lines = frontmatter::locate(text).map_or(0, |block| block.line_count);
-    let mut found = Vec::new();
-    let mut fence = FenceTracker::default();
-    let mut paragraph: Option<usize> = None;
-    let mut offset = 0;
-    for (index, line) in text.split_inclusive('\n').enumerate() {
-        let start = offset;
-        offset += line.len();
-        if index < skip_lines {
-            continue;
-        }
-        if fence.step(line) || line.trim().is_empty() {
-            if let Some(paragraph_start) = paragraph.take() {
-                paragraph_sites(text, paragraph_start..start, &mut found);
-            }
-        } else if paragraph.is_none() {
-            paragraph = Some(start);
-        }
-    }
-    if let Some(paragraph_start) = paragraph {
-        paragraph_sites(text, paragraph_start..text.len(), &mut found);
-    }
-    found.sort_by_key(|site| site.at);
-    found
-}
-
-fn paragraph_sites(text: &str, range: Range<usize>, found: &mut Vec<Site>) {
-    let base = range.start;
-    let paragraph = &text[range];
-    let code = code_span_mask(paragraph);
-    let mut previous: Option<char> = None;
-    for (at, c) in paragraph.char_indices() {
-        let starts_word = previous.is_none_or(is_js_space);
-        previous = Some(c);
-        if c != '@' || code[at] || !starts_word {
-            continue;
-        }
-        let mut path = String::new();
-        let mut end = paragraph.len();
-        let mut chars = paragraph[at + 1..].char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            if code[at + 1 + i] || is_js_space(c) {
-                end = at + 1 + i;
-                break;
-            }
-            if c == '\\' && chars.peek().is_some_and(|&(_, next)| next == ' ') {
-                path.push(' ');
-                chars.next();
-            } else {
-                path.push(c);
-            }
-        }
-        let target = without_fragment(&path);
-        if has_extension(target) {
-            found.push(Site {
-                kind: ReferenceKind::Import,
-                at: base + at,
-                span: base + at + 1..base + end,
-                target: target.to_owned(),
-            });
-        }
-    }
-    for (open, close) in bracket_pairs(paragraph.as_bytes(), &code) {
-        let Some((span, destination)) = inline_link(paragraph, close) else {
-            continue;
-        };
-        let Some(target) = local_target(&destination) else {
-            continue;
-        };
-        found.push(Site {
-            kind: ReferenceKind::Link,
-            at: base + open,
-            span: base + span.start..base + span.end,
-            target,
-        });
-    }
-}
-
-fn code_span_mask(paragraph: &str) -> Vec<bool> {
-    let bytes = paragraph.as_bytes();
-    let mut mask = vec![false; bytes.len()];
-    let run_at = |i: usize| bytes[i..].iter().take_while(|&&b| b == b'`').count();
-    let mut unclosed = BTreeSet::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'`' => {
-                let run = run_at(i);
-                let mut end = None;
-                if !unclosed.contains(&run) {
-                    let mut j = i + run;
-                    while j < bytes.len() {
-                        if bytes[j] == b'`' {
-                            let closing = run_at(j);
-                            if closing == run {
-                                end = Some(j + closing);
-                                break;
-                            }
-                            j += closing;
-                        } else {
-                            j += 1;
-                        }
-                    }
-                }
-                match end {
-                    Some(end) => {
-                        mask[i..end].fill(true);
-                        i = end;
-                    }
-                    None => {
-                        unclosed.insert(run);
-                        i += run;
-                    }
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    mask
-}
-
-fn has_extension(path: &str) -> bool {
-    let segment = path.rsplit('/').next().unwrap_or(path);
-    segment
-        .char_indices()
-        .any(|(i, c)| c == '.' && i > 0 && i + 1 < segment.len())
-}
-
-fn without_fragment(target: &str) -> &str {
-    target.split('#').next().unwrap_or(target)
-}
-
-fn bracket_pairs(bytes: &[u8], code: &[bool]) -> Vec<(usize, usize)> {
-    let mut pairs = Vec::new();
-    let mut open = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !code[i] {
-            match bytes[i] {
-                b'\\' => i += 1,
-                b'[' => open.push(i),
-                b']' => {
-                    if let Some(start) = open.pop() {
-                        pairs.push((start, i));
-                    }
-                }
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    pairs.sort_unstable();
-    pairs
-}
-
-const MAX_DESTINATION: usize = 4096;
-
-/// The written range and the unescaped destination of the inline link whose text closes at
-/// `close`.
-fn inline_link(paragraph: &str, close: usize) -> Option<(Range<usize>, String)> {
-    let bytes = paragraph.as_bytes();
-    if bytes.get(close + 1) != Some(&b'(') {
-        return None;
-    }
-    let mut i = skip_space(bytes, close + 2);
-    let span;
-    let destination = if bytes.get(i) == Some(&b'<') {
-        let mut destination = Vec::new();
-        i += 1;
-        let start = i;
-        loop {
-            match *bytes.get(i)? {
-                b'>' => break,
-                b'<' | b'\n' => return None,
-                b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
-                    destination.push(bytes[i + 1]);
-                    i += 1;
-                }
-                b => destination.push(b),
-            }
-            if destination.len() > MAX_DESTINATION {
-                return None;
-            }
-            i += 1;
-        }
-        span = start..i;
-        i += 1;
-        destination
-    } else {
-        let mut destination = Vec::new();
-        let mut parens = 0usize;
-        let start = i;
-        while let Some(&b) = bytes.get(i) {
-            match b {
-                b if b.is_ascii_whitespace() || b.is_ascii_control() => break,
-                b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
-                    destination.push(bytes[i + 1]);
-                    i += 1;
-                }
-                b'(' => {
-                    parens += 1;
-                    destination.push(b);
-                }
-                b')' if parens == 0 => break,
-                b')' => {
-                    parens -= 1;
-                    destination.push(b);
-                }
-                b => destination.push(b),
-            }
-            if destination.len() > MAX_DESTINATION {
-                return None;
-            }
-            i += 1;
-        }
-        if parens > 0 {
-            return None;
-        }
-        span = start..i;
-        destination
-    };
-    let after_destination = i;
-    i = skip_space(bytes, i);
-    if i > after_destination {
-        if let Some(&quote) = bytes.get(i).filter(|b| matches!(b, b'"' | b'\'' | b'(')) {
-            let closing = if quote == b'(' { b')' } else { quote };
-            i += 1;
-            loop {
-                match *bytes.get(i)? {
-                    b'\\' => i += 1,
-                    b if b == closing => break,
-                    _ => {}
-                }
-                i += 1;
-            }
-            i = skip_space(bytes, i + 1);
-        }
-    }
-    if bytes.get(i) != Some(&b')') {
-        return None;
-    }
-    Some((span, String::from_utf8_lossy(&destination).into_owned()))
-}
-
-fn skip_space(bytes: &[u8], mut i: usize) -> usize {
-    let mut line_breaks = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b' ' | b'\t' | b'\r' => {}
-            b'\n' if line_breaks == 0 => line_breaks += 1,
-            _ => break,
-        }
-        i += 1;
-    }
-    i
-}
-
-fn local_target(destination: &str) -> Option<String> {
-    if has_scheme(destination) {
-        return None;
-    }
-    let target = without_fragment(destination);
-    if target.is_empty() {
-        return None;
-    }
-    let chars: Vec<char> = target.chars().collect();
-    Some(match percent_units(&chars) {
-        Some((_, decoded)) => decoded,
-        None => target.to_owned(),
-    })
-}
-
-fn has_scheme(destination: &str) -> bool {
-    let scheme_len = destination
-        .bytes()
-        .enumerate()
-        .take_while(|&(i, b)| {
-            b.is_ascii_alphabetic() || (i > 0 && (b.is_ascii_digit() || b"+-.".contains(&b)))
-        })
-        .count();
-    scheme_len >= 2 && destination.as_bytes().get(scheme_len) == Some(&b':')
-}
+// ----- references: percent-escapes in a link destination ---------------------------------
 
 /// One step of percent-decoding: a character kept as it is, or a `%XX` escape starting at
 /// that index.
@@ -2576,30 +2256,6 @@ mod tests {
         assert!(map[&'나'] > '가' && map[&'나'].len_utf8() == 3);
         assert_eq!(map[&'é'].len_utf8(), 2);
         assert_eq!(map[&'😀'].len_utf8(), 4);
-    }
-
-    #[test]
-    fn sites_agree_with_the_scanner() {
-        let text = "---\nname: x\n---\n@a.md and `@b.md` [c](<d e.md> \"t\") @f\\ g.md#h\n\
-                    [x](%EA%B0%80.md#y) [u](https://x.y) [see @i.md](j.md)\n";
-        let found = sites(text);
-        let scanned = references::scan(text);
-        assert_eq!(found.len(), scanned.len());
-        for (site, raw) in found.iter().zip(&scanned) {
-            assert_eq!((site.kind, &site.target), (raw.kind, &raw.target));
-        }
-        let written: Vec<&str> = found.iter().map(|s| &text[s.span.clone()]).collect();
-        assert_eq!(
-            written,
-            [
-                "a.md",
-                "d e.md",
-                "f\\ g.md#h",
-                "%EA%B0%80.md#y",
-                "j.md",
-                "i.md](j.md)"
-            ]
-        );
     }
 
     #[test]

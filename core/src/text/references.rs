@@ -13,8 +13,20 @@ use super::measure::{is_js_space, FenceTracker};
 pub(crate) struct RawReference {
     /// Import or link.
     pub(crate) kind: ReferenceKind,
-    /// The path as written, without the `@`, without a `#fragment`, with `\ ` unescaped.
+    /// The path the reference names, decoded from what is written at [`RawReference::span`]:
+    /// for an import, with each `\ ` unescaped to a space and cut before the first `#`; for a
+    /// link, with backslash escapes of ASCII punctuation resolved, cut before the first `#`,
+    /// then percent-decoded (left percent-encoded when the decoded bytes are not UTF-8).
     pub(crate) target: String,
+    /// The byte range of the scanned text where the target is written, undecoded, on `char`
+    /// boundaries. For an import: from just after the `@` to the white space, code span or
+    /// end of text that ends the path, so it holds every `\ ` escape, any `#fragment` and
+    /// any trailing punctuation. For a link: the destination inside the parentheses, inside
+    /// the angle brackets when wrapped in `<…>` (the brackets excluded), with its backslash
+    /// and percent escapes and any `#fragment`; never the white space around it or a title.
+    /// Spans can overlap: an import inside a link's text can run on over the link's
+    /// destination (`[see @a.md](b.md)`).
+    pub(crate) span: Range<usize>,
     /// The 1-based line in the text.
     pub(crate) line: u64,
     /// True when the import's path ends in punctuation that Claude Code keeps as part of the
@@ -30,7 +42,9 @@ pub(crate) struct RawReference {
 /// A link is `[text](target)` whose target is not `http:`, `https:`, `mailto:` (any scheme
 /// `x:` with two or more letters) and not a bare `#anchor`; a `<…>`-wrapped target and a
 /// `"title"` after the target are handled as Markdown does. The frontmatter block, fenced
-/// code blocks (``` and ~~~) and inline code spans are never scanned.
+/// code blocks (``` and ~~~) and inline code spans are never scanned. Each reference carries
+/// the byte range where its target is written ([`RawReference::span`]), so that a caller can
+/// rewrite it in place.
 pub(crate) fn scan(text: &str) -> Vec<RawReference> {
     let skip_lines = frontmatter::locate(text).map_or(0, |block| block.line_count);
     let mut found = Vec::new();
@@ -78,28 +92,31 @@ fn scan_paragraph(text: &str, range: Range<usize>, found: &mut Vec<(usize, RawRe
     let base = range.start;
     let paragraph = &text[range];
     let code = code_span_mask(paragraph);
-    for (position, target) in imports(paragraph, &code) {
-        found.push((base + position, import(target)));
+    let shift = |span: Range<usize>| base + span.start..base + span.end;
+    for (position, span, target) in imports(paragraph, &code) {
+        found.push((base + position, import(target, shift(span))));
     }
-    for (position, target) in links(paragraph, &code) {
-        found.push((base + position, link(target)));
+    for (position, span, target) in links(paragraph, &code) {
+        found.push((base + position, link(target, shift(span))));
     }
 }
 
-fn import(target: String) -> RawReference {
+fn import(target: String, span: Range<usize>) -> RawReference {
     let trailing_punctuation = target.ends_with(TRAILING_PUNCTUATION);
     RawReference {
         kind: ReferenceKind::Import,
         target,
+        span,
         line: 0,
         trailing_punctuation,
     }
 }
 
-fn link(target: String) -> RawReference {
+fn link(target: String, span: Range<usize>) -> RawReference {
     RawReference {
         kind: ReferenceKind::Link,
         target,
+        span,
         line: 0,
         trailing_punctuation: false,
     }
@@ -154,8 +171,9 @@ fn code_span_mask(paragraph: &str) -> Vec<bool> {
     mask
 }
 
-/// Every `@path` of the paragraph whose last segment has an extension, with its offset.
-fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, String)> {
+/// Every `@path` of the paragraph whose last segment has an extension: the offset of its `@`,
+/// the range of the path as written and the path.
+fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, Range<usize>, String)> {
     let mut out = Vec::new();
     let mut previous: Option<char> = None;
     for (at, c) in paragraph.char_indices() {
@@ -165,9 +183,11 @@ fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, String)> {
             continue;
         }
         let mut path = String::new();
+        let mut end = paragraph.len();
         let mut chars = paragraph[at + 1..].char_indices().peekable();
         while let Some((i, c)) = chars.next() {
             if code[at + 1 + i] || is_js_space(c) {
+                end = at + 1 + i;
                 break;
             }
             if c == '\\' && chars.peek().is_some_and(|&(_, next)| next == ' ') {
@@ -179,7 +199,7 @@ fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, String)> {
         }
         let target = without_fragment(&path);
         if has_extension(target) {
-            out.push((at, target.to_owned()));
+            out.push((at, at + 1..end, target.to_owned()));
         }
     }
     out
@@ -199,16 +219,16 @@ fn without_fragment(target: &str) -> &str {
     target.split('#').next().unwrap_or(target)
 }
 
-/// Every inline link or image target of the paragraph that names a local file, with the
-/// offset of its `[`.
-fn links(paragraph: &str, code: &[bool]) -> Vec<(usize, String)> {
+/// Every inline link or image target of the paragraph that names a local file: the offset of
+/// its `[`, the range of its destination as written and the target.
+fn links(paragraph: &str, code: &[bool]) -> Vec<(usize, Range<usize>, String)> {
     // Each `[` is tried in turn, not only the first of a link, so that an image inside a
     // link's text (a badge) is found too.
     bracket_pairs(paragraph.as_bytes(), code)
         .into_iter()
         .filter_map(|(open, close)| {
-            let destination = inline_link(paragraph, close)?;
-            Some((open, local_target(&destination)?))
+            let (span, destination) = inline_link(paragraph, close)?;
+            Some((open, span, local_target(&destination)?))
         })
         .collect()
 }
@@ -243,17 +263,20 @@ fn bracket_pairs(bytes: &[u8], code: &[bool]) -> Vec<(usize, usize)> {
 /// than this; the cap keeps a hostile line from being rescanned for every `[`.
 const MAX_DESTINATION: usize = 4096;
 
-/// The destination of the inline link whose text closes at `close`, backslash escapes
-/// resolved; `None` when the brackets are not followed by a well-formed `(…)`.
-fn inline_link(paragraph: &str, close: usize) -> Option<String> {
+/// The destination of the inline link whose text closes at `close`: the range where it is
+/// written (inside the angle brackets, if any) and its text with backslash escapes resolved;
+/// `None` when the brackets are not followed by a well-formed `(…)`.
+fn inline_link(paragraph: &str, close: usize) -> Option<(Range<usize>, String)> {
     let bytes = paragraph.as_bytes();
     if bytes.get(close + 1) != Some(&b'(') {
         return None;
     }
     let mut i = skip_space(bytes, close + 2);
+    let span;
     let destination = if bytes.get(i) == Some(&b'<') {
         let mut destination = Vec::new();
         i += 1;
+        let start = i;
         loop {
             match *bytes.get(i)? {
                 b'>' => break,
@@ -269,9 +292,11 @@ fn inline_link(paragraph: &str, close: usize) -> Option<String> {
             }
             i += 1;
         }
+        span = start..i;
         i += 1;
         destination
     } else {
+        let start = i;
         let mut destination = Vec::new();
         let mut parens = 0usize;
         while let Some(&b) = bytes.get(i) {
@@ -300,6 +325,7 @@ fn inline_link(paragraph: &str, close: usize) -> Option<String> {
         if parens > 0 {
             return None;
         }
+        span = start..i;
         destination
     };
     let after_destination = i;
@@ -324,7 +350,7 @@ fn inline_link(paragraph: &str, close: usize) -> Option<String> {
     }
     // Every byte pushed came whole from the text or is ASCII punctuation standing in for an
     // escape, so the bytes are valid UTF-8; the lossy conversion never replaces anything.
-    Some(String::from_utf8_lossy(&destination).into_owned())
+    Some((span, String::from_utf8_lossy(&destination).into_owned()))
 }
 
 /// Skips spaces and tabs and at most one line break, the white space Markdown allows
@@ -395,8 +421,18 @@ mod tests {
 
     /// Checks `scan`: each reference as `<line>:@<target>` for an import (with `!` after it
     /// when flagged for trailing punctuation) or `<line>:[<target>]` for a link, space-separated.
+    /// Also checks that each target decodes from its span as `RawReference` documents.
     fn check(text: &str, expected: &str) {
-        let actual: Vec<String> = scan(text)
+        let found = scan(text);
+        for reference in &found {
+            assert_eq!(
+                decoded(text, reference),
+                reference.target,
+                "span {:?} of input: {text:?}",
+                reference.span
+            );
+        }
+        let actual: Vec<String> = found
             .iter()
             .map(|r| match r.kind {
                 ReferenceKind::Import => {
@@ -407,6 +443,42 @@ mod tests {
             })
             .collect();
         assert_eq!(actual.join(" "), expected, "input: {text:?}");
+    }
+
+    /// The target as `RawReference::target` documents it, decoded from the text at the span.
+    fn decoded(text: &str, reference: &RawReference) -> String {
+        let written = &text[reference.span.clone()];
+        match reference.kind {
+            ReferenceKind::Import => without_fragment(&written.replace("\\ ", " ")).to_owned(),
+            ReferenceKind::Link => {
+                let mut unescaped = String::new();
+                let mut chars = written.chars().peekable();
+                while let Some(c) = chars.next() {
+                    match chars.peek() {
+                        Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
+                            unescaped.push(next);
+                            chars.next();
+                        }
+                        _ => unescaped.push(c),
+                    }
+                }
+                percent_decode(without_fragment(&unescaped))
+            }
+        }
+    }
+
+    /// Checks what each reference's span covers in `text`, in order of appearance.
+    fn check_spans(text: &str, expected: &[&str]) {
+        let written: Vec<&str> = scan(text).iter().map(|r| &text[r.span.clone()]).collect();
+        assert_eq!(written, expected, "input: {text:?}");
+    }
+
+    /// Each reference's span in `text` as `(start, end)`, in order of appearance.
+    fn spans(text: &str) -> Vec<(usize, usize)> {
+        scan(text)
+            .into_iter()
+            .map(|r| (r.span.start, r.span.end))
+            .collect()
     }
 
     #[test]
@@ -556,6 +628,88 @@ mod tests {
         check("[see @a.md](b.md)", "1:[b.md] 1:@a.md](b.md)!");
         check("[see\n@a.md](b.md)", "1:[b.md] 2:@a.md](b.md)!");
         check("<!-- @a.md -->", "1:@a.md");
+    }
+
+    #[test]
+    fn import_spans_hold_the_path_as_written() {
+        check_spans("@a.md", &["a.md"]);
+        check_spans("see @a.md and @b.md", &["a.md", "b.md"]);
+        check_spans("@my\\ file.md", &["my\\ file.md"]);
+        check_spans("@my\\ file.md\\ ", &["my\\ file.md\\ "]);
+        check_spans("@a\\b.md", &["a\\b.md"]);
+        check_spans("@a.md#section", &["a.md#section"]);
+        check_spans("@my\\ file.md#a\\ b x", &["my\\ file.md#a\\ b"]);
+        check_spans("@a.md, then", &["a.md,"]);
+        check_spans("(@a.md) @b.md)", &["b.md)"]);
+        check_spans("@a.md`code`", &["a.md"]);
+        check_spans("@a.md\u{a0}x", &["a.md"]);
+        check_spans("@노트.md", &["노트.md"]);
+        check_spans("[see @a.md](b.md)", &["b.md", "a.md](b.md)"]);
+    }
+
+    #[test]
+    fn link_spans_hold_the_destination_as_written() {
+        check_spans("[a](b.md)", &["b.md"]);
+        check_spans("![alt](img.png)", &["img.png"]);
+        check_spans("[a](<b.md>)", &["b.md"]);
+        check_spans("[a](<with space.md> \"t\")", &["with space.md"]);
+        check_spans("[a](<b\\>.md>)", &["b\\>.md"]);
+        check_spans("[a](b.md \"title\")", &["b.md"]);
+        check_spans("[a](b.md 'title')", &["b.md"]);
+        check_spans("[a](b.md (title))", &["b.md"]);
+        check_spans("[a](b.md\n\"title\")", &["b.md"]);
+        check_spans("[a]( b.md )", &["b.md"]);
+        check_spans("[a](\nc.md)", &["c.md"]);
+        check_spans("[a](b.md#part)", &["b.md#part"]);
+        check_spans("[a](<b c.md#part>)", &["b c.md#part"]);
+        check_spans("[a](with%20space.md)", &["with%20space.md"]);
+        check_spans("[a](%EA%B0%80.md#y)", &["%EA%B0%80.md#y"]);
+        check_spans("[a](%FF.md)", &["%FF.md"]);
+        check_spans("[a](b\\).md)", &["b\\).md"]);
+        check_spans("[a](b_(1).md)", &["b_(1).md"]);
+        check_spans("[😀](😀.md)", &["😀.md"]);
+        check_spans("[![badge](i.svg)](t.md)", &["t.md", "i.svg"]);
+    }
+
+    #[test]
+    fn spans_are_byte_offsets_in_the_whole_text() {
+        // Multibyte text before the references.
+        assert_eq!(spans("가나 😀 @노트.md [é](b.md)"), [(13, 22), (28, 32)]);
+        // Line breaks, CRLF ones included, and a reference on a last line without one.
+        assert_eq!(spans("a\r\n@b.md\r\n[c](d.md)\r\n"), [(4, 8), (14, 18)]);
+        assert_eq!(spans("x\n\n@a.md"), [(4, 8)]);
+        assert_eq!(spans("x\n[a](b.md)"), [(6, 10)]);
+        assert_eq!(spans("x\r\n\r\n[a](<b.md>)"), [(10, 14)]);
+        // Frontmatter and fenced code before them.
+        assert_eq!(spans("---\nsee: @a.md\n---\n@b.md"), [(20, 24)]);
+        assert_eq!(
+            spans("---\r\nx: \"[a](b.md)\"\r\n---\r\n[c](d.md)"),
+            [(30, 34)]
+        );
+        assert_eq!(spans("```\n@x.md\n```\n@b.md\n"), [(15, 19)]);
+        // The same target twice: each at its own place.
+        assert_eq!(spans("@a.md @a.md"), [(1, 5), (7, 11)]);
+    }
+
+    #[test]
+    fn spans_in_a_mixed_text() {
+        let text = "---\nname: x\n---\n@a.md and `@b.md` [c](<d e.md> \"t\") @f\\ g.md#h\n\
+                    [x](%EA%B0%80.md#y) [u](https://x.y) [see @i.md](j.md)\n";
+        check(
+            text,
+            "4:@a.md 4:[d e.md] 4:@f g.md 5:[가.md] 5:[j.md] 5:@i.md](j.md)!",
+        );
+        check_spans(
+            text,
+            &[
+                "a.md",
+                "d e.md",
+                "f\\ g.md#h",
+                "%EA%B0%80.md#y",
+                "j.md",
+                "i.md](j.md)",
+            ],
+        );
     }
 
     #[test]
