@@ -45,7 +45,13 @@ fn main() {
         // A folder named `dot-git` stands for `.git`, which git cannot store in a repository.
         let virtual_path = format!("/{}", relative.replace('\\', "/"))
             .split('/')
-            .map(|segment| if segment == "dot-git" { ".git" } else { segment })
+            .map(|segment| {
+                if segment == "dot-git" {
+                    ".git"
+                } else {
+                    segment
+                }
+            })
             .collect::<Vec<_>>()
             .join("/");
         let _ = writeln!(

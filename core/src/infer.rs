@@ -14,16 +14,34 @@ use crate::report::Os;
 pub enum FolderKind {
     /// A Claude config directory, mounted as `<home>/.claude`.
     ConfigDir,
+    /// A home folder: its `.claude/` is the config directory. Mounted as `<home>`.
+    Home,
     /// Anything else, mounted as the project.
     Project,
 }
 
-/// Tells a Claude config directory from a project folder by its name and its files.
+/// Entries directly inside a `.claude/` folder that only Claude Code's own config directory
+/// holds (session state, memory folders), never a project's `.claude/`.
+const CONFIG_ONLY: [&str; 6] = [
+    "projects",
+    "history.jsonl",
+    "todos",
+    "shell-snapshots",
+    "file-history",
+    "statsig",
+];
+
+/// Tells a Claude config directory, a home folder and a project folder apart by the folder's
+/// name and files.
 ///
 /// `relative_paths` are the folder's files relative to the folder itself
-/// (`projects/-home-alice/memory/MEMORY.md`). A folder named `.claude`, or one holding
+/// (`projects/-home-alice/memory/MEMORY.md`). A folder holding `.claude.json`, or a `.claude/`
+/// with something only a config directory keeps (its `projects/` memory folders, `todos/`,
+/// `history.jsonl`, …), is a home folder. Otherwise a folder named `.claude`, or one holding
 /// `settings.json`, a `projects/` folder, or a `CLAUDE.md` beside a `rules/` folder, is a
-/// config directory. A project keeps those one level down, in its own `.claude/`.
+/// config directory. A project keeps its settings and rules one level down, in its own
+/// `.claude/`, which never holds the config directory's own files. The home signals are
+/// weighed first because a home folder often has a `projects/` folder of its own.
 pub fn classify_folder<'a>(
     name: &str,
     relative_paths: impl IntoIterator<Item = &'a str>,
@@ -31,20 +49,40 @@ pub fn classify_folder<'a>(
     if name == ".claude" {
         return FolderKind::ConfigDir;
     }
-    let (mut claude_md, mut rules) = (false, false);
+    let (mut claude_md, mut rules, mut config) = (false, false, false);
     for path in relative_paths {
+        if path == ".claude.json" || is_config_only(path.strip_prefix(".claude/")) {
+            return FolderKind::Home;
+        }
         match path.split_once('/') {
-            None if path == "settings.json" => return FolderKind::ConfigDir,
+            None if path == "settings.json" => config = true,
             None if path == "CLAUDE.md" => claude_md = true,
-            Some(("projects", _)) => return FolderKind::ConfigDir,
+            Some(("projects", _)) => config = true,
             Some(("rules", _)) => rules = true,
             _ => {}
         }
     }
-    if claude_md && rules {
+    if config || (claude_md && rules) {
         FolderKind::ConfigDir
     } else {
         FolderKind::Project
+    }
+}
+
+/// The path of a home folder's file relative to its config directory, for a file inside
+/// `.claude/`; `None` for every other file of the home.
+pub fn config_relative(home_relative: &str) -> Option<&str> {
+    home_relative.strip_prefix(".claude/")
+}
+
+/// The home a dropped home folder named `name` stands for when no memory folder tells it:
+/// `like` (the home the page would use otherwise) with its last segment replaced by `name`,
+/// so `/home/user` becomes `/home/alice` and `/Users/me` becomes `/Users/alice`.
+pub fn home_named(name: &str, like: &str) -> String {
+    let like = like.trim_end_matches(['/', '\\']);
+    match like.rfind(['/', '\\']) {
+        Some(at) => format!("{}/{name}", &like[..at]),
+        None => format!("/home/{name}"),
     }
 }
 
@@ -159,6 +197,23 @@ fn home_of_name(name: &str) -> Option<String> {
     None
 }
 
+/// True when a path inside a `.claude/` folder is something only a config directory keeps:
+/// a file in a memory folder under `projects/`, or session state.
+fn is_config_only(inside: Option<&str>) -> bool {
+    let Some(inside) = inside else {
+        return false;
+    };
+    let (first, rest) = match inside.split_once('/') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (inside, None),
+    };
+    match first {
+        // `projects/` alone could be anything; a file in one of its folders is a memory folder.
+        "projects" => rest.is_some_and(|rest| rest.contains('/')),
+        _ => CONFIG_ONLY.contains(&first),
+    }
+}
+
 /// Decodes the part of a name that follows an encoded prefix, the way [`decode_guess`] would.
 fn decode_rest(rest: &str) -> String {
     rest.replace("--", "/.").replace('-', "/")
@@ -207,6 +262,62 @@ mod tests {
             "src/main.rs",
         ];
         assert_eq!(classify_folder("shop", paths), FolderKind::Project);
+    }
+
+    #[test]
+    fn a_folder_with_the_config_dirs_own_files_in_its_dot_claude_is_a_home() {
+        let home = [
+            ".bashrc",
+            ".claude/CLAUDE.md",
+            ".claude/projects/-home-alice-work-shop/memory/MEMORY.md",
+            "projects/website/README.md",
+            "work/shop/CLAUDE.md",
+        ];
+        assert_eq!(classify_folder("alice", home), FolderKind::Home);
+        assert_eq!(
+            classify_folder("bob", [".claude.json", "notes.txt"]),
+            FolderKind::Home
+        );
+        assert_eq!(
+            classify_folder("carol", [".claude/todos/a.json", ".claude/settings.json"]),
+            FolderKind::Home
+        );
+    }
+
+    #[test]
+    fn a_projects_dot_claude_does_not_make_a_home() {
+        let project = [
+            ".claude/settings.json",
+            ".claude/rules/a.md",
+            ".claude/agents/tester.md",
+            ".claude/agent-memory/tester/MEMORY.md",
+            ".claude/skills/deploy/SKILL.md",
+            "CLAUDE.md",
+        ];
+        assert_eq!(classify_folder("shop", project), FolderKind::Project);
+        // A folder merely named `projects` inside a project's .claude is not a memory folder.
+        assert_eq!(
+            classify_folder("shop", [".claude/projects"]),
+            FolderKind::Project
+        );
+    }
+
+    #[test]
+    fn a_home_folders_config_files_are_those_inside_dot_claude() {
+        assert_eq!(
+            config_relative(".claude/projects/-home-a/memory/MEMORY.md"),
+            Some("projects/-home-a/memory/MEMORY.md")
+        );
+        assert_eq!(config_relative("work/shop/CLAUDE.md"), None);
+        assert_eq!(config_relative(".claude.json"), None);
+    }
+
+    #[test]
+    fn a_home_without_memory_folders_is_named_after_the_folder() {
+        assert_eq!(home_named("alice", "/home/user"), "/home/alice");
+        assert_eq!(home_named("bob", "/Users/me/"), "/Users/bob");
+        assert_eq!(home_named("carol", "C:/Users/x"), "C:/Users/carol");
+        assert_eq!(home_named("dave", ""), "/home/dave");
     }
 
     #[test]

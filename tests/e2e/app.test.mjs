@@ -3,8 +3,10 @@
 // It serves dist/ on 127.0.0.1, uploads the demo fixture's ~/.claude and project folders
 // through the folder input and a zip of the ~/.claude through the zip input, and checks the
 // rendered groups, the MEMORY.md cut and the footprint figures against what the native scan
-// command reports for the same files. It also loads the demo, saves screenshots of the main
-// views to tests/e2e/artifacts/, and fails if the page requests anything outside its origin.
+// command reports for the same files. It also loads the demo, checks its Health view (the five
+// reasons, the memory figures, a finding that opens its file at its line) and the version
+// select against the scan, saves screenshots of the main views to tests/e2e/artifacts/, and
+// fails if the page requests anything outside its origin.
 //
 // Run by scripts/test.sh; by hand (after `trunk build --release`):
 //   node --test tests/e2e/app.test.mjs
@@ -245,6 +247,49 @@ async function downloadedReport(page) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
+/**
+ * A copy of a fixture tree as the page's demo sees it: each `dot-git` folder (git cannot store
+ * a `.git` folder) named `.git` again, as web/build.rs does.
+ */
+function withGitFolders(tree, name) {
+  const copy = path.join(scratch, name);
+  fs.cpSync(tree, copy, { recursive: true });
+  const rename = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const here = path.join(dir, entry.name);
+      if (entry.name === 'dot-git') fs.renameSync(here, path.join(dir, '.git'));
+      else rename(here);
+    }
+  };
+  rename(copy);
+  return copy;
+}
+
+/** Today as the page tells the core: the local date. */
+function localToday() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** The Health view's reasons as the page shows them. */
+async function renderedReasons(page) {
+  return page.$$eval('[data-testid=reason]', (items) => items.map((e) => ({
+    id: e.dataset.reason,
+    ok: e.dataset.ok === 'true',
+    findings: [...e.querySelectorAll('[data-testid=health-finding]')].map((f) => f.dataset.code),
+  })));
+}
+
+function reasonsOf(report) {
+  return report.health.reasons.map((r) => ({
+    id: r.id,
+    ok: r.ok,
+    findings: report.diagnostics.filter((d) => r.codes.includes(d.code)).map((d) => d.code),
+  }));
+}
+
 function rows(report) {
   return report.files.map((r) => `${r.group} | ${r.load} | ${r.status} | ${r.path} | ${r.parent_index ?? '-'} | ${r.counted}`);
 }
@@ -389,8 +434,11 @@ test('uploaded folders and a zip give what the scan command gives', async () => 
 });
 
 test('the demo opens on a first visit and matches the scan of its fixture', async () => {
-  const mounts = demoFixture.mounts.flatMap((m) => ['--mount', `${m}=${path.join(demoTree, m.slice(1))}`]);
-  const expected = scan(['--home', demoFixture.home, '--project', demoFixture.project, '--os', demoFixture.os, ...mounts]);
+  // The page's demo has its `.git` folders back; so must the scan it is compared with.
+  const demoCopy = withGitFolders(demoTree, 'demo-tree');
+  const mounts = demoFixture.mounts.flatMap((m) => ['--mount', `${m}=${path.join(demoCopy, m.slice(1))}`]);
+  const demoArgs = ['--home', demoFixture.home, '--project', demoFixture.project, '--os', demoFixture.os, '--today', localToday(), ...mounts];
+  const expected = scan(demoArgs);
   const { page, foreign, errors } = await openPage('?demo');
   await settled(page);
   assert.deepEqual(await renderedGroups(page), groupsOf(expected));
@@ -432,6 +480,70 @@ test('the demo opens on a first visit and matches the scan of its fixture', asyn
   assert.ok(filtered.length > 0 && filtered.every((p) => p.includes('rules') || p.includes('/')), filtered.join(', '));
   await page.fill('[data-testid=tree-filter]', '');
 
+  // The Health view: the five reasons with the scan's verdicts and findings, the memory
+  // figures, and the growth chart with its 80 % and 100 % lines.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.click('[data-testid=view-health]');
+  await page.waitForSelector('[data-testid=health-view]');
+  assert.deepEqual(await renderedReasons(page), reasonsOf(expected));
+  assert.equal(expected.health.reasons.length, 5);
+  const figures = await page.$$eval('[data-testid=memory-health]', (cards) => cards.map((c) => ({
+    folder: c.dataset.folder,
+    lines: Number(c.querySelector('[data-figure=index-lines] strong').textContent.replace(/,/g, '')),
+  })));
+  assert.deepEqual(figures, expected.health.memories.map((m) => ({ folder: m.folder, lines: m.index_lines })));
+  assert.equal(await page.getAttribute('[data-testid=limit-80]', 'data-lines'), '160');
+  assert.equal(await page.getAttribute('[data-testid=limit-100]', 'data-lines'), '200');
+  const dropped = expected.diagnostics.find((d) => d.code === 'memory-index-truncated').data;
+  assert.equal(await page.locator('[data-testid=dropped-entry]').count(), dropped.entries.length);
+  assert.equal(
+    await page.locator('[data-testid=dropped-entry][data-correction=true]').count(),
+    dropped.entries.filter((e) => e.correction).length,
+  );
+  await shot(page, '16-demo-health');
+  await page.locator('[data-testid=dropped-entries]').scrollIntoViewIfNeeded();
+  await shot(page, '16b-demo-health-dropped');
+  await page.locator('[data-testid=memory-health]').first().scrollIntoViewIfNeeded();
+  await shot(page, '16c-demo-health-memory');
+
+  // A finding opens its file in the file view, scrolled to its line and the line marked.
+  const longLine = expected.diagnostics.find((d) => d.code === 'memory-index-long-line' && d.line);
+  await page.locator('[data-testid=reason]').first().scrollIntoViewIfNeeded();
+  const finding = page.locator(`[data-testid=memory-health] .line-link[data-line="${longLine.line}"]`).first();
+  await finding.click();
+  await page.waitForSelector(`[data-testid=file-view][data-path="${longLine.path}"]`);
+  assert.equal(await page.getAttribute('.line.focus', 'data-line', { timeout: 5000 }), String(longLine.line));
+  const truncated = expected.diagnostics.find((d) => d.code === 'memory-index-truncated');
+  await page.click('[data-testid=view-health]');
+  await page.click('[data-testid=health-finding][data-code=memory-index-truncated]');
+  await page.waitForSelector(`[data-testid=file-view][data-path="${truncated.path}"]`);
+  assert.equal(await page.getAttribute('.line.focus', 'data-line'), String(truncated.line));
+  const inView = await page.$eval('.line.focus', (line) => {
+    const box = line.getBoundingClientRect();
+    const pane = line.closest('[data-testid=file-view]').getBoundingClientRect();
+    return box.top >= pane.top && box.bottom <= pane.bottom;
+  });
+  assert.ok(inView, 'the focused line is scrolled into the file view');
+  await shot(page, '18-demo-finding-opened');
+
+  // The version select re-runs at once with an older release's rules: before 2.1.84 a
+  // `paths` list was joined into one pattern.
+  const older = scan([...demoArgs, '--claude-version', '2.1.83']);
+  let run = await currentRun(page);
+  await page.selectOption('[data-testid=input-version]', '2.1.83');
+  await settled(page, run);
+  assert.match(await page.textContent('[data-testid=simulated-version]'), /2\.1\.83/);
+  const codesShown = await page.$$eval('[data-testid=diagnostic]', (d) => d.map((e) => e.dataset.code).sort());
+  assert.deepEqual(codesShown, older.diagnostics.map((d) => d.code).sort());
+  assert.ok(codesShown.includes('rule-paths-joined'), codesShown.join(', '));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.click('[data-testid=view-health]');
+  await shot(page, '22-demo-version-2.1.83');
+  run = await currentRun(page);
+  await page.selectOption('[data-testid=input-version]', 'current');
+  await settled(page, run);
+  assert.equal(await page.locator('[data-testid=simulated-version]').count(), 0);
+
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, [], 'requests outside the page origin');
   await page.close();
@@ -440,11 +552,76 @@ test('the demo opens on a first visit and matches the scan of its fixture', asyn
   const dark = await openPage('', { colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
   await settled(dark.page);
   await shot(dark.page, '14-demo-dark-1280');
+  await dark.page.keyboard.press('h');
+  await dark.page.waitForSelector('[data-testid=health-view]');
+  await shot(dark.page, '17-demo-health-dark');
+  await dark.page.locator('[data-testid=memory-health]').first().scrollIntoViewIfNeeded();
+  await shot(dark.page, '17b-demo-health-dark-memory');
   assert.deepEqual(dark.foreign, []);
   assert.deepEqual(dark.errors, []);
   await dark.page.close();
   const narrow = await openPage('', { viewport: { width: 900, height: 1000 } });
   await settled(narrow.page);
   await shot(narrow.page, '15-demo-900');
+  await narrow.page.click('[data-testid=view-health]');
+  await narrow.page.locator('[data-testid=health-view]').scrollIntoViewIfNeeded();
+  await shot(narrow.page, '19-demo-health-900');
+  await narrow.page.locator('[data-testid=memory-health]').first().scrollIntoViewIfNeeded();
+  await shot(narrow.page, '19b-demo-health-900-memory');
+  assert.deepEqual(narrow.errors, []);
   await narrow.page.close();
+});
+
+test('a growing memory shows when its index reaches 80 % and 100 % of its lines', async () => {
+  // 150 index lines and twelve topic files saved over the last 48 days: the core projects
+  // both dates, and the page must show the same ones.
+  const base = path.join(scratch, 'growing');
+  const claude = path.join(base, '.claude');
+  const memory = path.join(claude, 'projects', '-home-erin-app', 'memory');
+  const project = path.join(base, 'app');
+  fs.mkdirSync(memory, { recursive: true });
+  fs.mkdirSync(project, { recursive: true });
+  fs.writeFileSync(path.join(project, 'CLAUDE.md'), '# App\n');
+  const daysAgo = (n) => {
+    const d = new Date();
+    d.setDate(d.getDate() - n);
+    const pad = (v) => String(v).padStart(2, '0');
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  };
+  for (let i = 0; i < 12; i++) {
+    fs.writeFileSync(path.join(memory, `t${i}.md`), `---\ntype: project\nmodified: ${daysAgo(i * 4)}T10:00:00Z\n---\nNote ${i}\n`);
+  }
+  const index = Array.from({ length: 150 }, (_, i) => `- [Note ${i}](t${i % 12}.md) what was learned, entry ${i}`).join('\n');
+  fs.writeFileSync(path.join(memory, 'MEMORY.md'), `${index}\n`);
+  const expected = scan([
+    '--home', '/home/erin', '--project', '/home/erin/app', '--today', localToday(),
+    '--mount', `/home/erin/.claude=${claude}`, '--mount', `/home/erin/app=${project}`,
+  ]);
+  const growth = expected.health.memories[0].growth;
+  assert.ok(growth.reaches_80_percent && growth.reaches_limit, JSON.stringify(growth));
+
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, foreign, errors } = await openPage('?empty', { colorScheme });
+    let run = await currentRun(page);
+    await page.setInputFiles('[data-testid=folder-input]', claude);
+    await settled(page, run);
+    run = await currentRun(page);
+    await page.setInputFiles('[data-testid=folder-input]', project);
+    await settled(page, run);
+    assert.equal(await page.inputValue('[data-testid=input-project]'), '/home/erin/app');
+    await page.keyboard.press('h');
+    const card = page.locator('[data-testid=memory-health]').first();
+    const text = await card.locator('[data-testid=growth-text]').textContent();
+    assert.ok(text.includes(growth.reaches_80_percent) && text.includes(growth.reaches_limit), text);
+    assert.deepEqual(
+      await card.locator('g.crossing').evaluateAll((g) => g.map((e) => e.dataset.lines)),
+      ['160', '200'],
+    );
+    assert.equal(await page.getAttribute('[data-reason=truncated]', 'data-ok'), 'true');
+    await card.scrollIntoViewIfNeeded();
+    await shot(page, colorScheme === 'light' ? '20-growth-projection' : '21-growth-projection-dark');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(foreign, []);
+    await page.close();
+  }
 });

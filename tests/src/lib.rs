@@ -377,7 +377,13 @@ pub fn virtual_path_of(relative: &Path) -> String {
     let joined = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .map(|segment| if segment == "dot-git" { ".git".to_owned() } else { segment })
+        .map(|segment| {
+            if segment == "dot-git" {
+                ".git".to_owned()
+            } else {
+                segment
+            }
+        })
         .collect::<Vec<_>>()
         .join("/");
     if joined.len() >= 2 && joined.as_bytes()[1] == b':' {

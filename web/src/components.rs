@@ -5,6 +5,7 @@ pub mod context_bar;
 pub mod diagnostics;
 pub mod file_view;
 pub mod footprint;
+pub mod health;
 pub mod markdown;
 pub mod picker;
 pub mod tree;

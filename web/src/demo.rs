@@ -38,6 +38,7 @@ pub fn source() -> Option<Source> {
         os,
         config_dir: text("config_dir").unwrap_or_default(),
         project_mount: project,
+        version: None,
     };
     let files = DEMO_FILES
         .iter()

@@ -41,6 +41,8 @@ const READ_BATCH: usize = 16;
 pub enum Role {
     /// A Claude config directory: `<home>/.claude` (or the config dir field).
     Config,
+    /// A home folder holding `.claude/`: mounted at the home field.
+    Home,
     /// A project folder: the project field.
     Project,
     /// Files with absolute paths already (the demo).
@@ -109,6 +111,7 @@ impl Source {
         files.sort_by(|a, b| a.rel.cmp(&b.rel));
         let role = match infer::classify_folder(&name, files.iter().map(|f| f.rel.as_str())) {
             FolderKind::ConfigDir => Role::Config,
+            FolderKind::Home => Role::Home,
             FolderKind::Project => Role::Project,
         };
         Source {
@@ -224,6 +227,11 @@ impl Source {
     pub fn project_folder_names(&self) -> Vec<String> {
         match self.role {
             Role::Config => infer::project_folder_names(self.files.iter().map(|f| f.rel.as_str())),
+            Role::Home => infer::project_folder_names(
+                self.files
+                    .iter()
+                    .filter_map(|f| infer::config_relative(&f.rel)),
+            ),
             Role::Project | Role::Fixed => Vec::new(),
         }
     }
@@ -239,6 +247,7 @@ impl Source {
             },
             role: match self.role {
                 Role::Config => "config",
+                Role::Home => "home",
                 Role::Project => "project",
                 Role::Fixed => "demo",
             },
@@ -276,12 +285,17 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Adds a source; it replaces the demo and any earlier source with the same role.
+    /// Adds a source; it replaces the demo and any earlier source in the same place (a home
+    /// folder and a config directory both bring the config directory).
     pub fn add(&mut self, source: Source) {
-        self.sources
-            .retain(|s| s.role != Role::Fixed && s.role != source.role);
+        let brings_config = |role: Role| matches!(role, Role::Config | Role::Home);
+        self.sources.retain(|s| {
+            s.role != Role::Fixed
+                && s.role != source.role
+                && !(brings_config(s.role) && brings_config(source.role))
+        });
         self.sources.push(Rc::new(source));
-        self.sources.sort_by_key(|s| s.role != Role::Config);
+        self.sources.sort_by_key(|s| s.role == Role::Project);
     }
 
     /// Replaces everything with the demo.
@@ -297,6 +311,14 @@ impl Snapshot {
     /// The sources as the top bar lists them.
     pub fn infos(&self) -> Vec<SourceInfo> {
         self.sources.iter().map(|s| s.info()).collect()
+    }
+
+    /// The dropped home folder's name, if one was dropped.
+    pub fn home_name(&self) -> Option<&str> {
+        self.sources
+            .iter()
+            .find(|s| s.role == Role::Home)
+            .map(|s| s.name.as_str())
     }
 
     /// The dropped project folder's name, if one was dropped.
@@ -321,7 +343,10 @@ impl Snapshot {
             .iter()
             .flat_map(|s| s.project_folder_names())
             .collect();
-        let home = infer::infer_home(&names).unwrap_or_else(|| fallback_home.to_owned());
+        let home = infer::infer_home(&names).unwrap_or_else(|| match self.home_name() {
+            Some(name) => infer::home_named(name, fallback_home),
+            None => fallback_home.to_owned(),
+        });
         let project = self
             .project_name()
             .map(|name| infer::infer_project_path(&names, name, &home));
@@ -331,6 +356,7 @@ impl Snapshot {
             project: project.clone().unwrap_or_default(),
             config_dir: String::new(),
             project_mount: project,
+            version: None,
         }
     }
 }
@@ -356,6 +382,7 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
                 None
             }
             (_, Role::Config) => Some(inputs.effective_config_dir()),
+            (_, Role::Home) => Some(inputs.home.trim().to_owned()),
             (_, Role::Project) => match inputs.project_mount.clone() {
                 Some(place) => Some(place),
                 None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
@@ -424,9 +451,15 @@ pub async fn run_analysis(
 ) -> Result<(Report, Tree), String> {
     let Mounted { mut tree, origins } = mount(&sources, &inputs);
     let mut input = inputs.to_input();
-    // The core never reads a clock; the page tells it the date for the growth projection.
-    let now: String = js_sys::Date::new_0().to_iso_string().into();
-    input.today = now.get(..10).map(str::to_owned);
+    // The core never reads a clock; the page tells it the date for the growth projection,
+    // the person's local date rather than the one in UTC.
+    let now = js_sys::Date::new_0();
+    input.today = Some(format!(
+        "{:04}-{:02}-{:02}",
+        now.get_full_year(),
+        now.get_month() + 1,
+        now.get_date()
+    ));
     let mut seen = Progress {
         entries: tree.len() as u64,
         ..Progress::default()

@@ -35,12 +35,13 @@ use components::context_bar::ContextBar;
 use components::diagnostics::DiagnosticsList;
 use components::file_view::{file_text, FileText, FileView};
 use components::footprint::{FootprintBar, SummaryCards};
+use components::health::HealthView;
 use components::picker::{choices, ProjectPicker};
 use components::tree::TreeView;
 use ingest::{Snapshot, Source};
 use state::{
     grouped, human_bytes, needs_rescan, Action, Inputs, Progress, RunReason, Shared, State,
-    TreeItem,
+    TreeItem, View,
 };
 
 /// Mounts the page into `#app` (or the body).
@@ -173,7 +174,10 @@ impl Engine {
     }
 
     /// Adds sources, infers the host facts again and runs.
-    fn add_sources(&self, added: Vec<Source>, fallback_home: String) {
+    ///
+    /// `current` are the fields before the drop: their home is the fallback when no source
+    /// tells one, and the simulated version stays as chosen.
+    fn add_sources(&self, added: Vec<Source>, current: Inputs) {
         let was_demo = self.snapshot.borrow().is_demo();
         {
             let mut snapshot = self.snapshot.borrow_mut();
@@ -184,25 +188,31 @@ impl Engine {
         let home = if was_demo {
             Inputs::default().home
         } else {
-            fallback_home
+            current.home
         };
         let (infos, inputs) = {
             let snapshot = self.snapshot.borrow();
-            (snapshot.infos(), snapshot.infer_inputs(&home))
+            let mut inputs = snapshot.infer_inputs(&home);
+            inputs.version = current.version;
+            (snapshot.infos(), inputs)
         };
         self.dispatch
             .dispatch(Action::SourcesChanged(infos, inputs.clone()));
         self.launch(inputs, RunReason::NewSources, None);
     }
 
-    fn load_demo(&self) -> bool {
+    /// Shows the demo, simulating `version` (`None` for the current rules).
+    fn load_demo(&self, version: Option<String>) -> bool {
         let Some(demo) = demo::source() else {
             return false;
         };
         let inputs = {
             let mut snapshot = self.snapshot.borrow_mut();
             snapshot.set_demo(demo);
-            snapshot.infer_inputs(&Inputs::default().home)
+            Inputs {
+                version,
+                ..snapshot.infer_inputs(&Inputs::default().home)
+            }
         };
         let infos = self.snapshot.borrow().infos();
         self.dispatch
@@ -274,7 +284,7 @@ pub fn App() -> Html {
         let engine = engine.clone();
         use_effect_with((), move |_| {
             if wants_demo() {
-                engine.load_demo();
+                engine.load_demo(None);
             }
         });
     }
@@ -325,7 +335,7 @@ pub fn App() -> Html {
     };
     let on_drop_event = {
         let engine = engine.clone();
-        let home = state.inputs.home.clone();
+        let current = state.inputs.clone();
         Callback::from(move |event: DragEvent| {
             let Some(transfer) = event.data_transfer() else {
                 return;
@@ -338,7 +348,7 @@ pub fn App() -> Html {
                 return;
             }
             let engine = engine.clone();
-            let home = home.clone();
+            let current = current.clone();
             spawn_local(async move {
                 let run = engine.next_run();
                 engine.dispatch.dispatch(Action::RunStarted(run));
@@ -360,13 +370,13 @@ pub fn App() -> Html {
                         Err(message) => errors.push(message),
                     }
                 }
-                finish_adding(&engine, run, added, errors, home);
+                finish_adding(&engine, run, added, errors, current);
             });
         })
     };
     let on_folder_chosen = {
         let engine = engine.clone();
-        let home = state.inputs.home.clone();
+        let current = state.inputs.clone();
         Callback::from(move |event: Event| {
             let input: HtmlInputElement = event.target_unchecked_into();
             let Some(list) = input.files() else { return };
@@ -376,16 +386,18 @@ pub fn App() -> Html {
             let run = engine.next_run();
             engine.dispatch.dispatch(Action::RunStarted(run));
             match result {
-                Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), home.clone()),
+                Ok(source) => {
+                    finish_adding(&engine, run, vec![source], Vec::new(), current.clone())
+                }
                 Err(message) => {
-                    finish_adding(&engine, run, Vec::new(), vec![message], home.clone())
+                    finish_adding(&engine, run, Vec::new(), vec![message], current.clone())
                 }
             }
         })
     };
     let on_zip_chosen = {
         let engine = engine.clone();
-        let home = state.inputs.home.clone();
+        let current = state.inputs.clone();
         Callback::from(move |event: Event| {
             let input: HtmlInputElement = event.target_unchecked_into();
             let Some(file) = input.files().and_then(|list| list.get(0)) else {
@@ -393,13 +405,13 @@ pub fn App() -> Html {
             };
             input.set_value("");
             let engine = engine.clone();
-            let home = home.clone();
+            let current = current.clone();
             spawn_local(async move {
                 let run = engine.next_run();
                 engine.dispatch.dispatch(Action::RunStarted(run));
                 match ingest::zip_from_file(file).await {
-                    Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), home),
-                    Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], home),
+                    Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
+                    Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
                 }
             });
         })
@@ -414,8 +426,9 @@ pub fn App() -> Html {
     };
     let on_demo = {
         let engine = engine.clone();
+        let version = state.inputs.version.clone();
         Callback::from(move |_: MouseEvent| {
-            if !engine.load_demo() {
+            if !engine.load_demo(version.clone()) {
                 engine.dispatch.dispatch(Action::Error(Some(
                     "This build has no demo snapshot.".to_owned(),
                 )));
@@ -441,6 +454,8 @@ pub fn App() -> Html {
         let open_picker = open_picker.clone();
         let filter_focus = filter_focus.clone();
         let picker_open = state.picker_open;
+        let has_report = state.report.is_some();
+        let dispatch = state.dispatcher();
         Callback::from(move |event: KeyboardEvent| {
             if event.ctrl_key() || event.meta_key() || event.alt_key() || picker_open {
                 return;
@@ -460,6 +475,10 @@ pub fn App() -> Html {
                 "P" if event.shift_key() => {
                     event.prevent_default();
                     open_picker.emit(());
+                }
+                "h" if has_report => {
+                    event.prevent_default();
+                    dispatch.dispatch(Action::ToggleView);
                 }
                 "/" => {
                     if let Some(section) = filter_focus.cast::<Element>() {
@@ -585,6 +604,18 @@ pub fn App() -> Html {
         let d = dispatch.clone();
         Callback::from(move |t| d.dispatch(Action::SetTab(t)))
     };
+    let view_tab = |view: View, label: &'static str, id: &'static str, extra: Html| {
+        let d = dispatch.clone();
+        let active = state.view == view;
+        html! {
+            <button role="tab" id={format!("pane-tab-{id}")} class={classes!("pane-tab", active.then_some("active"))}
+                aria-selected={active.to_string()} aria-controls="pane" data-testid={format!("view-{id}")}
+                title="Switch between the file and the health view (h)"
+                onclick={Callback::from(move |_| d.dispatch(Action::SetView(view)))}>
+                { label }{ extra }
+            </button>
+        }
+    };
     let on_open = {
         let d = dispatch.clone();
         Callback::from(move |(path, line): (String, Option<u64>)| {
@@ -664,16 +695,30 @@ pub fn App() -> Html {
             { status_line(&state, is_demo, dismiss) }
             if let Some(report) = state.report.clone() {
                 <FootprintBar footprint={report.footprint.clone()} unit={state.unit} on_unit={on_unit} />
-                <main class={classes!("workspace", state.busy.is_some().then_some("stale"))}>
+                <main class={classes!("workspace", state.busy.is_some().then_some("stale"))} data-testid="workspace">
                     <div class="tree-column" ref={filter_focus}>
                         <TreeView report={report.clone()} items={tree_items.clone()} cursor={state.cursor}
                             collapsed={state.collapsed.clone()} collapsed_rows={state.collapsed_rows.clone()}
                             filter={state.filter.clone()} on_select={on_select} on_key={on_nav}
                             on_toggle_group={on_toggle_group} on_toggle_row={on_toggle_row} on_filter={on_filter} />
                     </div>
-                    <FileView report={report.clone()} index={selected_index} group={selected_group}
-                        text={(*text).clone()} tab={state.tab} focus_line={state.focus_line}
-                        on_tab={on_tab} on_open={on_open.clone()} />
+                    <div class="pane-column">
+                        <div class="pane-tabs" role="tablist" aria-label="What to show beside the tree">
+                            { view_tab(View::File, "File", "file", Html::default()) }
+                            { view_tab(View::Health, "Health", "health", health_badge(&report)) }
+                            <span class="pane-hint muted small"><kbd>{ "h" }</kbd>{ "switches" }</span>
+                        </div>
+                        <div class="pane" id="pane" role="tabpanel"
+                            aria-labelledby={if state.view == View::Health { "pane-tab-health" } else { "pane-tab-file" }}>
+                            if state.view == View::Health {
+                                <HealthView report={report.clone()} on_open={on_open.clone()} />
+                            } else {
+                                <FileView report={report.clone()} index={selected_index} group={selected_group}
+                                    text={(*text).clone()} tab={state.tab} focus_line={state.focus_line}
+                                    focus_seq={state.focus_seq} on_tab={on_tab} on_open={on_open.clone()} />
+                            }
+                        </div>
+                    </div>
                 </main>
                 <SummaryCards footprint={report.footprint.clone()} />
                 <DiagnosticsList report={report.clone()} on_open={on_open} />
@@ -682,7 +727,7 @@ pub fn App() -> Html {
             }
             <footer class="footnote">
                 <p>
-                    { "Keys: ↑ ↓ ← → and Enter in the tree · / filter · r refresh · Shift+P pick a project. " }
+                    { "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view · r refresh · Shift+P pick a project. " }
                     { "A zip is the fast path for a large ~/.claude: the browser lists every file of a dropped folder (transcripts too) before the page sees any, while a zip's list is one read. " }
                     <code>{ "cd ~ && zip -r claude.zip .claude -x '.claude/projects/*/*.jsonl'" }</code>
                 </p>
@@ -698,7 +743,13 @@ pub fn App() -> Html {
 }
 
 /// Adds the sources a drop or an input produced, or shows why none came.
-fn finish_adding(engine: &Engine, run: u64, added: Vec<Source>, errors: Vec<String>, home: String) {
+fn finish_adding(
+    engine: &Engine,
+    run: u64,
+    added: Vec<Source>,
+    errors: Vec<String>,
+    current: Inputs,
+) {
     if added.is_empty() {
         let message = if errors.is_empty() {
             "Nothing was added.".to_owned()
@@ -708,7 +759,7 @@ fn finish_adding(engine: &Engine, run: u64, added: Vec<Source>, errors: Vec<Stri
         engine.dispatch.dispatch(Action::RunFailed(run, message));
         return;
     }
-    engine.add_sources(added, home);
+    engine.add_sources(added, current);
     if !errors.is_empty() {
         engine.dispatch.dispatch(Action::Notice(Some(format!(
             "Some items were left out: {}",
@@ -754,9 +805,13 @@ fn status_line(state: &State, is_demo: bool, dismiss: Callback<MouseEvent>) -> H
             }
             None => "pick a project to see its auto memory".to_owned(),
         };
+        let version = report.context.version.as_str();
         html! {
             <span class="summary" data-testid="summary">
                 if is_demo { <span class="badge demo">{ "demo" }</span>{ " " } }
+                if !version.is_empty() && version != "current" {
+                    <span class="badge warn" data-testid="simulated-version">{ format!("simulating Claude Code {version}") }</span>{ " " }
+                }
                 { format!("{} files from {} · {project} · {memory}", grouped(report.files.len() as u64), sources_text(state)) }
             </span>
         }
@@ -764,6 +819,20 @@ fn status_line(state: &State, is_demo: bool, dismiss: Callback<MouseEvent>) -> H
         html! { <span class="muted">{ "Drop a folder or a zip anywhere on this page." }</span> }
     };
     html! { <div class="statusbar" aria-live="polite" data-testid="status">{ content }</div> }
+}
+
+/// How many of the five reasons found something, beside the Health tab.
+fn health_badge(report: &Report) -> Html {
+    let found = report.health.reasons.iter().filter(|r| !r.ok).count();
+    if report.health.reasons.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <span class={classes!("pane-count", (found > 0).then_some("warn"))} data-testid="health-count"
+            title={format!("{found} of {} reasons found something", report.health.reasons.len())}>
+            { if found == 0 { "✓".to_owned() } else { found.to_string() } }
+        </span>
+    }
 }
 
 fn sources_text(state: &State) -> String {

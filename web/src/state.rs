@@ -11,7 +11,7 @@ use std::ops::Deref;
 use std::rc::Rc;
 
 use memdiag_core::report::{Context, FileRow, Group, Os, Report};
-use memdiag_core::{Input, Tree};
+use memdiag_core::{ClaudeVersion, Input, Tree, RULE_CHANGES};
 use yew::Reducible;
 
 /// How long a scan's result is reused before a re-run lists and reads the sources again.
@@ -116,6 +116,16 @@ pub enum Tab {
     Preview,
 }
 
+/// What the pane beside the tree shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    /// The selected file.
+    #[default]
+    File,
+    /// The health view: the five reasons, the memory figures and the growth projection.
+    Health,
+}
+
 /// Progress of a scan, shown while it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Progress {
@@ -140,6 +150,9 @@ pub struct Inputs {
     pub config_dir: String,
     /// Where the dropped project folder is mounted, if one was dropped.
     pub project_mount: Option<String>,
+    /// The Claude Code release whose rules the analysis applies (`2.1.82`); `None` for the
+    /// current rules.
+    pub version: Option<String>,
 }
 
 impl Default for Inputs {
@@ -150,6 +163,7 @@ impl Default for Inputs {
             os: Os::Linux,
             config_dir: String::new(),
             project_mount: None,
+            version: None,
         }
     }
 }
@@ -166,6 +180,7 @@ impl Inputs {
             project: non_empty(&self.project),
             config_dir: non_empty(&self.config_dir),
             os: self.os,
+            version: self.version.clone(),
             ..Input::default()
         }
     }
@@ -192,6 +207,63 @@ impl Inputs {
         next.project = project;
         next
     }
+}
+
+/// One choice of the "Claude Code version" select.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionChoice {
+    /// The release simulated, or `None` for the current rules.
+    pub version: Option<String>,
+    /// What the select shows.
+    pub label: String,
+}
+
+/// The choices of the version select: the current rules, then, newest first, the release
+/// just before each change of [`RULE_CHANGES`], so that each choice shows what that change
+/// fixed (or broke).
+pub fn version_choices() -> Vec<VersionChoice> {
+    let mut choices = vec![VersionChoice {
+        version: None,
+        label: "Current".to_owned(),
+    }];
+    choices.extend(RULE_CHANGES.iter().rev().map(|change| VersionChoice {
+        version: Some(release_before(change.version).to_string()),
+        label: format!("before {} \u{2014} {}", change.version, change.summary),
+    }));
+    choices
+}
+
+/// The release just before `version`: `2.1.82` for `2.1.83`. A `.0` release steps back into
+/// the previous minor (or major) line, whose last patch is unknown, so it takes a large one.
+pub fn release_before(version: ClaudeVersion) -> ClaudeVersion {
+    let ClaudeVersion(major, minor, patch) = version;
+    match (patch, minor) {
+        (1.., _) => ClaudeVersion(major, minor, patch - 1),
+        (0, 1..) => ClaudeVersion(major, minor - 1, 999),
+        (0, 0) => ClaudeVersion(major.saturating_sub(1), 999, 999),
+    }
+}
+
+/// Where a finding about `path` (at `line`) opens in the file view: the row with that path,
+/// or, for a folder, its first top-level file (a memory folder's `MEMORY.md`). `None` when
+/// the report lists no such file.
+pub fn open_target(
+    report: &Report,
+    path: &str,
+    line: Option<u64>,
+) -> Option<(String, Option<u64>)> {
+    if report.files.iter().any(|row| row.path == path) {
+        return Some((path.to_owned(), line));
+    }
+    let folder = format!("{}/", path.trim_end_matches('/'));
+    let inside = |row: &&FileRow| row.path.starts_with(&folder);
+    report
+        .files
+        .iter()
+        .filter(inside)
+        .find(|row| row.parent_index.is_none())
+        .or_else(|| report.files.iter().find(inside))
+        .map(|row| (row.path.clone(), None))
 }
 
 /// Why an analysis runs; it decides whether sources are listed and read again.
@@ -273,6 +345,11 @@ pub struct State {
     pub tab: Tab,
     /// A line the file view should scroll to (from a diagnostic).
     pub focus_line: Option<u64>,
+    /// Counts requests to open a file at a line, so that opening the same line again scrolls
+    /// to it again.
+    pub focus_seq: u64,
+    /// What the pane beside the tree shows.
+    pub view: View,
 }
 
 impl Default for State {
@@ -295,6 +372,8 @@ impl Default for State {
             run: 0,
             tab: Tab::default(),
             focus_line: None,
+            focus_seq: 0,
+            view: View::default(),
         }
     }
 }
@@ -341,6 +420,10 @@ pub enum Action {
     SetPicker(bool),
     /// The file view's tab.
     SetTab(Tab),
+    /// Show the file view or the health view.
+    SetView(View),
+    /// Switch between the file view and the health view.
+    ToggleView,
     /// Show or clear a notice.
     Notice(Option<String>),
     /// Show or clear an error.
@@ -391,22 +474,39 @@ impl State {
             Action::Select(item) => {
                 self.cursor = Some(item);
                 self.focus_line = None;
+                self.view = View::File;
             }
             Action::SelectPath(path, line) => {
                 if let Some(index) = self.row_index(&path) {
                     self.reveal(index);
                     self.cursor = Some(TreeItem::File(index));
                     self.focus_line = line;
+                    self.focus_seq += 1;
                     self.tab = Tab::Raw;
+                    self.view = View::File;
                 }
             }
-            Action::Key(key) => self.key(key),
+            Action::Key(key) => {
+                let before = self.cursor;
+                self.key(key);
+                // Walking the tree shows the files walked to.
+                if self.cursor != before {
+                    self.view = View::File;
+                }
+            }
             Action::ToggleGroup(group) => toggle(&mut self.collapsed, group),
             Action::ToggleRow(index) => toggle(&mut self.collapsed_rows, index),
             Action::SetFilter(filter) => self.filter = filter,
             Action::SetUnit(unit) => self.unit = unit,
             Action::SetPicker(open) => self.picker_open = open,
             Action::SetTab(tab) => self.tab = tab,
+            Action::SetView(view) => self.view = view,
+            Action::ToggleView => {
+                self.view = match self.view {
+                    View::File => View::Health,
+                    View::Health => View::File,
+                }
+            }
             Action::Notice(notice) => self.notice = notice,
             Action::Error(error) => self.error = error,
         }
@@ -687,10 +787,14 @@ fn row_matches(row: &FileRow, context: &Context, needle: &str) -> bool {
 /// The path a row shows: relative to the project for project files, relative to the memory
 /// folder for auto memory, `~/…` below home, absolute elsewhere.
 pub fn display_path(row: &FileRow, context: &Context) -> String {
+    shown_path(&row.path, context)
+}
+
+/// Any path as the tree would show it (see [`display_path`]).
+pub fn shown_path(path: &str, context: &Context) -> String {
     let under = |base: &str| -> Option<String> {
         let base = base.trim_end_matches('/');
-        row.path
-            .strip_prefix(base)
+        path.strip_prefix(base)
             .and_then(|rest| rest.strip_prefix('/'))
             .filter(|rest| !rest.is_empty())
             .map(str::to_owned)
@@ -704,7 +808,7 @@ pub fn display_path(row: &FileRow, context: &Context) -> String {
     if let Some(rest) = under(&context.home) {
         return format!("~/{rest}");
     }
-    row.path.clone()
+    path.to_owned()
 }
 
 /// Human-readable byte counts: `812 B`, `3.4 KB`, `1.2 MB`.
@@ -988,6 +1092,92 @@ pub(crate) mod tests {
         };
         let kept = other.with_project("/srv/else".to_owned());
         assert_eq!(kept.project_mount.as_deref(), Some("/home/alice/shop"));
+    }
+
+    #[test]
+    fn the_version_select_offers_the_release_before_each_change() {
+        let choices = version_choices();
+        assert_eq!(choices[0].version, None);
+        assert_eq!(choices[0].label, "Current");
+        assert_eq!(choices.len(), RULE_CHANGES.len() + 1);
+        let by_version = |v: &str| {
+            choices
+                .iter()
+                .find(|c| c.version.as_deref() == Some(v))
+                .unwrap_or_else(|| panic!("a choice for {v}"))
+        };
+        assert!(by_version("2.1.82")
+            .label
+            .starts_with("before 2.1.83 \u{2014} MEMORY.md is cut"));
+        assert!(by_version("2.1.210").label.starts_with("before 2.1.211"));
+        // Newest first, right after Current.
+        assert_eq!(choices[1].version.as_deref(), Some("2.1.210"));
+        assert_eq!(
+            release_before(ClaudeVersion(2, 1, 0)),
+            ClaudeVersion(2, 0, 999)
+        );
+        assert_eq!(
+            release_before(ClaudeVersion(3, 0, 0)),
+            ClaudeVersion(2, 999, 999)
+        );
+        let input = Inputs {
+            version: Some("2.1.82".to_owned()),
+            ..Inputs::default()
+        }
+        .to_input();
+        assert_eq!(input.version.as_deref(), Some("2.1.82"));
+    }
+
+    #[test]
+    fn findings_open_their_file_or_a_folders_first_file() {
+        let state = state();
+        let report = state.report.as_ref().unwrap();
+        assert_eq!(
+            open_target(report, "/home/alice/work/shop/CLAUDE.md", Some(3)),
+            Some(("/home/alice/work/shop/CLAUDE.md".to_owned(), Some(3)))
+        );
+        assert_eq!(
+            open_target(report, "/home/alice/.claude/agent-memory/rev", None),
+            Some((
+                "/home/alice/.claude/agent-memory/rev/MEMORY.md".to_owned(),
+                None
+            ))
+        );
+        assert_eq!(open_target(report, "/home/alice/.claude/agent", None), None);
+        assert_eq!(open_target(report, "/nowhere", Some(1)), None);
+    }
+
+    #[test]
+    fn opening_a_line_shows_the_file_view_and_counts_each_request() {
+        let mut state = state();
+        state.apply(Action::SetView(View::Health));
+        let path = "/home/alice/work/shop/CLAUDE.md".to_owned();
+        state.apply(Action::SelectPath(path.clone(), Some(7)));
+        assert_eq!(state.view, View::File);
+        assert_eq!(
+            (state.cursor, state.focus_line),
+            (Some(TreeItem::File(2)), Some(7))
+        );
+        let seq = state.focus_seq;
+        state.apply(Action::SelectPath(path, Some(7)));
+        assert_eq!(state.focus_seq, seq + 1);
+        // A new run keeps the health view open.
+        state.apply(Action::ToggleView);
+        assert_eq!(state.view, View::Health);
+        let report = state.report.clone().unwrap();
+        state.apply(Action::RunStarted(9));
+        state.apply(Action::RunFinished {
+            run: 9,
+            report,
+            tree: Shared::new(Tree::new()),
+            at: 2.0,
+        });
+        assert_eq!(state.view, View::Health);
+        // Walking the tree goes back to the file view; toggling a group does not.
+        state.apply(Action::ToggleGroup(Group::User));
+        assert_eq!(state.view, View::Health);
+        state.apply(Action::Key(NavKey::Down));
+        assert_eq!(state.view, View::File);
     }
 
     #[test]

@@ -11,12 +11,13 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use memdiag_core::report::{
-    Context, CutBy, FileRow, FileStatus, Footprint, Group, GroupFootprint, GroupSummary, LoadType,
-    Report, Truncation, UnresolvedReason,
+    Context, CutBy, FileRow, FileStatus, Footprint, Group, GroupFootprint, GroupSummary, Growth,
+    LoadType, Report, Truncation, UnresolvedReason, WeekCount,
 };
 use memdiag_core::Tree;
 use memdiag_web::components::file_view::{FileText, FileView, FileViewProps};
 use memdiag_web::components::footprint::{FootprintBar, FootprintBarProps};
+use memdiag_web::components::health::{GrowthChart, GrowthChartProps};
 use memdiag_web::components::tree::TreeView;
 use memdiag_web::ingest;
 use memdiag_web::state::{Action, Shared, State, Tab, Unit};
@@ -461,6 +462,7 @@ async fn a_memory_view_shows_the_cut_at_the_right_line() {
             },
             tab: Tab::Raw,
             focus_line: None,
+            focus_seq: 0,
             on_tab: Callback::noop(),
             on_open: Callback::noop(),
         },
@@ -511,6 +513,7 @@ async fn raw_html_in_a_claude_md_stays_text() {
                 },
                 tab,
                 focus_line: None,
+                focus_seq: 0,
                 on_tab: Callback::noop(),
                 on_open: Callback::noop(),
             },
@@ -794,4 +797,486 @@ async fn refresh_reads_a_folder_again_through_its_kept_handle() {
     let plain = ingest::Source::folder("plain".to_owned(), Vec::new(), None);
     assert!(!plain.rereadable());
     assert!(ingest::reread(&plain, &|_| ()).await.unwrap().is_none());
+}
+
+// --- the health view -----------------------------------------------------------------------
+
+/// Mounts the page with the demo and waits for its first report.
+async fn demo_app() -> Option<(Element, yew::AppHandle<memdiag_web::App>)> {
+    if !memdiag_web::demo::available() {
+        return None;
+    }
+    let root = container();
+    let app = yew::Renderer::<memdiag_web::App>::with_root(root.clone()).render();
+    wait_for_run(&root, 0).await;
+    Some((root, app))
+}
+
+/// Waits until a run newer than `after` has finished.
+async fn wait_for_run(root: &Element, after: u64) {
+    for _ in 0..400 {
+        settle().await;
+        if let Ok(Some(app)) = root.query_selector("[data-testid=app]") {
+            let run: u64 = attr(&app, "data-run").parse().unwrap_or(0);
+            if run > after && attr(&app, "data-ready") == "true" {
+                return;
+            }
+        }
+        yew::platform::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("no run after {after} finished");
+}
+
+fn run_of(root: &Element) -> u64 {
+    attr(&one(root, "[data-testid=app]"), "data-run")
+        .parse()
+        .unwrap()
+}
+
+fn click(element: &Element) {
+    element.clone().unchecked_into::<HtmlElement>().click();
+}
+
+/// Chooses an option of a select and tells the page, as a person would.
+fn choose(select: &Element, value: &str) {
+    let select: web_sys::HtmlSelectElement = select.clone().unchecked_into();
+    select.set_value(value);
+    assert_eq!(select.value(), value, "the select offers {value}");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+    select.dispatch_event(&event).unwrap();
+}
+
+fn reasons(root: &Element) -> Vec<(String, String)> {
+    all(root, "[data-testid=reason]")
+        .iter()
+        .map(|r| (attr(r, "data-reason"), attr(r, "data-ok")))
+        .collect()
+}
+
+fn codes(root: &Element) -> Vec<String> {
+    all(root, "[data-testid=diagnostic]")
+        .iter()
+        .map(|d| attr(d, "data-code"))
+        .collect()
+}
+
+const DEMO_MEMORY: &str = "/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md";
+
+#[wasm_bindgen_test]
+async fn the_health_view_shows_the_five_reasons_and_findings_open_their_line() {
+    let Some((root, app)) = demo_app().await else {
+        return;
+    };
+    assert!(root
+        .query_selector("[data-testid=health-view]")
+        .unwrap()
+        .is_none());
+    click(&one(&root, "[data-testid=view-health]"));
+    settle().await;
+    assert_eq!(
+        attr(&one(&root, "[data-testid=view-health]"), "aria-selected"),
+        "true"
+    );
+    // The five reasons in the seed's order, with the demo's verdicts.
+    let expected = [
+        ("different-folder", "false"),
+        ("nothing-saved", "true"),
+        ("switched-off", "true"),
+        ("sub-agent", "false"),
+        ("truncated", "false"),
+    ];
+    assert_eq!(
+        reasons(&root),
+        expected
+            .iter()
+            .map(|(id, ok)| ((*id).to_owned(), (*ok).to_owned()))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        one(&root, "[data-testid=health-count]")
+            .text_content()
+            .unwrap(),
+        "3"
+    );
+    // A green reason has no findings; each found one lists its evidence.
+    let saved = one(&root, "[data-reason=nothing-saved]");
+    assert!(saved
+        .query_selector("[data-testid=health-finding]")
+        .unwrap()
+        .is_none());
+    let sub_agent = one(&root, "[data-reason=sub-agent]");
+    assert_eq!(
+        attr(
+            &one(&sub_agent, "[data-testid=health-finding]"),
+            "data-code"
+        ),
+        "agent-memory-orphan"
+    );
+    assert_eq!(all(&sub_agent, "[data-testid=agents] tbody tr").len(), 2);
+    assert!(one(
+        &root,
+        "[data-reason=switched-off] [data-testid=reason-note]"
+    )
+    .text_content()
+    .unwrap()
+    .contains("CLAUDE_CODE_DISABLE_AUTO_MEMORY"));
+    // The truncation lists the dropped lines, with the corrections flagged.
+    let truncated = one(&root, "[data-reason=truncated]");
+    let entries = all(&truncated, "[data-testid=dropped-entry]");
+    assert_eq!(entries.len(), 15);
+    assert_eq!(attr(&entries[0], "data-line"), "201");
+    let corrections = all(
+        &truncated,
+        "[data-testid=dropped-entry][data-correction=true]",
+    );
+    assert_eq!(corrections.len(), 2);
+    assert!(corrections
+        .iter()
+        .all(|c| c.text_content().unwrap().contains("correction")));
+    // The memory figures: the auto memory first, then each agent's.
+    let cards = all(&root, "[data-testid=memory-health]");
+    assert_eq!(cards.len(), 4);
+    let auto = &cards[0];
+    assert_eq!(
+        one(auto, "[data-figure=index-lines] strong")
+            .text_content()
+            .unwrap(),
+        "215"
+    );
+    assert_eq!(
+        one(auto, "[data-testid=mean-chars]")
+            .text_content()
+            .unwrap(),
+        "61.8 chars"
+    );
+    assert_eq!(
+        one(auto, "[data-testid=mean-bytes]")
+            .text_content()
+            .unwrap(),
+        "61.9 UTF-8 bytes"
+    );
+    assert_eq!(
+        one(auto, "[data-type=project]").text_content().unwrap(),
+        "project 5"
+    );
+    assert!(auto
+        .query_selector("[data-testid=growth-chart] [data-testid=limit-100]")
+        .unwrap()
+        .is_some());
+
+    // The truncation finding opens MEMORY.md at the first dropped line, marked.
+    let finding = one(
+        &truncated,
+        "[data-testid=health-finding][data-code=memory-index-truncated]",
+    );
+    assert_eq!(attr(&finding, "data-line"), "201");
+    click(&finding);
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=health-view]")
+        .unwrap()
+        .is_none());
+    assert_eq!(
+        attr(&one(&root, "[data-testid=file-view]"), "data-path"),
+        DEMO_MEMORY
+    );
+    let focused = all(&root, ".line.focus");
+    assert_eq!(focused.len(), 1);
+    assert_eq!(attr(&focused[0], "data-line"), "201");
+
+    // A long line from the memory figures opens at its line too.
+    click(&one(&root, "[data-testid=view-health]"));
+    settle().await;
+    let line_21 = one(
+        &root,
+        "[data-testid=memory-health] [data-figure=long-lines] .line-link[data-line='21']",
+    );
+    click(&line_21);
+    settle().await;
+    assert_eq!(attr(&one(&root, ".line.focus"), "data-line"), "21");
+
+    // So does a finding of the list under the page, and one about a folder opens its index.
+    let project_claude = all(&root, "[data-testid=diagnostic] button.diag-open")
+        .into_iter()
+        .find(|b| attr(b, "data-path") == "/home/alice/work/shop/CLAUDE.md")
+        .expect("the demo's broken import in the project CLAUDE.md");
+    let line = attr(&project_claude, "data-line");
+    click(&project_claude);
+    settle().await;
+    assert_eq!(
+        attr(&one(&root, "[data-testid=file-view]"), "data-path"),
+        "/home/alice/work/shop/CLAUDE.md"
+    );
+    assert_eq!(attr(&one(&root, ".line.focus"), "data-line"), line);
+    let orphan = all(&root, "[data-testid=diagnostic]")
+        .into_iter()
+        .find(|d| attr(d, "data-code") == "agent-memory-orphan")
+        .unwrap();
+    click(&one(&orphan, "button"));
+    settle().await;
+    assert_eq!(
+        attr(&one(&root, "[data-testid=file-view]"), "data-path"),
+        "/home/alice/.claude/agent-memory/planner/MEMORY.md"
+    );
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_version_select_runs_the_analysis_again_with_older_rules() {
+    let Some((root, app)) = demo_app().await else {
+        return;
+    };
+    click(&one(&root, "[data-testid=view-health]"));
+    settle().await;
+    let select = one(&root, "[data-testid=input-version]");
+    let options: Vec<String> = all(&select, "option")
+        .iter()
+        .map(|o| o.text_content().unwrap())
+        .collect();
+    assert_eq!(options[0], "Current");
+    assert!(options
+        .iter()
+        .any(|o| o.starts_with("before 2.1.83 — MEMORY.md is cut at 25,000")));
+    assert!(root
+        .query_selector("[data-testid=simulated-version]")
+        .unwrap()
+        .is_none());
+
+    // Before 2.1.59 there was no auto memory: nothing loads, so nothing is cut.
+    let run = run_of(&root);
+    choose(&select, "2.1.58");
+    wait_for_run(&root, run).await;
+    assert!(one(&root, "[data-testid=simulated-version]")
+        .text_content()
+        .unwrap()
+        .contains("2.1.58"));
+    assert!(one(&root, "[data-testid=health-version]")
+        .text_content()
+        .unwrap()
+        .contains("2.1.58"));
+    let verdicts = reasons(&root);
+    assert_eq!(verdicts[4], ("truncated".to_owned(), "true".to_owned()));
+    assert_eq!(
+        verdicts[1],
+        ("nothing-saved".to_owned(), "false".to_owned())
+    );
+    assert!(codes(&root).contains(&"auto-memory-absent".to_owned()));
+    assert!(!codes(&root).contains(&"memory-index-truncated".to_owned()));
+
+    // Before 2.1.84 a `paths` list was joined into one pattern.
+    let run = run_of(&root);
+    choose(&one(&root, "[data-testid=input-version]"), "2.1.83");
+    wait_for_run(&root, run).await;
+    assert!(codes(&root).contains(&"rule-paths-joined".to_owned()));
+    assert_eq!(reasons(&root)[4].1, "false");
+
+    // Back to the current rules.
+    let run = run_of(&root);
+    choose(&one(&root, "[data-testid=input-version]"), "current");
+    wait_for_run(&root, run).await;
+    assert!(root
+        .query_selector("[data-testid=simulated-version]")
+        .unwrap()
+        .is_none());
+    assert!(!codes(&root).contains(&"rule-paths-joined".to_owned()));
+    assert!(codes(&root).contains(&"memory-index-truncated".to_owned()));
+    app.destroy();
+    root.remove();
+}
+
+fn growth(rate: f64, r80: Option<&str>, rlim: Option<&str>, counts: &[u64]) -> Growth {
+    let starts = [
+        "2026-09-29",
+        "2026-10-06",
+        "2026-10-13",
+        "2026-10-20",
+        "2026-10-27",
+        "2026-11-03",
+        "2026-11-10",
+        "2026-11-17",
+        "2026-11-24",
+    ];
+    Growth {
+        today: "2026-11-30".to_owned(),
+        weeks: Vec::new(),
+        files_per_week: rate,
+        history: starts
+            .iter()
+            .zip(counts)
+            .map(|(start, &count)| WeekCount {
+                start: (*start).to_owned(),
+                count,
+            })
+            .collect(),
+        reaches_80_percent: r80.map(str::to_owned),
+        reaches_limit: rlim.map(str::to_owned),
+        dated_by_file_time: 0,
+    }
+}
+
+fn number(element: &Element, name: &str) -> f64 {
+    attr(element, name).parse().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn the_growth_chart_draws_the_80_and_100_percent_lines_and_the_projection() {
+    // The core's pinned case: 150 lines growing 1.4 files a week.
+    let root = container();
+    let _app = yew::Renderer::<GrowthChart>::with_root_and_props(
+        root.clone(),
+        GrowthChartProps {
+            growth: growth(
+                1.4,
+                Some("2027-01-19"),
+                Some("2027-08-07"),
+                &[138, 139, 141, 142, 144, 145, 147, 148, 150],
+            ),
+            index_lines: 150,
+        },
+    )
+    .render();
+    settle().await;
+    let svg = one(&root, "svg[data-testid=growth-chart]");
+    let y_max = number(&svg, "data-y-max");
+    assert_eq!(y_max, 250.0);
+    let eighty = one(&root, "[data-testid=limit-80]");
+    let full = one(&root, "[data-testid=limit-100]");
+    assert_eq!(attr(&eighty, "data-lines"), "160");
+    assert_eq!(attr(&full, "data-lines"), "200");
+    assert!(eighty.text_content().unwrap().contains("80 %"));
+    assert!(full.text_content().unwrap().contains("100 %"));
+    let y_of = |g: &Element| {
+        let line = one(g, "line");
+        assert_eq!(attr(&line, "y1"), attr(&line, "y2"), "a horizontal line");
+        number(&line, "y1")
+    };
+    // Both sit where their share of the y axis puts them: 0 at the bottom, y_max at the top.
+    let (top, bottom) = {
+        let plot = one(&root, "rect.plot");
+        let y = number(&plot, "y");
+        (y, y + number(&plot, "height"))
+    };
+    for (g, lines) in [(&eighty, 160.0), (&full, 200.0)] {
+        let expected = bottom - lines / y_max * (bottom - top);
+        assert!((y_of(g) - expected).abs() < 0.2, "{lines}: {}", y_of(g));
+    }
+    // The history has one point a week; the projection runs through both crossings.
+    assert_eq!(all(&root, "circle.point").len(), 9);
+    let projection = attr(&one(&root, "[data-testid=projection-line]"), "points");
+    assert_eq!(projection.split(' ').count(), 4);
+    let crossings: Vec<String> = all(&root, "g.crossing")
+        .iter()
+        .map(|c| attr(c, "data-lines"))
+        .collect();
+    assert_eq!(crossings, ["160", "200"]);
+    let text = one(&root, "[data-testid=growth-text]")
+        .text_content()
+        .unwrap();
+    assert!(
+        text.contains("2027-01-19") && text.contains("2027-08-07"),
+        "{text}"
+    );
+    assert!(root.text_content().unwrap().contains("adds one index line"));
+    root.remove();
+
+    // No growth: a flat projection, no crossing, and the text says why.
+    let root = container();
+    let _app = yew::Renderer::<GrowthChart>::with_root_and_props(
+        root.clone(),
+        GrowthChartProps {
+            growth: growth(0.0, None, None, &[12; 9]),
+            index_lines: 12,
+        },
+    )
+    .render();
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=limit-80]")
+        .unwrap()
+        .is_some());
+    assert!(all(&root, "g.crossing").is_empty());
+    let flat = attr(&one(&root, "[data-testid=projection-line]"), "points");
+    let ys: Vec<&str> = flat
+        .split(' ')
+        .map(|p| p.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(ys.len(), 2);
+    assert_eq!(ys[0], ys[1]);
+    assert!(one(&root, "[data-testid=growth-text]")
+        .text_content()
+        .unwrap()
+        .contains("No file was saved in the last 60 days"));
+    root.remove();
+
+    // A date the page cannot read: words only, no chart.
+    let root = container();
+    let mut unreadable = growth(0.0, None, None, &[1]);
+    unreadable.today = "soon".to_owned();
+    let _app = yew::Renderer::<GrowthChart>::with_root_and_props(
+        root.clone(),
+        GrowthChartProps {
+            growth: unreadable,
+            index_lines: 1,
+        },
+    )
+    .render();
+    settle().await;
+    assert!(root.query_selector("svg").unwrap().is_none());
+    assert!(root
+        .query_selector("[data-testid=growth-text]")
+        .unwrap()
+        .is_some());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_dropped_home_folder_mounts_as_home_with_its_dot_claude_as_the_config_dir() {
+    let files = [
+        (".bashrc", "export X=1\n"),
+        (".claude/CLAUDE.md", "# Me\n"),
+        (
+            ".claude/projects/-home-dana-code-app/memory/MEMORY.md",
+            "- [x](x.md)\n",
+        ),
+        (".claude/projects/-home-dana-code-app/memory/x.md", "x\n"),
+        ("code/app/CLAUDE.md", "# App\n"),
+        ("projects/site/README.md", "a folder named projects\n"),
+    ];
+    let entry = fake_folder(
+        "dana",
+        files.iter().map(|(p, _)| (*p).to_owned()).collect(),
+        files.iter().map(|(_, t)| (*t).to_owned()).collect(),
+    );
+    let item = ingest::DroppedItem {
+        entry: entry.unchecked_into(),
+        handle: None,
+    };
+    let source = ingest::source_from_drop(item, &|_| ()).await.unwrap();
+    let mut snapshot = ingest::Snapshot::default();
+    snapshot.add(source);
+    assert_eq!(snapshot.infos()[0].role, "home");
+    let mut inputs = snapshot.infer_inputs("/home/nobody");
+    assert_eq!(inputs.home, "/home/dana");
+    assert_eq!(inputs.effective_config_dir(), "/home/dana/.claude");
+    // The person picks the project; its files are part of the home.
+    inputs.project = "/home/dana/code/app".to_owned();
+    let (report, _tree) = ingest::run_analysis(snapshot.sources.clone(), inputs, |_| ())
+        .await
+        .unwrap();
+    let row = |path: &str| report.files.iter().find(|r| r.path == path);
+    assert_eq!(
+        row("/home/dana/.claude/CLAUDE.md").map(|r| r.group),
+        Some(Group::User)
+    );
+    assert_eq!(
+        row("/home/dana/code/app/CLAUDE.md").map(|r| r.group),
+        Some(Group::Project)
+    );
+    assert_eq!(
+        report.context.memory_dir.as_deref(),
+        Some("/home/dana/.claude/projects/-home-dana-code-app/memory")
+    );
 }

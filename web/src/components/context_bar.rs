@@ -1,10 +1,11 @@
-//! The editable host facts: home, project, OS and config dir, with the sources beside them.
+//! The editable host facts: home, project, OS, the simulated Claude Code version and the
+//! config dir, with the sources beside them.
 
 use memdiag_core::report::Os;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::{component, html, Callback, Event, Html, Properties, TargetCast};
 
-use crate::state::{Inputs, SourceInfo};
+use crate::state::{version_choices, Inputs, SourceInfo};
 
 /// Props of [`ContextBar`].
 #[derive(Properties, PartialEq)]
@@ -72,6 +73,18 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
         Os::Macos => "macos",
         Os::Windows => "windows",
     };
+    // Each choice is the release just before a rule change; the value is that release.
+    let choices = version_choices();
+    let on_version = {
+        let on_change = props.on_change.clone();
+        let inputs = inputs.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            let mut next = inputs.clone();
+            next.version = Some(select.value()).filter(|v| !v.is_empty() && v != "current");
+            on_change.emit(next);
+        })
+    };
     let on_pick = {
         let on_pick = props.on_pick.clone();
         Callback::from(move |_| on_pick.emit(()))
@@ -93,6 +106,20 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
                     <option value="linux" selected={os == "linux"}>{ "Linux" }</option>
                     <option value="macos" selected={os == "macos"}>{ "macOS" }</option>
                     <option value="windows" selected={os == "windows"}>{ "Windows" }</option>
+                </select>
+            </label>
+            <label class="field field-version" title="Apply the loading rules of an older Claude Code release">
+                <span class="field-label">{ "Claude Code version" }</span>
+                <select data-testid="input-version" onchange={on_version}>
+                    { for choices.iter().map(|choice| {
+                        let value = choice.version.clone().unwrap_or_else(|| "current".to_owned());
+                        let selected = choice.version == inputs.version;
+                        html! {
+                            <option key={value.clone()} value={value.clone()} selected={selected} title={choice.label.clone()}>
+                                { choice.label.clone() }
+                            </option>
+                        }
+                    }) }
                 </select>
             </label>
             { text_field("Config dir", "config", inputs.config_dir.clone(), "<home>/.claude", |i, v| i.config_dir = v) }

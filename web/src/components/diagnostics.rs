@@ -4,7 +4,7 @@ use memdiag_core::report::{Diagnostic, Report};
 use yew::{component, html, Callback, Html, Properties};
 
 use crate::components::file_view::{severity_label, severity_slug};
-use crate::state::{display_path, Shared};
+use crate::state::{display_path, open_target, Shared};
 
 /// Props of [`DiagnosticsList`].
 #[derive(Properties, PartialEq)]
@@ -64,16 +64,16 @@ fn item(
             <span class="code muted">{ d.code.clone() }</span>
         </>
     };
-    let openable = d
+    // A finding about a folder opens its first file (a memory folder's MEMORY.md).
+    let target = d
         .path
-        .as_ref()
-        .is_some_and(|p| report.files.iter().any(|row| &row.path == p));
+        .as_deref()
+        .and_then(|path| open_target(report, path, d.line));
     html! {
         <li key={index} class={format!("diag {}", severity_slug(d.severity))} data-testid="diagnostic" data-code={d.code.clone()}>
-            if openable {
-                <button class="diag-open" onclick={{
+            if let Some(target) = target {
+                <button class="diag-open" data-path={target.0.clone()} data-line={target.1.map(|l| l.to_string())} onclick={{
                     let on_open = on_open.clone();
-                    let target = (d.path.clone().unwrap_or_default(), d.line);
                     Callback::from(move |_| on_open.emit(target.clone()))
                 }}>{ body }</button>
             } else {

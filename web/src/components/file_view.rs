@@ -81,6 +81,9 @@ pub struct FileViewProps {
     /// A line to scroll to.
     #[prop_or_default]
     pub focus_line: Option<u64>,
+    /// Changes with every request to open a line, so the same line scrolls into view again.
+    #[prop_or_default]
+    pub focus_seq: u64,
     /// Switches the tab.
     #[prop_or_default]
     pub on_tab: Callback<Tab>,
@@ -96,8 +99,8 @@ pub fn FileView(props: &FileViewProps) -> Html {
     {
         let body_ref = body_ref.clone();
         use_effect_with(
-            (props.index, props.focus_line, props.tab),
-            move |(_, line, _)| {
+            (props.index, props.focus_line, props.tab, props.focus_seq),
+            move |(_, line, _, _)| {
                 let Some(body) = body_ref.cast::<HtmlElement>() else {
                     return;
                 };
