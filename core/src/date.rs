@@ -1,9 +1,9 @@
-//! Calendar dates as day numbers, for the growth projection. The core never reads a clock:
-//! "today" is an input.
+//! Calendar dates as day numbers, for the growth projection and the page's chart of it. The
+//! core never reads a clock: "today" is an input.
 
 /// Days since 1970-01-01 of an ISO 8601 date or date-time (`2026-11-30`,
 /// `2026-11-30T08:05:00Z`); `None` when the text does not start with a valid date.
-pub(crate) fn parse_day(text: &str) -> Option<i64> {
+pub fn parse_day(text: &str) -> Option<i64> {
     let date = text.trim().get(..10)?;
     let mut parts = date.split('-');
     let year: i64 = parts.next()?.parse().ok()?;
@@ -19,7 +19,7 @@ pub(crate) fn parse_day(text: &str) -> Option<i64> {
 }
 
 /// The ISO 8601 date of a day number.
-pub(crate) fn format_day(days: i64) -> String {
+pub fn format_day(days: i64) -> String {
     let (year, month, day) = civil_from_days(days);
     format!("{year:04}-{month:02}-{day:02}")
 }

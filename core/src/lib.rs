@@ -58,6 +58,7 @@
 //! - Only files the analysis names are read; `*.jsonl` transcripts never are.
 //! - Only [`report`] types (and the share payload) are serialisable.
 
+pub mod date;
 pub mod infer;
 pub mod report;
 pub mod tree;
@@ -65,7 +66,6 @@ pub mod vpath;
 
 mod analyze;
 mod archive;
-mod date;
 mod discover;
 mod encode;
 mod footprint;

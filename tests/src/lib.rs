@@ -289,6 +289,27 @@ pub fn assert_text(actual: &str, expected: &str) {
     }
 }
 
+/// Base64 of `bytes` without padding, written here independently of the core's encoder so
+/// that tests do not check the core against itself; `url` picks the URL-safe alphabet.
+pub fn base64(bytes: &[u8], url: bool) -> String {
+    let alphabet: &[u8; 64] = if url {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    } else {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    };
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(alphabet[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
+        }
+    }
+    out
+}
+
 /// Removes the common leading indentation of a multi-line string literal.
 pub fn dedent(text: &str) -> String {
     let indent = text

@@ -276,7 +276,7 @@ fn forms(phrase: &str) -> Vec<String> {
         for shift in 0..3 {
             let mut bytes = vec![0u8; shift];
             bytes.extend_from_slice(phrase.as_bytes());
-            let encoded = base64(&bytes);
+            let encoded = memdiag_tests::base64(&bytes, false);
             // The first characters mix in the padding bytes and the last ones a partial
             // group; the middle is what the phrase always encodes to.
             let skip = if shift == 0 {
@@ -295,21 +295,6 @@ fn forms(phrase: &str) -> Vec<String> {
     out
 }
 
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            out.push(ALPHABET[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
-        }
-    }
-    out
-}
-
 /// Every text the share can hold: the shared tree's paths, folders and contents, its input,
 /// the link, the zip's bytes, the link's payload and its base64, and what the link and the
 /// zip decode to.
@@ -322,7 +307,10 @@ fn shared_output(shared: &Sanitized) -> Vec<(String, String)> {
         ("link".to_owned(), link.clone()),
         ("zip".to_owned(), String::from_utf8_lossy(&zip).into_owned()),
         ("payload".to_owned(), payload.clone()),
-        ("payload base64".to_owned(), base64(payload.as_bytes())),
+        (
+            "payload base64".to_owned(),
+            memdiag_tests::base64(payload.as_bytes(), false),
+        ),
         ("input".to_owned(), format!("{:?}", shared.input)),
     ];
     let decoded_link = decode_link(&link).unwrap();

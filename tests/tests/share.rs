@@ -444,30 +444,21 @@ impl Deflate {
     }
 }
 
-fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            out.push(ALPHABET[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
-        }
-    }
-    out
-}
-
 /// A link carrying `json` as it is.
 fn link_of(json: &str) -> String {
-    format!("1.{}", base64url(&Deflate::stored(json.as_bytes())))
+    format!(
+        "1.{}",
+        memdiag_tests::base64(&Deflate::stored(json.as_bytes()), true)
+    )
 }
 
 #[test]
 fn a_decompression_bomb_is_refused() {
     // 64 MiB from about 400 KB: over the 32 MiB a link may inflate to.
-    let bomb = format!("1.{}", base64url(&Deflate::bomb(64 * 1024 * 1024)));
+    let bomb = format!(
+        "1.{}",
+        memdiag_tests::base64(&Deflate::bomb(64 * 1024 * 1024), true)
+    );
     assert!(bomb.len() < 600_000, "{}", bomb.len());
     match decode_link(&bomb) {
         Err(ShareError::TooLarge(why)) => assert!(why.contains("inflates"), "{why}"),
@@ -478,7 +469,7 @@ fn a_decompression_bomb_is_refused() {
         max_payload_bytes: 1000,
         ..ShareLimits::default()
     };
-    let small_bomb = format!("1.{}", base64url(&Deflate::bomb(10_000)));
+    let small_bomb = format!("1.{}", memdiag_tests::base64(&Deflate::bomb(10_000), true));
     assert!(matches!(
         decode_link_with(&small_bomb, &small_limits),
         Err(ShareError::TooLarge(_))
