@@ -8,4 +8,5 @@ pub mod footprint;
 pub mod health;
 pub mod markdown;
 pub mod picker;
+pub mod share_dialog;
 pub mod tree;

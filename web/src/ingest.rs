@@ -16,7 +16,8 @@ use js_sys::{Array, Promise, Reflect, Uint8Array};
 use memdiag_core::infer::{self, FolderKind};
 use memdiag_core::report::Report;
 use memdiag_core::{
-    analyze, mount_zip, ContentSource, Diagnostic, Entry, Step, Tree, VPath, ZipLimits, ZipSource,
+    analyze, is_share_zip, mount_zip, open_share_zip, ContentSource, Diagnostic, Entry, Input,
+    SharedSnapshot, Step, Tree, VPath, ZipLimits, ZipSource,
 };
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -25,7 +26,7 @@ use web_sys::{
     FileSystemFileEntry,
 };
 
-use crate::state::{Inputs, Progress, SourceInfo};
+use crate::state::{Inputs, Progress, SharedFrom, SourceInfo};
 
 /// Files larger than this are not read into the page; the analysis records why.
 pub const MAX_READ_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
@@ -277,17 +278,58 @@ impl Source {
     }
 }
 
-/// The sources of the snapshot: at most one config directory and one project, or the demo.
+/// A shared snapshot opened from a link or a share zip.
+pub struct SharedSource {
+    /// What the link or file holds.
+    pub snapshot: SharedSnapshot,
+    /// Where it came from.
+    pub from: SharedFrom,
+}
+
+impl SharedSource {
+    /// The host facts it was shared with, as the fields show them.
+    pub fn inputs(&self) -> Inputs {
+        let input = &self.snapshot.input;
+        Inputs {
+            home: input.home.clone(),
+            project: input.project.clone().unwrap_or_default(),
+            os: input.os,
+            config_dir: input.config_dir.clone().unwrap_or_default(),
+            project_mount: None,
+            version: input.version.clone(),
+        }
+    }
+
+    /// The shared snapshot as the top bar lists it.
+    pub fn info(&self) -> SourceInfo {
+        SourceInfo {
+            label: match &self.from {
+                SharedFrom::Link => "link".to_owned(),
+                SharedFrom::File(name) => name.clone(),
+            },
+            kind: "shared",
+            role: "shared",
+            files: self.snapshot.tree.len(),
+            rereadable: false,
+        }
+    }
+}
+
+/// The sources of the snapshot: at most one config directory and one project, the demo, or
+/// a shared snapshot.
 #[derive(Default)]
 pub struct Snapshot {
     /// The sources, config first.
     pub sources: Vec<Rc<Source>>,
+    /// The shared snapshot shown read-only; when set, there are no sources.
+    pub shared: Option<Rc<SharedSource>>,
 }
 
 impl Snapshot {
-    /// Adds a source; it replaces the demo and any earlier source in the same place (a home
-    /// folder and a config directory both bring the config directory).
+    /// Adds a source; it replaces the demo, a shared snapshot and any earlier source in the
+    /// same place (a home folder and a config directory both bring the config directory).
     pub fn add(&mut self, source: Source) {
+        self.shared = None;
         let brings_config = |role: Role| matches!(role, Role::Config | Role::Home);
         self.sources.retain(|s| {
             s.role != Role::Fixed
@@ -300,7 +342,20 @@ impl Snapshot {
 
     /// Replaces everything with the demo.
     pub fn set_demo(&mut self, demo: Source) {
+        self.shared = None;
         self.sources = vec![Rc::new(demo)];
+    }
+
+    /// Replaces everything with a shared snapshot.
+    pub fn set_shared(&mut self, shared: SharedSource) {
+        self.sources.clear();
+        self.shared = Some(Rc::new(shared));
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.sources.clear();
+        self.shared = None;
     }
 
     /// True when the demo is what the page shows.
@@ -310,7 +365,10 @@ impl Snapshot {
 
     /// The sources as the top bar lists them.
     pub fn infos(&self) -> Vec<SourceInfo> {
-        self.sources.iter().map(|s| s.info()).collect()
+        match &self.shared {
+            Some(shared) => vec![shared.info()],
+            None => self.sources.iter().map(|s| s.info()).collect(),
+        }
     }
 
     /// The dropped home folder's name, if one was dropped.
@@ -442,13 +500,16 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
 /// `progress` hears how far it got after every batch, and the loop yields to the event loop
 /// between batches so the page stays responsive.
 ///
+/// Returns the report, the tree with every content the analysis read (what sharing
+/// sanitizes) and the exact input it ran with.
+///
 /// # Errors
 /// A message for a person when the analysis cannot start (a bad home or project path).
 pub async fn run_analysis(
     sources: Vec<Rc<Source>>,
     inputs: Inputs,
     progress: impl Fn(Progress),
-) -> Result<(Report, Tree), String> {
+) -> Result<(Report, Tree, Input), String> {
     let Mounted { mut tree, origins } = mount(&sources, &inputs);
     let mut input = inputs.to_input();
     // The core never reads a clock; the page tells it the date for the growth projection,
@@ -469,7 +530,7 @@ pub async fn run_analysis(
     for _round in 0..64 {
         let step = analyze(&tree, &input).map_err(|e| e.to_string())?;
         let paths = match step {
-            Step::Done(report) => return Ok((*report, tree)),
+            Step::Done(report) => return Ok((*report, tree, input)),
             Step::NeedsContents(paths) => paths,
         };
         for (n, path) in paths.iter().enumerate() {
@@ -491,6 +552,36 @@ pub async fn run_analysis(
         yield_now().await;
     }
     Err("the analysis kept asking for more files; please report this".to_owned())
+}
+
+/// Analyses a shared snapshot, simulating `version` (the one it was shared with, or another
+/// the reader picked).
+///
+/// The shared tree holds every content the analysis reads, so this finishes in one turn; a
+/// file it would still ask for is marked unreadable rather than looked for.
+///
+/// # Errors
+/// A message for a person when the analysis cannot start (a path the snapshot got wrong).
+pub fn analyze_shared(
+    shared: &SharedSnapshot,
+    version: Option<String>,
+) -> Result<(Report, Tree, Input), String> {
+    let mut tree = shared.tree.clone();
+    let input = Input {
+        version,
+        ..shared.input.clone()
+    };
+    for _round in 0..8 {
+        match analyze(&tree, &input).map_err(|e| e.to_string())? {
+            Step::Done(report) => return Ok((*report, tree, input)),
+            Step::NeedsContents(paths) => {
+                for path in paths {
+                    tree.set_contents(&path, Err("not in the shared snapshot".to_owned()));
+                }
+            }
+        }
+    }
+    Err("the shared snapshot kept asking for more files; please report this".to_owned())
 }
 
 /// Lets the browser handle events and paint before the work goes on.
@@ -584,11 +675,30 @@ pub fn dropped_items(transfer: &web_sys::DataTransfer) -> Vec<DroppedItem> {
     out
 }
 
-/// Turns one dropped item into a source: a folder is walked, a `.zip` is opened.
+/// What a dropped or opened item turned out to be.
+pub enum Opened {
+    /// A folder or an ordinary zip: a source of the person's own files.
+    Source(Source),
+    /// A share zip: a shared snapshot to show read-only, with the zip's file name.
+    Shared(SharedSnapshot, String),
+}
+
+impl Opened {
+    /// The source, when it is not a shared snapshot.
+    pub fn into_source(self) -> Option<Source> {
+        match self {
+            Opened::Source(source) => Some(source),
+            Opened::Shared(..) => None,
+        }
+    }
+}
+
+/// Turns one dropped item into a source: a folder is walked, a `.zip` is opened (a share zip
+/// as a shared snapshot).
 ///
 /// # Errors
 /// A message for a person: not a folder or zip, a broken zip, an unreadable folder.
-pub async fn source_from_drop(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Source, String> {
+pub async fn open_dropped(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Opened, String> {
     let name = item.entry.name();
     if item.entry.is_directory() {
         let dir: FileSystemDirectoryEntry = item.entry.unchecked_into();
@@ -600,25 +710,46 @@ pub async fn source_from_drop(item: DroppedItem, listed: &dyn Fn(u64)) -> Result
                 .and_then(|h| h.dyn_into::<FileSystemDirectoryHandle>().ok()),
             None => None,
         };
-        return Ok(Source::folder(name, files, handle));
+        return Ok(Opened::Source(Source::folder(name, files, handle)));
     }
     if name.to_ascii_lowercase().ends_with(".zip") {
         let entry: FileSystemFileEntry = item.entry.unchecked_into();
         let file = entry_file(&entry)
             .await
             .ok_or_else(|| format!("cannot open {name}"))?;
-        return zip_from_file(file).await;
+        return open_zip_file(file).await;
     }
     Err(format!(
         "{name} is a single file. Drop a folder (your ~/.claude or a project) or a .zip of one."
     ))
 }
 
-/// Opens a zip `File`.
+/// Opens a zip `File` the person dropped or chose: a share zip as a shared snapshot, any
+/// other as a source.
+///
+/// # Errors
+/// When it cannot be read, is not a zip archive, or is a damaged share zip.
+pub async fn open_zip_file(file: File) -> Result<Opened, String> {
+    let bytes = zip_bytes(&file).await?;
+    let name = file.name();
+    if is_share_zip(&bytes) {
+        return open_share_zip(&bytes)
+            .map(|shared| Opened::Shared(shared, name.clone()))
+            .map_err(|error| format!("{name}: {}", crate::share::open_error("file", &error)));
+    }
+    Source::zip(&name, bytes, Some(file)).map(Opened::Source)
+}
+
+/// Opens a zip `File` as a source (for Refresh, which reads a zip again).
 ///
 /// # Errors
 /// When it cannot be read or is not a zip archive.
 pub async fn zip_from_file(file: File) -> Result<Source, String> {
+    let bytes = zip_bytes(&file).await?;
+    Source::zip(&file.name(), bytes, Some(file))
+}
+
+async fn zip_bytes(file: &File) -> Result<Vec<u8>, String> {
     if file.size() > 2048.0 * 1024.0 * 1024.0 {
         return Err(format!(
             "{} is larger than 2 GB; zip only what matters.",
@@ -628,8 +759,7 @@ pub async fn zip_from_file(file: File) -> Result<Source, String> {
     let buffer = JsFuture::from(file.array_buffer())
         .await
         .map_err(|e| format!("cannot read {}: {}", file.name(), js_message(&e)))?;
-    let bytes = Uint8Array::new(&buffer).to_vec();
-    Source::zip(&file.name(), bytes, Some(file))
+    Ok(Uint8Array::new(&buffer).to_vec())
 }
 
 /// Lists a dropped folder recursively through its entries.

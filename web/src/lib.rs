@@ -7,21 +7,29 @@
 //!   reading only the contents the core asks for.
 //! - [`state`] holds the page state and the pure rules behind it.
 //! - [`components`] draw the report; they know nothing of files or the core's rules.
+//! - [`share`] runs the core's sanitizing for the Share dialog and opens shared links and
+//!   files, which the page then shows read-only.
 //! - [`demo`] is the built-in snapshot.
 //!
-//! The page never decides what Claude Code loads: every group, load type, cut and figure on it
-//! comes from the report.
+//! The page never decides what Claude Code loads, nor what a shared snapshot keeps: every
+//! group, load type, cut and figure on it comes from the report, and every replaced name and
+//! character from the core's sanitizer.
+//!
+//! Read-only mode (a shared link or file) shows the whole report with no way to add, refresh
+//! or edit anything, except the Claude Code version select: it runs the same shared snapshot
+//! again under an older release's rules, which changes nothing that was shared.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::Array;
 use memdiag_core::report::Report;
+use memdiag_core::SharedSnapshot;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
-    Blob, BlobPropertyBag, DragEvent, Element, EventTarget, HtmlAnchorElement, HtmlElement,
-    HtmlInputElement, KeyboardEvent, Url,
+    Blob, BlobPropertyBag, DragEvent, Element, EventTarget, HtmlElement, HtmlInputElement,
+    KeyboardEvent,
 };
 use yew::platform::spawn_local;
 use yew::prelude::*;
@@ -29,6 +37,7 @@ use yew::prelude::*;
 pub mod components;
 pub mod demo;
 pub mod ingest;
+pub mod share;
 pub mod state;
 
 use components::context_bar::ContextBar;
@@ -37,11 +46,12 @@ use components::file_view::{file_text, FileText, FileView};
 use components::footprint::{FootprintBar, SummaryCards};
 use components::health::HealthView;
 use components::picker::{choices, ProjectPicker};
+use components::share_dialog::ShareDialog;
 use components::tree::TreeView;
-use ingest::{Snapshot, Source};
+use ingest::{Opened, SharedSource, Snapshot, Source};
 use state::{
-    grouped, human_bytes, needs_rescan, Action, Inputs, Progress, RunReason, Shared, State,
-    TreeItem, View,
+    grouped, human_bytes, needs_rescan, Action, Inputs, Progress, RunReason, Shared, SharedFrom,
+    SharedView, State, TreeItem, View,
 };
 
 /// Mounts the page into `#app` (or the body).
@@ -94,10 +104,30 @@ impl Engine {
     }
 
     /// Runs the analysis with `inputs`, first listing the sources again if `reason` asks.
+    ///
+    /// A shared snapshot is analysed as it is: only the simulated version of `inputs` counts.
     fn launch(&self, inputs: Inputs, reason: RunReason, scanned_at: Option<f64>) {
         let run = self.next_run();
         self.dispatch.dispatch(Action::RunStarted(run));
         let engine = self.clone();
+        let shared = self.snapshot.borrow().shared.clone();
+        if let Some(shared) = shared {
+            spawn_local(async move {
+                // One turn of the event loop first, so the page paints that it is working.
+                ingest::yield_now().await;
+                match ingest::analyze_shared(&shared.snapshot, inputs.version) {
+                    Ok((report, tree, input)) => engine.dispatch.dispatch(Action::RunFinished {
+                        run,
+                        report: Shared::new(report),
+                        tree: Shared::new(tree),
+                        input: Shared::new(input),
+                        at: now_ms(),
+                    }),
+                    Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
+                }
+            });
+            return;
+        }
         spawn_local(async move {
             if needs_rescan(reason, scanned_at, now_ms()) {
                 engine.rescan(run, reason == RunReason::Refresh).await;
@@ -113,10 +143,11 @@ impl Engine {
             let dispatch = engine.dispatch.clone();
             let progress = move |p: Progress| dispatch.dispatch(Action::Progressed(run, p));
             match ingest::run_analysis(sources, inputs, progress).await {
-                Ok((report, tree)) => engine.dispatch.dispatch(Action::RunFinished {
+                Ok((report, tree, input)) => engine.dispatch.dispatch(Action::RunFinished {
                     run,
                     report: Shared::new(report),
                     tree: Shared::new(tree),
+                    input: Shared::new(input),
                     at: now_ms(),
                 }),
                 Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
@@ -220,6 +251,50 @@ impl Engine {
         self.launch(inputs, RunReason::NewSources, None);
         true
     }
+
+    /// Shows a shared snapshot, read-only, in place of whatever was shown.
+    fn open_shared(&self, snapshot: SharedSnapshot, from: SharedFrom) {
+        if matches!(from, SharedFrom::File(_)) {
+            // What shows is the file, not whatever link the address bar may still hold.
+            share::clear_fragment();
+        }
+        let view = SharedView {
+            made: snapshot.made.clone(),
+            from: from.clone(),
+            format: snapshot.format,
+        };
+        let source = SharedSource { snapshot, from };
+        let inputs = source.inputs();
+        let infos = vec![source.info()];
+        self.snapshot.borrow_mut().set_shared(source);
+        self.dispatch
+            .dispatch(Action::OpenShared(view, infos, inputs.clone()));
+        self.launch(inputs, RunReason::NewSources, None);
+    }
+
+    /// Opens the share link in a URL fragment; a link that cannot be opened leaves the page
+    /// empty, with the reason.
+    fn open_link(&self, fragment: &str) {
+        match memdiag_core::decode_link(fragment) {
+            Ok(snapshot) => self.open_shared(snapshot, SharedFrom::Link),
+            Err(error) => {
+                self.start_fresh(false);
+                self.dispatch
+                    .dispatch(Action::Error(Some(share::open_error("link", &error))));
+            }
+        }
+    }
+
+    /// Forgets everything shown and returns to the empty page; `clear_link` also removes a
+    /// share link from the address bar, so that reloading does not open it again.
+    fn start_fresh(&self, clear_link: bool) {
+        self.snapshot.borrow_mut().clear();
+        let run = self.next_run();
+        self.dispatch.dispatch(Action::Reset(run));
+        if clear_link {
+            share::clear_fragment();
+        }
+    }
 }
 
 /// Keeps a DOM event listener registered for as long as it lives.
@@ -260,6 +335,7 @@ struct WindowHandlers {
     on_key: Callback<KeyboardEvent>,
     on_drop: Callback<DragEvent>,
     on_drag: Callback<bool>,
+    on_hash: Callback<()>,
 }
 
 /// The page.
@@ -273,17 +349,49 @@ pub fn App() -> Html {
     let folder_input = use_node_ref();
     let zip_input = use_node_ref();
     let filter_focus = use_node_ref();
+    let share_button = use_node_ref();
+    // When the Share dialog is open: the moment its snapshot is made.
+    let sharing = use_state(|| None::<String>);
+    let read_only = state.read_only();
+
+    // A shared snapshot opens at the top of the page, where its banner says what it is; the
+    // tree scrolling its first selected row into view would otherwise move the page down.
+    {
+        let opened = state.shared.clone();
+        let shown = state.report.is_some();
+        use_effect_with((opened, shown), |(opened, shown)| {
+            if opened.is_some() && *shown {
+                if let Some(window) = web_sys::window() {
+                    window.scroll_to_with_x_and_y(0.0, 0.0);
+                }
+            }
+        });
+    }
+    // A shared snapshot replacing the person's own files (a link pasted into the address
+    // bar, a share zip dropped) closes the Share dialog: there is nothing of theirs to share.
+    {
+        let sharing = sharing.clone();
+        use_effect_with(read_only, move |read_only| {
+            if *read_only {
+                sharing.set(None);
+            }
+        });
+    }
     let engine = Engine {
         snapshot: snapshot.clone(),
         runs: runs.clone(),
         dispatch: state.dispatcher(),
     };
 
-    // Open with the demo, so a first visit shows a full report at once.
+    // A share link opens what it carries; anything else opens with the demo, so a first
+    // visit shows a full report at once.
     {
         let engine = engine.clone();
         use_effect_with((), move |_| {
-            if wants_demo() {
+            let fragment = share::current_fragment();
+            if share::fragment_has_link(&fragment) {
+                engine.open_link(&fragment);
+            } else if wants_demo() {
                 engine.load_demo(None);
             }
         });
@@ -337,6 +445,12 @@ pub fn App() -> Html {
         let engine = engine.clone();
         let current = state.inputs.clone();
         Callback::from(move |event: DragEvent| {
+            if read_only {
+                engine.dispatch.dispatch(Action::Notice(Some(
+                    "This is a shared snapshot, read-only: nothing can be added to it. Press Start fresh to open your own files.".to_owned(),
+                )));
+                return;
+            }
             let Some(transfer) = event.data_transfer() else {
                 return;
             };
@@ -354,6 +468,7 @@ pub fn App() -> Html {
                 engine.dispatch.dispatch(Action::RunStarted(run));
                 let mut added = Vec::new();
                 let mut errors = Vec::new();
+                let mut shared = None;
                 for item in items {
                     let dispatch = engine.dispatch.clone();
                     let listed = move |n: u64| {
@@ -365,10 +480,23 @@ pub fn App() -> Html {
                             },
                         ))
                     };
-                    match ingest::source_from_drop(item, &listed).await {
-                        Ok(source) => added.push(source),
+                    match ingest::open_dropped(item, &listed).await {
+                        Ok(Opened::Source(source)) => added.push(source),
+                        Ok(Opened::Shared(snapshot, name)) => {
+                            shared.get_or_insert((snapshot, name));
+                        }
                         Err(message) => errors.push(message),
                     }
+                }
+                if let Some((snapshot, name)) = shared {
+                    let others = !added.is_empty() || !errors.is_empty();
+                    engine.open_shared(snapshot, SharedFrom::File(name.clone()));
+                    if others {
+                        engine.dispatch.dispatch(Action::Notice(Some(format!(
+                            "{name} is a shared snapshot and shows on its own: the other dropped items were left out."
+                        ))));
+                    }
+                    return;
                 }
                 finish_adding(&engine, run, added, errors, current);
             });
@@ -409,8 +537,13 @@ pub fn App() -> Html {
             spawn_local(async move {
                 let run = engine.next_run();
                 engine.dispatch.dispatch(Action::RunStarted(run));
-                match ingest::zip_from_file(file).await {
-                    Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
+                match ingest::open_zip_file(file).await {
+                    Ok(Opened::Source(source)) => {
+                        finish_adding(&engine, run, vec![source], Vec::new(), current)
+                    }
+                    Ok(Opened::Shared(snapshot, name)) => {
+                        engine.open_shared(snapshot, SharedFrom::File(name))
+                    }
                     Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
                 }
             });
@@ -453,11 +586,11 @@ pub fn App() -> Html {
         let refresh = refresh.clone();
         let open_picker = open_picker.clone();
         let filter_focus = filter_focus.clone();
-        let picker_open = state.picker_open;
+        let modal_open = state.picker_open || sharing.is_some();
         let has_report = state.report.is_some();
         let dispatch = state.dispatcher();
         Callback::from(move |event: KeyboardEvent| {
-            if event.ctrl_key() || event.meta_key() || event.alt_key() || picker_open {
+            if event.ctrl_key() || event.meta_key() || event.alt_key() || modal_open {
                 return;
             }
             let typing = event
@@ -468,11 +601,11 @@ pub fn App() -> Html {
                 return;
             }
             match event.key().as_str() {
-                "r" => {
+                "r" if !read_only => {
                     event.prevent_default();
                     refresh.emit(());
                 }
-                "P" if event.shift_key() => {
+                "P" if event.shift_key() && !read_only => {
                     event.prevent_default();
                     open_picker.emit(());
                 }
@@ -494,12 +627,31 @@ pub fn App() -> Html {
             }
         })
     };
+    // The address bar's fragment changed: a pasted share link opens; going back from a
+    // link's read-only view to no link leaves it.
+    let on_hash = {
+        let engine = engine.clone();
+        let from_link = state
+            .shared
+            .as_ref()
+            .is_some_and(|s| s.from == SharedFrom::Link);
+        Callback::from(move |_: ()| {
+            let fragment = share::current_fragment();
+            if share::fragment_has_link(&fragment) {
+                engine.open_link(&fragment);
+            } else if from_link {
+                engine.start_fresh(false);
+            }
+        })
+    };
     {
         let mut h = handlers.borrow_mut();
         h.on_key = on_key;
         h.on_drop = on_drop_event;
+        h.on_hash = on_hash;
         let set = dragging.setter();
-        h.on_drag = Callback::from(move |on: bool| set.set(on));
+        // A read-only view takes no drops, so it shows no drop target either.
+        h.on_drag = Callback::from(move |on: bool| set.set(on && !read_only));
     }
     // Window-level listeners: keys work wherever focus is, drops work anywhere on the page.
     {
@@ -543,7 +695,13 @@ pub fn App() -> Html {
                     }
                 })
             };
-            move || drop((keys, over, leave, dropped))
+            let hash = {
+                let handlers = handlers.clone();
+                Listener::new(&window, "hashchange", move |_| {
+                    handlers.borrow().on_hash.emit(());
+                })
+            };
+            move || drop((keys, over, leave, dropped, hash))
         });
     }
 
@@ -664,6 +822,33 @@ pub fn App() -> Html {
         Callback::from(move |_: ()| open_picker.emit(()))
     };
     let has_sources = !state.sources.is_empty();
+    let open_share = {
+        let sharing = sharing.clone();
+        Callback::from(move |_: MouseEvent| sharing.set(Some(share::now_iso())))
+    };
+    let close_share = {
+        let sharing = sharing.clone();
+        let share_button = share_button.clone();
+        Callback::from(move |_: ()| {
+            sharing.set(None);
+            // Focus goes back where it was before the dialog opened.
+            if let Some(button) = share_button.cast::<HtmlElement>() {
+                let _ = button.focus();
+            }
+        })
+    };
+    let share_dialog = match (&*sharing, &state.report, &state.tree, &state.input) {
+        (Some(made), Some(report), Some(tree), Some(input)) if !read_only => html! {
+            <ShareDialog report={report.clone()} tree={tree.clone()} input={input.clone()}
+                made={made.clone()} on_close={close_share} />
+        },
+        _ => Html::default(),
+    };
+    let can_share = state.report.is_some() && state.tree.is_some() && state.input.is_some();
+    let start_fresh = {
+        let engine = engine.clone();
+        Callback::from(move |_: MouseEvent| engine.start_fresh(true))
+    };
 
     html! {
         <div class={classes!("app", dragging.then_some("dragging"))} data-testid="app"
@@ -675,23 +860,36 @@ pub fn App() -> Html {
                     <h1>{ "Claude Code Memory Diagnoser" }</h1>
                     <p class="tagline">{ "What Claude Code loads from your ~/.claude and your project, what a MEMORY.md loses to its caps, and what it all costs. Everything stays in this browser tab." }</p>
                 </div>
-                <nav class="actions" aria-label="Sources">
-                    <button class="primary" onclick={click(&folder_input)} data-testid="choose-folder">{ "Choose folder" }</button>
-                    <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
-                    <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
-                    <span class="sep" aria-hidden="true"></span>
-                    <button onclick={refresh_click} disabled={!has_sources} title="Read the sources again (r)" data-testid="refresh">
-                        { "Refresh" }<kbd>{ "r" }</kbd>
-                    </button>
-                    <button onclick={on_download} disabled={state.report.is_none()} data-testid="download">{ "Download JSON" }</button>
-                    <input ref={folder_input} type="file" class="hidden-input" webkitdirectory=true multiple=true
-                        data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
-                    <input ref={zip_input} type="file" class="hidden-input" accept=".zip,application/zip"
-                        data-testid="zip-input" aria-label="Open a zip" onchange={on_zip_chosen} />
-                </nav>
+                if read_only {
+                    <nav class="actions" aria-label="Shared snapshot">
+                        <button onclick={on_download} disabled={state.report.is_none()} data-testid="download">{ "Download JSON" }</button>
+                    </nav>
+                } else {
+                    <nav class="actions" aria-label="Sources">
+                        <button class="primary" onclick={click(&folder_input)} data-testid="choose-folder">{ "Choose folder" }</button>
+                        <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
+                        <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
+                        <span class="sep" aria-hidden="true"></span>
+                        <button onclick={refresh_click} disabled={!has_sources} title="Read the sources again (r)" data-testid="refresh">
+                            { "Refresh" }<kbd>{ "r" }</kbd>
+                        </button>
+                        <button onclick={on_download} disabled={state.report.is_none()} data-testid="download">{ "Download JSON" }</button>
+                        <button ref={share_button} onclick={open_share} disabled={!can_share} aria-haspopup="dialog"
+                            title="Share a sanitized, read-only copy of this report as a link or a file" data-testid="share">
+                            { "Share…" }
+                        </button>
+                        <input ref={folder_input} type="file" class="hidden-input" webkitdirectory=true multiple=true
+                            data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
+                        <input ref={zip_input} type="file" class="hidden-input" accept=".zip,application/zip"
+                            data-testid="zip-input" aria-label="Open a zip" onchange={on_zip_chosen} />
+                    </nav>
+                }
             </header>
+            if let Some(view) = &state.shared {
+                { shared_banner(view, start_fresh) }
+            }
             <ContextBar inputs={state.inputs.clone()} sources={state.sources.clone()}
-                on_change={on_inputs} on_project={on_project} on_pick={pick_click} />
+                on_change={on_inputs} on_project={on_project} on_pick={pick_click} read_only={read_only} />
             { status_line(&state, is_demo, dismiss) }
             if let Some(report) = state.report.clone() {
                 <FootprintBar footprint={report.footprint.clone()} unit={state.unit} on_unit={on_unit} />
@@ -722,23 +920,63 @@ pub fn App() -> Html {
                 </main>
                 <SummaryCards footprint={report.footprint.clone()} />
                 <DiagnosticsList report={report.clone()} on_open={on_open} />
+            } else if read_only {
+                <section class="empty-state shared-waiting" data-testid="shared-waiting">
+                    <p class="muted">
+                        if state.busy.is_some() {
+                            <span class="spinner" aria-hidden="true"></span>{ " Opening the shared snapshot…" }
+                        } else {
+                            { "The shared snapshot could not be analysed. Press Start fresh to open your own files." }
+                        }
+                    </p>
+                </section>
             } else {
                 { empty_state(state.busy.is_some()) }
             }
             <footer class="footnote">
-                <p>
-                    { "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view · r refresh · Shift+P pick a project. " }
-                    { "A zip is the fast path for a large ~/.claude: the browser lists every file of a dropped folder (transcripts too) before the page sees any, while a zip's list is one read. " }
-                    <code>{ "cd ~ && zip -r claude.zip .claude -x '.claude/projects/*/*.jsonl'" }</code>
-                </p>
+                if read_only {
+                    <p>{ "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view." }</p>
+                } else {
+                    <p>
+                        { "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view · r refresh · Shift+P pick a project. " }
+                        { "A zip is the fast path for a large ~/.claude: the browser lists every file of a dropped folder (transcripts too) before the page sees any, while a zip's list is one read. " }
+                        <code>{ "cd ~ && zip -r claude.zip .claude -x '.claude/projects/*/*.jsonl'" }</code>
+                    </p>
+                }
             </footer>
-            if *dragging {
+            if *dragging && !read_only {
                 <div class="drop-overlay" aria-hidden="true">
                     <div>{ "Drop your ~/.claude folder, a project folder or a .zip" }</div>
                 </div>
             }
             { picker.unwrap_or_default() }
+            { share_dialog }
         </div>
+    }
+}
+
+/// The banner over a shared snapshot: what it is, when it was made, and the way out.
+fn shared_banner(view: &SharedView, start_fresh: Callback<MouseEvent>) -> Html {
+    let from = match &view.from {
+        SharedFrom::Link => "from a link".to_owned(),
+        SharedFrom::File(name) => format!("from the file {name}"),
+    };
+    html! {
+        <section class="shared-banner" role="region" aria-label="Shared snapshot" data-testid="shared-banner"
+            data-made={view.made.clone()} data-format={view.format.to_string()}>
+            <div class="shared-banner-text">
+                <p class="shared-banner-title">
+                    <span class="badge shared">{ "read-only" }</span>
+                    <strong>{ " A shared, sanitized snapshot" }</strong>
+                    { format!(", made {} and opened {from}.", share::made_label(&view.made)) }
+                </p>
+                <p class="small">
+                    { "Its files were copied for sharing: file text shows as placeholders of the same length (x for a letter, 0 for a digit) unless the sender chose to keep it, and names may be replaced. Every figure, cut and finding is as the sender's page showed it. Nothing here can be added to or edited, except the version select." }
+                </p>
+            </div>
+            <button class="primary" onclick={start_fresh} data-testid="start-fresh"
+                title="Leave this snapshot and open your own files">{ "Start fresh" }</button>
+        </section>
     }
 }
 
@@ -809,6 +1047,7 @@ fn status_line(state: &State, is_demo: bool, dismiss: Callback<MouseEvent>) -> H
         html! {
             <span class="summary" data-testid="summary">
                 if is_demo { <span class="badge demo">{ "demo" }</span>{ " " } }
+                if state.read_only() { <span class="badge shared">{ "shared" }</span>{ " " } }
                 if !version.is_empty() && version != "current" {
                     <span class="badge warn" data-testid="simulated-version">{ format!("simulating Claude Code {version}") }</span>{ " " }
                 }
@@ -868,15 +1107,5 @@ fn download_report(report: &Report) -> Result<(), JsValue> {
     let options = BlobPropertyBag::new();
     options.set_type("application/json");
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = Url::create_object_url_with_blob(&blob)?;
-    let anchor: HtmlAnchorElement = gloo_document().create_element("a")?.dyn_into()?;
-    anchor.set_href(&url);
-    anchor.set_download("memdiag-report.json");
-    anchor.click();
-    // The click has started the download; the URL can go once the event loop turns.
-    spawn_local(async move {
-        ingest::yield_now().await;
-        let _ = Url::revoke_object_url(&url);
-    });
-    Ok(())
+    share::save_blob(&blob, "memdiag-report.json")
 }

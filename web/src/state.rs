@@ -308,13 +308,38 @@ pub struct SourceInfo {
     pub rereadable: bool,
 }
 
+/// Where a shared snapshot came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SharedFrom {
+    /// A link's `#s=` fragment.
+    Link,
+    /// A share zip, by its file name.
+    File(String),
+}
+
+/// A shared snapshot the page shows read-only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedView {
+    /// When it was made, as the sender's page gave it (ISO 8601).
+    pub made: String,
+    /// Where it came from.
+    pub from: SharedFrom,
+    /// The payload format it was written in.
+    pub format: u32,
+}
+
 /// The whole state of the page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     /// The last finished report.
     pub report: Option<Shared<Report>>,
-    /// The tree that report was made from; the file view reads raw text from it.
+    /// The tree that report was made from; the file view reads raw text from it, and
+    /// sharing sanitizes it.
     pub tree: Option<Shared<Tree>>,
+    /// The exact input that report was made with (today's date included), for sharing.
+    pub input: Option<Shared<Input>>,
+    /// The shared snapshot shown, read-only; `None` for the person's own files.
+    pub shared: Option<SharedView>,
     /// The selected item.
     pub cursor: Option<TreeItem>,
     /// Collapsed group headers.
@@ -357,6 +382,8 @@ impl Default for State {
         State {
             report: None,
             tree: None,
+            input: None,
+            shared: None,
             cursor: None,
             collapsed: BTreeSet::from([Group::AgentMemory]),
             collapsed_rows: BTreeSet::new(),
@@ -393,6 +420,8 @@ pub enum Action {
         report: Shared<Report>,
         /// The tree it was made from.
         tree: Shared<Tree>,
+        /// The input it was made with.
+        input: Shared<Input>,
         /// When it finished.
         at: f64,
     },
@@ -400,6 +429,12 @@ pub enum Action {
     RunFailed(u64, String),
     /// The snapshot's sources changed, with the host facts inferred for them.
     SourcesChanged(Vec<SourceInfo>, Inputs),
+    /// A shared snapshot replaces whatever was shown, read-only, with its source and host
+    /// facts.
+    OpenShared(SharedView, Vec<SourceInfo>, Inputs),
+    /// Back to the empty page: nothing loaded, not read-only. Run `run` is the newest, so
+    /// that nothing started before lands.
+    Reset(u64),
     /// The person edited the host facts.
     SetInputs(Inputs),
     /// Select an item.
@@ -458,8 +493,9 @@ impl State {
                 run,
                 report,
                 tree,
+                input,
                 at,
-            } if run == self.run => self.finish(report, tree, at),
+            } if run == self.run => self.finish(report, tree, input, at),
             Action::RunFailed(run, message) if run == self.run => {
                 self.busy = None;
                 self.error = Some(message);
@@ -469,6 +505,25 @@ impl State {
                 self.sources = sources;
                 self.inputs = inputs;
                 self.notice = None;
+                self.shared = None;
+            }
+            Action::OpenShared(view, sources, inputs) => {
+                // Nothing of what was shown before may stay under the read-only banner.
+                *self = State {
+                    run: self.run,
+                    unit: self.unit,
+                    shared: Some(view),
+                    sources,
+                    inputs,
+                    ..State::default()
+                };
+            }
+            Action::Reset(run) => {
+                *self = State {
+                    run,
+                    unit: self.unit,
+                    ..State::default()
+                };
             }
             Action::SetInputs(inputs) => self.inputs = inputs,
             Action::Select(item) => {
@@ -513,7 +568,13 @@ impl State {
     }
 
     /// Takes a finished report, keeping the selection on the same path where it still exists.
-    fn finish(&mut self, report: Shared<Report>, tree: Shared<Tree>, at: f64) {
+    fn finish(
+        &mut self,
+        report: Shared<Report>,
+        tree: Shared<Tree>,
+        input: Shared<Input>,
+        at: f64,
+    ) {
         let old_path = self.selected_row().map(|row| row.path.clone());
         let old_group = match self.cursor {
             Some(TreeItem::Group(group)) => Some(group),
@@ -521,6 +582,7 @@ impl State {
         };
         self.report = Some(report);
         self.tree = Some(tree);
+        self.input = Some(input);
         self.busy = None;
         self.error = None;
         self.scanned_at = Some(at);
@@ -758,6 +820,12 @@ impl State {
         }
     }
 
+    /// True when the page shows a shared snapshot: nothing can be added, refreshed or edited
+    /// but the simulated version.
+    pub fn read_only(&self) -> bool {
+        self.shared.is_some()
+    }
+
     /// True when the last scan is recent enough to be reused.
     pub fn scan_is_fresh(&self, now_ms: f64) -> bool {
         self.scanned_at
@@ -907,6 +975,7 @@ pub(crate) mod tests {
             run: 1,
             report: Shared::new(report(files)),
             tree: Shared::new(Tree::new()),
+            input: Shared::new(Input::default()),
             at: 0.0,
         });
         state
@@ -1037,6 +1106,7 @@ pub(crate) mod tests {
             run: 5,
             report: Shared::new(report(files)),
             tree: Shared::new(Tree::new()),
+            input: Shared::new(Input::default()),
             at: 1.0,
         });
         assert_eq!(state.cursor, Some(TreeItem::File(0)));
@@ -1170,6 +1240,7 @@ pub(crate) mod tests {
             run: 9,
             report,
             tree: Shared::new(Tree::new()),
+            input: Shared::new(Input::default()),
             at: 2.0,
         });
         assert_eq!(state.view, View::Health);
@@ -1178,6 +1249,58 @@ pub(crate) mod tests {
         assert_eq!(state.view, View::Health);
         state.apply(Action::Key(NavKey::Down));
         assert_eq!(state.view, View::File);
+    }
+
+    #[test]
+    fn a_shared_snapshot_replaces_everything_and_a_fresh_start_empties_the_page() {
+        let mut state = state();
+        state.apply(Action::SetFilter("style".to_owned()));
+        state.apply(Action::SetUnit(Unit::Bytes));
+        state.apply(Action::Error(Some("old".to_owned())));
+        assert!(!state.read_only());
+        let view = SharedView {
+            made: "2026-11-30T12:22:30Z".to_owned(),
+            from: SharedFrom::Link,
+            format: 1,
+        };
+        let inputs = Inputs {
+            home: "/home/xxxxx".to_owned(),
+            ..Inputs::default()
+        };
+        state.apply(Action::OpenShared(view.clone(), Vec::new(), inputs.clone()));
+        assert!(state.read_only());
+        assert_eq!(state.shared, Some(view));
+        assert_eq!(state.inputs, inputs);
+        assert!(state.report.is_none() && state.tree.is_none() && state.input.is_none());
+        assert_eq!((state.filter.as_str(), state.error.clone()), ("", None));
+        assert_eq!(state.unit, Unit::Bytes);
+        assert_eq!(state.run, 1);
+
+        state.apply(Action::Reset(4));
+        assert!(!state.read_only());
+        assert_eq!(state.run, 4);
+        assert_eq!(state.inputs, Inputs::default());
+        // A run started before the fresh start does not land.
+        state.apply(Action::RunFinished {
+            run: 1,
+            report: Shared::new(report(Vec::new())),
+            tree: Shared::new(Tree::new()),
+            input: Shared::new(Input::default()),
+            at: 3.0,
+        });
+        assert!(state.report.is_none());
+        // New sources leave read-only mode too.
+        state.apply(Action::OpenShared(
+            SharedView {
+                made: String::new(),
+                from: SharedFrom::File("s.zip".to_owned()),
+                format: 1,
+            },
+            Vec::new(),
+            Inputs::default(),
+        ));
+        state.apply(Action::SourcesChanged(Vec::new(), Inputs::default()));
+        assert!(!state.read_only());
     }
 
     #[test]

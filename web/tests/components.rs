@@ -206,6 +206,7 @@ fn state_with(report: Report) -> State {
         run: 1,
         report: Shared::new(report),
         tree: Shared::new(Tree::new()),
+        input: Shared::new(memdiag_core::Input::default()),
         at: 0.0,
     });
     state
@@ -700,9 +701,11 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
         entry: entry.unchecked_into(),
         handle: None,
     };
-    let source = ingest::source_from_drop(item, &|n| listed.set(n))
+    let source = ingest::open_dropped(item, &|n| listed.set(n))
         .await
-        .unwrap();
+        .unwrap()
+        .into_source()
+        .expect("a folder, not a shared snapshot");
     assert_eq!(source.name, ".claude");
     let entries = source.files;
     let mut rels: Vec<&str> = entries.iter().map(|f| f.rel.as_str()).collect();
@@ -723,7 +726,7 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
 
     // The analysis runs over it and never reads the transcript.
     let progress = std::cell::Cell::new(memdiag_web::state::Progress::default());
-    let (report, tree) =
+    let (report, tree, _input) =
         ingest::run_analysis(snapshot.sources.clone(), inputs, |p| progress.set(p))
             .await
             .unwrap();
@@ -1254,7 +1257,11 @@ async fn a_dropped_home_folder_mounts_as_home_with_its_dot_claude_as_the_config_
         entry: entry.unchecked_into(),
         handle: None,
     };
-    let source = ingest::source_from_drop(item, &|_| ()).await.unwrap();
+    let source = ingest::open_dropped(item, &|_| ())
+        .await
+        .unwrap()
+        .into_source()
+        .expect("a folder, not a shared snapshot");
     let mut snapshot = ingest::Snapshot::default();
     snapshot.add(source);
     assert_eq!(snapshot.infos()[0].role, "home");
@@ -1263,7 +1270,7 @@ async fn a_dropped_home_folder_mounts_as_home_with_its_dot_claude_as_the_config_
     assert_eq!(inputs.effective_config_dir(), "/home/dana/.claude");
     // The person picks the project; its files are part of the home.
     inputs.project = "/home/dana/code/app".to_owned();
-    let (report, _tree) = ingest::run_analysis(snapshot.sources.clone(), inputs, |_| ())
+    let (report, _tree, _input) = ingest::run_analysis(snapshot.sources.clone(), inputs, |_| ())
         .await
         .unwrap();
     let row = |path: &str| report.files.iter().find(|r| r.path == path);
@@ -1279,4 +1286,499 @@ async fn a_dropped_home_folder_mounts_as_home_with_its_dot_claude_as_the_config_
         report.context.memory_dir.as_deref(),
         Some("/home/dana/.claude/projects/-home-dana-code-app/memory")
     );
+}
+
+// --- sharing -------------------------------------------------------------------------------
+
+/// Words of random letters, the same every run: text that compresses as badly as prose.
+fn noise(words: usize) -> String {
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut out = String::new();
+    for i in 0..words {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let len = 2 + (seed % 8) as usize;
+        for k in 0..len {
+            out.push(char::from(b'a' + ((seed >> (8 + 5 * k)) % 26) as u8));
+        }
+        out.push(if i % 12 == 11 { '\n' } else { ' ' });
+    }
+    out
+}
+
+/// A small snapshot of alice's: a user CLAUDE.md with an import, a project CLAUDE.md of
+/// about 20 KB, and files sharing must leave out. Analysed, as the page holds it after a run.
+fn alice_snapshot() -> (Tree, memdiag_core::Input, Report) {
+    let files: Vec<(&str, String)> = vec![
+        (
+            "/home/alice/.claude/CLAUDE.md",
+            "# How I work\n\nPrefer British spelling, always.\n\n@notes.md\n".to_owned(),
+        ),
+        (
+            "/home/alice/.claude/notes.md",
+            "Call me Alice.\n".to_owned(),
+        ),
+        (
+            "/home/alice/.claude/.credentials.json",
+            "{\"token\": \"sk-canary\"}".to_owned(),
+        ),
+        (
+            "/home/alice/.claude/settings.json",
+            "{\"env\": {\"SECRET\": \"canary\"}, \"autoMemoryEnabled\": true}".to_owned(),
+        ),
+        (
+            "/home/alice/work/app/CLAUDE.md",
+            format!("# App\n\n{}", noise(3000)),
+        ),
+    ];
+    let tree = Tree::from_entries(
+        &["/home/alice/.claude", "/home/alice/work/app"],
+        files.into_iter().map(|(path, text)| memdiag_core::Entry {
+            path: path.to_owned(),
+            size: text.len() as u64,
+            bytes: Some(text.into_bytes()),
+            modified: None,
+        }),
+    );
+    let input = memdiag_core::Input {
+        home: "/home/alice".to_owned(),
+        project: Some("/home/alice/work/app".to_owned()),
+        today: Some("2026-11-30".to_owned()),
+        ..memdiag_core::Input::default()
+    };
+    let report = match memdiag_core::analyze(&tree, &input).unwrap() {
+        memdiag_core::Step::Done(report) => *report,
+        memdiag_core::Step::NeedsContents(paths) => panic!("every content is there: {paths:?}"),
+    };
+    (tree, input, report)
+}
+
+/// Waits until `selector` matches something in `root`.
+async fn wait_for(root: &Element, selector: &str) -> Element {
+    for _ in 0..400 {
+        settle().await;
+        if let Ok(Some(found)) = root.query_selector(selector) {
+            return found;
+        }
+        yew::platform::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("nothing matches {selector}");
+}
+
+fn checked(root: &Element, id: &str) -> bool {
+    one(root, &format!("[data-testid={id}]"))
+        .unchecked_into::<web_sys::HtmlInputElement>()
+        .checked()
+}
+
+fn link_of(root: &Element) -> String {
+    one(root, "[data-testid=share-link]")
+        .unchecked_into::<web_sys::HtmlTextAreaElement>()
+        .value()
+}
+
+fn active_testid() -> String {
+    document()
+        .active_element()
+        .map(|e| attr(&e, "data-testid"))
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
+    use memdiag_web::components::share_dialog::{ShareDialog, ShareDialogProps};
+    let (tree, input, report) = alice_snapshot();
+    let root = container();
+    let closed = Rc::new(std::cell::Cell::new(false));
+    let app = yew::Renderer::<ShareDialog>::with_root_and_props(
+        root.clone(),
+        ShareDialogProps {
+            report: Shared::new(report.clone()),
+            tree: Shared::new(tree),
+            input: Shared::new(input),
+            made: "2026-11-30T12:22:30Z".to_owned(),
+            base_url: Some("https://example.test/memdiag/".to_owned()),
+            on_close: {
+                let closed = closed.clone();
+                Callback::from(move |_| closed.set(true))
+            },
+        },
+    )
+    .render();
+    wait_for(&root, "[data-testid=share-dialog][data-ready=true]").await;
+    let dialog = one(&root, "[role=dialog]");
+    assert_eq!(attr(&dialog, "aria-modal"), "true");
+    assert_eq!(
+        one(&root, &format!("#{}", attr(&dialog, "aria-labelledby")))
+            .text_content()
+            .unwrap(),
+        "Share a read-only report"
+    );
+
+    // The safe defaults: names kept, the user name and the text replaced; no warning.
+    assert!(checked(&root, "share-keep-file-names"));
+    assert!(!checked(&root, "share-keep-user-name"));
+    assert!(!checked(&root, "share-keep-text"));
+    assert!(root
+        .query_selector("[data-testid=share-text-warning]")
+        .unwrap()
+        .is_none());
+    assert!(root
+        .query_selector("[data-testid=share-link-warning]")
+        .unwrap()
+        .is_none());
+    // Focus starts on the first option.
+    assert_eq!(active_testid(), "share-keep-file-names");
+
+    // The preview lists the copy's files with their sizes, and nothing private.
+    let files = all(&root, "[data-testid=share-file]");
+    assert_eq!(
+        attr(&one(&root, "[data-testid=share-count]"), "data-count"),
+        files.len().to_string()
+    );
+    let paths: Vec<String> = files.iter().map(|f| attr(f, "data-path")).collect();
+    assert!(paths.len() >= 3, "{paths:?}");
+    assert!(
+        paths.iter().all(|p| !p.to_lowercase().contains("alice")),
+        "{paths:?}"
+    );
+    assert!(
+        paths.iter().all(|p| !p.ends_with(".credentials.json")),
+        "{paths:?}"
+    );
+    let project = files
+        .iter()
+        .find(|f| attr(f, "data-path").ends_with("/work/app/CLAUDE.md"))
+        .expect("the project CLAUDE.md is shared");
+    let original = report
+        .files
+        .iter()
+        .find(|r| r.path == "/home/alice/work/app/CLAUDE.md")
+        .unwrap();
+    assert_eq!(
+        attr(project, "data-size"),
+        original.size.unwrap().to_string()
+    );
+    assert!(root
+        .query_selector("[data-testid=share-verified]")
+        .unwrap()
+        .is_some());
+    assert!(!root.text_content().unwrap().contains("British"));
+
+    // The link: the given address, `#s=`, a payload that opens to the same figures.
+    let link = link_of(&root);
+    assert!(
+        link.starts_with("https://example.test/memdiag/#s=1."),
+        "{link}"
+    );
+    assert_eq!(
+        attr(
+            &one(&root, "[data-testid=share-link-length]"),
+            "data-length"
+        ),
+        link.len().to_string()
+    );
+    assert!(link.len() < 8 * 1024, "{} characters", link.len());
+    let shared = memdiag_core::decode_link(&link).unwrap();
+    assert_eq!(shared.made, "2026-11-30T12:22:30Z");
+    let again = match memdiag_core::analyze(&shared.tree, &shared.input).unwrap() {
+        memdiag_core::Step::Done(report) => *report,
+        memdiag_core::Step::NeedsContents(_) => panic!("a shared snapshot analyses in one turn"),
+    };
+    assert_eq!(again.footprint, report.footprint);
+    for (path, file) in shared.tree.files() {
+        if let memdiag_core::Contents::Loaded(bytes) = &file.contents {
+            let text = String::from_utf8_lossy(bytes);
+            assert!(
+                !text.contains("British") && !text.contains("Alice"),
+                "{path}"
+            );
+        }
+    }
+
+    // Keeping the text warns that contents will be shared, and the long link warns too,
+    // offering the file.
+    click(&one(&root, "[data-testid=share-keep-text]"));
+    wait_for(&root, "[data-testid=share-text-warning]").await;
+    wait_for(&root, "[data-testid=share-dialog][data-ready=true]").await;
+    assert!(one(&root, "[data-testid=share-text-warning]")
+        .text_content()
+        .unwrap()
+        .contains("contents of your files will be shared"));
+    assert!(link_of(&root).len() > 8 * 1024);
+    assert!(one(&root, "[data-testid=share-link-warning]")
+        .text_content()
+        .unwrap()
+        .contains("send the file"));
+    assert!(one(&root, "[data-testid=share-download]")
+        .class_list()
+        .contains("primary"));
+    click(&one(&root, "[data-testid=share-keep-text]"));
+    wait_for(&root, "[data-testid=share-dialog][data-ready=true]").await;
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=share-text-warning]")
+        .unwrap()
+        .is_none());
+    assert!(link_of(&root).len() < 8 * 1024);
+
+    // Keeping the user name keeps it in the paths.
+    click(&one(&root, "[data-testid=share-keep-user-name]"));
+    for _ in 0..100 {
+        settle().await;
+        if all(&root, "[data-testid=share-file]")
+            .iter()
+            .any(|f| attr(f, "data-path").contains("/home/alice/"))
+        {
+            break;
+        }
+    }
+    assert!(all(&root, "[data-testid=share-file]")
+        .iter()
+        .any(|f| attr(f, "data-path").contains("/home/alice/")));
+
+    // Focus stays inside: Tab from the last control goes to the first, Shift+Tab back.
+    let close: HtmlElement = one(&root, "[data-testid=share-close]").unchecked_into();
+    close.focus().unwrap();
+    press(&close, "Tab");
+    assert_eq!(active_testid(), "share-keep-file-names");
+    let first = one(&root, "[data-testid=share-keep-file-names]");
+    let init = KeyboardEventInit::new();
+    init.set_key("Tab");
+    init.set_shift_key(true);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    first
+        .dispatch_event(
+            &KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap(),
+        )
+        .unwrap();
+    assert_eq!(active_testid(), "share-close");
+    // Escape closes.
+    assert!(!closed.get());
+    press(&dialog, "Escape");
+    assert!(closed.get());
+    app.destroy();
+    root.remove();
+}
+
+/// Puts `fragment` in the address bar without a `hashchange` event.
+fn set_fragment(fragment: &str) {
+    let window = web_sys::window().unwrap();
+    let location = window.location();
+    let url = format!(
+        "{}{}{fragment}",
+        location.pathname().unwrap(),
+        location.search().unwrap()
+    );
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        .unwrap();
+}
+
+/// A share link of alice's snapshot, made as the dialog makes it.
+fn alice_link(options: memdiag_core::SanitizeOptions) -> (String, Report) {
+    let (tree, input, report) = alice_snapshot();
+    let sanitized = memdiag_core::sanitize(&tree, &input, &report, &options);
+    (
+        format!(
+            "#s={}",
+            memdiag_core::encode_link(&sanitized, "2026-11-30T12:22:30Z")
+        ),
+        report,
+    )
+}
+
+fn exists(root: &Element, selector: &str) -> bool {
+    root.query_selector(selector).unwrap().is_some()
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_opens_read_only_with_no_drop_zone_until_start_fresh() {
+    let (fragment, original) = alice_link(memdiag_core::SanitizeOptions::default());
+    set_fragment(&fragment);
+    let root = container();
+    let app = yew::Renderer::<memdiag_web::App>::with_root(root.clone()).render();
+    wait_for_run(&root, 0).await;
+
+    // The banner says what it is and when it was made.
+    let banner = one(&root, "[data-testid=shared-banner]");
+    assert_eq!(attr(&banner, "data-made"), "2026-11-30T12:22:30Z");
+    let said = banner.text_content().unwrap();
+    assert!(said.contains("2026-11-30 12:22 UTC"), "{said}");
+    assert!(said.contains("placeholders"), "{said}");
+    // The whole report, read-only: no drop zone, no way to add or refresh.
+    for gone in [
+        "[data-testid=empty-state]",
+        ".drop-zone",
+        "[data-testid=choose-folder]",
+        "[data-testid=open-zip]",
+        "[data-testid=try-demo]",
+        "[data-testid=refresh]",
+        "[data-testid=folder-input]",
+        "[data-testid=zip-input]",
+        "[data-testid=share]",
+        "[data-testid=open-picker]",
+    ] {
+        assert!(!exists(&root, gone), "{gone} in read-only mode");
+    }
+    assert_eq!(
+        all(&root, "[data-testid=tree-row]").len(),
+        original.files.len()
+    );
+    assert_eq!(
+        attr(&one(&root, "[data-testid=card-chars]"), "data-value"),
+        original.footprint.chars.to_string()
+    );
+    for field in ["input-home", "input-project", "input-config"] {
+        assert!(
+            one(&root, &format!("[data-testid={field}]")).has_attribute("readonly"),
+            "{field}"
+        );
+    }
+    assert!(one(&root, "[data-testid=input-os]").has_attribute("disabled"));
+    assert!(!one(&root, "[data-testid=input-version]").has_attribute("disabled"));
+    // The file view shows the placeholder text, never the words.
+    let user = all(&root, "[data-testid=tree-row]")
+        .into_iter()
+        .find(|r| attr(r, "data-path").ends_with("/.claude/CLAUDE.md"))
+        .unwrap();
+    click(&user);
+    settle().await;
+    let text = root.text_content().unwrap();
+    assert!(
+        text.contains("xxxxxx xxxxxxx xxxxxxxx"),
+        "placeholder text shows"
+    );
+    assert!(!text.contains("British") && !text.to_lowercase().contains("alice"));
+    // The Health view works too.
+    click(&one(&root, "[data-testid=view-health]"));
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=reason]").len(), 5);
+
+    // The version select runs the same snapshot under older rules.
+    let run = run_of(&root);
+    choose(&one(&root, "[data-testid=input-version]"), "2.1.58");
+    wait_for_run(&root, run).await;
+    assert!(exists(&root, "[data-testid=shared-banner]"));
+    assert!(exists(&root, "[data-testid=simulated-version]"));
+
+    // Start fresh: the empty page with its drop zone, and the link gone from the address.
+    click(&one(&root, "[data-testid=start-fresh]"));
+    settle().await;
+    assert!(!exists(&root, "[data-testid=shared-banner]"));
+    assert!(exists(&root, "[data-testid=empty-state] .drop-zone"));
+    assert!(exists(&root, "[data-testid=choose-folder]"));
+    assert_eq!(web_sys::window().unwrap().location().hash().unwrap(), "");
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_or_newer_link_says_why_and_shows_the_empty_page() {
+    let (fragment, _) = alice_link(memdiag_core::SanitizeOptions::default());
+    let cut = &fragment[..fragment.len() / 2];
+    for (fragment, says) in [
+        (cut.to_owned(), "damaged"),
+        ("#s=9.AAAA".to_owned(), "newer version"),
+        ("#s=nonsense".to_owned(), "holds no shared snapshot"),
+    ] {
+        set_fragment(&fragment);
+        let root = container();
+        let app = yew::Renderer::<memdiag_web::App>::with_root(root.clone()).render();
+        let error = wait_for(&root, "[data-testid=error]").await;
+        assert!(
+            error.text_content().unwrap().contains(says),
+            "{fragment}: {}",
+            error.text_content().unwrap()
+        );
+        // The empty page, not the demo and not read-only.
+        assert!(exists(&root, "[data-testid=empty-state] .drop-zone"));
+        assert!(!exists(&root, "[data-testid=shared-banner]"));
+        assert!(!exists(&root, "[data-testid=tree]"));
+        app.destroy();
+        root.remove();
+    }
+    set_fragment("");
+}
+
+#[wasm_bindgen_test]
+async fn a_link_pasted_into_the_address_bar_opens_and_going_back_leaves_it() {
+    let Some((root, app)) = demo_app().await else {
+        return;
+    };
+    assert!(exists(&root, "[data-testid=share]"));
+    let (fragment, _) = alice_link(memdiag_core::SanitizeOptions::default());
+    let run = run_of(&root);
+    let location = web_sys::window().unwrap().location();
+    location.set_hash(&fragment).unwrap();
+    wait_for_run(&root, run).await;
+    wait_for(&root, "[data-testid=shared-banner]").await;
+    location.set_hash("").unwrap();
+    wait_for(&root, "[data-testid=empty-state] .drop-zone").await;
+    assert!(!exists(&root, "[data-testid=shared-banner]"));
+    app.destroy();
+    root.remove();
+    set_fragment("");
+}
+
+#[wasm_bindgen_test]
+async fn a_share_zip_opens_as_a_shared_snapshot_and_another_zip_as_a_source() {
+    let (tree, input, report) = alice_snapshot();
+    let sanitized = memdiag_core::sanitize(
+        &tree,
+        &input,
+        &report,
+        &memdiag_core::SanitizeOptions::default(),
+    );
+    let bytes = memdiag_core::to_zip(&sanitized, "2026-11-30T12:22:30Z");
+    let file = |bytes: &[u8], name: &str| {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+        web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap()
+    };
+    match ingest::open_zip_file(file(&bytes, "memdiag-share-2026-11-30.zip"))
+        .await
+        .unwrap()
+    {
+        ingest::Opened::Shared(shared, name) => {
+            assert_eq!(name, "memdiag-share-2026-11-30.zip");
+            assert_eq!(shared.made, "2026-11-30T12:22:30Z");
+            let (again, _, _) = ingest::analyze_shared(&shared, None).unwrap();
+            assert_eq!(again.footprint, report.footprint);
+        }
+        ingest::Opened::Source(_) => panic!("a share zip is a shared snapshot"),
+    }
+    // A zip without the manifest is an ordinary snapshot.
+    let mut plain = zip_of(&[(".claude/CLAUDE.md", "# Me\n")]);
+    assert!(matches!(
+        ingest::open_zip_file(file(&plain, "claude.zip")).await,
+        Ok(ingest::Opened::Source(_))
+    ));
+    // A damaged share zip says so: here its manifest's compressed bytes are wiped.
+    plain = bytes.clone();
+    plain[60..120].fill(0);
+    let message = match ingest::open_zip_file(file(&plain, "broken-share.zip")).await {
+        Err(message) => message,
+        Ok(_) => panic!("a damaged share zip opens"),
+    };
+    assert!(
+        message.contains("broken-share.zip") && message.contains("damaged"),
+        "{message}"
+    );
+}
+
+/// A zip (stored, no compression) of `files`.
+fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, text) in files {
+        writer.start_file(*name, options).unwrap();
+        writer.write_all(text.as_bytes()).unwrap();
+    }
+    writer.finish().unwrap().into_inner()
 }

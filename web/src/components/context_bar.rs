@@ -20,12 +20,21 @@ pub struct ContextBarProps {
     pub on_project: Callback<String>,
     /// Opens the project picker.
     pub on_pick: Callback<()>,
+    /// A shared snapshot is shown: its host facts are fixed (they are what it was shared
+    /// with), and only the simulated version can change.
+    #[prop_or_default]
+    pub read_only: bool,
 }
 
 /// The bar of inferred, editable values.
+///
+/// Read-only, the fields show the shared snapshot's facts and cannot change; the version
+/// select stays, so a reader can see what another Claude Code release would make of the same
+/// snapshot.
 #[component]
 pub fn ContextBar(props: &ContextBarProps) -> Html {
     let inputs = props.inputs.clone();
+    let read_only = props.read_only;
     let text_field = |label: &'static str,
                       id: &'static str,
                       value: String,
@@ -43,7 +52,7 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
             <label class={format!("field field-{id}")}>
                 <span class="field-label">{ label }</span>
                 <input type="text" spellcheck="false" value={value} placeholder={hint}
-                    data-testid={format!("input-{id}")} onchange={onchange} />
+                    readonly={read_only} data-testid={format!("input-{id}")} onchange={onchange} />
             </label>
         }
     };
@@ -95,20 +104,27 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
             <label class="field field-project">
                 <span class="field-label">{ "Project" }</span>
                 <input type="text" spellcheck="false" value={inputs.project.clone()}
-                    placeholder="none: user-level files only" data-testid="input-project" onchange={on_project} />
+                    placeholder="none: user-level files only" readonly={read_only}
+                    data-testid="input-project" onchange={on_project} />
             </label>
-            <button class="pick" onclick={on_pick} title="Pick a project (Shift+P)" data-testid="open-picker">
-                { "Pick project…" }<kbd>{ "⇧P" }</kbd>
-            </button>
+            if !read_only {
+                <button class="pick" onclick={on_pick} title="Pick a project (Shift+P)" data-testid="open-picker">
+                    { "Pick project…" }<kbd>{ "⇧P" }</kbd>
+                </button>
+            }
             <label class="field field-os">
                 <span class="field-label">{ "OS" }</span>
-                <select data-testid="input-os" onchange={on_os}>
+                <select data-testid="input-os" onchange={on_os} disabled={read_only}>
                     <option value="linux" selected={os == "linux"}>{ "Linux" }</option>
                     <option value="macos" selected={os == "macos"}>{ "macOS" }</option>
                     <option value="windows" selected={os == "windows"}>{ "Windows" }</option>
                 </select>
             </label>
-            <label class="field field-version" title="Apply the loading rules of an older Claude Code release">
+            <label class="field field-version" title={if read_only {
+                "Apply the loading rules of an older Claude Code release to the shared snapshot. It holds the files the sender's version loads, so a file only an older release would load is not in it."
+            } else {
+                "Apply the loading rules of an older Claude Code release"
+            }}>
                 <span class="field-label">{ "Claude Code version" }</span>
                 <select data-testid="input-version" onchange={on_version}>
                     { for choices.iter().map(|choice| {

@@ -1,0 +1,370 @@
+// End-to-end test of Share in the built page (dist/), in headless Chromium through
+// playwright-core.
+//
+// It loads the demo, opens the Share dialog, takes its link and its zip, and opens each in a
+// fresh page of a separate browser (nothing shared with the sender's profile): the shared
+// view must show the same footprint figures, the same rows in every group and the same
+// findings, read-only with no drop zone, and none of the demo's private words (the user name
+// and words from its CLAUDE.md and MEMORY.md bodies) anywhere in its DOM. Screenshots of the
+// dialog and the read-only view, light and dark, wide and 900 px, go to tests/e2e/artifacts/.
+//
+// Run by scripts/test.sh; by hand (after `trunk build --release`):
+//   node --test tests/e2e/share.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const { chromium } = require(
+  process.env.MEMDIAG_PLAYWRIGHT ?? path.join(root, '.tools', 'node_modules', 'playwright-core'),
+);
+
+const dist = process.env.MEMDIAG_DIST ?? path.join(root, 'dist');
+const artifacts = process.env.MEMDIAG_E2E_ARTIFACTS ?? path.join(here, 'artifacts');
+const chromiumPath = process.env.MEMDIAG_CHROMIUM ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+// Words only the demo's own text holds: the user name, and words from the bodies of its
+// CLAUDE.md files and its MEMORY.md. None may reach a shared page made with the defaults.
+const CANARIES = ['alice', 'British', 'Fastify', 'monorepo', 'Postgres', 'Stripe'];
+
+let server;
+let baseUrl;
+let sender;
+let fresh;
+let scratch;
+
+// ---- helpers -------------------------------------------------------------------------------
+
+/** Serves dist/ on a free port of 127.0.0.1. */
+function serve(dir) {
+  const types = {
+    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+    '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
+  };
+  const base = path.resolve(dir);
+  const srv = http.createServer((req, res) => {
+    let rel;
+    try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
+    let file = path.join(base, rel);
+    if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403).end(); return; }
+    try { if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch {}
+    fs.readFile(file, (err, body) => {
+      if (err) { res.writeHead(404).end('not found'); return; }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
+}
+
+/** Watches a page for requests outside its origin and for errors. */
+function watch(page) {
+  const origin = new URL(baseUrl).origin;
+  const foreign = [];
+  const errors = [];
+  page.on('request', (req) => {
+    const url = req.url();
+    if (!(url.startsWith(origin + '/') || url.startsWith(`blob:${origin}/`) || url.startsWith('data:'))) foreign.push(url);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { foreign, errors };
+}
+
+/** A page of the sender's browser. */
+async function senderPage(url, { colorScheme = 'light', viewport = { width: 1440, height: 900 } } = {}) {
+  const page = await sender.newPage();
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme });
+  const watched = watch(page);
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=app]');
+  return { page, ...watched };
+}
+
+/** A page in a new context of a second browser: no storage, no history, nothing shared. */
+async function freshPage(url, { colorScheme = 'light', viewport = { width: 1440, height: 900 } } = {}) {
+  const context = await fresh.newContext({ viewport, colorScheme, acceptDownloads: true });
+  const page = await context.newPage();
+  const watched = watch(page);
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=app]');
+  return { page, context, ...watched };
+}
+
+/** Waits until a run newer than `after` has finished with a report. */
+async function ready(page, after = -1) {
+  await page.waitForFunction(
+    (prev) => {
+      const app = document.querySelector('[data-testid=app]');
+      return app && Number(app.dataset.run) > prev && app.dataset.ready === 'true';
+    },
+    after,
+    { timeout: 60_000 },
+  );
+}
+
+async function currentRun(page) {
+  return Number(await page.getAttribute('[data-testid=app]', 'data-run'));
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+}
+
+/** Everything a reader compares: figures, rows per group, findings, health verdicts. */
+async function figures(page) {
+  // Every group open, so that every row shows.
+  const closed = page.locator('[role=treeitem][aria-level="1"][aria-expanded=false]');
+  while (await closed.count()) await closed.first().click();
+  const card = async (id) => Number(await page.getAttribute(`[data-testid=card-${id}]`, 'data-value'));
+  const segments = async () => page.$$eval('[data-testid=segment]', (s) => s.map((e) => `${e.dataset.group}=${e.dataset.value}`));
+  const chars = await segments();
+  await page.click('[data-testid=unit-bytes]');
+  const bytes = await segments();
+  await page.click('[data-testid=unit-chars]');
+  return {
+    cards: {
+      files: await card('files'), chars: await card('chars'), bytes: await card('bytes'),
+      always: await card('always'), tokens: await card('tokens'),
+    },
+    chars,
+    bytes,
+    groups: await page.$$eval('[role=tree] > li', (items) => {
+      const out = [];
+      for (const e of items) {
+        if (e.getAttribute('aria-level') === '1') out.push({ group: e.dataset.group, count: Number(e.dataset.count), rows: 0 });
+        else if (e.dataset.testid === 'tree-row') out[out.length - 1].rows += 1;
+      }
+      return out;
+    }),
+    loads: await page.$$eval('[data-testid=tree-row]', (r) => r.map((e) => `${e.dataset.load}/${e.dataset.status}`)),
+    findings: (await page.$$eval('[data-testid=diagnostic]', (d) => d.map((e) => e.dataset.code))).sort(),
+    cut: await page.$$eval('[data-testid=tree-row] .badge.warn', (b) => b.map((e) => e.textContent)),
+  };
+}
+
+async function reasons(page) {
+  await page.click('[data-testid=view-health]');
+  await page.waitForSelector('[data-testid=health-view]');
+  const out = await page.$$eval('[data-testid=reason]', (r) => r.map((e) => `${e.dataset.reason}=${e.dataset.ok}`));
+  await page.click('[data-testid=view-file]');
+  return out;
+}
+
+/** All the text a page holds: visible text, markup and attributes, and every field's value. */
+async function everything(page) {
+  return page.evaluate(() => [
+    document.body.innerText,
+    document.documentElement.outerHTML,
+    ...[...document.querySelectorAll('input, textarea, select')].map((e) => e.value),
+    document.title,
+    location.href,
+  ].join('\n'));
+}
+
+function assertNoCanary(text, where) {
+  for (const word of CANARIES) {
+    assert.ok(!text.toLowerCase().includes(word.toLowerCase()), `"${word}" appears in ${where}`);
+  }
+}
+
+/** Checks the read-only view: a banner, no way to add files, the same report. */
+async function assertReadOnly(page, expected, where) {
+  const banner = page.locator('[data-testid=shared-banner]');
+  assert.equal(await banner.count(), 1, `${where}: the banner`);
+  assert.match(await banner.textContent(), /sanitized snapshot, made \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  for (const gone of [
+    'empty-state', 'choose-folder', 'open-zip', 'try-demo', 'refresh', 'folder-input', 'zip-input', 'share', 'open-picker',
+  ]) {
+    assert.equal(await page.locator(`[data-testid=${gone}]`).count(), 0, `${where}: ${gone} in read-only mode`);
+  }
+  assert.equal(await page.locator('.drop-zone').count(), 0, `${where}: a drop zone`);
+  assert.equal(await page.locator('[data-testid=start-fresh]').count(), 1);
+  assert.notEqual(await page.getAttribute('[data-testid=input-home]', 'readonly'), null, `${where}: the home field is read-only`);
+  assert.deepEqual(await figures(page), expected.figures, `${where}: the figures`);
+  assert.deepEqual(await reasons(page), expected.reasons, `${where}: the health view`);
+}
+
+// ---- the tests -----------------------------------------------------------------------------
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `no built page in ${dist}: run trunk build --release first`);
+  fs.mkdirSync(artifacts, { recursive: true });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-share-e2e-'));
+  if (process.env.MEMDIAG_BASE_URL) {
+    baseUrl = process.env.MEMDIAG_BASE_URL.replace(/\/?$/, '/');
+  } else {
+    server = await serve(dist);
+    baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  }
+  sender = await chromium.launchPersistentContext(path.join(scratch, 'sender'), {
+    executablePath: chromiumPath, headless: true, acceptDownloads: true, args: chromiumArgs,
+  });
+  await sender.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseUrl).origin });
+  fresh = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+});
+
+after(async () => {
+  await sender?.close();
+  await fresh?.close();
+  server?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test('a shared link and file open read-only elsewhere, with the same report and no private word', async () => {
+  // The sender: the demo, and the figures a reader must see again.
+  const { page, foreign, errors } = await senderPage(`${baseUrl}?demo`);
+  await ready(page);
+  const expected = { figures: await figures(page), reasons: await reasons(page) };
+  assert.ok(expected.figures.cards.files > 0 && expected.figures.cut.length > 0);
+  assert.equal(expected.figures.groups.length, 7);
+  assert.ok(expected.figures.groups.reduce((n, g) => n + g.rows, 0) > 30, JSON.stringify(expected.figures.groups));
+  assert.equal(expected.reasons.length, 5);
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // The dialog opens with the safe defaults, focus inside it.
+  await page.click('[data-testid=share]');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  assert.equal(await page.isChecked('[data-testid=share-keep-file-names]'), true);
+  assert.equal(await page.isChecked('[data-testid=share-keep-user-name]'), false);
+  assert.equal(await page.isChecked('[data-testid=share-keep-text]'), false);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'share-keep-file-names');
+  assert.equal(await page.locator('[data-testid=share-text-warning]').count(), 0);
+  assert.equal(await page.locator('[data-testid=share-link-warning]').count(), 0);
+  assert.equal(await page.locator('[data-testid=share-verified]').count(), 1);
+  const listed = await page.locator('[data-testid=share-file]').count();
+  assert.equal(Number(await page.getAttribute('[data-testid=share-count]', 'data-count')), listed);
+  const sharedPaths = await page.$$eval('[data-testid=share-file]', (f) => f.map((e) => e.dataset.path));
+  assert.ok(sharedPaths.every((p) => !/alice/i.test(p)), sharedPaths.join(', '));
+  assert.ok(sharedPaths.every((p) => !p.endsWith('.jsonl') && !p.includes('.credentials')), sharedPaths.join(', '));
+  const link = await page.inputValue('[data-testid=share-link]');
+  assert.ok(link.startsWith(`${baseUrl}#s=1.`), link.slice(0, 80));
+  assert.equal(Number(await page.getAttribute('[data-testid=share-link-length]', 'data-length')), link.length);
+  assert.ok(link.length < 8 * 1024, `the demo's link is ${link.length} characters`);
+  await shot(page, '30-share-dialog');
+
+  // Copy puts the link on the clipboard.
+  await page.click('[data-testid=share-copy]');
+  await page.waitForSelector('[data-testid=share-copied]:has-text("Copied")');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+
+  // Keeping the text warns, and the same options give the same link again.
+  await page.check('[data-testid=share-keep-text]');
+  await page.waitForSelector('[data-testid=share-text-warning]');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  assert.notEqual(await page.inputValue('[data-testid=share-link]'), link);
+  await shot(page, '31-share-dialog-keep-text');
+  await page.uncheck('[data-testid=share-keep-text]');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  assert.equal(await page.inputValue('[data-testid=share-link]'), link);
+
+  // The file.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=share-download]')]);
+  assert.match(download.suggestedFilename(), /^memdiag-share-\d{4}-\d\d-\d\d\.zip$/);
+  const zip = path.join(scratch, download.suggestedFilename());
+  await download.saveAs(zip);
+  assert.ok(fs.statSync(zip).size > 0);
+  assertNoCanary(fs.readFileSync(zip).toString('latin1'), 'the zip');
+
+  // Escape closes, and focus goes back to the Share button.
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('[data-testid=share-dialog]').count(), 0);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'share');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, [], 'requests outside the page origin');
+
+  // The link, in a fresh page: the same report, read-only, and no private word.
+  const byLink = await freshPage(link);
+  await ready(byLink.page);
+  await shot(byLink.page, '32-shared-link');
+  await assertReadOnly(byLink.page, expected, 'the link');
+  assertNoCanary(await everything(byLink.page), 'the page the link opened');
+  await byLink.page.evaluate(() => window.scrollTo(0, 0));
+  // The file view shows placeholders where the words were.
+  const userClaude = byLink.page.locator('[data-testid=tree-row][data-path$="/.claude/CLAUDE.md"]').first();
+  await userClaude.click();
+  assert.match(await byLink.page.textContent('[data-testid=raw]'), /xxxxxxx xxxxxxxx/);
+  await shot(byLink.page, '33-shared-file-view');
+  await byLink.page.click('[data-testid=view-health]');
+  await shot(byLink.page, '34-shared-health');
+  assertNoCanary(await everything(byLink.page), 'the shared health view');
+  assert.deepEqual(byLink.errors, []);
+  assert.deepEqual(byLink.foreign, []);
+
+  // Start fresh leaves read-only mode for the empty page, and forgets the link.
+  await byLink.page.click('[data-testid=start-fresh]');
+  await byLink.page.waitForSelector('[data-testid=empty-state] .drop-zone');
+  assert.equal(await byLink.page.locator('[data-testid=shared-banner]').count(), 0);
+  assert.equal(new URL(byLink.page.url()).hash, '');
+  await byLink.context.close();
+
+  // The file, opened through the zip input of a fresh page (which shows the demo first).
+  const byFile = await freshPage(baseUrl);
+  await ready(byFile.page);
+  const run = await currentRun(byFile.page);
+  await byFile.page.setInputFiles('[data-testid=zip-input]', zip);
+  await ready(byFile.page, run);
+  await shot(byFile.page, '35-shared-file');
+  await assertReadOnly(byFile.page, expected, 'the file');
+  assert.match(await byFile.page.textContent('[data-testid=shared-banner]'), /opened from the file memdiag-share-/);
+  assertNoCanary(await everything(byFile.page), 'the page the file opened');
+  assert.deepEqual(byFile.errors, []);
+  assert.deepEqual(byFile.foreign, []);
+  await byFile.context.close();
+
+  // Dark, and 900 px wide: the dialog and the read-only view.
+  for (const [name, options] of [
+    ['dark', { colorScheme: 'dark', viewport: { width: 1280, height: 800 } }],
+    ['900', { viewport: { width: 900, height: 1000 } }],
+  ]) {
+    const other = await senderPage(`${baseUrl}?demo`, options);
+    await ready(other.page);
+    await other.page.click('[data-testid=share]');
+    await other.page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+    await other.page.check('[data-testid=share-keep-text]');
+    await other.page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+    await shot(other.page, `36-share-dialog-${name}`);
+    await other.page.uncheck('[data-testid=share-keep-text]');
+    await other.page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+    const otherLink = await other.page.inputValue('[data-testid=share-link]');
+    assert.deepEqual(other.errors, []);
+    await other.page.close();
+    const view = await freshPage(otherLink, options);
+    await ready(view.page);
+    await shot(view.page, `37-shared-${name}`);
+    assert.deepEqual(view.errors, []);
+    await view.context.close();
+  }
+  await page.close();
+});
+
+test('a broken or newer link says why and shows the empty page, not the demo', async () => {
+  for (const [fragment, says, name] of [
+    ['#s=1.7VxLb-PIEf4rHRr', /damaged/, '38-broken-link'],
+    ['#s=7.AAAA', /newer version/, null],
+  ]) {
+    const { page, context, errors, foreign } = await freshPage(`${baseUrl}${fragment}`);
+    await page.waitForSelector('[data-testid=error]');
+    assert.match(await page.textContent('[data-testid=error]'), says);
+    assert.equal(await page.locator('[data-testid=empty-state] .drop-zone').count(), 1);
+    assert.equal(await page.locator('[data-testid=tree]').count(), 0, 'no demo behind a link');
+    assert.equal(await page.locator('[data-testid=shared-banner]').count(), 0);
+    if (name) await shot(page, name);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(foreign, []);
+    await context.close();
+  }
+});

@@ -1,0 +1,333 @@
+//! Sharing in the page: what the Share dialog offers and how a shared link or file opens.
+//!
+//! The core decides everything about the shared snapshot ([`memdiag_core::sanitize`] and
+//! [`memdiag_core::share`]): what is kept, how text and names are replaced, the payload. This
+//! module only runs it with the person's options and hands the results to the page: the
+//! file list for the preview, the link, the zip, and readable messages when a link or file
+//! cannot be opened.
+
+use js_sys::{Array, Reflect, Uint8Array};
+use memdiag_core::report::Report;
+use memdiag_core::{
+    encode_link, sanitize, to_zip, Contents, Input, SanitizeOptions, Sanitized, ShareError, Tree,
+    LINK_KEY, SHARE_FORMAT,
+};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
+
+/// Links longer than this (in characters) are cut by many chat tools and issue trackers, so
+/// the dialog warns and offers the file instead.
+pub const LINK_WARN_CHARS: usize = 8 * 1024;
+
+/// One file of the shared snapshot, as the preview lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedFile {
+    /// Its path in the shared snapshot (pseudonymised as the options say).
+    pub path: String,
+    /// Its path on the sender's side, when the shared one differs.
+    pub original: Option<String>,
+    /// Its size in bytes.
+    pub size: u64,
+    /// True when its (replaced) contents travel; false when only its size does.
+    pub carried: bool,
+}
+
+/// The shared snapshot made with one set of options, with everything the dialog shows.
+pub struct Prepared {
+    /// The sanitized snapshot, for the zip.
+    pub sanitized: Sanitized,
+    /// Its files, in path order.
+    pub files: Vec<SharedFile>,
+    /// The sum of their sizes.
+    pub total_bytes: u64,
+    /// The home directory as the shared snapshot names it.
+    pub shared_home: String,
+    /// The whole link: the page's address, `#s=` and the payload.
+    pub link: String,
+    /// Where analysing the shared snapshot would differ from the sender's report; empty when
+    /// they agree. These quote original names: they are for the sender only.
+    pub differences: Vec<String>,
+}
+
+impl Prepared {
+    /// Sanitizes `tree` (with the contents its analysis read), analysed with `input` into
+    /// `report`, and builds the link on `base_url`.
+    pub fn new(
+        tree: &Tree,
+        input: &Input,
+        report: &Report,
+        options: SanitizeOptions,
+        made: &str,
+        base_url: &str,
+    ) -> Prepared {
+        let sanitized = sanitize(tree, input, report, &options);
+        let originals: std::collections::BTreeMap<&str, &str> = sanitized
+            .paths
+            .iter()
+            .map(|(original, shared)| (shared.as_str(), original.as_str()))
+            .collect();
+        let files: Vec<SharedFile> = sanitized
+            .tree
+            .files()
+            .map(|(path, entry)| SharedFile {
+                path: path.as_str().to_owned(),
+                original: originals
+                    .get(path.as_str())
+                    .filter(|original| **original != path.as_str())
+                    .map(|original| (*original).to_owned()),
+                size: entry.size,
+                carried: matches!(entry.contents, Contents::Loaded(_)),
+            })
+            .collect();
+        let total_bytes = files.iter().map(|f| f.size).sum();
+        let link = format!("{base_url}#{LINK_KEY}={}", encode_link(&sanitized, made));
+        let differences = sanitized.verify(report);
+        Prepared {
+            shared_home: sanitized.input.home.clone(),
+            sanitized,
+            files,
+            total_bytes,
+            link,
+            differences,
+        }
+    }
+
+    /// What could not be kept exactly, each a sentence for the sender.
+    pub fn warnings(&self) -> &[String] {
+        &self.sanitized.warnings
+    }
+
+    /// True when the link is too long for chat tools.
+    pub fn link_too_long(&self) -> bool {
+        self.link.len() > LINK_WARN_CHARS
+    }
+}
+
+/// The page's address without its query and fragment: what a link is built on.
+pub fn page_base_url() -> String {
+    let href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    base_of(&href).to_owned()
+}
+
+/// `href` without its query and fragment.
+pub fn base_of(href: &str) -> &str {
+    href.split(['?', '#']).next().unwrap_or(href)
+}
+
+/// True when a URL fragment (with or without its `#`) carries a share link.
+pub fn fragment_has_link(hash: &str) -> bool {
+    let key = format!("{LINK_KEY}=");
+    hash.trim_start_matches('#')
+        .split('&')
+        .any(|part| part.starts_with(&key))
+}
+
+/// The page's current fragment, `#…` or empty.
+pub fn current_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Removes the fragment from the address bar without reloading or adding a history entry.
+pub fn clear_fragment() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else {
+        return;
+    };
+    if let Ok(history) = window.history() {
+        let _ =
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{search}")));
+    }
+}
+
+/// Now as an ISO 8601 date-time to the second (`2026-11-30T12:22:30Z`), for `made`.
+pub fn now_iso() -> String {
+    let iso: String = js_sys::Date::new_0().to_iso_string().into();
+    // `2026-11-30T12:22:30.123Z`: the milliseconds say nothing a reader needs.
+    match iso.split_once('.') {
+        Some((seconds, _)) => format!("{seconds}Z"),
+        None => iso,
+    }
+}
+
+/// How the read-only banner shows when a snapshot was made: `2026-11-30 12:22 UTC` for an
+/// ISO date-time in UTC, the text as it is otherwise.
+pub fn made_label(made: &str) -> String {
+    let bytes = made.as_bytes();
+    let iso_utc = made.len() >= 17
+        && made.ends_with('Z')
+        && bytes.get(10) == Some(&b'T')
+        && made.is_char_boundary(16)
+        && made[..16]
+            .bytes()
+            .enumerate()
+            .all(|(i, b)| matches!(i, 4 | 7 | 10 | 13) || b.is_ascii_digit());
+    if iso_utc {
+        format!("{} {} UTC", &made[..10], &made[11..16])
+    } else {
+        made.to_owned()
+    }
+}
+
+/// The name of the downloaded file: `memdiag-share-2026-11-30.zip`.
+pub fn zip_name(made: &str) -> String {
+    let date: String = made.chars().take(10).collect();
+    if date.len() == 10 && date.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+        format!("memdiag-share-{date}.zip")
+    } else {
+        "memdiag-share.zip".to_owned()
+    }
+}
+
+/// Saves the shared snapshot as a zip through a Blob URL.
+///
+/// # Errors
+/// When the browser refuses to make the Blob or the link.
+pub fn download_zip(prepared: &Prepared, made: &str) -> Result<(), JsValue> {
+    let bytes = to_zip(&prepared.sanitized, made);
+    let array = Uint8Array::from(bytes.as_slice());
+    let parts = Array::of1(&array);
+    let options = BlobPropertyBag::new();
+    options.set_type("application/zip");
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options)?;
+    save_blob(&blob, &zip_name(made))
+}
+
+/// Starts the download of `blob` as `name`.
+///
+/// # Errors
+/// When the browser refuses to make the link.
+pub fn save_blob(blob: &Blob, name: &str) -> Result<(), JsValue> {
+    let url = Url::create_object_url_with_blob(blob)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let anchor: HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    // The click has started the download; the URL can go once the event loop turns.
+    wasm_bindgen_futures::spawn_local(async move {
+        crate::ingest::yield_now().await;
+        let _ = Url::revoke_object_url(&url);
+    });
+    Ok(())
+}
+
+/// Writes `text` to the clipboard.
+///
+/// # Errors
+/// When the browser has no clipboard for the page (an insecure origin, an old browser) or
+/// refuses the write (no permission, the page not focused).
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let navigator = Reflect::get(&window, &JsValue::from_str("navigator"))
+        .map_err(|e| crate::ingest::js_message(&e))?;
+    let clipboard = Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(|c| c.is_object())
+        .ok_or("this browser offers no clipboard here")?;
+    let write = Reflect::get(&clipboard, &JsValue::from_str("writeText"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or("this browser offers no clipboard here")?;
+    let promise = write
+        .call1(&clipboard, &JsValue::from_str(text))
+        .map_err(|e| crate::ingest::js_message(&e))?
+        .dyn_into::<js_sys::Promise>()
+        .map_err(|_| "the clipboard did not answer".to_owned())?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|e| crate::ingest::js_message(&e))
+}
+
+/// What went wrong opening a shared `what` ("link" or "file"), for a person.
+pub fn open_error(what: &str, error: &ShareError) -> String {
+    match error {
+        ShareError::NotAShare(why) => {
+            format!("This {what} holds no shared snapshot ({why}). Check that it was copied whole.")
+        }
+        ShareError::NewerFormat(format) => format!(
+            "This {what} was made by a newer version of this page (share format {format}; this \
+             one reads up to {SHARE_FORMAT}). Open it in an up-to-date copy of the page."
+        ),
+        ShareError::TooLarge(why) => format!("This {what} is too large to open: {why}."),
+        ShareError::Corrupt(why) if what == "link" => format!(
+            "This link is damaged and cannot be opened ({why}). It may have been cut short \
+             when it was copied: ask for the file instead."
+        ),
+        ShareError::Corrupt(why) => format!(
+            "This {what} is damaged and cannot be opened ({why}). It may be incomplete: ask \
+             for it again."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_base_url_drops_query_and_fragment() {
+        assert_eq!(
+            base_of("https://x.dev/memdiag/?demo#s=1.abc"),
+            "https://x.dev/memdiag/"
+        );
+        assert_eq!(
+            base_of("http://127.0.0.1:8080/#s=1"),
+            "http://127.0.0.1:8080/"
+        );
+        assert_eq!(
+            base_of("file:///tmp/dist/index.html"),
+            "file:///tmp/dist/index.html"
+        );
+    }
+
+    #[test]
+    fn a_fragment_carries_a_link_only_with_its_key() {
+        assert!(fragment_has_link("#s=1.abc"));
+        assert!(fragment_has_link("s=1.abc"));
+        assert!(fragment_has_link("#x=2&s=1.abc"));
+        assert!(!fragment_has_link(""));
+        assert!(!fragment_has_link("#"));
+        assert!(!fragment_has_link("#section"));
+        assert!(!fragment_has_link("#ss=1"));
+    }
+
+    #[test]
+    fn made_reads_as_a_utc_minute_and_names_the_file() {
+        assert_eq!(made_label("2026-11-30T12:22:30Z"), "2026-11-30 12:22 UTC");
+        assert_eq!(made_label("2026-11-30T12:22Z"), "2026-11-30 12:22 UTC");
+        assert_eq!(made_label("yesterday"), "yesterday");
+        assert_eq!(
+            made_label("2026-11-30T12:22:30+02:00"),
+            "2026-11-30T12:22:30+02:00"
+        );
+        assert_eq!(made_label("2026-11-30Tééééé:30Z"), "2026-11-30Tééééé:30Z");
+        assert_eq!(
+            zip_name("2026-11-30T12:22:30Z"),
+            "memdiag-share-2026-11-30.zip"
+        );
+        assert_eq!(zip_name("soon"), "memdiag-share.zip");
+    }
+
+    #[test]
+    fn every_error_says_what_to_do() {
+        let newer = open_error("link", &ShareError::NewerFormat(SHARE_FORMAT + 1));
+        assert!(newer.contains("newer version"), "{newer}");
+        let cut = open_error("link", &ShareError::Corrupt("truncated".to_owned()));
+        assert!(
+            cut.contains("damaged") && cut.contains("file instead"),
+            "{cut}"
+        );
+        let file = open_error("file", &ShareError::Corrupt("a bad entry".to_owned()));
+        assert!(file.contains("damaged") && !file.contains("link"), "{file}");
+    }
+}
