@@ -120,6 +120,8 @@ pub struct Sanitized {
     /// What could not be kept exactly, each a sentence for the person sharing (shared paths
     /// only). Empty when the shared report will match theirs.
     pub warnings: Vec<String>,
+    /// True when the person chose to keep the files' text: whoever opens the copy is told.
+    pub text_kept: bool,
     /// The folders kept without a file in them (a `.git` folder, an empty `memory/`), which
     /// the tree knows but does not list.
     dirs: Vec<VPath>,
@@ -193,6 +195,7 @@ pub fn sanitize(
         input: built.input,
         paths: built.paths,
         warnings: built.warnings,
+        text_kept: options.keep_text,
         dirs: built.dirs,
         pseudonyms,
     }

@@ -84,6 +84,8 @@ pub struct SharedSnapshot {
     pub made: String,
     /// The payload format it was written in.
     pub format: u32,
+    /// True when the person sharing kept the files' text; otherwise it is placeholders.
+    pub text_kept: bool,
 }
 
 /// Caps on what reading a link or a zip may cost, against hostile input.
@@ -355,6 +357,9 @@ struct Payload {
     files: Vec<PayloadFile>,
     #[serde(default)]
     findings: Vec<Finding>,
+    /// Written only when true, so a copy without text reads the same as before the field.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    text_kept: bool,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -468,6 +473,7 @@ impl Payload {
                 .map(|d| d.as_str().to_owned())
                 .collect(),
             files,
+            text_kept: sanitized.text_kept,
             findings: sanitized
                 .tree
                 .diagnostics()
@@ -568,6 +574,7 @@ impl Payload {
                 today: self.today,
             },
             made: self.made,
+            text_kept: self.text_kept,
             format: self.format,
         })
     }

@@ -116,6 +116,25 @@ fn a_link_opens_to_the_shared_snapshot() {
 }
 
 #[test]
+fn the_copy_says_whether_it_kept_the_text() {
+    let (report, shared) = small();
+    assert!(!decode_link(&encode_link(&shared, MADE)).unwrap().text_kept);
+    let mut fixture = Fixture::parse(SMALL);
+    fixture.analyze();
+    let keep = SanitizeOptions {
+        keep_text: true,
+        ..SanitizeOptions::default()
+    };
+    let with_text = sanitize(&fixture.tree, &fixture.input, &report, &keep);
+    assert!(
+        decode_link(&encode_link(&with_text, MADE))
+            .unwrap()
+            .text_kept
+    );
+    assert!(open_share_zip(&to_zip(&with_text, MADE)).unwrap().text_kept);
+}
+
+#[test]
 fn a_zip_opens_to_the_shared_snapshot() {
     let (_, shared) = small();
     let zip = to_zip(&shared, MADE);

@@ -262,6 +262,7 @@ impl Engine {
             made: snapshot.made.clone(),
             from: from.clone(),
             format: snapshot.format,
+            text_kept: snapshot.text_kept,
         };
         let source = SharedSource { snapshot, from };
         let inputs = source.inputs();
@@ -963,7 +964,8 @@ fn shared_banner(view: &SharedView, start_fresh: Callback<MouseEvent>) -> Html {
     };
     html! {
         <section class="shared-banner" role="region" aria-label="Shared snapshot" data-testid="shared-banner"
-            data-made={view.made.clone()} data-format={view.format.to_string()}>
+            data-made={view.made.clone()} data-format={view.format.to_string()}
+            data-text-kept={view.text_kept.to_string()}>
             <div class="shared-banner-text">
                 <p class="shared-banner-title">
                     <span class="badge shared">{ "read-only" }</span>
@@ -971,7 +973,12 @@ fn shared_banner(view: &SharedView, start_fresh: Callback<MouseEvent>) -> Html {
                     { format!(", made {} and opened {from}.", share::made_label(&view.made)) }
                 </p>
                 <p class="small">
-                    { "Its files were copied for sharing: file text shows as placeholders of the same length (x for a letter, 0 for a digit) unless the sender chose to keep it, and names may be replaced. Every figure, cut and finding is as the sender's page showed it. Nothing here can be added to or edited, except the version select." }
+                    if view.text_kept {
+                        { "Its files were copied for sharing, and the sender chose to keep their text: you are reading their own words. Names may be replaced. " }
+                    } else {
+                        { "Its files were copied for sharing: file text shows as placeholders of the same length (x for a letter, 0 for a digit), and names may be replaced. " }
+                    }
+                    { "Every figure, cut and finding is as the sender's page showed it. Nothing here can be added to or edited, except the version select." }
                 </p>
             </div>
             <button class="primary" onclick={start_fresh} data-testid="start-fresh"

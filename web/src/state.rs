@@ -326,6 +326,8 @@ pub struct SharedView {
     pub from: SharedFrom,
     /// The payload format it was written in.
     pub format: u32,
+    /// True when the sender kept the files' text.
+    pub text_kept: bool,
 }
 
 /// The whole state of the page.
@@ -1262,6 +1264,7 @@ pub(crate) mod tests {
             made: "2026-11-30T12:22:30Z".to_owned(),
             from: SharedFrom::Link,
             format: 1,
+            text_kept: false,
         };
         let inputs = Inputs {
             home: "/home/xxxxx".to_owned(),
@@ -1295,6 +1298,7 @@ pub(crate) mod tests {
                 made: String::new(),
                 from: SharedFrom::File("s.zip".to_owned()),
                 format: 1,
+                text_kept: false,
             },
             Vec::new(),
             Inputs::default(),
