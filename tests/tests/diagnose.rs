@@ -447,3 +447,37 @@ fn a_topic_linked_only_past_the_cap_is_cut_off() {
         )),
     );
 }
+
+#[test]
+fn claude_md_family_findings() {
+    let project = "//@ project=/home/alice/app\n";
+    let big = "x".repeat(40_001);
+    let fits = "x".repeat(40_000);
+    fires(
+        "claude-md-too-large",
+        &format!("{project}//- /home/alice/app/CLAUDE.md\n{big}\n"),
+        &format!("{project}//- /home/alice/app/CLAUDE.md\n{}\n", &fits[1..]),
+    );
+    fires(
+        "claude-md-skipped",
+        &format!("{project}//- /home/alice/app/CLAUDE.md size=4194305\n"),
+        &format!("{project}//- /home/alice/app/CLAUDE.md\nsmall\n"),
+    );
+    let excludes =
+        "//- /home/alice/.claude/settings.json\n{\"claudeMdExcludes\": [\"**/team/CLAUDE.md\"]}\n";
+    fires(
+        "claude-md-excluded",
+        &format!("{project}{excludes}//- /home/alice/app/team/CLAUDE.md\nx\n"),
+        &format!("{project}{excludes}//- /home/alice/app/teams/CLAUDE.md\nx\n"),
+    );
+}
+
+#[test]
+fn truncation_and_the_reminder_fire_at_their_thresholds() {
+    let index = |n: usize| -> String {
+        let lines: String = (1..=n).map(|i| format!("- entry {i}\n")).collect();
+        with_git(&format!("//- {MEMORY}/MEMORY.md\n{lines}"))
+    };
+    fires("memory-index-truncated", &index(201), &index(200));
+    fires("memory-index-near-limit", &index(160), &index(159));
+}
