@@ -13,23 +13,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  root, dist, artifacts, serveDist, launchWithProfile, openWatchedPage, currentRun, settled, shot,
+  scan, zipFolder,
+} from './support.mjs';
 
-const require = createRequire(import.meta.url);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..', '..');
-const { chromium } = require(
-  process.env.MEMDIAG_PLAYWRIGHT ?? path.join(root, '.tools', 'node_modules', 'playwright-core'),
-);
-
-const dist = process.env.MEMDIAG_DIST ?? path.join(root, 'dist');
-const artifacts = process.env.MEMDIAG_E2E_ARTIFACTS ?? path.join(here, 'artifacts');
 const demoTree = path.join(root, 'fixtures', 'demo', 'tree');
 const demoFixture = JSON.parse(fs.readFileSync(path.join(root, 'fixtures', 'demo', 'fixture.json'), 'utf8'));
 const claudeDir = path.join(demoTree, 'home', 'alice', '.claude');
@@ -44,140 +35,9 @@ let scratch;
 
 // ---- helpers -------------------------------------------------------------------------------
 
-/** Serves dist/ on a free port of 127.0.0.1. */
-function serve(dir) {
-  const types = {
-    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-    '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
-  };
-  const base = path.resolve(dir);
-  const srv = http.createServer((req, res) => {
-    let rel;
-    try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
-    let file = path.join(base, rel);
-    if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403).end(); return; }
-    try { if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch {}
-    fs.readFile(file, (err, body) => {
-      if (err) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
-}
-
-/** Runs the native scan command over the same folders the page gets. */
-function scan(args) {
-  const out = execFileSync(
-    'cargo',
-    ['run', '-q', '--release', '-p', 'memdiag-core', '--example', 'scan', '--', ...args],
-    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return JSON.parse(out);
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-/** Writes a zip (stored, no compression) of `dir`, every entry under `prefix/`. */
-function zipFolder(dir, prefix, target) {
-  const files = [];
-  const walk = (abs, rel) => {
-    for (const entry of fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const a = path.join(abs, entry.name);
-      const r = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(a, r);
-      else if (entry.isFile()) files.push([`${prefix}/${r}`, fs.readFileSync(a)]);
-    }
-  };
-  walk(dir, '');
-  const chunks = [];
-  const central = [];
-  let offset = 0;
-  for (const [name, data] of files) {
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(0, 8); // stored
-    local.writeUInt16LE(0, 10);
-    local.writeUInt16LE(0x21, 12); // 1980-01-01
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    local.writeUInt16LE(0, 28);
-    chunks.push(local, nameBytes, data);
-    const head = Buffer.alloc(46);
-    head.writeUInt32LE(0x02014b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(20, 6);
-    head.writeUInt16LE(0x0800, 8);
-    head.writeUInt16LE(0, 10);
-    head.writeUInt16LE(0, 12);
-    head.writeUInt16LE(0x21, 14);
-    head.writeUInt32LE(crc, 16);
-    head.writeUInt32LE(data.length, 20);
-    head.writeUInt32LE(data.length, 24);
-    head.writeUInt16LE(nameBytes.length, 28);
-    head.writeUInt32LE(offset, 42);
-    central.push(head, nameBytes);
-    offset += 30 + nameBytes.length + data.length;
-  }
-  const centralBytes = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(centralBytes.length, 12);
-  end.writeUInt32LE(offset, 16);
-  fs.writeFileSync(target, Buffer.concat([...chunks, centralBytes, end]));
-  return files.length;
-}
-
 /** A fresh page that records every request outside its origin and every page error. */
-async function openPage(query = '', { colorScheme = 'light', viewport = { width: 1440, height: 900 } } = {}) {
-  const page = await context.newPage();
-  await page.setViewportSize(viewport);
-  await page.emulateMedia({ colorScheme });
-  const origin = new URL(baseUrl).origin;
-  const foreign = [];
-  const errors = [];
-  page.on('request', (req) => {
-    const url = req.url();
-    if (!(url.startsWith(origin + '/') || url.startsWith(`blob:${origin}/`) || url.startsWith('data:'))) foreign.push(url);
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(baseUrl + query);
-  await page.waitForSelector('[data-testid=app]');
-  return { page, foreign, errors };
-}
-
-/** Waits until a run newer than `after` has finished. */
-async function settled(page, after = -1) {
-  await page.waitForFunction(
-    (prev) => {
-      const app = document.querySelector('[data-testid=app]');
-      return app && Number(app.dataset.run) > prev && app.dataset.busy === 'false';
-    },
-    after,
-    { timeout: 60_000 },
-  );
-}
-
-async function currentRun(page) {
-  return Number(await page.getAttribute('[data-testid=app]', 'data-run'));
+function openPage(query = '', options = {}) {
+  return openWatchedPage(context, baseUrl, baseUrl + query, options);
 }
 
 /** The page's rendered groups: name and header count, in order. */
@@ -233,10 +93,6 @@ function truncatedMemory(report) {
   const row = report.files.find((r) => r.group === 'Auto Memory' && r.truncation?.first_dropped_line);
   assert.ok(row, 'the fixture has a truncated MEMORY.md');
   return row;
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 }
 
 /** Compares the page's report (downloaded as JSON) with the scan's, row by row. */
@@ -300,24 +156,11 @@ before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'index.html')), `no built page in ${dist}: run trunk build --release first`);
   fs.mkdirSync(artifacts, { recursive: true });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-e2e-'));
-  // scripts/test.sh serves dist/ itself and says where; run by hand, the test serves it.
-  if (process.env.MEMDIAG_BASE_URL) {
-    baseUrl = process.env.MEMDIAG_BASE_URL.replace(/\/?$/, '/');
-  } else {
-    server = await serve(dist);
-    baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  }
+  // dist/ served here, unless MEMDIAG_BASE_URL names a page served elsewhere.
+  ({ baseUrl, server } = await serveDist());
   // A persistent context is how Playwright takes an explicit profile folder: a fresh one in
   // the scratch directory, removed afterwards.
-  context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
-    executablePath: process.env.MEMDIAG_CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    acceptDownloads: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
+  context = await launchWithProfile(path.join(scratch, 'profile'));
 });
 
 after(async () => {

@@ -13,27 +13,13 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const require = createRequire(import.meta.url);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..', '..');
-const { chromium } = require(
-  process.env.MEMDIAG_PLAYWRIGHT ?? path.join(root, '.tools', 'node_modules', 'playwright-core'),
-);
-
-const dist = process.env.MEMDIAG_DIST ?? path.join(root, 'dist');
-const artifacts = process.env.MEMDIAG_E2E_ARTIFACTS ?? path.join(here, 'artifacts');
-const chromiumPath = process.env.MEMDIAG_CHROMIUM ?? '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+import {
+  dist, artifacts, serveDist, launchWithProfile, launchBrowser, watch, openWatchedPage,
+  currentRun, ready, shot,
+} from './support.mjs';
 
 // Words only the demo's own text holds: the user name, and words from the bodies of its
 // CLAUDE.md files and its MEMORY.md. None may reach a shared page made with the defaults.
@@ -47,81 +33,19 @@ let scratch;
 
 // ---- helpers -------------------------------------------------------------------------------
 
-/** Serves dist/ on a free port of 127.0.0.1. */
-function serve(dir) {
-  const types = {
-    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-    '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
-  };
-  const base = path.resolve(dir);
-  const srv = http.createServer((req, res) => {
-    let rel;
-    try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
-    let file = path.join(base, rel);
-    if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403).end(); return; }
-    try { if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch {}
-    fs.readFile(file, (err, body) => {
-      if (err) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
-}
-
-/** Watches a page for requests outside its origin and for errors. */
-function watch(page) {
-  const origin = new URL(baseUrl).origin;
-  const foreign = [];
-  const errors = [];
-  page.on('request', (req) => {
-    const url = req.url();
-    if (!(url.startsWith(origin + '/') || url.startsWith(`blob:${origin}/`) || url.startsWith('data:'))) foreign.push(url);
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  return { foreign, errors };
-}
-
 /** A page of the sender's browser. */
-async function senderPage(url, { colorScheme = 'light', viewport = { width: 1440, height: 900 } } = {}) {
-  const page = await sender.newPage();
-  await page.setViewportSize(viewport);
-  await page.emulateMedia({ colorScheme });
-  const watched = watch(page);
-  await page.goto(url);
-  await page.waitForSelector('[data-testid=app]');
-  return { page, ...watched };
+function senderPage(url, options = {}) {
+  return openWatchedPage(sender, baseUrl, url, options);
 }
 
 /** A page in a new context of a second browser: no storage, no history, nothing shared. */
 async function freshPage(url, { colorScheme = 'light', viewport = { width: 1440, height: 900 } } = {}) {
   const context = await fresh.newContext({ viewport, colorScheme, acceptDownloads: true });
   const page = await context.newPage();
-  const watched = watch(page);
+  const watched = watch(page, baseUrl);
   await page.goto(url);
   await page.waitForSelector('[data-testid=app]');
   return { page, context, ...watched };
-}
-
-/** Waits until a run newer than `after` has finished with a report. */
-async function ready(page, after = -1) {
-  await page.waitForFunction(
-    (prev) => {
-      const app = document.querySelector('[data-testid=app]');
-      return app && Number(app.dataset.run) > prev && app.dataset.ready === 'true';
-    },
-    after,
-    { timeout: 60_000 },
-  );
-}
-
-async function currentRun(page) {
-  return Number(await page.getAttribute('[data-testid=app]', 'data-run'));
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 }
 
 /** Everything a reader compares: figures, rows per group, findings, health verdicts. */
@@ -204,17 +128,10 @@ before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'index.html')), `no built page in ${dist}: run trunk build --release first`);
   fs.mkdirSync(artifacts, { recursive: true });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-share-e2e-'));
-  if (process.env.MEMDIAG_BASE_URL) {
-    baseUrl = process.env.MEMDIAG_BASE_URL.replace(/\/?$/, '/');
-  } else {
-    server = await serve(dist);
-    baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  }
-  sender = await chromium.launchPersistentContext(path.join(scratch, 'sender'), {
-    executablePath: chromiumPath, headless: true, acceptDownloads: true, args: chromiumArgs,
-  });
+  ({ baseUrl, server } = await serveDist());
+  sender = await launchWithProfile(path.join(scratch, 'sender'));
   await sender.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseUrl).origin });
-  fresh = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  fresh = await launchBrowser();
 });
 
 after(async () => {

@@ -1,0 +1,450 @@
+// Browser timing harness for the built page (dist/): how long the page takes from a folder or
+// a zip being handed over to a settled report, for synthetic ~/.claude folders of a given
+// size. Not a test (no assertions on times: speed is measured here, never in timed tests), and
+// not run by `node --test tests/e2e/` (its name matches none of the test-file patterns).
+//
+// Run by hand after a release build (`bash scripts/serve.sh` builds dist/, or
+// `trunk build --release`):
+//
+//   node tests/e2e/bench.mjs [--files 1000,5000,20000] [--runs 3] [--keep]
+//
+// It honours the environment of the end-to-end tests (MEMDIAG_DIST, MEMDIAG_PLAYWRIGHT,
+// MEMDIAG_CHROMIUM, MEMDIAG_E2E_ARTIFACTS, MEMDIAG_BASE_URL; see scripts/test.sh).
+//
+// For each total file count it writes, in a temp dir, a ~/.claude shaped like a real one: ~50
+// project folders under projects/ holding many small `.jsonl` transcripts (where a real
+// ~/.claude's file count comes from), three of them with a memory/ folder (MEMORY.md and
+// topic files: one heavy, 150 topics and an index past its 200-line cap, two small); todos/, file-history/ and shell-snapshots/
+// with small files; CLAUDE.md, settings.json, agents/, rules/, skills/, agent-memory/; and
+// beside it a small project folder. Then, each time in a fresh page (`?empty`):
+//
+//   folder  the ~/.claude through the folder input. `setInputFiles` wall time (includes
+//           Chromium's own enumeration of the folder, ~0.55 ms a file here, which the page
+//           cannot change, and the page's synchronous change handler), and the page-owned
+//           time: from the input's `change` event to a settled report, both timestamps taken
+//           in the page with performance.now() (a capture-phase listener and a
+//           MutationObserver on the app's data-busy/data-run). Then the project folder on top
+//           (the second run, with the whole ~/.claude listed), change to settled.
+//   zip     a zip of the same ~/.claude (stored) through the zip input, change to settled.
+//
+// It also records what the page's progress line (data-testid=progress) last said while busy:
+// files listed, files read and bytes read, and the long tasks (main thread busy > 50 ms) in
+// the page-owned window. Each measurement runs --runs times (default 3); the table shows
+// medians, and tests/e2e/artifacts/bench.json holds every run.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { artifacts, dist, serveDist, launchWithProfile, watch, zipFolder, chromiumPath } from './support.mjs';
+
+const { values: options } = parseArgs({
+  options: {
+    files: { type: 'string', default: '1000,5000,20000' },
+    runs: { type: 'string', default: '3' },
+    keep: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (options.help) {
+  console.log('usage: node tests/e2e/bench.mjs [--files 1000,5000,20000] [--runs 3] [--keep]');
+  process.exit(0);
+}
+const sizes = options.files.split(',').map((s) => Number(s.replace(/[_\s]/g, ''))).filter((n) => n > 0);
+const runs = Math.max(1, Number(options.runs) || 3);
+if (sizes.length === 0) throw new Error(`--files: no sizes in "${options.files}"`);
+if (!fs.existsSync(path.join(dist, 'index.html'))) {
+  console.error(`no built page in ${dist}: run \`trunk build --release\` (or bash scripts/serve.sh) first`);
+  process.exit(1);
+}
+
+// ---- a synthetic ~/.claude -------------------------------------------------------------------
+
+const HOME = '/home/bench';
+const USER_DIR = HOME.slice(1);
+/** Projects with an auto memory folder: topic files, and lines in its MEMORY.md. */
+const MEMORY_PROJECTS = [['app', 150, 210], ['api', 12, 25], ['site', 4, 6]];
+
+/** A small deterministic generator, so that every run writes the same bytes. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function writer(root) {
+  let count = 0;
+  const write = (rel, body) => {
+    const file = path.join(root, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, body);
+    count += 1;
+  };
+  return { write, count: () => count };
+}
+
+/**
+ * Writes `<base>/home/bench/.claude` holding exactly `total` files (or the fixed ones, when
+ * `total` is smaller) and a project folder `<base>/home/bench/work/app`.
+ */
+function generate(base, total) {
+  const random = rng(total);
+  const hex = (n) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+  const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
+  const filler = (bytes) => {
+    const words = ['the', 'build', 'test', 'fixed', 'review', 'module', 'error', 'config', 'deploy', 'cache'];
+    let s = '';
+    while (s.length < bytes) s += `${words[Math.floor(random() * words.length)]} `;
+    return s.slice(0, bytes);
+  };
+
+  const claude = path.join(base, USER_DIR, '.claude');
+  const project = path.join(base, USER_DIR, 'work', 'app');
+  const c = writer(claude);
+
+  // What is always loaded or may be: the user files.
+  c.write('CLAUDE.md', `# Me\n\n${Array.from({ length: 40 }, (_, i) => `- preference ${i}: ${filler(60)}`).join('\n')}\n`);
+  c.write('settings.json', `${JSON.stringify({ model: 'opus', permissions: { allow: ['Bash(npm test)'] } }, null, 2)}\n`);
+  c.write('agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews diffs\n---\nReview carefully.\n');
+  for (const name of ['python', 'commits', 'testing', 'security']) {
+    c.write(`rules/${name}.md`, `# ${name}\n\n${filler(400)}\n`);
+  }
+  for (const name of ['deploy', 'standup', 'release']) {
+    c.write(`skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: How to ${name}\n---\n${filler(600)}\n`);
+    c.write(`skills/${name}/reference.md`, `# ${name} reference\n\n${filler(900)}\n`);
+  }
+  c.write('agent-memory/reviewer/MEMORY.md', '- [Checklist](notes.md) what to look at first\n');
+  c.write('agent-memory/reviewer/notes.md', `${filler(300)}\n`);
+  c.write('agent-memory/planner/MEMORY.md', '- plans start from the issue, not the code\n');
+
+  // The auto memories: a heavy one whose MEMORY.md is past its 200-line cap, two small ones.
+  for (const [name, topics, lines] of MEMORY_PROJECTS) {
+    const folder = `projects/-${USER_DIR.replace(/\//g, '-')}-work-${name}/memory`;
+    const index = Array.from({ length: lines }, (_, i) => `- [Note ${i}](topic-${i % topics}.md) what was learned, entry ${i}`);
+    c.write(`${folder}/MEMORY.md`, `${index.join('\n')}\n`);
+    for (let t = 0; t < topics; t++) {
+      c.write(`${folder}/topic-${t}.md`, `---\nname: topic ${t}\ndescription: notes on topic ${t}\ntype: project\n---\n${filler(500)}\n`);
+    }
+  }
+
+  // The bulk: transcripts in ~50 project folders, then file history, todos, shell snapshots.
+  const bulk = Math.max(0, total - c.count());
+  const counts = {
+    transcripts: Math.round(bulk * 0.75),
+    fileHistory: Math.round(bulk * 0.15),
+    todos: Math.round(bulk * 0.07),
+  };
+  counts.shellSnapshots = bulk - counts.transcripts - counts.fileHistory - counts.todos;
+  const projects = [
+    ...MEMORY_PROJECTS.map(([name]) => `-${USER_DIR.replace(/\//g, '-')}-work-${name}`),
+    ...Array.from({ length: 44 }, (_, i) => `-${USER_DIR.replace(/\//g, '-')}-work-repo-${String(i).padStart(2, '0')}`),
+    '-tmp', '-home-bench', `-${USER_DIR.replace(/\//g, '-')}-Downloads-scratch`,
+  ];
+  for (let i = 0; i < counts.transcripts; i++) {
+    // Skewed: the first projects hold most sessions, as a real history does.
+    const p = projects[Math.min(projects.length - 1, Math.floor(projects.length * random() ** 2))];
+    const lines = 2 + Math.floor(random() * 6);
+    const body = Array.from({ length: lines }, (_, n) => JSON.stringify({
+      type: n % 2 ? 'assistant' : 'user',
+      uuid: uuid(),
+      timestamp: '2026-10-01T10:00:00.000Z',
+      message: { role: n % 2 ? 'assistant' : 'user', content: filler(100 + Math.floor(random() * 400)) },
+    })).join('\n');
+    c.write(`projects/${p}/${uuid()}.jsonl`, `${body}\n`);
+  }
+  let session = uuid();
+  for (let i = 0; i < counts.fileHistory; i++) {
+    if (i % 8 === 0) session = uuid();
+    c.write(`file-history/${session}/${hex(16)}@v${1 + (i % 3)}`, `${filler(200 + Math.floor(random() * 800))}\n`);
+  }
+  for (let i = 0; i < counts.todos; i++) {
+    const id = uuid();
+    c.write(`todos/${id}-agent-${id}.json`, i % 3 ? '[]' : JSON.stringify([{ content: filler(40), status: 'completed' }]));
+  }
+  for (let i = 0; i < counts.shellSnapshots; i++) {
+    c.write(`shell-snapshots/snapshot-bash-${1760000000000 + i * 1000}-${hex(6)}.sh`, `# snapshot\nexport PATH=/usr/bin\n${filler(300)}\n`);
+  }
+
+  // The project, beside the ~/.claude.
+  const p = writer(project);
+  p.write('.git/HEAD', 'ref: refs/heads/main\n');
+  p.write('CLAUDE.md', `# App\n\nSee @docs/architecture.md\n\n${filler(800)}\n`);
+  p.write('CLAUDE.local.md', `# Local\n\n${filler(200)}\n`);
+  p.write('.claude/settings.json', '{}\n');
+  p.write('.claude/rules/testing.md', `---\npaths:\n  - "src/**/*.ts"\n---\n${filler(300)}\n`);
+  for (const doc of ['architecture', 'runbook', 'errors']) p.write(`docs/${doc}.md`, `# ${doc}\n\n${filler(1500)}\n`);
+  for (let i = 0; i < 10; i++) p.write(`src/module-${i}.ts`, `export const value${i} = ${i};\n`);
+  p.write('package.json', '{ "name": "app" }\n');
+
+  return { claude, project, files: c.count(), projectFiles: p.count(), counts };
+}
+
+// ---- measuring in the page ---------------------------------------------------------------------
+
+/**
+ * Installs the probe: a capture-phase `change` listener on the document (it runs before the
+ * page's own handler) and MutationObservers on the app's data-busy/data-run and on the status
+ * line, all stamping performance.now(). `window.__bench.arm()` starts a measurement.
+ */
+function installProbe() {
+  const app = document.querySelector('[data-testid=app]');
+  const status = document.querySelector('[data-testid=status]');
+  const fresh = () => ({
+    armed: false, startRun: 0, change: null, busy: null, settled: null, settledRun: null, painted: null,
+    progress: [], summary: null, error: null,
+  });
+  const b = Object.assign(fresh(), { longTasks: [] });
+  window.__bench = b;
+  b.arm = () => Object.assign(b, fresh(), { armed: true, startRun: Number(app.dataset.run) });
+  document.addEventListener('change', (e) => {
+    if (b.armed && b.change === null && e.target instanceof HTMLInputElement && e.target.type === 'file') {
+      b.change = performance.now();
+    }
+  }, true);
+  const check = () => {
+    if (!b.armed || b.change === null) return;
+    const now = performance.now();
+    const p = document.querySelector('[data-testid=progress]');
+    if (p) {
+      const seen = {
+        t: now - b.change,
+        entries: Number(p.dataset.entries),
+        filesRead: Number(p.dataset.filesRead),
+        bytesRead: Number(p.dataset.bytesRead),
+      };
+      const last = b.progress.at(-1);
+      if (!last || last.entries !== seen.entries || last.filesRead !== seen.filesRead || last.bytesRead !== seen.bytesRead) {
+        b.progress.push(seen);
+      }
+    }
+    const busy = app.dataset.busy === 'true';
+    if (busy) {
+      if (b.busy === null) b.busy = now;
+      b.settled = null; // a run that starts again after a settle has not settled yet
+      b.painted = null;
+    } else if (Number(app.dataset.run) > b.startRun && b.settled === null) {
+      b.settled = now;
+      b.settledRun = Number(app.dataset.run);
+      b.summary = document.querySelector('[data-testid=summary]')?.textContent ?? null;
+      b.error = document.querySelector('[data-testid=error]')?.textContent ?? null;
+      // The frame that shows it: after the next animation frame's work.
+      requestAnimationFrame(() => setTimeout(() => { if (b.settled !== null) b.painted = performance.now(); }, 0));
+    }
+  };
+  new MutationObserver(check).observe(app, { attributes: true, attributeFilter: ['data-busy', 'data-run'] });
+  new MutationObserver(check).observe(status, { attributes: true, childList: true, subtree: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) b.longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask' });
+  } catch {
+    // no long task timing in this browser
+  }
+}
+
+/** Hands `target` to the input `selector` and waits for the page to settle. */
+async function upload(page, selector, target) {
+  await page.evaluate(() => window.__bench.arm());
+  // Epoch milliseconds on both sides (same machine), for the wait as a person sees it.
+  const startEpoch = performance.timeOrigin + performance.now();
+  const start = performance.now();
+  await page.setInputFiles(selector, target);
+  const wallMs = performance.now() - start;
+  // Settled, and still settled a moment later (no run started again).
+  let settledRun = null;
+  for (;;) {
+    await page.waitForFunction(() => window.__bench.settled !== null && window.__bench.painted !== null, null, { timeout: 0, polling: 50 });
+    const now = await page.evaluate(() => window.__bench.settledRun);
+    if (now === settledRun) break;
+    settledRun = now;
+    await page.waitForTimeout(500);
+  }
+  const b = await page.evaluate(() => {
+    const x = window.__bench;
+    const longTaskMs = x.longTasks
+      .filter(([start, duration]) => start + duration > x.change && start < x.settled)
+      .reduce((sum, [start, duration]) => sum + Math.min(start + duration, x.settled) - Math.max(start, x.change), 0);
+    return {
+      settledEpoch: performance.timeOrigin + x.settled,
+      changeToBusyMs: x.busy === null ? null : x.busy - x.change,
+      changeToSettledMs: x.settled - x.change,
+      changeToPaintedMs: x.painted - x.change,
+      longTaskMs,
+      progress: x.progress,
+      summary: x.summary,
+      error: x.error,
+    };
+  });
+  const last = b.progress.at(-1) ?? {};
+  const { settledEpoch, ...rest } = b;
+  return {
+    wallMs,
+    totalMs: settledEpoch - startEpoch,
+    ...rest,
+    filesListed: last.entries ?? null,
+    filesRead: last.filesRead ?? null,
+    bytesRead: last.bytesRead ?? null,
+    firstProgressMs: b.progress[0]?.t ?? null,
+    lastProgressMs: last.t ?? null,
+  };
+}
+
+/** A fresh empty page with the probe installed. */
+async function freshPage(context, baseUrl) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(0);
+  const watched = watch(page, baseUrl);
+  await page.goto(`${baseUrl}?empty`);
+  await page.waitForSelector('[data-testid=empty-state]');
+  await page.evaluate(installProbe);
+  return { page, ...watched };
+}
+
+async function measureFolder(context, baseUrl, tree) {
+  const { page, errors } = await freshPage(context, baseUrl);
+  const claude = await upload(page, '[data-testid=folder-input]', tree.claude);
+  const project = await upload(page, '[data-testid=folder-input]', tree.project);
+  const inferred = {
+    home: await page.inputValue('[data-testid=input-home]'),
+    project: await page.inputValue('[data-testid=input-project]'),
+  };
+  await page.close();
+  return { claude, project, inferred, errors };
+}
+
+async function measureZip(context, baseUrl, zip) {
+  const { page, errors } = await freshPage(context, baseUrl);
+  const claude = await upload(page, '[data-testid=zip-input]', zip);
+  await page.close();
+  return { claude, errors };
+}
+
+// ---- the run -----------------------------------------------------------------------------------
+
+const median = (xs) => {
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const ms = (x) => (x === null ? '-' : x.toFixed(0));
+
+async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-bench-'));
+  const { baseUrl, server } = await serveDist();
+  const context = await launchWithProfile(path.join(scratch, 'profile'));
+  const results = [];
+  try {
+    for (const size of sizes) {
+      const base = path.join(scratch, `tree-${size}`);
+      const t0 = performance.now();
+      const tree = generate(base, size);
+      const zip = path.join(scratch, `claude-${size}.zip`);
+      if (tree.files > 65_535) throw new Error(`${tree.files} files: the support zip writer has no zip64`);
+      zipFolder(tree.claude, '.claude', zip);
+      const zipBytes = fs.statSync(zip).size;
+      console.error(`${size}: wrote ${tree.files} files in ~/.claude (+${tree.projectFiles} in the project) and a ${(zipBytes / 1e6).toFixed(1)} MB zip in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const folder = [];
+      const zipped = [];
+      for (let r = 0; r < runs; r++) {
+        const f = await measureFolder(context, baseUrl, tree);
+        folder.push(f);
+        const z = await measureZip(context, baseUrl, zip);
+        zipped.push(z);
+        console.error(
+          `  run ${r + 1}: folder setInputFiles ${ms(f.claude.wallMs)} ms, change→settled ${ms(f.claude.changeToSettledMs)} ms`
+          + ` (+project ${ms(f.project.changeToSettledMs)} ms); zip change→settled ${ms(z.claude.changeToSettledMs)} ms`
+          + `; read ${f.claude.filesRead ?? '?'} files / ${z.claude.filesRead ?? '?'} from the zip`,
+        );
+        for (const e of [...f.errors, ...z.errors]) console.error(`  page error: ${e}`);
+        for (const x of [f.claude, f.project, z.claude]) if (x.error) console.error(`  the page says: ${x.error}`);
+      }
+      const med = (list, pick) => median(list.map(pick));
+      const phases = (list) => ({
+        // The change handler and the first render that shows the page is busy: until then
+        // nothing on screen moves.
+        changeToBusyMs: med(list, (x) => x.changeToBusyMs),
+        // Listing, mounting, analysing and reading the files the core asks for.
+        busyToLastProgressMs: med(list, (x) => (x.lastProgressMs === null || x.changeToBusyMs === null ? null : x.lastProgressMs - x.changeToBusyMs)),
+        // The last analysis turn and the render of the report.
+        lastProgressToSettledMs: med(list, (x) => (x.lastProgressMs === null ? null : x.changeToSettledMs - x.lastProgressMs)),
+        longTaskMs: med(list, (x) => x.longTaskMs),
+      });
+      const row = {
+        files: tree.files,
+        requested: size,
+        projectFiles: tree.projectFiles,
+        zipBytes,
+        folderSetInputFilesMs: med(folder, (f) => f.claude.wallMs),
+        folderChangeToSettledMs: med(folder, (f) => f.claude.changeToSettledMs),
+        folderTotalMs: med(folder, (f) => f.claude.totalMs),
+        folderThenProjectChangeToSettledMs: med(folder, (f) => f.project.changeToSettledMs),
+        zipChangeToSettledMs: med(zipped, (z) => z.claude.changeToSettledMs),
+        zipTotalMs: med(zipped, (z) => z.claude.totalMs),
+      };
+      row.folderMsPer1000Files = row.folderChangeToSettledMs / (tree.files / 1000);
+      row.zipMsPer1000Files = row.zipChangeToSettledMs / (tree.files / 1000);
+      row.phases = { folder: phases(folder.map((f) => f.claude)), zip: phases(zipped.map((z) => z.claude)) };
+      row.filesRead = { folder: folder[0].claude.filesRead, folderThenProject: folder[0].project.filesRead, zip: zipped[0].claude.filesRead };
+      row.bytesRead = { folder: folder[0].claude.bytesRead, folderThenProject: folder[0].project.bytesRead, zip: zipped[0].claude.bytesRead };
+      row.inferred = folder[0].inferred;
+      row.summary = { folder: folder[0].project.summary, zip: zipped[0].claude.summary };
+      row.shape = tree.counts;
+      row.runs = { folder, zip: zipped };
+      results.push(row);
+      if (!options.keep) fs.rmSync(base, { recursive: true, force: true });
+    }
+  } finally {
+    await context.close();
+    server?.close();
+    if (!options.keep) fs.rmSync(scratch, { recursive: true, force: true });
+    else console.error(`kept ${scratch}`);
+  }
+
+  const table = (header, lines) => {
+    const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+    const fmt = (cells) => `| ${cells.map((c, i) => c.padStart(widths[i])).join(' | ')} |`;
+    console.log(fmt(header));
+    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    for (const l of lines) console.log(fmt(l));
+  };
+  console.log(`\nmedians of ${runs} runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${chromiumPath}`);
+  console.log('page-owned = from the input\'s change event to a settled report; total = from the start of setInputFiles\n');
+  table(
+    ['files', 'folder setInputFiles ms', 'folder change→settled ms', 'zip change→settled ms', 'folder ms/1k files',
+      'zip ms/1k files', 'folder total ms', 'then project ms', 'files read (folder/zip)'],
+    results.map((r) => [
+      String(r.files), ms(r.folderSetInputFilesMs), ms(r.folderChangeToSettledMs), ms(r.zipChangeToSettledMs),
+      r.folderMsPer1000Files.toFixed(1), r.zipMsPer1000Files.toFixed(1), ms(r.folderTotalMs),
+      ms(r.folderThenProjectChangeToSettledMs), `${r.filesRead.folder ?? '?'}/${r.filesRead.zip ?? '?'}`,
+    ]),
+  );
+  console.log('\nwhere the page-owned time goes (medians, ms): change→busy shown | busy→last progress | →settled | long tasks\n');
+  table(
+    ['files', 'input', 'change→busy', 'busy→last progress', 'last progress→settled', 'long tasks'],
+    results.flatMap((r) => ['folder', 'zip'].map((kind) => {
+      const p = r.phases[kind];
+      return [String(r.files), kind, ms(p.changeToBusyMs), ms(p.busyToLastProgressMs), ms(p.lastProgressToSettledMs), ms(p.longTaskMs)];
+    })),
+  );
+
+  const out = path.join(artifacts, 'bench.json');
+  fs.writeFileSync(out, `${JSON.stringify({
+    date: new Date().toISOString(),
+    dist,
+    chromium: chromiumPath,
+    cores: os.cpus().length,
+    loadavg: os.loadavg(),
+    runs,
+    results,
+  }, null, 2)}\n`);
+  console.log(`wrote ${out}`);
+}
+
+await main();
