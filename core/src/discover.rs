@@ -1066,8 +1066,10 @@ impl Discovery<'_> {
             let shown = resolved
                 .as_ref()
                 .map_or_else(|| reference.target.clone(), |p| p.as_str().to_owned());
+            // Sources may list bulk data without its size (see `is_bulk_data`): show none.
             let size = resolved
                 .as_ref()
+                .filter(|p| !self.is_bulk(p))
                 .and_then(|p| self.tree.file(p))
                 .map(|f| f.size);
             let mut row = blank_row_str(&shown, ctx.group, load, size);

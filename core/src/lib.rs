@@ -84,6 +84,6 @@ pub use share::{
     open_share_zip_with, to_zip, ShareError, ShareLimits, SharedSnapshot, LINK_KEY, MANIFEST_NAME,
     SHARE_FORMAT,
 };
-pub use tree::{ContentSource, Contents, Entry, FileEntry, Tree};
+pub use tree::{is_bulk_data, ContentSource, Contents, Entry, FileEntry, Tree};
 pub use version::{ClaudeVersion, RuleChange, RULE_CHANGES};
 pub use vpath::{PathError, VPath};

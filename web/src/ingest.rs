@@ -16,8 +16,8 @@ use js_sys::{Array, Promise, Reflect, Uint8Array};
 use memdiag_core::infer::{self, FolderKind};
 use memdiag_core::report::Report;
 use memdiag_core::{
-    analyze, is_share_zip, mount_zip, open_share_zip, ContentSource, Diagnostic, Entry, Input,
-    SharedSnapshot, Step, Tree, VPath, ZipLimits, ZipSource,
+    analyze, is_bulk_data, is_share_zip, mount_zip, open_share_zip, ContentSource, Diagnostic,
+    Entry, Input, SharedSnapshot, Step, Tree, VPath, ZipLimits, ZipSource,
 };
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -58,6 +58,11 @@ pub enum Reader {
     Zip(VPath),
     /// Compiled into the page.
     Static(&'static [u8]),
+    /// Bulk data listed by name only, from a dropped folder's entry: its `File` is fetched
+    /// only if the analysis asks, which it never does for bulk data.
+    Entry(FileSystemFileEntry),
+    /// Bulk data listed by name only, from a kept folder handle (Refresh).
+    Handle(JsValue),
 }
 
 /// One listed file of a source.
@@ -265,6 +270,14 @@ impl Source {
         }
         let result = match &file.reader {
             Reader::File(handle) => read_file(handle).await,
+            Reader::Entry(entry) => match entry_file(entry).await {
+                Some(handle) => read_file(&handle).await,
+                None => Err("the browser could not open the file".to_owned()),
+            },
+            Reader::Handle(handle) => match handle_file(handle).await {
+                Some(file) => read_file(&file).await,
+                None => Err("the browser could not open the file".to_owned()),
+            },
             Reader::Static(bytes) => Ok(bytes.to_vec()),
             Reader::Zip(path) => match &self.zip {
                 Some(archive) => archive.borrow_mut().read(path),
@@ -627,10 +640,13 @@ pub fn folder_from_input(list: &FileList) -> Result<Source, String> {
         if root.is_none() && !first.is_empty() {
             root = Some(first.to_owned());
         }
+        // Asking Chromium for a file's size or date costs a slow lookup the first time, so
+        // the tens of thousands of transcripts in a real ~/.claude are listed by name only.
+        let bulk = is_bulk_data(rest);
         files.push(SourceFile {
             rel: rest.to_owned(),
-            size: file.size() as u64,
-            modified: modified_of(&file),
+            size: if bulk { 0 } else { file.size() as u64 },
+            modified: if bulk { None } else { modified_of(&file) },
             reader: Reader::File(file),
         });
     }
@@ -804,6 +820,14 @@ pub async fn list_entry_folder(
                 let rel = format!("{prefix}{}", entry.name());
                 if entry.is_directory() {
                     folders.push((entry.unchecked_into(), format!("{rel}/")));
+                } else if entry.is_file() && is_bulk_data(&rel) {
+                    // Bulk data is listed by name only: no `File`, no size, no date.
+                    files.push(SourceFile {
+                        rel,
+                        size: 0,
+                        modified: None,
+                        reader: Reader::Entry(entry.unchecked_into()),
+                    });
                 } else if entry.is_file() {
                     pending.push((rel, entry.unchecked_into()));
                 }
@@ -857,6 +881,18 @@ fn file_promise(entry: &FileSystemFileEntry) -> Promise {
     })
 }
 
+/// The `File` behind a `FileSystemFileHandle`.
+async fn handle_file(handle: &JsValue) -> Option<File> {
+    let promise = get(handle, "getFile")
+        .dyn_into::<js_sys::Function>()
+        .ok()?
+        .call0(handle)
+        .ok()?
+        .dyn_into::<Promise>()
+        .ok()?;
+    JsFuture::from(promise).await.ok()?.dyn_into::<File>().ok()
+}
+
 async fn entry_file(entry: &FileSystemFileEntry) -> Option<File> {
     JsFuture::from(file_promise(entry))
         .await
@@ -891,6 +927,12 @@ pub async fn list_handle_folder(
             let rel = format!("{prefix}{name}");
             match get(&handle, "kind").as_string().as_deref() {
                 Some("directory") => folders.push((handle, format!("{rel}/"))),
+                Some("file") if is_bulk_data(&rel) => files.push(SourceFile {
+                    rel,
+                    size: 0,
+                    modified: None,
+                    reader: Reader::Handle(handle),
+                }),
                 Some("file") => pending.push((rel, handle)),
                 _ => {}
             }
