@@ -79,6 +79,10 @@ pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
 pub use encode::{decode_guess, encode_project_path};
 pub use report::{Diagnostic, Report, Severity};
 pub use sanitize::{sanitize, SanitizeOptions, Sanitized};
+/// Claude Code's caps on a `MEMORY.md` index, for a page that draws them.
+pub mod caps {
+    pub use crate::text::memory_index::{MAX_LINES, MAX_UTF16, REMINDER_LINES};
+}
 pub use share::{
     decode_link, decode_link_with, encode_link, inspect_link, is_share_zip, open_share_zip,
     open_share_zip_with, to_zip, ShareError, ShareLimits, SharedSnapshot, LINK_KEY, MANIFEST_NAME,

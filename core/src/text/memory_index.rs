@@ -5,9 +5,11 @@ use crate::report::{CutBy, Truncation};
 use super::measure::{is_js_space, strip_for_loading, Stripped};
 
 /// Lines of a memory index that load.
-pub(crate) const MAX_LINES: u64 = 200;
+pub const MAX_LINES: u64 = 200;
 /// UTF-16 code units of a memory index that load (a JavaScript string length, not bytes).
-pub(crate) const MAX_UTF16: u64 = 25_000;
+pub const MAX_UTF16: u64 = 25_000;
+/// Index lines at which Claude Code reminds the model to compact: 80 % of [`MAX_LINES`].
+pub const REMINDER_LINES: u64 = MAX_LINES * 8 / 10;
 
 /// What loads of a memory index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,7 +148,7 @@ pub(crate) fn near_limit_warning(truncation: &Truncation) -> Option<String> {
     const ADVICE: &str = "keep one line per entry, move detail into topic files, and merge or \
                           drop stale entries.";
     // The thresholds are 0.8 and 0.7 of the caps; integer arithmetic keeps them exact.
-    if truncation.total_lines * 10 >= MAX_LINES * 8 {
+    if truncation.total_lines >= REMINDER_LINES {
         Some(format!(
             "The memory index at MEMORY.md is {} lines, approaching the {MAX_LINES}-line read \
              limit. Compact it to under {} lines now: {ADVICE}",

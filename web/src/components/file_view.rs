@@ -17,10 +17,7 @@ use yew::{component, html, use_effect_with, use_node_ref, AttrValue, Callback, H
 use crate::components::markdown::Markdown;
 use crate::state::{display_path, grouped, human_bytes, Shared, Tab};
 
-/// Claude Code's line cap on a `MEMORY.md`.
-pub const LINE_CAP: u64 = 200;
-/// Claude Code's size cap on a `MEMORY.md`, in UTF-16 units.
-pub const SIZE_CAP: u64 = 25_000;
+pub use memdiag_core::caps::{MAX_LINES as LINE_CAP, MAX_UTF16 as SIZE_CAP};
 /// Lines shown in the raw view at most.
 const MAX_LINES: usize = 20_000;
 

@@ -16,8 +16,7 @@ use memdiag_core::date::{format_day, parse_day as day_number};
 use crate::components::file_view::{severity_label, severity_slug, LINE_CAP};
 use crate::state::{grouped, open_target, shown_path, Shared};
 
-/// Index lines at which Claude Code's reminder fires: 80 % of [`LINE_CAP`].
-pub const LINES_80_PERCENT: u64 = LINE_CAP * 4 / 5;
+pub use memdiag_core::caps::REMINDER_LINES as LINES_80_PERCENT;
 
 /// Opens a file, optionally at a line.
 type OnOpen = Callback<(String, Option<u64>)>;
