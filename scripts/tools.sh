@@ -31,6 +31,14 @@ export MEMDIAG_CHROMEDRIVER="/usr/bin/chromedriver"
 export MEMDIAG_FIREFOX="/usr/bin/firefox-esr"
 export MEMDIAG_GECKODRIVER="$MEMDIAG_CARGO_BIN/geckodriver"
 export MEMDIAG_PLAYWRIGHT="$MEMDIAG_TOOLS_DIR/node_modules/playwright-core"
+# The pinned Claude Code (scripts/npm/package.json holds the one pin). npm ci runs with
+# --ignore-scripts, so the wrapper's postinstall never copies the native binary over its
+# placeholder: the conformance suite runs the platform package's binary directly.
+case "$(uname -m)" in
+  aarch64 | arm64) _memdiag_claude_arch=arm64 ;;
+  *) _memdiag_claude_arch=x64 ;;
+esac
+export MEMDIAG_CLAUDE="$MEMDIAG_TOOLS_DIR/node_modules/@anthropic-ai/claude-code-linux-$_memdiag_claude_arch/claude"
 
 # Local npm tools first (wasm-opt 132 must shadow any older system wasm-opt),
 # then cargo-installed tools (trunk, wasm-bindgen, geckodriver).
@@ -167,25 +175,29 @@ _tools_npm_current() {
   [ -f "$dir/node_modules/.package-lock.json" ] || return 1
   [ -x "$dir/node_modules/.bin/wasm-opt" ] || return 1
   [ -f "$dir/node_modules/playwright-core/package.json" ] || return 1
+  [ -x "$MEMDIAG_CLAUDE" ] || return 1
   node -e '
     const fs = require("fs");
     const [lockPath, root] = process.argv.slice(1);
     const lock = JSON.parse(fs.readFileSync(lockPath, "utf8")).packages;
     for (const [key, entry] of Object.entries(lock)) {
       if (!key) continue;
+      // Optional packages for other platforms (Claude Code ships one per OS) are not installed.
+      if (entry.optional && !fs.existsSync(root + "/" + key)) continue;
       const pj = JSON.parse(fs.readFileSync(root + "/" + key + "/package.json", "utf8"));
       if (pj.version !== entry.version) process.exit(1);
     }
   ' "$man/package-lock.json" "$dir" 2>/dev/null
 }
 
-# npm tools: binaryen (wasm-opt) and playwright-core, installed with `npm ci`
+# npm tools: binaryen (wasm-opt), playwright-core and Claude Code, installed with `npm ci`
 # from the committed manifest into the gitignored .tools/ folder.
 ensure_npm_tools() {
-  local label wasm_opt playwright
+  local label wasm_opt playwright claude
   wasm_opt="$(node -p 'require(process.argv[1]).dependencies.binaryen' "$MEMDIAG_ROOT/scripts/npm/package.json")" || return
   playwright="$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$MEMDIAG_ROOT/scripts/npm/package.json")" || return
-  label="npm tools (binaryen $wasm_opt, playwright-core $playwright)"
+  claude="$(memdiag_claude_pin)" || return
+  label="npm tools (binaryen $wasm_opt, playwright-core $playwright, Claude Code $claude)"
   if _tools_npm_current; then
     _tools_say "$label: present"
     return 0
@@ -193,10 +205,29 @@ ensure_npm_tools() {
   _tools_say "$label: installing (npm ci --prefix .tools) ..."
   mkdir -p "$MEMDIAG_TOOLS_DIR" || return
   cp "$MEMDIAG_ROOT/scripts/npm/package.json" "$MEMDIAG_ROOT/scripts/npm/package-lock.json" "$MEMDIAG_TOOLS_DIR/" || return
-  # --ignore-scripts: neither package needs an install script, and none may
-  # download anything (playwright-core never fetches browsers by itself).
+  # --ignore-scripts: no package needs an install script, and none may download
+  # anything (playwright-core never fetches browsers by itself; Claude Code's
+  # postinstall only copies its native binary, which MEMDIAG_CLAUDE runs in place).
   _tools_timed "$label" npm ci --prefix "$MEMDIAG_TOOLS_DIR" --ignore-scripts --no-audit --no-fund --loglevel=error || return
   _tools_npm_current || _tools_die "$label: .tools does not match scripts/npm after npm ci"
+}
+
+# The Claude Code release scripts/npm/package.json pins.
+memdiag_claude_pin() {
+  node -p 'require(process.argv[1]).dependencies["@anthropic-ai/claude-code"]' "$MEMDIAG_ROOT/scripts/npm/package.json"
+}
+
+# The pinned Claude Code, for the conformance suite: installed by ensure_npm_tools; this
+# checks that the binary runs and is the pinned release.
+ensure_claude_code() {
+  ensure_npm_tools || return
+  local want have
+  want="$(memdiag_claude_pin)" || return
+  have="$("$MEMDIAG_CLAUDE" --version </dev/null 2>/dev/null | head -n 1 || true)"
+  case "$have" in
+    "$want (Claude Code)"*) _tools_say "claude-code $want: present ($MEMDIAG_CLAUDE)" ;;
+    *) _tools_die "claude-code $want: $MEMDIAG_CLAUDE says '${have:-nothing}'" ;;
+  esac
 }
 
 ensure_wasm_opt() {
@@ -276,6 +307,7 @@ ensure_build_tools() {
 ensure_all() {
   ensure_rust_components || return
   ensure_build_tools || return
+  ensure_claude_code || return
   if [ "${MEMDIAG_SKIP_BROWSER:-0}" = "1" ]; then
     _tools_say "browsers: skipped (MEMDIAG_SKIP_BROWSER=1)"
   else

@@ -1,0 +1,224 @@
+// Turns the requests the stand-in recorded into a capture: what the program loaded, in the
+// shape the core's report is compared with (see `tests/tests/conformance.rs`).
+//
+// Only what the user's files put into the context is kept as text. Claude Code's own text
+// (its prompt, its built-in skills' descriptions) is kept as lengths only, so that the
+// repository never copies it; the core models it by those measured lengths.
+
+import { isSubAgent, systemText } from './standin.mjs';
+
+/** The labels Claude Code puts after a file's path in the instruction block. */
+export const LABELS = {
+  managed: 'organization-managed policy instructions',
+  user: "user's private global instructions for all projects",
+  project: 'project instructions, checked into the codebase',
+  local: "user's private project instructions, not checked in",
+  'auto-memory': "user's auto-memory, persists across conversations",
+};
+
+const BLOCK_OPENING = 'Codebase and user instructions are shown below.';
+const SKILLS_MARKER = 'The following skills are available for use with the Skill tool:\n\n';
+const NEW_SKILLS = /^New skills discovered in ([^\n]*?), now available via the Skill tool:/;
+
+/** The skills every session lists whatever the user has; they are kept as lengths only. */
+export const BUILT_IN_SKILLS = new Set([
+  'dataviz', 'update-config', 'keybindings-help', 'code-review', 'simplify',
+  'fewer-permission-prompts', 'loop', 'claude-api', 'workflow-authoring', 'run',
+  'plugin-authoring', 'init', 'security-review',
+]);
+
+const labelByText = Object.fromEntries(Object.entries(LABELS).map(([k, v]) => [v, k]));
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const ENTRY = new RegExp(
+  `(?:^|\\n\\n)Contents of (/[^\\n]*?)(?: \\((${Object.values(LABELS).map(escape).join('|')})\\))?:\\n\\n`,
+  'g',
+);
+
+/** UTF-16 length, as the program counts. */
+const units = (s) => s.length;
+
+/**
+ * Splits a `<system-reminder>` body that lists files (`Contents of <path> (<label>):`) into
+ * { path, label, text } entries, in order.
+ */
+export function parseEntries(body) {
+  const out = [];
+  const marks = [...body.matchAll(ENTRY)];
+  marks.forEach((m, i) => {
+    const start = m.index + m[0].length;
+    const end = i + 1 < marks.length ? marks[i + 1].index : body.length;
+    out.push({ path: m[1], label: m[2] ? labelByText[m[2]] : null, text: body.slice(start, end) });
+  });
+  return out;
+}
+
+function textBlocks(message) {
+  if (typeof message.content === 'string') return [{ type: 'text', text: message.content }];
+  return message.content || [];
+}
+
+const unwrap = (t) => t.replace(/^<system-reminder>\n/, '').replace(/\n*<\/system-reminder>\n*$/, '');
+
+/** The instruction block of a session's first request, or null when it has none. */
+function instructionBlock(body) {
+  const first = body.messages[0];
+  if (!first) return null;
+  for (const block of textBlocks(first)) {
+    if (block.type === 'text' && block.text.startsWith(`<system-reminder>\n${BLOCK_OPENING}`)) {
+      const inner = unwrap(block.text);
+      const header = inner.slice(0, inner.search(/\n\nContents of \//) >>> 0);
+      return {
+        chars: units(block.text),
+        header_chars: units(header),
+        files: parseEntries(inner),
+      };
+    }
+  }
+  return null;
+}
+
+/** Every text of a request outside its user turns' own words: system prompt and system messages. */
+function systemTexts(body) {
+  const texts = [systemText(body)];
+  for (const m of body.messages) {
+    if (m.role === 'system') for (const b of textBlocks(m)) if (b.type === 'text') texts.push(b.text);
+  }
+  return texts;
+}
+
+/** Splits a listing (`- name: description` entries) into entries. */
+function listingEntries(listing) {
+  return listing.split(/\n(?=- )/).filter((l) => l.startsWith('- ')).map((l) => l.slice(2));
+}
+
+function entryName(entry) {
+  const colon = entry.indexOf(': ');
+  return (colon < 0 ? entry : entry.slice(0, colon)).replace(/ \(.*\)$/, '');
+}
+
+/** The skills listing every session gets: the user's entries as text, built-ins as lengths. */
+function skillsListing(body) {
+  for (const text of systemTexts(body)) {
+    const at = text.indexOf(SKILLS_MARKER);
+    if (at < 0 || NEW_SKILLS.test(text)) continue;
+    const rest = text.slice(at + SKILLS_MARKER.length);
+    const end = rest.indexOf('\n\n');
+    const listing = end < 0 ? rest : rest.slice(0, end);
+    const entries = listingEntries(listing);
+    const user = entries.filter((e) => !BUILT_IN_SKILLS.has(entryName(e)));
+    const builtIn = entries.filter((e) => BUILT_IN_SKILLS.has(entryName(e)));
+    return {
+      chars: units(SKILLS_MARKER) + units(listing),
+      built_in: builtIn.length,
+      built_in_chars: builtIn.reduce((n, e) => n + units(e) + 3, 0),
+      entries: user,
+    };
+  }
+  return null;
+}
+
+/** The "# Memory" section of the main session's system prompt. */
+function memorySection(body) {
+  const text = systemText(body);
+  const at = text.indexOf('\n# Memory\n');
+  if (at < 0) return { enabled: false, dir: null, chars: 0 };
+  const rest = text.slice(at + 1);
+  const next = rest.slice(1).search(/\n# /);
+  const section = next < 0 ? rest : rest.slice(0, next + 1);
+  const dir = (section.match(/memory at `([^`]+)`/) || [])[1] || null;
+  return { enabled: true, dir, chars: units(section) };
+}
+
+/** The attachments of a request: every `Contents of <path>:` reminder and skills announcement. */
+function attachments(body) {
+  const files = [];
+  const skills = [];
+  body.messages.forEach((m, i) => {
+    if (i === 0 && m.role === 'user') return;
+    for (const b of textBlocks(m)) {
+      if (b.type !== 'text') continue;
+      const announced = b.text.match(NEW_SKILLS);
+      if (announced) {
+        const at = b.text.indexOf(SKILLS_MARKER);
+        const listing = at < 0 ? '' : b.text.slice(at + SKILLS_MARKER.length);
+        skills.push({ dir: announced[1], entries: listingEntries(listing) });
+        continue;
+      }
+      if (!b.text.startsWith('<system-reminder>\nContents of /')) continue;
+      for (const e of parseEntries(unwrap(b.text))) files.push({ path: e.path, text: e.text });
+    }
+  });
+  return { files, skills };
+}
+
+const key = (x) => JSON.stringify(x);
+
+/** What arrived in `after` that `before` did not carry. */
+function newAttachments(before, after) {
+  const had = attachments(before);
+  const now = attachments(after);
+  const seenFiles = new Set(had.files.map(key));
+  const seenSkills = new Set(had.skills.map(key));
+  return {
+    files: now.files.filter((f) => !seenFiles.has(key(f))),
+    skills: now.skills.filter((s) => !seenSkills.has(key(s))),
+  };
+}
+
+/** The agent-memory part of a sub-agent's system prompt. */
+function agentMemory(body) {
+  const text = systemText(body);
+  const at = text.indexOf('# Persistent Agent Memory');
+  if (at < 0) return null;
+  const section = text.slice(at);
+  const dir = (section.match(/memory system at `([^`]+)`/) || [])[1] || null;
+  const idx = section.indexOf('\n## MEMORY.md\n\n');
+  let index = null;
+  if (idx >= 0) {
+    const rest = section.slice(idx + '\n## MEMORY.md\n\n'.length);
+    const end = rest.indexOf('\n\nMessages from the agent that launched you');
+    index = end < 0 ? rest : rest.slice(0, end);
+  }
+  return { dir, index };
+}
+
+/**
+ * Builds the capture from the stand-in's records and the case's script.
+ * `script` is the list of steps the stand-in was given: { tool: 'Read', path } or
+ * { tool: 'Agent', agent }.
+ */
+export function buildCapture({ release, records, script }) {
+  const main = records.filter((r) => !isSubAgent(r.body) && (r.body.tools || []).length > 0);
+  const subs = records.filter((r) => isSubAgent(r.body));
+  if (!main.length) throw new Error('the program made no request with tools: it did not start a session');
+  const first = main[0].body;
+  const block = instructionBlock(first);
+  const capture = {
+    release,
+    startup: block,
+    skills: skillsListing(first),
+    memory: memorySection(first),
+    reads: [],
+    agents: [],
+  };
+  script.forEach((step, i) => {
+    const at = main.findIndex((r) => r.step === i);
+    if (step.tool === 'Read') {
+      if (at < 0 || at + 1 >= main.length) throw new Error(`read ${step.path} was never answered`);
+      capture.reads.push({ path: step.path, ...newAttachments(main[at].body, main[at + 1].body) });
+    }
+  });
+  const agents = script.filter((s) => s.tool === 'Agent');
+  agents.forEach((step, i) => {
+    const sub = subs[i];
+    if (!sub) throw new Error(`sub-agent ${step.agent} made no request`);
+    const b = instructionBlock(sub.body);
+    capture.agents.push({
+      agent: step.agent,
+      files: b ? b.files : [],
+      main_memory_section: memorySection(sub.body).enabled,
+      agent_memory: agentMemory(sub.body),
+    });
+  });
+  return capture;
+}
