@@ -27,7 +27,7 @@ const USAGE: &str = "\
 scan: print the memdiag report for folders and zip archives on this machine
 
 usage: scan --home H [--project P] [--config C] [--os linux|macos|windows]
-            [--claude-version V] [--today YYYY-MM-DD]
+            [--claude-version V] [--today YYYY-MM-DD] [--read PATH ...]
             --mount VIRTUAL=LOCAL [--mount VIRTUAL=LOCAL ...]
 
   --home H       the home directory as the analysis sees it (absolute)
@@ -42,6 +42,8 @@ usage: scan --home H [--project P] [--config C] [--os linux|macos|windows]
                  (default: the current rules)
   --today D      the date the memory growth projection counts from
                  (default: today's date in UTC, from this machine's clock)
+  --read PATH    also answer what a Read of PATH (absolute, or relative to the project)
+                 attaches; repeatable, answered in order, each file once (as in a session)
   --mount V=L    shows the folder or .zip file L at the absolute path V; repeat for
                  several sources (a file is served by the mount with the longest V)
   -h, --help     print this help
@@ -126,6 +128,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut version = None;
     let mut today = None;
     let mut mounts = Vec::new();
+    let mut reads = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         if arg == "-h" || arg == "--help" {
@@ -146,6 +149,10 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             "--mount" => {
                 let value = value_of(flag, inline, &mut args)?;
                 mounts.push(parse_mount(&value)?);
+                continue;
+            }
+            "--read" => {
+                reads.push(value_of(flag, inline, &mut args)?);
                 continue;
             }
             _ if flag.starts_with('-') => {
@@ -181,6 +188,8 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             os,
             version,
             today: Some(today.unwrap_or_else(|| utc_date(SystemTime::now()))),
+            reads,
+            disable_auto_memory_env: std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY").ok(),
         },
         mounts,
     }))

@@ -26,6 +26,12 @@ pub struct Input {
     pub version: Option<String>,
     /// Today's date (`2026-11-30`), for the growth projection. The core never reads a clock.
     pub today: Option<String>,
+    /// The value of `CLAUDE_CODE_DISABLE_AUTO_MEMORY` in the environment Claude Code runs
+    /// in, when the caller knows it (the scan command does; a dropped folder cannot say).
+    pub disable_auto_memory_env: Option<String>,
+    /// Files whose Read the report answers ([`Report::reads`]): absolute, or relative to
+    /// the project.
+    pub reads: Vec<String>,
 }
 
 /// One turn of the analysis loop.
@@ -124,12 +130,14 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
         rules: Rules::of(version),
         version,
         today,
+        reads: input.reads.clone(),
+        disable_auto_memory_env: input.disable_auto_memory_env.clone(),
     })
 }
 
 fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
     let Found {
-        mut rows,
+        rows,
         memory_folders,
         diagnostics,
         projects_base,
@@ -140,9 +148,11 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         auto_memory_enabled,
         auto_memory_setting_from,
         health,
+        session,
+        reads,
         needs: _,
     } = found;
-    let footprint = footprint::apply(&mut rows);
+    let footprint = footprint::apply(&rows);
     let groups = Group::ALL
         .iter()
         .map(|&group| GroupSummary {
@@ -191,5 +201,7 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         memory_folders,
         diagnostics,
         health,
+        session,
+        reads,
     }
 }

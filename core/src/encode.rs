@@ -10,9 +10,10 @@ pub(crate) const MAX_NAME_CHARS: usize = 200;
 
 /// Encodes a project path the way Claude Code names its memory folder.
 ///
-/// Names over 200 characters are cut to 200 and a hash of the full path is appended. Claude
-/// Code's hash differs by install method, so the hash here is only a stand-in: look such
-/// folders up by their first 200 characters.
+/// Names over 200 characters are cut to 200, then `-` and the base-36 absolute value of
+/// Claude Code's 32-bit string hash of the full path are appended ([`path_hash`]). The name
+/// is deterministic (measured on 2.1.328: the documentation's "differs by install method"
+/// does not hold).
 pub fn encode_project_path(path: &str) -> String {
     let encoded: String = path
         .encode_utf16()
@@ -24,17 +25,7 @@ pub fn encode_project_path(path: &str) -> String {
     if encoded.len() <= MAX_NAME_CHARS {
         return encoded;
     }
-    format!("{}-{}", &encoded[..MAX_NAME_CHARS], stand_in_hash(path))
-}
-
-/// The part of an encoded name that identifies a folder: all of it, or the first 200
-/// characters of a long one (whose hash suffix cannot be predicted).
-pub(crate) fn name_prefix(encoded: &str) -> (&str, bool) {
-    if encoded.len() > MAX_NAME_CHARS {
-        (&encoded[..MAX_NAME_CHARS], true)
-    } else {
-        (encoded, false)
-    }
+    format!("{}-{}", &encoded[..MAX_NAME_CHARS], path_hash(path))
 }
 
 /// The encoding of early Claude Code releases (and of the seed document): only `\`, `/`
@@ -70,23 +61,24 @@ pub fn decode_guess(name: &str) -> String {
     format!("{root}{}", rest.replace("--", "/.").replace('-', "/"))
 }
 
-/// A short, stable base-36 hash (FNV-1a over UTF-8), standing in for Claude Code's own.
-fn stand_in_hash(path: &str) -> String {
-    let mut hash: u32 = 0x811c_9dc5;
-    for byte in path.bytes() {
-        hash ^= u32::from(byte);
-        hash = hash.wrapping_mul(0x0100_0193);
-    }
+/// Claude Code's name hash: the Java-style 32-bit string hash (`h = (h << 5) - h + unit`,
+/// wrapping, over UTF-16 units), then JavaScript's `Math.abs(h).toString(36)`.
+fn path_hash(path: &str) -> String {
+    let hash = path.encode_utf16().fold(0i32, |h, unit| {
+        h.wrapping_shl(5).wrapping_sub(h).wrapping_add(i32::from(unit))
+    });
+    // `Math.abs` of i32::MIN is 2^31 in JavaScript, which `unsigned_abs` gives too.
+    let mut value = hash.unsigned_abs();
     let mut digits = Vec::new();
     loop {
-        let digit = (hash % 36) as u8;
+        let digit = (value % 36) as u8;
         digits.push(if digit < 10 {
             b'0' + digit
         } else {
             b'a' + digit - 10
         });
-        hash /= 36;
-        if hash == 0 {
+        value /= 36;
+        if value == 0 {
             break;
         }
     }
@@ -122,10 +114,17 @@ mod tests {
         assert!(name.len() > MAX_NAME_CHARS);
         assert_eq!(&name[..MAX_NAME_CHARS], &format!("-{}", "a".repeat(199)));
         assert_eq!(name.as_bytes()[MAX_NAME_CHARS], b'-');
-        let (prefix, cut) = name_prefix(&name);
-        assert!(cut);
-        assert_eq!(prefix.len(), MAX_NAME_CHARS);
-        assert_eq!(name_prefix("-short"), ("-short", false));
+    }
+
+    #[test]
+    fn the_hash_is_javascripts() {
+        // Values of `Math.abs(h).toString(36)` computed in Node for the same strings.
+        assert_eq!(path_hash(""), "0");
+        assert_eq!(path_hash("a"), "2p");
+        assert_eq!(path_hash("hello"), "1n1e4y");
+        assert_eq!(path_hash(&format!("/tmp/{}", "a".repeat(300))), "w6az8n");
+        // Hashed over UTF-16 units: the emoji counts as its two surrogates.
+        assert_eq!(path_hash("/p/😀"), "swt8x");
     }
 
     #[test]

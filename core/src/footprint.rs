@@ -6,17 +6,13 @@
 //! targets, nested (tree) files and their imports, on-demand topic files, and every row whose
 //! status is not ok.
 
-use std::collections::BTreeSet;
-
-use crate::report::{FileRow, FileStatus, Footprint, Group, GroupFootprint, LoadType, Measure};
+use crate::report::{FileRow, Footprint, Group, GroupFootprint, LoadType, Measure};
 
 /// Decides `counted` for every row and adds up the footprint.
 ///
 /// Skill rows arrive with `counted` saying whether their listing is in context (false for
 /// `disable-model-invocation: true`); every other row's flag is decided here.
-pub(crate) fn apply(rows: &mut [FileRow]) -> Footprint {
-    let mut loads = vec![false; rows.len()];
-    let mut counted_paths = BTreeSet::new();
+pub(crate) fn apply(rows: &[FileRow]) -> Footprint {
     let mut footprint = Footprint {
         groups: Group::ALL
             .iter()
@@ -24,31 +20,15 @@ pub(crate) fn apply(rows: &mut [FileRow]) -> Footprint {
             .collect(),
         ..Footprint::default()
     };
-    for index in 0..rows.len() {
-        let row = &rows[index];
-        let ok = row.status == FileStatus::Ok;
-        if row.group == Group::Skills && row.depth == 0 {
-            let counted = ok && row.counted;
-            rows[index].counted = counted;
-            if counted {
-                let listing = rows[index].skill_listing.unwrap_or_default();
-                add(&mut footprint, Group::Skills, listing, false, false);
-            }
-            continue;
-        }
-        loads[index] = ok
-            && match row.load {
-                LoadType::Always | LoadType::Startup | LoadType::Conditional => row.depth == 0,
-                LoadType::Import => row.parent_index.is_some_and(|parent| loads[parent]),
-                LoadType::OnDemand | LoadType::Tree | LoadType::Link => false,
-            };
-        let counted = loads[index] && counted_paths.insert(row.path.clone());
-        let row = &mut rows[index];
-        row.counted = counted;
-        if counted {
+    // Discovery marks as counted exactly what every session sends (the instruction block's
+    // files and the listed skills), each once.
+    for row in rows.iter().filter(|r| r.counted) {
+        if row.group == Group::Skills {
+            let listing = row.skill_listing.unwrap_or_default();
+            add(&mut footprint, Group::Skills, listing, false, false);
+        } else {
             let always = matches!(row.load, LoadType::Always | LoadType::Startup);
-            let measure = row.loaded.or(row.raw).unwrap_or_default();
-            add(&mut footprint, row.group, measure, true, always);
+            add(&mut footprint, row.group, row.loaded.unwrap_or_default(), true, always);
         }
     }
     footprint.tokens_estimate = estimate_tokens(footprint.utf16);
@@ -58,7 +38,6 @@ pub(crate) fn apply(rows: &mut [FileRow]) -> Footprint {
     footprint
 }
 
-/// Claude Code's own rough estimate: length / 4, rounded half up. Not a tokenizer.
 pub(crate) fn estimate_tokens(utf16: u64) -> u64 {
     (utf16 + 2) / 4
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The schema name carried by every report, bumped when a field changes meaning.
-pub const REPORT_SCHEMA: &str = "memdiag-report/1";
+pub const REPORT_SCHEMA: &str = "memdiag-report/2";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,6 +32,117 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// The answer to "is my memory working, and what is it losing?".
     pub health: Health,
+    /// What every session starts with, in the order Claude Code sends it.
+    pub session: Session,
+    /// What a Read of each path in [`crate::Input::reads`] attaches, in that order.
+    pub reads: Vec<ReadAnswer>,
+}
+
+/// What every session starts with: the instruction block, the skills listing and the
+/// memory section of the system prompt, in the order and words Claude Code sends them.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    /// The files of the instruction block, in the order they are sent.
+    pub files: Vec<SentFile>,
+    /// The listing lines of the user's skills (`<name>: <description>`), in listing order.
+    pub skills: Vec<String>,
+    /// The memory folder the system prompt names, or null when auto memory is off.
+    pub memory_dir: Option<String>,
+    /// The cost of each part, split into the user's text and Claude Code's own text.
+    pub cost: SessionCost,
+}
+
+/// One file as Claude Code sends it.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentFile {
+    /// The absolute path, as the `Contents of <path>` line names it.
+    pub path: String,
+    /// The index of its row in [`Report::files`].
+    pub row: usize,
+    /// The label after the path, or null where Claude Code shows none (files attached on a
+    /// read).
+    pub label: Option<SentLabel>,
+    /// The text as sent (frontmatter and comments stripped, trimmed; a `MEMORY.md` cut, with
+    /// its warning).
+    pub loaded: Measure,
+}
+
+/// The label Claude Code puts after a file's path, which tells the model whose it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SentLabel {
+    /// ` (organization-managed policy instructions)`.
+    Managed,
+    /// ` (user's private global instructions for all projects)`.
+    User,
+    /// ` (project instructions, checked into the codebase)`.
+    Project,
+    /// ` (user's private project instructions, not checked in)`.
+    Local,
+    /// ` (user's auto-memory, persists across conversations)`.
+    AutoMemory,
+}
+
+impl SentLabel {
+    /// The text after the path, leading space and parentheses included.
+    pub fn text(self) -> &'static str {
+        match self {
+            SentLabel::Managed => " (organization-managed policy instructions)",
+            SentLabel::User => " (user's private global instructions for all projects)",
+            SentLabel::Project => " (project instructions, checked into the codebase)",
+            SentLabel::Local => " (user's private project instructions, not checked in)",
+            SentLabel::AutoMemory => " (user's auto-memory, persists across conversations)",
+        }
+    }
+}
+
+/// Characters (UTF-16 code units, as Claude Code counts them) of one part of what a session
+/// carries.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cost {
+    /// The user's own text: files as sent, the user's skills' listing lines.
+    pub user: u64,
+    /// Claude Code's text around it: the header, one `Contents of …` line per file, the
+    /// memory instructions, the built-in skills. Modelled by its measured length per
+    /// release, never copied.
+    pub claude_code: u64,
+}
+
+impl Cost {
+    /// Both parts together.
+    pub fn total(self) -> u64 {
+        self.user + self.claude_code
+    }
+}
+
+/// What every session carries, part by part, and in all.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionCost {
+    /// The `<system-reminder>` that lists the instruction files; zero when no file is sent.
+    pub instruction_block: Cost,
+    /// The skills listing, built-in skills included.
+    pub skills_listing: Cost,
+    /// The "# Memory" section of the system prompt; zero when auto memory is off.
+    pub memory_section: Cost,
+    /// The three together.
+    pub total: Cost,
+    /// An estimate: total UTF-16 units / 4, rounded half up. Not a tokenizer's count.
+    pub tokens_estimate: u64,
+}
+
+/// What a Read of one file attaches, beyond what the session already carries.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadAnswer {
+    /// The path read, as asked.
+    pub path: String,
+    /// The files that arrive with the read, in the order Claude Code sends them (no label).
+    pub files: Vec<SentFile>,
+    /// Skills announced by the read: `<name>: <description> (from <dir> — …)` lines.
+    pub skills: Vec<String>,
+    /// Their characters (UTF-16 units) as sent, framing included.
+    pub cost: Cost,
+    /// Why nothing could be said, when the path is not below the project.
+    pub note: Option<String>,
 }
 
 /// The inputs of an analysis and what was derived from them.
@@ -238,6 +349,14 @@ pub enum FileStatus {
     Skipped,
     /// An import beyond the maximum depth.
     TooDeep,
+    /// An import from a project, local or managed file that leaves the project folder: it
+    /// loads only once the user approves external imports for the project.
+    NeedsApproval,
+    /// Read, but nothing is left once frontmatter and comments are stripped and the text
+    /// trimmed: Claude Code does not send it.
+    Empty,
+    /// A file with a non-text extension that an import names: Claude Code skips it.
+    NotText,
 }
 
 /// Why a reference did not resolve.
@@ -291,6 +410,9 @@ pub struct Truncation {
     pub cut_by: Option<CutBy>,
     /// The 1-based line number in the raw file of the first line that does not load.
     pub first_dropped_line: Option<u64>,
+    /// The warning Claude Code appends to the loaded text when the caps cut, word for word
+    /// (it is part of `loaded` on the row), or null when nothing was cut.
+    pub warning: Option<String>,
 }
 
 /// The cap that cut a `MEMORY.md`.
@@ -348,6 +470,9 @@ pub struct FileRow {
     pub frontmatter: Vec<FrontmatterField>,
     /// Every reference the file holds and where each resolves.
     pub references: Vec<ReferenceSite>,
+    /// True for a `MEMORY.md` that is not in the snapshot but that Claude Code writes (from
+    /// the topic files' frontmatter) and loads at its next start.
+    pub backfilled: bool,
 }
 
 /// One frontmatter key and its value.
@@ -608,7 +733,7 @@ pub struct WeekCount {
     pub count: u64,
 }
 
-/// A sub-agent definition and its memory.
+/// A sub-agent definition, its memory, and what it receives when spawned.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AgentInfo {
     /// The agent's name.
@@ -621,6 +746,12 @@ pub struct AgentInfo {
     pub memory_dir: Option<String>,
     /// True when that folder exists in the snapshot.
     pub memory_exists: bool,
+    /// The files a spawned instance receives in its instruction block: the same project
+    /// files and main `MEMORY.md` as the main session (measured on 2.1.328).
+    pub receives: Vec<SentFile>,
+    /// Its own memory index as appended to its system prompt, capped like `MEMORY.md`, or
+    /// null when it has none.
+    pub memory_index: Option<Measure>,
 }
 
 impl Diagnostic {

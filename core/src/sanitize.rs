@@ -531,6 +531,8 @@ impl<'a> Builder<'a> {
             os: self.input.os,
             version: self.input.version.clone(),
             today: self.input.today.clone(),
+            reads: Vec::new(),
+            disable_auto_memory_env: None,
         };
         self.check_rules(&out);
         if self.namer.collecting() {

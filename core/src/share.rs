@@ -572,6 +572,8 @@ impl Payload {
                 os: self.os,
                 version: self.version,
                 today: self.today,
+                reads: Vec::new(),
+            disable_auto_memory_env: None,
             },
             made: self.made,
             text_kept: self.text_kept,

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::text::memory_index::WarningStyle;
+
 /// A Claude Code release number, `major.minor.patch`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ClaudeVersion(pub u32, pub u32, pub u32);
@@ -84,6 +86,8 @@ pub(crate) struct Rules {
     pub(crate) max_import_hops: u32,
     /// Frontmatter and block comments are stripped before the caps measure.
     pub(crate) strip_before_caps: bool,
+    /// The words of the warning appended to a cut `MEMORY.md`.
+    pub(crate) warning_style: WarningStyle,
 }
 
 impl Rules {
@@ -95,6 +99,7 @@ impl Rules {
         paths_list: true,
         max_import_hops: 4,
         strip_before_caps: true,
+        warning_style: WarningStyle::Detailed,
     };
 
     /// The rules `version` applies; the current ones for `None`.
@@ -110,6 +115,13 @@ impl Rules {
             paths_list: since(3),
             max_import_hops: if since(4) { 4 } else { 5 },
             strip_before_caps: since(5),
+            warning_style: if v >= ClaudeVersion(2, 1, 268) {
+                WarningStyle::Detailed
+            } else if v >= ClaudeVersion(2, 1, 210) {
+                WarningStyle::PartLoaded
+            } else {
+                WarningStyle::FirstLines
+            },
         }
     }
 }

@@ -893,6 +893,7 @@ impl Gen {
             os,
             version: None,
             today,
+            ..Input::default()
         };
 
         // Files that references point to, made first so that texts can name them.

@@ -20,8 +20,9 @@ use crate::text::measure::{is_js_space, strip_for_loading};
 use crate::text::references;
 use crate::vpath::VPath;
 
-/// Index lines longer than this many characters: Claude Code's own warning asks for less.
-const LONG_LINE_CHARS: usize = 150;
+/// Index lines longer than this many characters: Claude Code's own warning (2.1.268 on)
+/// asks for "one line under ~200 chars" (earlier releases said ~150).
+const LONG_LINE_CHARS: usize = 200;
 /// Long-line findings listed one by one before they are summed up.
 const LONG_LINES_LISTED: usize = 10;
 /// The frontmatter `type`s Claude Code writes.
@@ -45,6 +46,7 @@ const GROWTH_WEEKS: i64 = 9;
 pub(crate) const RULE_MATCH_FILES: usize = 200_000;
 
 /// What discovery learned about the memory folder, for the first reason.
+#[derive(Debug, Clone)]
 pub(super) struct MemoryFacts {
     pub(super) key_path: Option<VPath>,
     pub(super) git_root: Option<VPath>,
@@ -80,7 +82,6 @@ impl Discovery<'_> {
         let agents = self.agents(&agent_dirs);
         self.rule_findings(rows);
         self.skill_findings(rows);
-        self.import_approvals(rows);
         let codes: BTreeSet<String> = self.diagnostics[first..]
             .iter()
             .map(|d| d.code.clone())
@@ -107,7 +108,7 @@ impl Discovery<'_> {
         else {
             return;
         };
-        let base = self.projects_base.clone();
+        let base = self.settings.projects_base.clone();
         let names = self.tree.child_dirs(&base);
         let encoded = encode_project_path(key.as_str());
         let current = facts
@@ -129,12 +130,10 @@ impl Discovery<'_> {
                     Some(dir.as_str()),
                     "the memory folder exists but holds no Markdown file: nothing loads",
                 ));
-            } else if !self.tree.is_file(&dir.child("MEMORY.md")) || files == 1 {
-                let what = if files == 1 && self.tree.is_file(&dir.child("MEMORY.md")) {
-                    "an index but no topic file"
-                } else {
-                    "topic files but no MEMORY.md index, so none of them is recalled"
-                };
+            } else if files == 1 && self.tree.is_file(&dir.child("MEMORY.md")) {
+                // Topic files without an index are not "nothing saved": Claude Code writes
+                // the index at its next start (`memory-index-backfilled`).
+                let what = "an index but no topic file";
                 self.diagnostics.push(Diagnostic::new(
                     "memory-nothing-saved",
                     Severity::Info,
@@ -325,7 +324,7 @@ impl Discovery<'_> {
                         Some(index_path.as_str()),
                         format!(
                             "index line of {chars} characters; Claude Code asks for one line \
-                             under ~150 characters per entry, with detail in a topic file"
+                             under ~200 chars per entry, with detail in a topic file"
                         ),
                     )
                     .at_line(*line),
@@ -338,7 +337,7 @@ impl Discovery<'_> {
                         Severity::Info,
                         Some(index_path.as_str()),
                         format!(
-                            "{} more index lines over 150 characters",
+                            "{} more index lines over 200 characters",
                             long.len() - LONG_LINES_LISTED
                         ),
                     )
@@ -495,36 +494,11 @@ impl Discovery<'_> {
     // ----- reason 4: sub-agents -----------------------------------------------------------
 
     fn agents(&mut self, agent_dirs: &[(VPath, String)]) -> Vec<AgentInfo> {
-        let mut definitions = vec![(self.paths.config.child("agents"), Scope::User)];
-        if let Some(project) = &self.paths.project {
-            definitions.push((
-                project.join(".claude/agents").expect("constant"),
-                Scope::Project,
-            ));
-        }
         let mut agents = Vec::new();
         let mut declared = BTreeSet::new();
-        for (dir, _) in definitions {
-            for path in self.tree.child_files(&dir) {
-                if path.extension() != Some("md") {
-                    continue;
-                }
-                let fm = self.frontmatter_of(&path);
-                let stem = path.file_name().trim_end_matches(".md").to_owned();
-                let name = fm
-                    .as_ref()
-                    .and_then(|fm| fm.string("name"))
-                    .filter(|n| !n.trim().is_empty())
-                    .unwrap_or(stem);
-                let memory = fm
-                    .as_ref()
-                    .and_then(|fm| fm.string("memory"))
-                    .and_then(|m| match m.trim() {
-                        "user" => Some(Scope::User),
-                        "project" => Some(Scope::Project),
-                        "local" => Some(Scope::Local),
-                        _ => None,
-                    });
+        for definition in self.agent_definitions() {
+            let (name, path, memory) = (definition.name, definition.path, definition.memory);
+            {
                 let memory_dir = memory.and_then(|scope| self.agent_memory_dir(scope, &name));
                 let memory_exists = memory_dir.as_ref().is_some_and(|d| self.tree.is_dir(d));
                 if let Some(dir) = &memory_dir {
@@ -548,6 +522,7 @@ impl Discovery<'_> {
                     memory,
                     memory_dir: memory_dir.map(|d| d.as_str().to_owned()),
                     memory_exists,
+                    ..AgentInfo::default()
                 });
             }
         }
@@ -567,19 +542,6 @@ impl Discovery<'_> {
         agents
     }
 
-    fn agent_memory_dir(&self, scope: Scope, name: &str) -> Option<VPath> {
-        let relative = match scope {
-            Scope::User => return self.paths.config.join(&format!("agent-memory/{name}")).ok(),
-            Scope::Project => format!(".claude/agent-memory/{name}"),
-            Scope::Local => format!(".claude/agent-memory-local/{name}"),
-            Scope::Managed => return None,
-        };
-        self.paths
-            .project
-            .as_ref()
-            .and_then(|p| p.join(&relative).ok())
-    }
-
     // ----- rules, skills, imports ---------------------------------------------------------
 
     fn rule_findings(&mut self, rows: &[FileRow]) {
@@ -593,9 +555,10 @@ impl Discovery<'_> {
             };
             let declared = self
                 .frontmatter_of(&path)
-                .is_some_and(|fm| fm.value("paths").is_some());
+                .and_then(|fm| fm.value("paths").cloned());
             let globs = row.paths.clone().unwrap_or_default();
-            if declared && globs.is_empty() {
+            let written = declared.as_ref().map(crate::text::frontmatter::parse_paths);
+            if written.as_ref().is_some_and(Vec::is_empty) {
                 self.diagnostics.push(Diagnostic::new(
                     "rule-paths-invalid",
                     Severity::Warning,
@@ -614,15 +577,6 @@ impl Discovery<'_> {
                         format!("paths glob {glob:?} is invalid: {error}"),
                     )),
                 }
-            }
-            if row.scope == Some(Scope::User) && !globs.is_empty() {
-                self.diagnostics.push(Diagnostic::new(
-                    "rule-user-paths",
-                    Severity::Info,
-                    Some(&row.path),
-                    "a user-level rule with paths: Claude Code's public issue 22170 reports these \
-                     as unreliable; the rule may never load",
-                ));
             }
             if let (Some(files), true) = (
                 &project_files,
@@ -702,7 +656,7 @@ impl Discovery<'_> {
                 ));
             }
             let chars = description.chars().count() + when.chars().count();
-            if chars > super::SKILL_LISTING_CHARS {
+            if chars > super::skills::SKILL_DESCRIPTION_UNITS {
                 self.diagnostics.push(Diagnostic::new(
                     "skill-description-truncated",
                     Severity::Warning,
@@ -714,45 +668,6 @@ impl Discovery<'_> {
                 ));
             }
         }
-    }
-
-    fn import_approvals(&mut self, rows: &[FileRow]) {
-        let Some(project) = self.paths.project.clone() else {
-            return;
-        };
-        for row in rows {
-            let (Some(parent), LoadType::Import, FileStatus::Ok) =
-                (&row.parent, row.load, row.status)
-            else {
-                continue;
-            };
-            let (Ok(parent), Ok(target)) = (VPath::new(parent), VPath::new(&row.path)) else {
-                continue;
-            };
-            if parent.starts_with(&project)
-                && !target.starts_with(&project)
-                && !self.is_home_config(&target)
-            {
-                let line = row.reference.as_ref().map_or(0, |r| r.line);
-                self.diagnostics.push(
-                    Diagnostic::new(
-                        "import-needs-approval",
-                        Severity::Info,
-                        Some(parent.as_str()),
-                        format!(
-                            "@{} resolves outside the project to {target}; Claude Code asks once \
-                             before loading it, and skips it if declined",
-                            row.reference.as_ref().map_or("", |r| r.target.as_str())
-                        ),
-                    )
-                    .at_line(line),
-                );
-            }
-        }
-    }
-
-    fn is_home_config(&self, path: &VPath) -> bool {
-        path.starts_with(&self.paths.config)
     }
 }
 
@@ -895,8 +810,9 @@ fn reasons(
     let agent_codes = found(&["agent-memory-missing", "agent-memory-orphan"]);
     let with_memory = agents.iter().filter(|a| a.memory.is_some()).count();
     let agent_summary = format!(
-        "{} sub-agents defined, {with_memory} with their own memory. The main conversation's \
-         auto memory is not loaded into sub-agents.",
+        "{} sub-agents defined, {with_memory} with their own memory. A spawned sub-agent \
+         receives the project's CLAUDE.md files and the main MEMORY.md too (measured on \
+         Claude Code 2.1.328), plus its own memory when its definition declares one.",
         agents.len()
     );
     let truncated_codes = found(&["memory-index-truncated", "memory-index-near-limit"]);
@@ -949,7 +865,7 @@ fn reasons(
             ok: agent_codes.is_empty(),
             summary: agent_summary,
             codes: agent_codes,
-            note: Some("A forked conversation inherits auto memory; a spawned sub-agent does not.".to_owned()),
+            note: Some("The documentation says sub-agents do not get the main auto memory; Claude Code 2.1.328 sends them the main MEMORY.md (public issues 87613 and 92750).".to_owned()),
         },
         ReasonCheck {
             id: ReasonId::Truncated,

@@ -27,54 +27,106 @@ pub(crate) struct Stripped {
     pub(crate) raw_line_of: Vec<u64>,
 }
 
-/// Removes what Claude Code removes before injecting a file:
+/// Removes what Claude Code removes before injecting a file (measured on 2.1.328):
 /// - the YAML frontmatter, from the first line `---` through the closing `---` line and its
 ///   line break (only when both lines exist);
-/// - block-level HTML comments: a `<!--` that starts a line (after at most three spaces),
-///   outside fenced code, removed through the next `-->`, and through the end of that line
-///   with its line break when only white space follows `-->`. An unclosed `<!--` stays.
+/// - HTML comments in every top-level HTML block that starts with `<!--` (the Markdown
+///   block structure decides, as the program's Markdown lexer does: a comment inside a list
+///   item, a block quote, an HTML `<div>` block, a fence or an indented code block stays).
+///   When nothing but white space is left of such a block it goes whole, with the blank
+///   lines after it; otherwise what stands outside its comments stays (`<!-- c --> tail`
+///   leaves ` tail`). An unclosed `<!--` stays.
 ///
 /// Nothing else changes: no trimming, line ends kept as they are.
 pub(crate) fn strip_for_loading(text: &str) -> Stripped {
+    use pulldown_cmark::{Event, Parser, Tag};
+
     let body_start = frontmatter::locate(text).map_or(0, |block| block.body_offset);
     let mut out = Output::new(text);
-    let mut fence = FenceTracker::default();
     let mut pos = body_start;
-    while pos < text.len() {
-        let line_end = end_of_line(text, pos);
-        let line = &text[pos..line_end];
-        if fence.step(line) {
-            out.keep(pos, line_end);
-            pos = line_end;
-            continue;
-        }
-        let Some(open) = comment_start(line) else {
-            out.keep(pos, line_end);
-            pos = line_end;
-            continue;
-        };
-        let open = pos + open;
-        let Some(close) = text[open + 4..].find("-->") else {
-            // An unclosed comment is ordinary text; nothing after it can close a later
-            // one either, so the rest of the file is kept as it is.
-            out.keep(pos, text.len());
-            break;
-        };
-        let after = open + 4 + close + 3;
-        let rest_end = end_of_line(text, after);
-        if text[after..rest_end].trim().is_empty() {
-            // The comment fills its lines: they go, line breaks and indentation included,
-            // so no blank line is left where the comment stood.
-            pos = rest_end;
-        } else {
-            // Text follows `-->` on its line, so that line stays, with the indentation
-            // that stood before `<!--`.
-            out.keep(pos, open);
-            out.keep(after, rest_end);
-            pos = rest_end;
+    let mut depth = 0usize;
+    let mut blocks = Vec::new();
+    for (event, range) in Parser::new(&text[body_start..]).into_offset_iter() {
+        match event {
+            Event::Start(tag) => {
+                if depth == 0 && matches!(tag, Tag::HtmlBlock) {
+                    blocks.push(body_start + range.start..body_start + range.end);
+                }
+                depth += 1;
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
         }
     }
+    for mut block in blocks {
+        // The block starts where its line does: the indentation goes with it.
+        let line_start = text[..block.start].rfind('\n').map_or(0, |i| i + 1);
+        if text[line_start..block.start].bytes().all(|b| b == b' ') {
+            block.start = line_start.max(pos);
+        }
+        let raw = &text[block.clone()];
+        if !raw.trim_start().starts_with("<!--") {
+            continue;
+        }
+        let comments = comment_ranges(raw);
+        if comments.is_empty() {
+            continue;
+        }
+        let mut residue = Vec::new();
+        let mut at = 0;
+        for comment in &comments {
+            residue.push(at..comment.start);
+            at = comment.end;
+        }
+        residue.push(at..raw.len());
+        let left_is_blank = residue.iter().all(|r| raw[r.clone()].trim().is_empty());
+        out.keep(pos, block.start);
+        if left_is_blank {
+            // The block goes with the blank lines after it.
+            let mut end = block.end;
+            while let Some(line_end) = text[end..].find('\n') {
+                if text[end..end + line_end].trim().is_empty() {
+                    end += line_end + 1;
+                } else {
+                    break;
+                }
+            }
+            pos = end;
+        } else {
+            for r in residue {
+                out.keep(block.start + r.start, block.start + r.end);
+            }
+            pos = block.end;
+        }
+    }
+    out.keep(pos, text.len());
     out.finish()
+}
+
+/// The byte ranges of the closed `<!-- … -->` comments in `text`.
+fn comment_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find("<!--") {
+        let open = from + open;
+        let Some(close) = text[open + 4..].find("-->") else {
+            break;
+        };
+        let end = open + 4 + close + 3;
+        out.push(open..end);
+        from = end;
+    }
+    out
+}
+
+/// A file's text exactly as Claude Code sends it: [`strip_for_loading`], then trimmed as
+/// JavaScript's `trim` does (which takes a byte order mark too). Empty means the program
+/// sends nothing for the file.
+pub(crate) fn as_sent(text: &str) -> String {
+    strip_for_loading(text)
+        .text
+        .trim_matches(is_js_space)
+        .to_owned()
 }
 
 /// What JavaScript's `String.prototype.trim` removes: the ECMAScript WhiteSpace (tab, vertical
@@ -151,17 +203,6 @@ pub(crate) fn strip_indent(line: &str) -> Option<&str> {
     }
     let rest = &line[spaces..];
     (!rest.starts_with('\t')).then_some(rest)
-}
-
-/// The byte offset within `line` of a `<!--` that starts it after at most three spaces.
-fn comment_start(line: &str) -> Option<usize> {
-    let rest = strip_indent(line)?;
-    rest.starts_with("<!--").then(|| line.len() - rest.len())
-}
-
-/// The offset just past the line break of the line holding `pos`, or the text's end.
-fn end_of_line(text: &str, pos: usize) -> usize {
-    text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1)
 }
 
 /// Builds the stripped text from kept ranges of the raw text, recording for each output

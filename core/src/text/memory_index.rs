@@ -14,15 +14,27 @@ pub const REMINDER_LINES: u64 = MAX_LINES * 8 / 10;
 /// What loads of a memory index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct IndexCut {
-    /// The figures for the report.
+    /// The figures for the report; its `warning` is the one appended to the loaded text.
     pub(crate) truncation: Truncation,
-    /// The text that loads.
+    /// The index text that loads, before the warning.
     pub(crate) loaded: String,
 }
 
-/// Applies Claude Code's caps exactly as 2.1.2xx does: strip frontmatter and block-level
-/// HTML comments ([`super::measure::strip_for_loading`]), trim white space at both ends
-/// (as JavaScript's `trim`), split on `\n`, keep the first 200 lines, then, if the kept text
+impl IndexCut {
+    /// The text exactly as Claude Code sends it: the loaded index, then its warning after a
+    /// blank line when the caps cut.
+    pub(crate) fn as_sent(&self) -> String {
+        match &self.truncation.warning {
+            Some(warning) => format!("{}\n\n{warning}", self.loaded),
+            None => self.loaded.clone(),
+        }
+    }
+}
+
+/// Applies Claude Code's caps exactly as 2.1.328 does: strip frontmatter and block-level
+/// HTML comments ([`super::measure::strip_for_loading`]), drop carriage returns and every
+/// other control and format character but `\n` and `\t` ([`is_dropped_control`]), trim white
+/// space at both ends (as JavaScript's `trim`), split on `\n`, keep the first 200 lines, then, if the kept text
 /// is longer than 25,000 UTF-16 units, cut at the last `\n` at or before unit 25,000 (at unit
 /// 25,000, on a char boundary, when there is no such `\n`). `cut_by` is `size` when the size
 /// cap cut (whether or not the line cap did too), `lines` when only the line cap did.
@@ -39,6 +51,21 @@ pub(crate) struct Caps {
     pub(crate) size_cap: bool,
     /// Frontmatter and block comments stripped before measuring (since 2.1.211).
     pub(crate) strip_first: bool,
+    /// The words of the warning appended to a cut index.
+    pub(crate) warning: WarningStyle,
+}
+
+/// The three forms the load-time warning has had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WarningStyle {
+    /// Before 2.1.210: `MEMORY.md is 300 lines (limit: 200). Only the first 200 lines were
+    /// loaded. Move detailed content …`.
+    FirstLines,
+    /// 2.1.210 to 2.1.267: `Only part of it was loaded.` without saying what was cut, and
+    /// the `~150 chars` advice.
+    PartLoaded,
+    /// From 2.1.268: what was cut and where, and the `~200 chars` advice.
+    Detailed,
 }
 
 impl Caps {
@@ -47,12 +74,13 @@ impl Caps {
     pub(crate) const CURRENT: Caps = Caps {
         size_cap: true,
         strip_first: true,
+        warning: WarningStyle::Detailed,
     };
 }
 
 /// [`cut`] with the rules of a given release.
 pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
-    let stripped = if caps.strip_first {
+    let mut stripped = if caps.strip_first {
         strip_for_loading(raw)
     } else {
         Stripped {
@@ -60,6 +88,10 @@ pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
             raw_line_of: (1..=raw.split('\n').count() as u64).collect(),
         }
     };
+    // Removing these never touches a `\n`, so the line map stays true.
+    if stripped.text.contains(is_dropped_control) {
+        stripped.text.retain(|c| !is_dropped_control(c));
+    }
     let trimmed_start = stripped.text.len() - stripped.text.trim_start_matches(is_js_space).len();
     let trimmed = stripped.text.trim_matches(is_js_space);
 
@@ -102,38 +134,134 @@ pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
             .unwrap_or_else(|| stripped.raw_line_of.last().copied().unwrap_or(1))
     });
 
+    let mut truncation = Truncation {
+        total_lines,
+        loaded_lines,
+        total_utf16: utf16_len(trimmed),
+        loaded_utf16: utf16_len(loaded),
+        cut_by,
+        first_dropped_line,
+        warning: None,
+    };
+    if cut_by.is_some() {
+        let cut = if trimmed.as_bytes().get(loaded.len()) == Some(&b'\n') || loaded.is_empty() {
+            // Whole lines were dropped: the first of them, numbered in the trimmed text.
+            let index = loaded_lines as usize;
+            let line = trimmed.split('\n').nth(index).unwrap_or_default();
+            Dropped::Lines {
+                first: index as u64 + 1,
+                text: line,
+            }
+        } else {
+            Dropped::PartOfLineOne
+        };
+        truncation.warning = Some(load_warning(&truncation, &cut, caps.warning));
+    }
     IndexCut {
-        truncation: Truncation {
-            total_lines,
-            loaded_lines,
-            total_utf16: utf16_len(trimmed),
-            loaded_utf16: utf16_len(loaded),
-            cut_by,
-            first_dropped_line,
-        },
+        truncation,
         loaded: loaded.to_owned(),
     }
 }
 
-/// Claude Code's load-time warning for a cut index, in its own words, e.g.
-/// `WARNING: MEMORY.md is 210 lines (limit: 200). Only part of it was loaded.` or
-/// `WARNING: MEMORY.md is 26KB (limit: 24.4KB) — index entries are too long. Only part of it
-/// was loaded. Keep index entries to one line under ~150 chars; move detail into topics.`
-/// (KB = units / 1024 with one decimal, a trailing `.0` dropped). `None` when nothing was cut.
-pub(crate) fn truncated_warning(truncation: &Truncation) -> Option<String> {
-    match truncation.cut_by? {
-        CutBy::Lines => Some(format!(
-            "WARNING: MEMORY.md is {} lines (limit: {MAX_LINES}). Only part of it was loaded.",
-            truncation.total_lines
-        )),
-        CutBy::Size => Some(format!(
-            "WARNING: MEMORY.md is {}KB (limit: {}KB) — index entries are too long. Only part \
-             of it was loaded. Keep index entries to one line under ~150 chars; move detail \
-             into topics.",
-            kilobytes(truncation.total_utf16),
-            kilobytes(MAX_UTF16)
-        )),
+/// What a cut dropped, for the warning.
+enum Dropped<'a> {
+    /// Line `first` (of the trimmed index, 1-based) and every line after it.
+    Lines { first: u64, text: &'a str },
+    /// The first line was longer than the size cap, and its end went.
+    PartOfLineOne,
+}
+
+/// Carriage returns and every other control or format character but `\n` and `\t`: what
+/// Claude Code removes from an index before measuring it (a CRLF file loads as LF).
+pub(crate) fn is_dropped_control(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        _ => is_format_char(c),
     }
+}
+
+/// Unicode's format characters (category Cf): soft hyphen, bidirectional marks, zero-width
+/// characters, the byte order mark, tags, and the rest.
+fn is_format_char(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}' | '\u{890}'..='\u{891}'
+        | '\u{8e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+        | '\u{110bd}' | '\u{110cd}' | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}'
+        | '\u{1d173}'..='\u{1d17a}' | '\u{e0001}' | '\u{e0020}'..='\u{e007f}')
+}
+
+/// The warning Claude Code appends to a cut index, word for word, e.g. (2.1.328)
+/// `> WARNING: MEMORY.md is 300 lines (limit: 200). Only part of it was loaded: 100 of 300
+/// lines were cut off, starting at line 201 ("- [entry 201](e201.md) — …"). Keep index
+/// entries to one line under ~200 chars; move detail into topic files.`
+///
+/// The size part names the whole index's size whenever it is over the cap, even when the
+/// line cap alone did the cutting (`300 lines and 29.3KB`). A quoted line over 80 UTF-16
+/// units is its first 79, trimmed at the end, and `…`.
+fn load_warning(t: &Truncation, dropped: &Dropped<'_>, style: WarningStyle) -> String {
+    let over_lines = t.total_lines > MAX_LINES;
+    let over_size = t.total_utf16 > MAX_UTF16;
+    let size = kilobytes(t.total_utf16);
+    let limit = kilobytes(MAX_UTF16);
+    let what = match (over_lines, over_size) {
+        (true, true) => format!("{} lines and {size}KB", t.total_lines),
+        (true, false) => format!("{} lines (limit: {MAX_LINES})", t.total_lines),
+        _ => format!("{size}KB (limit: {limit}KB) — index entries are too long"),
+    };
+    match style {
+        WarningStyle::FirstLines if !over_size => format!(
+            "> WARNING: MEMORY.md is {} lines (limit: {MAX_LINES}). Only the first {MAX_LINES} \
+             lines were loaded. Move detailed content into separate topic files and keep \
+             MEMORY.md as a concise index.",
+            t.total_lines
+        ),
+        WarningStyle::FirstLines | WarningStyle::PartLoaded => format!(
+            "> WARNING: MEMORY.md is {what}. Only part of it was loaded. Keep index entries to \
+             one line under ~150 chars; move detail into topics."
+        ),
+        WarningStyle::Detailed => {
+            let detail = match dropped {
+                Dropped::Lines { first, text } => {
+                    // A line over 80 units is quoted as its first 79, trimmed, and `…`.
+                    let long = text.encode_utf16().count() > 80;
+                    let quoted = if long {
+                        first_units(text, 79).trim_end_matches(is_js_space)
+                    } else {
+                        text
+                    };
+                    let more = if long { "…" } else { "" };
+                    format!(
+                        "{} of {} lines were cut off, starting at line {first} (\"{quoted}{more}\")",
+                        t.total_lines - (first - 1),
+                        t.total_lines
+                    )
+                }
+                Dropped::PartOfLineOne => format!(
+                    "everything after the first {} characters of line 1 was cut off",
+                    t.loaded_utf16
+                ),
+            };
+            format!(
+                "> WARNING: MEMORY.md is {what}. Only part of it was loaded: {detail}. Keep index \
+                 entries to one line under ~200 chars; move detail into topic files."
+            )
+        }
+    }
+}
+
+/// The longest prefix of `text` of at most `units` UTF-16 units that ends on a char
+/// boundary (JavaScript's `slice` would split a surrogate pair; this keeps it whole or out).
+fn first_units(text: &str, units: u64) -> &str {
+    let mut count = 0;
+    for (i, c) in text.char_indices() {
+        count += c.len_utf16() as u64;
+        if count > units {
+            return &text[..i];
+        }
+    }
+    text
 }
 
 /// Claude Code's reminder when either dimension reaches 80 % of its cap (160 lines or
@@ -359,42 +487,64 @@ mod tests {
         check(&text, "250/37749 -> 165/24914 by size from 170");
     }
 
-    /// Checks both warnings for a truncation built from its four figures and `cut_by`.
-    fn check_warning(lines: u64, utf16: u64, cut_by: Option<CutBy>, expected: Option<&str>) {
+    /// Checks the near-limit reminder for an uncut index of these figures.
+    fn check_reminder(lines: u64, utf16: u64, expected: Option<&str>) {
         let truncation = Truncation {
             total_lines: lines,
-            loaded_lines: lines.min(MAX_LINES),
+            loaded_lines: lines,
             total_utf16: utf16,
-            loaded_utf16: utf16.min(MAX_UTF16),
-            cut_by,
-            first_dropped_line: None,
+            loaded_utf16: utf16,
+            ..Truncation::default()
         };
-        let actual = truncated_warning(&truncation).or_else(|| near_limit_warning(&truncation));
+        let actual = near_limit_warning(&truncation);
         assert_eq!(actual.as_deref(), expected, "{lines} lines, {utf16} units");
-        if cut_by.is_some() {
-            assert_eq!(near_limit_warning(&truncation), None);
-        } else {
-            assert_eq!(truncated_warning(&truncation), None);
-        }
     }
 
     #[test]
-    fn warnings() {
-        check_warning(
-            210,
-            2411,
-            Some(CutBy::Lines),
-            Some("WARNING: MEMORY.md is 210 lines (limit: 200). Only part of it was loaded."),
-        );
-        check_warning(130, 26_586, Some(CutBy::Size), Some("WARNING: MEMORY.md is 26KB (limit: 24.4KB) — index entries are too long. Only part of it was loaded. Keep index entries to one line under ~150 chars; move detail into topics."));
-        check_warning(250, 37_749, Some(CutBy::Size), Some("WARNING: MEMORY.md is 36.9KB (limit: 24.4KB) — index entries are too long. Only part of it was loaded. Keep index entries to one line under ~150 chars; move detail into topics."));
-        check_warning(161, 3000, None, Some("The memory index at MEMORY.md is 161 lines, approaching the 200-line read limit. Compact it to under 140 lines now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
-        check_warning(160, 3000, None, Some("The memory index at MEMORY.md is 160 lines, approaching the 200-line read limit. Compact it to under 140 lines now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
-        check_warning(200, 24_000, None, Some("The memory index at MEMORY.md is 200 lines, approaching the 200-line read limit. Compact it to under 140 lines now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
-        check_warning(100, 20_399, None, Some("The memory index at MEMORY.md is 19.9KB, approaching the 24.4KB read limit. Compact it to under 17.1KB now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
-        check_warning(100, 20_000, None, Some("The memory index at MEMORY.md is 19.5KB, approaching the 24.4KB read limit. Compact it to under 17.1KB now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
-        check_warning(159, 19_999, None, None);
-        check_warning(0, 0, None, None);
+    fn reminders() {
+        check_reminder(161, 3000, Some("The memory index at MEMORY.md is 161 lines, approaching the 200-line read limit. Compact it to under 140 lines now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
+        check_reminder(160, 3000, Some("The memory index at MEMORY.md is 160 lines, approaching the 200-line read limit. Compact it to under 140 lines now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
+        check_reminder(200, 24_000, Some("The memory index at MEMORY.md is 200 lines, approaching the 200-line read limit. Compact it to under 140 lines now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
+        check_reminder(100, 20_399, Some("The memory index at MEMORY.md is 19.9KB, approaching the 24.4KB read limit. Compact it to under 17.1KB now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
+        check_reminder(100, 20_000, Some("The memory index at MEMORY.md is 19.5KB, approaching the 24.4KB read limit. Compact it to under 17.1KB now: keep one line per entry, move detail into topic files, and merge or drop stale entries."));
+        check_reminder(159, 19_999, None);
+        check_reminder(0, 0, None);
+    }
+
+    /// The warnings below are the program's own, captured from Claude Code 2.1.328 on
+    /// indexes built the same way (see fixtures/conformance/ for the replayed cases).
+    #[test]
+    fn warnings_say_what_was_cut() {
+        let warning = |raw: &str| cut(raw).truncation.warning.unwrap_or_default();
+        let entries: String = (1..=300)
+            .map(|i| format!("- [entry {i}](e{i}.md) — some description text here for entry number {i}\n"))
+            .collect();
+        assert_eq!(warning(&entries), "> WARNING: MEMORY.md is 300 lines (limit: 200). Only part of it was loaded: 100 of 300 lines were cut off, starting at line 201 (\"- [entry 201](e201.md) — some description text here for entry number 201\"). Keep index entries to one line under ~200 chars; move detail into topic files.");
+
+        let long = |count: usize| -> String {
+            (1..count).map(|i| format!("- [entry {i}](e{i}.md) — {}\n", "x".repeat(300))).collect()
+        };
+        let x56 = "x".repeat(56);
+        let z64 = "z".repeat(64);
+        assert_eq!(warning(&long(150)), format!("> WARNING: MEMORY.md is 47.2KB (limit: 24.4KB) — index entries are too long. Only part of it was loaded: 72 of 149 lines were cut off, starting at line 78 (\"- [entry 78](e78.md) — {x56}…\"). Keep index entries to one line under ~200 chars; move detail into topic files."));
+        assert_eq!(warning(&long(250)), format!("> WARNING: MEMORY.md is 249 lines and 79.1KB. Only part of it was loaded: 172 of 249 lines were cut off, starting at line 78 (\"- [entry 78](e78.md) — {x56}…\"). Keep index entries to one line under ~200 chars; move detail into topic files."));
+        assert_eq!(warning(&format!("{}\n", "y".repeat(30_000))), "> WARNING: MEMORY.md is 29.3KB (limit: 24.4KB) — index entries are too long. Only part of it was loaded: everything after the first 25000 characters of line 1 was cut off. Keep index entries to one line under ~200 chars; move detail into topic files.");
+
+        // Over both caps in total though the first 200 lines fit: the size still shows, and
+        // lines are numbered in the stripped, trimmed index (not the raw file).
+        let padded: String = (1..=300).map(|i| format!("- [e{i:03}](e.md) {}\n", "z".repeat(84))).collect();
+        let cut_text = cut(&format!("---\ntype: x\n---\n\n<!-- c -->\n{padded}"));
+        assert_eq!(cut_text.truncation.warning, Some(format!("> WARNING: MEMORY.md is 300 lines and 29.3KB. Only part of it was loaded: 100 of 300 lines were cut off, starting at line 201 (\"- [e201](e.md) {z64}…\"). Keep index entries to one line under ~200 chars; move detail into topic files.")));
+        assert_eq!(cut_text.truncation.first_dropped_line, Some(206));
+        assert!(cut_text.as_sent().ends_with(&format!("zzzz\n\n> WARNING: MEMORY.md is 300 lines and 29.3KB. Only part of it was loaded: 100 of 300 lines were cut off, starting at line 201 (\"- [e201](e.md) {z64}…\"). Keep index entries to one line under ~200 chars; move detail into topic files.")));
+        assert_eq!(cut("- a\n").truncation.warning, None);
+    }
+
+    #[test]
+    fn control_and_format_characters_are_dropped_before_the_caps() {
+        let result = cut("- a\r\n- b\u{7}\u{200b}c\t\r\n");
+        assert_eq!(result.loaded, "- a\n- bc");
+        assert_eq!(result.truncation.total_lines, 2);
     }
 
     #[test]

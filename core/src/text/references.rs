@@ -37,8 +37,11 @@ pub(crate) struct RawReference {
 /// Every import and link in `text`, in order of appearance.
 ///
 /// An import is `@` at the start of a line or after white space, then a path up to the next
-/// white space (`\ ` escapes a space), whose last segment has a file extension (`@docs/a.md`,
-/// `@./x.md`, `@../y.txt`, `@~/notes.md`, `@name.md`; not `@biomejs/biome`, not `@name`).
+/// white space or lone backslash (`\ ` escapes a space): Claude Code's
+/// `(?:^|\s)@((?:[^\s\\]|\\ )+)`. The path is taken when it starts with `./`, `~/` or `/`
+/// (not `/` alone) or with an ASCII letter, digit, `.`, `_` or `-`; no extension is needed
+/// (`@biomejs/biome` is an import when that file exists; whether it does is the caller's
+/// business). Indented code blocks are skipped like fenced ones.
 /// A link is `[text](target)` whose target is not `http:`, `https:`, `mailto:` (any scheme
 /// `x:` with two or more letters) and not a bare `#anchor`; a `<…>`-wrapped target and a
 /// `"title"` after the target are handled as Markdown does. The frontmatter block, fenced
@@ -59,7 +62,9 @@ pub(crate) fn scan(text: &str) -> Vec<RawReference> {
         if index < skip_lines {
             continue;
         }
-        if fence.step(line) || line.trim().is_empty() {
+        // A line indented four or more columns outside a paragraph is indented code.
+        let indented_code = paragraph.is_none() && super::measure::strip_indent(line).is_none();
+        if fence.step(line) || line.trim().is_empty() || indented_code {
             if let Some(paragraph_start) = paragraph.take() {
                 scan_paragraph(text, paragraph_start..start, &mut found);
             }
@@ -171,8 +176,8 @@ fn code_span_mask(paragraph: &str) -> Vec<bool> {
     mask
 }
 
-/// Every `@path` of the paragraph whose last segment has an extension: the offset of its `@`,
-/// the range of the path as written and the path.
+/// Every `@path` of the paragraph that Claude Code takes as an import: the offset of its
+/// `@`, the range of the path as written and the path.
 fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, Range<usize>, String)> {
     let mut out = Vec::new();
     let mut previous: Option<char> = None;
@@ -190,29 +195,39 @@ fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, Range<usize>, String)>
                 end = at + 1 + i;
                 break;
             }
-            if c == '\\' && chars.peek().is_some_and(|&(_, next)| next == ' ') {
-                path.push(' ');
-                chars.next();
-            } else {
-                path.push(c);
+            if c == '\\' {
+                if chars.peek().is_some_and(|&(_, next)| next == ' ') {
+                    path.push(' ');
+                    chars.next();
+                    continue;
+                }
+                // A backslash not before a space ends the path.
+                end = at + 1 + i;
+                break;
             }
+            path.push(c);
         }
         let target = without_fragment(&path);
-        if has_extension(target) {
+        if accepts_import(target) {
             out.push((at, at + 1..end, target.to_owned()));
         }
     }
     out
 }
 
-/// True when the last path segment has a `.` that is neither its first nor its last
-/// character, which tells `@notes.md` from a handle such as `@user` or a package such as
-/// `@biomejs/biome`, and leaves out dot-files such as `@.hidden`.
-fn has_extension(path: &str) -> bool {
-    let segment = path.rsplit('/').next().unwrap_or(path);
-    segment
-        .char_indices()
-        .any(|(i, c)| c == '.' && i > 0 && i + 1 < segment.len())
+/// Claude Code's accept rule for an import target: `./`, `~/` or `/` followed by more, or a
+/// first character that is an ASCII letter, digit, `.`, `_` or `-` (so not `@`, `#`, `%`,
+/// `^`, `&`, `*`, `(` or `)`).
+fn accepts_import(path: &str) -> bool {
+    if path.starts_with("./") || path.starts_with("~/") {
+        return true;
+    }
+    if let Some(rest) = path.strip_prefix('/') {
+        return !rest.is_empty();
+    }
+    path.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }
 
 fn without_fragment(target: &str) -> &str {

@@ -54,9 +54,31 @@ pub(crate) fn parse(text: &str) -> Result<(Settings, Vec<String>), String> {
     Ok((settings, warnings))
 }
 
+/// The one key of `~/.claude.json` the analysis reads: whether the user approved imports
+/// that leave `project` (`projects.<project>.hasClaudeMdExternalIncludesApproved`). `None`
+/// when the file does not say (not JSON, no such project, no such key); nothing else of the
+/// file is looked at.
+pub(crate) fn external_includes_approved(text: &str, project: &str) -> Option<bool> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let map: Map<String, Value> = serde_json::from_str(text).ok()?;
+    map.get("projects")?
+        .get(project)?
+        .get("hasClaudeMdExternalIncludesApproved")?
+        .as_bool()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_only_the_approval_of_the_project() {
+        let json = r#"{"projects": {"/p": {"hasClaudeMdExternalIncludesApproved": true}, "/q": {}}}"#;
+        assert_eq!(external_includes_approved(json, "/p"), Some(true));
+        assert_eq!(external_includes_approved(json, "/q"), None);
+        assert_eq!(external_includes_approved(json, "/r"), None);
+        assert_eq!(external_includes_approved("not json", "/p"), None);
+    }
 
     /// Checks `parse` as `enabled=<..> dir=<..> excludes=[..] warnings=[..]`, or `error: <..>`.
     fn check(text: &str, expected: &str) {

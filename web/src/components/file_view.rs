@@ -206,6 +206,12 @@ fn header(report: &Report, row: &FileRow) -> Html {
         FileStatus::Disabled => Some("auto memory is switched off: this does not load".to_owned()),
         FileStatus::Skipped => Some("skipped: too large".to_owned()),
         FileStatus::TooDeep => Some("too deep: beyond the maximum import depth".to_owned()),
+        FileStatus::NeedsApproval => Some(
+            "needs approval: an import that leaves the project loads only once you approve external imports"
+                .to_owned(),
+        ),
+        FileStatus::Empty => Some("empty once frontmatter and comments are stripped: nothing is sent".to_owned()),
+        FileStatus::NotText => Some("not a text file: Claude Code skips the import".to_owned()),
     };
     let parent = row.parent.as_ref().map(|p| {
         let via = match row.reference.as_ref().map(|r| r.kind) {

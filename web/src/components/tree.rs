@@ -339,6 +339,12 @@ fn status_marks(row: &FileRow) -> Html {
         FileStatus::Disabled => badge("disabled", "Auto memory is switched off in settings"),
         FileStatus::Skipped => badge("skipped", "Too large to load or to read here"),
         FileStatus::TooDeep => badge("too deep", "Beyond the maximum import depth: not loaded"),
+        FileStatus::NeedsApproval => badge(
+            "needs approval",
+            "Leaves the project: loads only after you approve external imports",
+        ),
+        FileStatus::Empty => badge("empty", "Nothing left once frontmatter and comments are stripped: not sent"),
+        FileStatus::NotText => badge("not text", "Not a text file: Claude Code skips the import"),
     }
 }
 
@@ -367,6 +373,9 @@ fn status_slug(status: FileStatus) -> &'static str {
         FileStatus::Disabled => "disabled",
         FileStatus::Skipped => "skipped",
         FileStatus::TooDeep => "too-deep",
+        FileStatus::NeedsApproval => "needs-approval",
+        FileStatus::Empty => "empty",
+        FileStatus::NotText => "not-text",
     }
 }
 

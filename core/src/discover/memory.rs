@@ -1,0 +1,408 @@
+//! Auto memory and agent memory.
+//!
+//! The memory folder is `autoMemoryDirectory` itself when a settings layer sets it (measured
+//! on 2.1.328: the folder, not a base of project folders), else
+//! `<config>/projects/<encoded key>/memory/`, the key being the git root (the main
+//! worktree's for a linked worktree) or the project folder. Its `MEMORY.md` loads at
+//! startup under the caps (`text::memory_index`); nothing it imports is followed; its topic
+//! files load only when Claude reads them.
+
+use std::collections::BTreeSet;
+
+use super::walk::GitKey;
+use super::{collect_paths, set_agent, Discovery, Node, Sent};
+use crate::encode::encode_project_path;
+use crate::report::{
+    Diagnostic, FileStatus, Group, LoadType, MemoryFolder, MemoryLookup, Scope, Severity,
+};
+use crate::text::measure::measure;
+use crate::text::memory_index;
+use crate::vpath::VPath;
+
+use super::health::MemoryFacts;
+
+/// What the auto-memory stage found.
+pub(super) struct AutoMemory {
+    pub(super) nodes: Vec<Node>,
+    pub(super) facts: MemoryFacts,
+    pub(super) folder_name: Option<String>,
+}
+
+/// A sub-agent definition, as its frontmatter declares it.
+#[derive(Debug, Clone)]
+pub(super) struct AgentDefinition {
+    pub(super) name: String,
+    pub(super) path: VPath,
+    pub(super) memory: Option<Scope>,
+}
+
+impl Discovery<'_> {
+    pub(super) fn auto_memory(&mut self, git: Option<&GitKey>) -> AutoMemory {
+        let mut facts = MemoryFacts {
+            key_path: None,
+            git_root: git.map(|g| g.root.clone()),
+            memory_dir: None,
+            found_via: None,
+            enabled: self.settings.auto_memory_enabled,
+            votes: self.settings.votes.clone(),
+        };
+        let mut result = AutoMemory {
+            nodes: Vec::new(),
+            facts: MemoryFacts { ..facts.clone() },
+            folder_name: None,
+        };
+        let Some(project) = self.paths.project.clone() else {
+            result.facts = facts;
+            return result;
+        };
+        // Before 2.1.63 each linked worktree kept its own memory.
+        let key = match git {
+            Some(g) if g.linked && !self.paths.rules.worktrees_share_memory => project.clone(),
+            Some(g) => g.root.clone(),
+            None => project.clone(),
+        };
+        let encoded = encode_project_path(key.as_str());
+        result.folder_name = Some(encoded.clone());
+        facts.key_path = Some(key.clone());
+        if !self.paths.rules.auto_memory {
+            self.diagnostics.push(Diagnostic::new(
+                "auto-memory-absent",
+                Severity::Info,
+                None,
+                format!("{} has no auto memory: it arrived in 2.1.59", self.version_name()),
+            ));
+            result.facts = facts;
+            return result;
+        }
+        let (dir, via) = match &self.settings.memory_directory {
+            Some((dir, _)) => (dir.clone(), MemoryLookup::Path),
+            None => {
+                let via = if git.is_some_and(|g| g.linked) {
+                    MemoryLookup::Worktree
+                } else {
+                    MemoryLookup::Path
+                };
+                (
+                    self.settings.projects_base.child(&encoded).child("memory"),
+                    via,
+                )
+            }
+        };
+        self.memory_dir = Some(dir.clone());
+        if self.tree.is_dir(&dir) {
+            facts.memory_dir = Some(dir.clone());
+            facts.found_via = Some(via);
+            result.nodes = self.memory_folder(&dir, Group::AutoMemory, None, None);
+        } else {
+            self.diagnostics.push(Diagnostic::new(
+                "memory-folder-not-found",
+                Severity::Info,
+                None,
+                format!(
+                    "no auto-memory folder for {key} in this snapshot: Claude Code uses {dir}, \
+                     and creates it when it first saves something"
+                ),
+            ));
+        }
+        result.facts = facts;
+        result
+    }
+
+    /// A memory folder: `MEMORY.md` (startup) with what it links to, then every topic file
+    /// it does not reach (on-demand). Without a `MEMORY.md` but with topic files, the index
+    /// Claude Code writes and loads at its next start.
+    pub(super) fn memory_folder(
+        &mut self,
+        dir: &VPath,
+        group: Group,
+        scope: Option<Scope>,
+        agent: Option<&str>,
+    ) -> Vec<Node> {
+        let index = dir.child("MEMORY.md");
+        let mut nodes = Vec::new();
+        let mut claimed = BTreeSet::new();
+        if self.tree.is_file(&index) {
+            self.top_level.insert(index.clone());
+            let mut node = self.file_node(&index, group, LoadType::Startup, scope, true);
+            self.memory_references(&mut node, dir);
+            self.apply_memory_caps(&mut node.row);
+            collect_paths(&node, &mut claimed);
+            if agent.is_none() {
+                self.note_sent(&index, Sent::AtStartup);
+            }
+            nodes.push(node);
+        }
+        let topics: Vec<VPath> = self
+            .tree
+            .files_under(dir)
+            .map(|(path, _)| path.clone())
+            .filter(|path| path.extension() == Some("md") && *path != index)
+            .collect();
+        for path in &topics {
+            if claimed.contains(path) || !self.top_level.insert(path.clone()) {
+                continue;
+            }
+            let node = self.file_node(path, group, LoadType::OnDemand, scope, true);
+            nodes.push(node);
+        }
+        if !self.tree.is_file(&index) && !topics.is_empty() && agent.is_none() {
+            let node = self.backfilled_index(dir, &topics, group, scope);
+            self.top_level.insert(index.clone());
+            self.note_sent(&index, Sent::AtStartup);
+            nodes.insert(0, node);
+        }
+        if let Some(agent) = agent {
+            for node in &mut nodes {
+                set_agent(node, agent);
+            }
+        }
+        nodes
+    }
+
+    /// Imports in a `MEMORY.md` are not followed (measured on 2.1.328): they become
+    /// findings, and their rows go. Links stay: they point Claude at topic files.
+    fn memory_references(&mut self, node: &mut Node, dir: &VPath) {
+        let before = node.children.len();
+        node.children.retain(|child| child.row.load != LoadType::Import);
+        if node.children.len() < before {
+            self.diagnostics.push(Diagnostic::new(
+                "memory-index-import",
+                Severity::Info,
+                Some(dir.child("MEMORY.md").as_str()),
+                "@imports in MEMORY.md are not followed: Claude Code loads the index as it is",
+            ));
+        }
+        for child in &mut node.children {
+            if child.row.load == LoadType::Link
+                && VPath::new(&child.row.path).is_ok_and(|p| p.starts_with(dir))
+            {
+                child.row.load = LoadType::OnDemand;
+                child.row.loaded = None;
+            }
+        }
+    }
+
+    fn apply_memory_caps(&mut self, row: &mut crate::report::FileRow) {
+        let Ok(path) = VPath::new(&row.path) else {
+            return;
+        };
+        let super::Text::Ready(text) = self.text(&path) else {
+            return;
+        };
+        let rules = self.paths.rules;
+        let caps = memory_index::Caps {
+            size_cap: rules.memory_size_cap,
+            strip_first: rules.strip_before_caps,
+            warning: rules.warning_style,
+        };
+        let cut = memory_index::cut_with(&text, caps);
+        let sent = cut.as_sent();
+        row.status = if sent.is_empty() {
+            FileStatus::Empty
+        } else {
+            row.status
+        };
+        row.loaded = Some(measure(&sent));
+        if let Some(warning) = &cut.truncation.warning {
+            let t = &cut.truncation;
+            let mut diagnostic = Diagnostic::new(
+                "memory-index-truncated",
+                Severity::Warning,
+                Some(&row.path),
+                format!(
+                    "{} of {} lines and {} of {} UTF-16 units load; Claude Code appends: {}",
+                    t.loaded_lines,
+                    t.total_lines,
+                    super::group_digits(t.loaded_utf16),
+                    super::group_digits(t.total_utf16),
+                    warning.trim_start_matches("> ")
+                ),
+            );
+            if let Some(line) = t.first_dropped_line {
+                diagnostic = diagnostic.at_line(line);
+            }
+            self.diagnostics.push(diagnostic);
+        } else if let Some(reminder) = memory_index::near_limit_warning(&cut.truncation) {
+            self.diagnostics.push(Diagnostic::new(
+                "memory-index-near-limit",
+                Severity::Warning,
+                Some(&row.path),
+                reminder,
+            ));
+        }
+        row.truncation = Some(cut.truncation);
+    }
+
+    /// The index Claude Code writes into a memory folder that has topic files and no
+    /// `MEMORY.md`, and loads the same session: one line per topic file,
+    /// `- [<file name without .md>](<file>) — <frontmatter description>` (the ` — …` part
+    /// only when it has a description; a heading is not used). The program orders the
+    /// lines by modification time, which a snapshot may not carry; they are in path order
+    /// here.
+    fn backfilled_index(
+        &mut self,
+        dir: &VPath,
+        topics: &[VPath],
+        group: Group,
+        scope: Option<Scope>,
+    ) -> Node {
+        let mut lines = Vec::new();
+        for path in topics {
+            let description = self
+                .frontmatter_of(path)
+                .and_then(|fm| fm.string("description"))
+                .map(|d| d.trim().to_owned())
+                .filter(|d| !d.is_empty());
+            let stem = path.file_name().trim_end_matches(".md");
+            let file = path.strip_prefix(dir).unwrap_or(path.file_name());
+            lines.push(match description {
+                Some(description) => format!("- [{stem}]({file}) — {description}"),
+                None => format!("- [{stem}]({file})"),
+            });
+        }
+        let index = dir.child("MEMORY.md");
+        let mut row = super::blank_row(&index, group, LoadType::Startup, scope, None);
+        let rules = self.paths.rules;
+        let caps = memory_index::Caps {
+            size_cap: rules.memory_size_cap,
+            strip_first: rules.strip_before_caps,
+            warning: rules.warning_style,
+        };
+        let cut = memory_index::cut_with(&lines.join("\n"), caps);
+        row.loaded = Some(measure(&cut.as_sent()));
+        row.truncation = Some(cut.truncation);
+        row.backfilled = true;
+        self.diagnostics.push(Diagnostic::new(
+            "memory-index-backfilled",
+            Severity::Info,
+            Some(dir.as_str()),
+            format!(
+                "the memory folder has {} topic files and no MEMORY.md: Claude Code writes an \
+                 index of them at its next start and loads it",
+                topics.len()
+            ),
+        ));
+        Node {
+            row,
+            children: Vec::new(),
+        }
+    }
+
+    /// Every folder of the projects base that has a `memory/` subfolder.
+    pub(super) fn memory_folders(&self, current: Option<&VPath>) -> Vec<MemoryFolder> {
+        let base = &self.settings.projects_base;
+        self.tree
+            .child_dirs(base)
+            .into_iter()
+            .filter_map(|name| {
+                let memory = base.child(&name).child("memory");
+                if !self.tree.is_dir(&memory) {
+                    return None;
+                }
+                let files = self
+                    .tree
+                    .files_under(&memory)
+                    .filter(|(path, _)| path.extension() == Some("md"))
+                    .count() as u64;
+                Some(MemoryFolder {
+                    decoded_guess: crate::encode::decode_guess(&name),
+                    current: current == Some(&memory),
+                    name,
+                    files,
+                })
+            })
+            .collect()
+    }
+
+    /// Every agent-memory folder of the three scopes, by agent.
+    pub(super) fn agent_memory(&mut self) -> Vec<Node> {
+        let mut roots = vec![(self.paths.config.child("agent-memory"), Scope::User)];
+        if let Some(project) = &self.paths.project {
+            let claude = project.child(".claude");
+            roots.push((claude.child("agent-memory"), Scope::Project));
+            roots.push((claude.child("agent-memory-local"), Scope::Local));
+        }
+        let mut nodes = Vec::new();
+        for (root, scope) in roots {
+            for agent in self.tree.child_dirs(&root) {
+                let dir = root.child(&agent);
+                nodes.extend(self.memory_folder(
+                    &dir,
+                    Group::AgentMemory,
+                    Some(scope),
+                    Some(&agent),
+                ));
+            }
+        }
+        nodes
+    }
+
+    /// The sub-agents defined in `<config>/agents/` and `<project>/.claude/agents/`.
+    pub(super) fn agent_definitions(&mut self) -> Vec<AgentDefinition> {
+        let mut dirs = vec![self.paths.config.child("agents")];
+        if let Some(project) = &self.paths.project {
+            dirs.push(project.child(".claude").child("agents"));
+        }
+        let mut out = Vec::new();
+        for dir in dirs {
+            for path in self.tree.child_files(&dir) {
+                if path.extension() != Some("md") {
+                    continue;
+                }
+                let fm = self.frontmatter_of(&path);
+                let stem = path.file_name().trim_end_matches(".md").to_owned();
+                let name = fm
+                    .as_ref()
+                    .and_then(|fm| fm.string("name"))
+                    .filter(|n| !n.trim().is_empty())
+                    .unwrap_or(stem);
+                let memory = fm
+                    .as_ref()
+                    .and_then(|fm| fm.string("memory"))
+                    .and_then(|m| match m.trim() {
+                        "user" => Some(Scope::User),
+                        "project" => Some(Scope::Project),
+                        "local" => Some(Scope::Local),
+                        _ => None,
+                    });
+                out.push(AgentDefinition { name, path, memory });
+            }
+        }
+        out
+    }
+
+    /// The memory folder a scope gives an agent.
+    pub(super) fn agent_memory_dir(&self, scope: Scope, name: &str) -> Option<VPath> {
+        match scope {
+            Scope::User => self.paths.config.join(&format!("agent-memory/{name}")).ok(),
+            Scope::Project => self
+                .paths
+                .project
+                .as_ref()
+                .and_then(|p| p.join(&format!(".claude/agent-memory/{name}")).ok()),
+            Scope::Local => self
+                .paths
+                .project
+                .as_ref()
+                .and_then(|p| p.join(&format!(".claude/agent-memory-local/{name}")).ok()),
+            Scope::Managed => None,
+        }
+    }
+
+    /// An agent's memory index as appended to its system prompt, capped like `MEMORY.md`.
+    pub(super) fn agent_index_text(&mut self, dir: &VPath) -> Option<String> {
+        let index = dir.child("MEMORY.md");
+        match self.text(&index) {
+            super::Text::Ready(text) => {
+                let rules = self.paths.rules;
+                let caps = memory_index::Caps {
+                    size_cap: rules.memory_size_cap,
+                    strip_first: rules.strip_before_caps,
+                    warning: rules.warning_style,
+                };
+                Some(memory_index::cut_with(&text, caps).as_sent())
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! One `.claude/rules/` folder: every `.md` file below it is a rule; a rule whose `paths`
+//! is missing, empty or all `**` (after dropping a trailing `/**` from each pattern) loads
+//! with its folder, any other rule when Claude reads a file its globs match, relative to
+//! the folder that holds `.claude/` (the project, for the user's rules).
+
+use super::{Discovery, Node, Sent};
+use crate::report::{Diagnostic, Group, LoadType, Scope, Severity};
+use crate::text::frontmatter;
+use crate::vpath::VPath;
+
+impl Discovery<'_> {
+    /// The rules under `dir`; `sent` is when the unconditional ones load.
+    pub(super) fn rules(&mut self, dir: &VPath, scope: Scope, sent: Sent) -> Vec<Node> {
+        let paths: Vec<VPath> = self
+            .tree
+            .files_under(dir)
+            .map(|(path, _)| path.clone())
+            .filter(|path| path.extension() == Some("md"))
+            .collect();
+        let mut nodes = Vec::new();
+        for path in paths {
+            if !self.top_level.insert(path.clone()) {
+                continue;
+            }
+            let pattern = (scope != Scope::Managed)
+                .then(|| self.exclude_pattern(&path))
+                .flatten();
+            let unconditional_load = match sent {
+                Sent::AtStartup => LoadType::Always,
+                Sent::OnReadBelow => LoadType::Tree,
+            };
+            let mut node = self.file_node(
+                &path,
+                Group::Rules,
+                unconditional_load,
+                Some(scope),
+                pattern.is_none(),
+            );
+            let globs = self.rule_globs(&path);
+            if globs.is_empty() {
+                self.note_sent(&path, sent);
+            } else {
+                node.row.load = LoadType::Conditional;
+            }
+            node.row.paths = Some(globs);
+            if let Some(pattern) = pattern {
+                self.mark_excluded(&mut node.row, &pattern);
+            }
+            nodes.push(node);
+        }
+        nodes
+    }
+
+    /// A rule's `paths` globs as the simulated release reads them; empty for a rule that
+    /// loads unconditionally.
+    fn rule_globs(&mut self, path: &VPath) -> Vec<String> {
+        let Some(value) = self
+            .frontmatter_of(path)
+            .and_then(|fm| fm.value("paths").cloned())
+        else {
+            return Vec::new();
+        };
+        let globs = effective_globs(frontmatter::parse_paths(&value));
+        if self.paths.rules.paths_list || !value.is_sequence() || globs.len() < 2 {
+            return globs;
+        }
+        // Before 2.1.84 a YAML list was joined into one pattern, which matches nothing.
+        let joined = globs.concat();
+        self.diagnostics.push(Diagnostic::new(
+            "rule-paths-joined",
+            Severity::Warning,
+            Some(path.as_str()),
+            format!(
+                "{} reads a paths list as the single pattern {joined:?}, which matches no \
+                 file: write the globs as one comma-separated string",
+                self.version_name()
+            ),
+        ));
+        vec![joined]
+    }
+}
+
+/// The patterns Claude Code matches: each without a trailing `/**`; none at all when every
+/// pattern is `**`, which makes the rule unconditional.
+pub(super) fn effective_globs(globs: Vec<String>) -> Vec<String> {
+    let globs: Vec<String> = globs
+        .into_iter()
+        .map(|g| match g.strip_suffix("/**") {
+            Some(rest) if !rest.is_empty() => rest.to_owned(),
+            _ => g,
+        })
+        .collect();
+    if globs.iter().all(|g| g == "**") {
+        Vec::new()
+    } else {
+        globs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::effective_globs;
+
+    #[test]
+    fn star_star_alone_is_unconditional_and_trailing_star_star_goes() {
+        let of = |globs: &[&str]| effective_globs(globs.iter().map(|g| g.to_string()).collect());
+        assert!(of(&[]).is_empty());
+        assert!(of(&["**"]).is_empty());
+        assert!(of(&["**", "**"]).is_empty());
+        assert_eq!(of(&["src/**"]), ["src"]);
+        assert_eq!(of(&["**", "a/*.ts"]), ["**", "a/*.ts"]);
+    }
+}

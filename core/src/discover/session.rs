@@ -1,0 +1,315 @@
+//! What Claude Code sends, and when: every session's instruction block, skills listing and
+//! memory section; what a Read attaches; what a spawned sub-agent receives.
+//!
+//! Claude Code's own text around the user's files is modelled by its measured length on
+//! 2.1.328 plus the paths and labels it repeats, never by copying it: the conformance
+//! captures (`fixtures/conformance/*/capture.json`) hold the lengths these constants must
+//! reproduce, and `tests/tests/conformance.rs` checks them to the character.
+
+use std::collections::BTreeSet;
+
+use super::skills::SkillSource;
+use super::{family_dir, Discovery};
+use crate::footprint::estimate_tokens;
+use crate::report::{
+    Cost, FileRow, FileStatus, Group, Health, LoadType, Measure, ReadAnswer, Scope, SentFile,
+    SentLabel, Session, SessionCost,
+};
+use crate::text::glob::Glob;
+use crate::text::measure::measure;
+use crate::vpath::VPath;
+
+/// `Codebase and user instructions are shown below. …`: the instruction block's header.
+const INSTRUCTION_HEADER_UTF16: u64 = 193;
+/// `<system-reminder>\n` and `\n</system-reminder>` around the instruction block.
+const REMINDER_WRAP_UTF16: u64 = 18 + 19;
+/// `\n\nContents of ` + `:\n\n` around each file's path and label.
+const ENTRY_FRAME_UTF16: u64 = 14 + 3;
+/// `The following skills are available for use with the Skill tool:\n\n` and the 13 built-in
+/// skills' lines, which every session lists.
+const SKILLS_LISTING_UTF16: u64 = 65 + 6_210;
+/// `\n- ` before each of the user's listing lines.
+const SKILL_LINE_FRAME_UTF16: u64 = 3;
+/// The "# Memory" section of the system prompt, but for the folder path it names once.
+const MEMORY_SECTION_UTF16: u64 = 2_018;
+/// `<system-reminder>\nContents of ` + `:\n\n` + `\n\n</system-reminder>` around a file a
+/// read attaches.
+const ATTACHED_FRAME_UTF16: u64 = 18 + 12 + 3 + 21;
+
+impl Discovery<'_> {
+    /// The session's instruction block in order, the skills listing and the memory section;
+    /// marks each row that is part of it as counted.
+    pub(super) fn session(&mut self, rows: &mut [FileRow]) -> Session {
+        for row in rows.iter_mut() {
+            row.counted = false;
+        }
+        let mut sent = BTreeSet::new();
+        let mut files = Vec::new();
+        let top: Vec<VPath> = self.startup.clone();
+        for path in &top {
+            let Some(index) = top_level_index(rows, path) else {
+                continue;
+            };
+            let label = label_of(&rows[index]);
+            for i in sent_subtree(rows, index) {
+                if sent.insert(rows[i].path.clone()) {
+                    rows[i].counted = true;
+                    files.push(sent_file(rows, i, Some(label)));
+                }
+            }
+        }
+        let mut skills = Vec::new();
+        for (path, line, source) in &self.skill_lines {
+            if *source != SkillSource::Listed {
+                continue;
+            }
+            if let Some(index) = top_level_index(rows, path) {
+                rows[index].counted = true;
+            }
+            skills.push(line.clone());
+        }
+        let memory_dir = self
+            .memory_dir
+            .clone()
+            .filter(|_| self.settings.auto_memory_enabled && self.paths.project.is_some());
+
+        let mut cost = SessionCost::default();
+        if !files.is_empty() {
+            cost.instruction_block = Cost {
+                user: files.iter().map(|f: &SentFile| f.loaded.utf16).sum(),
+                claude_code: REMINDER_WRAP_UTF16
+                    + INSTRUCTION_HEADER_UTF16
+                    + files
+                        .iter()
+                        .map(|f| ENTRY_FRAME_UTF16 + utf16(&f.path) + label_units(f.label))
+                        .sum::<u64>(),
+            };
+        }
+        cost.skills_listing = Cost {
+            user: skills.iter().map(|l| utf16(l)).sum(),
+            claude_code: SKILLS_LISTING_UTF16 + SKILL_LINE_FRAME_UTF16 * skills.len() as u64,
+        };
+        if let Some(dir) = &memory_dir {
+            // The section names the folder with a trailing slash.
+            cost.memory_section = Cost {
+                user: 0,
+                claude_code: MEMORY_SECTION_UTF16 + utf16(dir.as_str()) + 1,
+            };
+        }
+        cost.total = Cost {
+            user: cost.instruction_block.user + cost.skills_listing.user,
+            claude_code: cost.instruction_block.claude_code
+                + cost.skills_listing.claude_code
+                + cost.memory_section.claude_code,
+        };
+        cost.tokens_estimate = estimate_tokens(cost.total.total());
+        Session {
+            files,
+            skills,
+            memory_dir: memory_dir.map(|d| format!("{}/", d.as_str())),
+            cost,
+        }
+    }
+
+    /// What a Read of `path` attaches: the files of each folder between the project and
+    /// it, every conditional rule its globs match, and the skills of those folders.
+    pub(super) fn read_answer(
+        &mut self,
+        rows: &[FileRow],
+        path: &str,
+        sent: &mut BTreeSet<String>,
+    ) -> ReadAnswer {
+        let mut answer = ReadAnswer {
+            path: path.to_owned(),
+            ..ReadAnswer::default()
+        };
+        let Some(project) = self.paths.project.clone() else {
+            answer.note = Some("no project folder: nothing attaches".to_owned());
+            return answer;
+        };
+        let target = match VPath::new(path).or_else(|_| project.join(path)) {
+            Ok(target) => target,
+            Err(error) => {
+                answer.note = Some(format!("not a path: {error}"));
+                return answer;
+            }
+        };
+        answer.path = target.as_str().to_owned();
+        let mut dirs: Vec<VPath> = target
+            .ancestors()
+            .skip(1)
+            .take_while(|d| d.starts_with(&project) && *d != project)
+            .collect();
+        dirs.reverse();
+        if !target.starts_with(&project) {
+            answer.note = Some(format!(
+                "{target} is outside the project: no folder's files attach, only conditional \
+                 rules whose globs match"
+            ));
+        }
+        // Folder by folder from the project down: each folder's files and rules, its
+        // conditional rules that match; then the matching conditional rules of the walk,
+        // the user and the managed policy.
+        let conditional = |row: &FileRow| {
+            row.depth == 0 && row.load == LoadType::Conditional && row.status == FileStatus::Ok
+        };
+        let mut indices = Vec::new();
+        for dir in &dirs {
+            for (owner, file) in &self.attach {
+                if owner == dir {
+                    indices.extend(top_level_index(rows, file));
+                }
+            }
+            for (index, row) in rows.iter().enumerate() {
+                let owned = VPath::new(&row.path).is_ok_and(|p| family_dir(&p) == *dir);
+                if conditional(row) && owned && self.rule_matches(row, &target, &project) {
+                    indices.push(index);
+                }
+            }
+        }
+        for (index, row) in rows.iter().enumerate() {
+            let below = VPath::new(&row.path)
+                .is_ok_and(|p| family_dir(&p).starts_with(&project) && family_dir(&p) != project);
+            if conditional(row) && !below && self.rule_matches(row, &target, &project) {
+                indices.push(index);
+            }
+        }
+        for index in indices {
+            for i in sent_subtree(rows, index) {
+                if sent.insert(rows[i].path.clone()) {
+                    answer.files.push(sent_file(rows, i, None));
+                }
+            }
+        }
+        for (skill, line, source) in &self.skill_lines {
+            if *source != SkillSource::BelowProject {
+                continue;
+            }
+            let owner = family_dir(skill);
+            if !dirs.contains(&owner) {
+                continue;
+            }
+            let rel = owner.strip_prefix(&project).unwrap_or_default();
+            answer.skills.push(format!(
+                "{line} (from {rel}/.claude/skills — applies when working on files under {rel}/)"
+            ));
+        }
+        answer.cost = Cost {
+            user: answer.files.iter().map(|f| f.loaded.utf16).sum::<u64>()
+                + answer.skills.iter().map(|l| utf16(l)).sum::<u64>(),
+            claude_code: answer
+                .files
+                .iter()
+                .map(|f| ATTACHED_FRAME_UTF16 + utf16(&f.path))
+                .sum(),
+        };
+        answer
+    }
+
+    /// True when the conditional rule `row` attaches on a read of `target`: its globs
+    /// match the path relative to the folder that holds its `.claude/` (the project for the
+    /// user's rules).
+    fn rule_matches(&self, row: &FileRow, target: &VPath, project: &VPath) -> bool {
+        let Ok(path) = VPath::new(&row.path) else {
+            return false;
+        };
+        // The user's and the managed policy's rules match from the project.
+        let base = if path.starts_with(&self.paths.config.child("rules"))
+            || path.starts_with(&self.managed_dir())
+        {
+            project.clone()
+        } else {
+            family_dir(&path)
+        };
+        let Some(relative) = target.strip_prefix(&base).filter(|r| !r.is_empty()) else {
+            return false;
+        };
+        // The program matches with the `ignore` package, which ignores case.
+        let relative = relative.to_lowercase();
+        row.paths
+            .iter()
+            .flatten()
+            .filter_map(|g| Glob::new(&g.to_lowercase()).ok())
+            .any(|g| g.matches_relative(&relative))
+    }
+
+    /// Each declared sub-agent receives the session's instruction block (project files and
+    /// the main `MEMORY.md`, measured on 2.1.328) and its own memory index.
+    pub(super) fn agent_receives(
+        &mut self,
+        rows: &[FileRow],
+        session: &Session,
+        health: &mut Health,
+    ) {
+        let _ = rows;
+        for agent in &mut health.agents {
+            agent.receives = session.files.clone();
+            let dir = agent.memory_dir.as_ref().and_then(|d| VPath::new(d).ok());
+            if let Some(dir) = dir.filter(|_| agent.memory_exists) {
+                agent.memory_index = self.agent_index_text(&dir).map(|t| measure(&t));
+            }
+        }
+    }
+}
+
+/// The index of the depth-0 row for `path`.
+fn top_level_index(rows: &[FileRow], path: &VPath) -> Option<usize> {
+    rows.iter()
+        .position(|r| r.depth == 0 && r.path == path.as_str())
+}
+
+/// The rows of the subtree at `index` that are sent: the row itself when it loads, then
+/// each import that loads with it, depth first, as the program appends them.
+fn sent_subtree(rows: &[FileRow], index: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut loads = vec![false; rows.len()];
+    let sendable = |row: &FileRow| {
+        row.status == FileStatus::Ok && row.loaded.is_some_and(|l| l.utf16 > 0 || l.bytes > 0)
+    };
+    if !sendable(&rows[index]) || rows[index].group == Group::Skills {
+        return out;
+    }
+    loads[index] = true;
+    out.push(index);
+    for i in index + 1..rows.len() {
+        if rows[i].depth == 0 {
+            break;
+        }
+        let parent_loads = rows[i].parent_index.is_some_and(|p| loads[p]);
+        if parent_loads && rows[i].load == LoadType::Import && sendable(&rows[i]) {
+            loads[i] = true;
+            out.push(i);
+        }
+    }
+    out
+}
+
+fn sent_file(rows: &[FileRow], index: usize, label: Option<SentLabel>) -> SentFile {
+    SentFile {
+        path: rows[index].path.clone(),
+        row: index,
+        label,
+        loaded: rows[index].loaded.unwrap_or(Measure::default()),
+    }
+}
+
+/// The label of a top-level row; its imports take the same.
+fn label_of(row: &FileRow) -> SentLabel {
+    if row.group == Group::AutoMemory {
+        return SentLabel::AutoMemory;
+    }
+    match row.scope {
+        Some(Scope::Managed) => SentLabel::Managed,
+        Some(Scope::User) => SentLabel::User,
+        Some(Scope::Local) => SentLabel::Local,
+        Some(Scope::Project) | None => SentLabel::Project,
+    }
+}
+
+fn label_units(label: Option<SentLabel>) -> u64 {
+    label.map_or(0, |l| utf16(l.text()))
+}
+
+fn utf16(text: &str) -> u64 {
+    text.encode_utf16().count() as u64
+}

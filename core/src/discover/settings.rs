@@ -1,0 +1,190 @@
+//! The settings layers and what they decide: `claudeMdExcludes`, the auto-memory switch and
+//! folder, and, from `~/.claude.json`, whether imports may leave the project.
+
+use super::{Discovery, Text};
+use crate::report::{Diagnostic, Os, Severity};
+use crate::text::glob::Glob;
+use crate::text::settings;
+use crate::vpath::VPath;
+
+/// What the settings decided.
+#[derive(Debug)]
+pub(super) struct EffectiveSettings {
+    pub(super) auto_memory_enabled: bool,
+    pub(super) enabled_from: Option<VPath>,
+    /// Every layer that set `autoMemoryEnabled`, in precedence order: the last one wins.
+    pub(super) votes: Vec<(VPath, bool)>,
+    /// `claudeMdExcludes` of every layer, compiled.
+    pub(super) excludes: Vec<(String, Glob)>,
+    /// `autoMemoryDirectory`, resolved: the memory folder itself.
+    pub(super) memory_directory: Option<(VPath, VPath)>,
+    /// Where the memory folders of projects live (`<config>/projects`).
+    pub(super) projects_base: VPath,
+    /// `hasClaudeMdExternalIncludesApproved` for the project; `None` when `~/.claude.json`
+    /// is not in the snapshot or does not say.
+    pub(super) external_imports_approved: Option<bool>,
+    /// True when `~/.claude.json` is in the snapshot.
+    pub(super) claude_json_present: bool,
+}
+
+impl EffectiveSettings {
+    pub(super) fn new(config: &VPath) -> EffectiveSettings {
+        EffectiveSettings {
+            auto_memory_enabled: true,
+            enabled_from: None,
+            votes: Vec::new(),
+            excludes: Vec::new(),
+            memory_directory: None,
+            projects_base: config.child("projects"),
+            external_imports_approved: None,
+            claude_json_present: false,
+        }
+    }
+}
+
+/// How Claude Code reads a boolean environment variable: `1`, `true`, `yes`, `on`.
+fn is_truthy(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "1" | "true" | "yes" | "on"
+    )
+}
+
+/// A settings layer, from the least to the most specific.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Layer {
+    User,
+    Project,
+    Local,
+    Policy,
+}
+
+impl Discovery<'_> {
+    /// Reads every settings layer and `~/.claude.json` into [`EffectiveSettings`].
+    pub(super) fn read_settings(&mut self) {
+        let mut files = vec![(self.paths.config.child("settings.json"), Layer::User)];
+        if let Some(project) = &self.paths.project {
+            files.push((project.child(".claude").child("settings.json"), Layer::Project));
+            files.push((
+                project.child(".claude").child("settings.local.json"),
+                Layer::Local,
+            ));
+        }
+        files.push((self.managed_dir().child("managed-settings.json"), Layer::Policy));
+        let mut patterns = Vec::new();
+        let mut directory: Option<(Layer, VPath, String)> = None;
+        for (path, layer) in files {
+            let Text::Ready(text) = self.text(&path) else {
+                continue;
+            };
+            let (parsed, warnings) = match settings::parse(&text) {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    self.diagnostics.push(Diagnostic::new(
+                        "invalid-settings",
+                        Severity::Warning,
+                        Some(path.as_str()),
+                        format!("settings file ignored: {error}"),
+                    ));
+                    continue;
+                }
+            };
+            for warning in warnings {
+                self.diagnostics.push(Diagnostic::new(
+                    "invalid-settings",
+                    Severity::Warning,
+                    Some(path.as_str()),
+                    warning,
+                ));
+            }
+            if let Some(enabled) = parsed.auto_memory_enabled.filter(|_| layer != Layer::Policy) {
+                // Later layers win: local over project over user.
+                self.settings.auto_memory_enabled = enabled;
+                self.settings.enabled_from = Some(path.clone());
+                self.settings.votes.push((path.clone(), enabled));
+            }
+            if layer != Layer::Policy {
+                patterns.extend(parsed.claude_md_excludes);
+            }
+            if let Some(dir) = parsed.auto_memory_directory {
+                // Policy, then local, then project, then user: the most specific wins.
+                if directory.as_ref().is_none_or(|(l, _, _)| layer > *l) {
+                    directory = Some((layer, path.clone(), dir));
+                }
+            }
+        }
+        for pattern in patterns {
+            match Glob::new(&pattern) {
+                Ok(glob) => self.settings.excludes.push((pattern, glob)),
+                Err(error) => self.diagnostics.push(Diagnostic::new(
+                    "invalid-settings",
+                    Severity::Warning,
+                    None,
+                    format!("claudeMdExcludes pattern {pattern:?} ignored: {error}"),
+                )),
+            }
+        }
+        if let Some((_, from, dir)) = directory {
+            self.set_memory_directory(&from, &dir);
+        }
+        // The environment variable wins over every settings file.
+        if self
+            .paths
+            .disable_auto_memory_env
+            .as_deref()
+            .is_some_and(is_truthy)
+        {
+            self.settings.auto_memory_enabled = false;
+            self.settings.enabled_from = None;
+        }
+        self.read_claude_json();
+    }
+
+    /// The folder of the managed policy on the snapshot's OS.
+    pub(super) fn managed_dir(&self) -> VPath {
+        VPath::new(match self.paths.os {
+            Os::Linux => "/etc/claude-code",
+            Os::Macos => "/Library/Application Support/ClaudeCode",
+            Os::Windows => "C:/Program Files/ClaudeCode",
+        })
+        .expect("constant path")
+    }
+
+    fn set_memory_directory(&mut self, from: &VPath, dir: &str) {
+        let resolved = if let Some(rest) = dir.strip_prefix("~/") {
+            self.paths.home.join(rest).ok()
+        } else if dir == "~" {
+            Some(self.paths.home.clone())
+        } else {
+            VPath::new(dir).ok()
+        };
+        match resolved {
+            Some(folder) => self.settings.memory_directory = Some((folder, from.clone())),
+            None => self.diagnostics.push(Diagnostic::new(
+                "invalid-settings",
+                Severity::Warning,
+                Some(from.as_str()),
+                format!(
+                    "autoMemoryDirectory {dir:?} is neither absolute nor under ~/; Claude Code \
+                     ignores it and uses the default folder"
+                ),
+            )),
+        }
+    }
+
+    /// `~/.claude.json`: only the external-import approval of the project is read.
+    fn read_claude_json(&mut self) {
+        let Some(project) = self.paths.project.clone() else {
+            return;
+        };
+        let path = self.paths.home.child(".claude.json");
+        if !self.tree.is_file(&path) {
+            return;
+        }
+        self.settings.claude_json_present = true;
+        if let Text::Ready(text) = self.text(&path) {
+            self.settings.external_imports_approved =
+                settings::external_includes_approved(&text, project.as_str());
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! Skills: `<folder>/SKILL.md` one level below a `skills/` folder (measured on 2.1.328:
+//! `skills/a/b/SKILL.md` is not a skill). Listed in every session: the user's, and those of
+//! the project folder and each parent up to the git root. A subfolder's skills are announced
+//! only after Claude reads a file there.
+
+use super::{Discovery, Node};
+use crate::report::{Group, LoadType, Measure, Scope};
+use crate::text::frontmatter::Frontmatter;
+use crate::text::measure::{as_sent, measure};
+use crate::vpath::VPath;
+
+/// The listing keeps this many characters (UTF-16 units) of a description, the last one
+/// `…` when it cuts.
+pub(crate) const SKILL_DESCRIPTION_UNITS: usize = 1_536;
+
+/// Where a skill was found, which decides when it is listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SkillSource {
+    /// Listed in every session.
+    Listed,
+    /// Announced after a read below the folder that holds its `.claude/skills/`.
+    BelowProject,
+}
+
+impl Discovery<'_> {
+    /// Every skill, listed ones first in the order the listing shows them.
+    pub(super) fn skills(&mut self) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        if let Some(project) = self.paths.project.clone() {
+            // The project folder, then each parent up to the git root.
+            let stop = self.git_root.clone().unwrap_or_else(|| project.clone());
+            for dir in project.ancestors() {
+                if !dir.starts_with(&stop) {
+                    break;
+                }
+                let skills = dir.child(".claude").child("skills");
+                nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
+            }
+        }
+        let user = self.paths.config.child("skills");
+        nodes.extend(self.skill_folder(&user, Scope::User, SkillSource::Listed));
+        if let Some(project) = self.paths.project.clone() {
+            for dir in self.dirs_below(&project) {
+                if dir.file_name() == ".claude" {
+                    continue;
+                }
+                let skills = dir.child(".claude").child("skills");
+                nodes.extend(self.skill_folder(
+                    &skills,
+                    Scope::Project,
+                    SkillSource::BelowProject,
+                ));
+            }
+        }
+        nodes
+    }
+
+    fn skill_folder(&mut self, dir: &VPath, scope: Scope, source: SkillSource) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        for folder in self.tree.child_dirs(dir) {
+            let path = dir.child(&folder).child("SKILL.md");
+            if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
+                continue;
+            }
+            let mut node =
+                self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
+            let fm = self.frontmatter_of(&path);
+            let body = match self.text(&path) {
+                super::Text::Ready(text) => as_sent(&text),
+                _ => String::new(),
+            };
+            let (name, line) = listing_line(&folder, fm.as_ref(), &body);
+            node.row.skill_listing = Some(Measure {
+                lines: 0,
+                ..measure(&line)
+            });
+            node.row.skill_name = Some(name);
+            let invocable = !fm
+                .as_ref()
+                .and_then(|fm| fm.boolean("disable-model-invocation"))
+                .unwrap_or(false);
+            if invocable {
+                self.skill_lines.push((path.clone(), line, source));
+            }
+            nodes.push(node);
+        }
+        nodes
+    }
+}
+
+/// The skill's name and its listing line as Claude Code writes it (without the `- `):
+/// `<folder>: <description>`, `<folder> (<name>): …` when the frontmatter names it
+/// otherwise; the description is the frontmatter's, else the first line of the body (a
+/// heading without its `#`), then ` - <when_to_use>`, cut to 1,536 units.
+pub(super) fn listing_line(folder: &str, fm: Option<&Frontmatter>, body: &str) -> (String, String) {
+    let declared = fm
+        .and_then(|fm| fm.string("name"))
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty());
+    let shown = match &declared {
+        Some(name) if name != folder => format!("{folder} ({name})"),
+        _ => folder.to_owned(),
+    };
+    let mut description = fm
+        .and_then(|fm| fm.string("description"))
+        .map(|d| d.trim().to_owned())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| {
+            let first = body.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+            first.trim_start_matches('#').trim().to_owned()
+        });
+    if let Some(when) = fm
+        .and_then(|fm| fm.string("when_to_use"))
+        .map(|w| w.trim().to_owned())
+        .filter(|w| !w.is_empty())
+    {
+        description = format!("{description} - {when}");
+    }
+    let description = cut_units(&description, SKILL_DESCRIPTION_UNITS);
+    (
+        declared.unwrap_or_else(|| folder.to_owned()),
+        format!("{shown}: {description}"),
+    )
+}
+
+/// At most `units` UTF-16 units: the first `units - 1` and `…` when longer.
+fn cut_units(text: &str, units: usize) -> String {
+    let total: usize = text.chars().map(char::len_utf16).sum();
+    if total <= units {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut count = 0;
+    for c in text.chars() {
+        if count + c.len_utf16() > units - 1 {
+            break;
+        }
+        count += c.len_utf16();
+        out.push(c);
+    }
+    out.push('…');
+    out
+}

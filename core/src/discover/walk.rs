@@ -1,0 +1,221 @@
+//! The CLAUDE.md family: the managed policy, the user's files, the directory walk from the
+//! filesystem root down to the project, and the folders below it.
+//!
+//! Measured on 2.1.328: every directory of the walk gives, in this order, `CLAUDE.md` (or
+//! `AGENTS.md` when it has no `CLAUDE.md`), `.claude/CLAUDE.md`, its `.claude/rules/` without
+//! `paths`, and `CLAUDE.local.md`. There is no `.claude/CLAUDE.local.md` (the documentation
+//! and the seed list four names). Folders below the project have no depth limit and no skip
+//! list: their files attach when Claude reads a file there.
+
+use super::{Discovery, Node, Sent, Text};
+use crate::report::{Group, LoadType, Scope};
+use crate::vpath::VPath;
+
+/// The git facts that key auto memory and bound the walk's special cases.
+#[derive(Debug, Clone)]
+pub(super) struct GitKey {
+    /// The folder holding `.git` (the project's own for a linked worktree).
+    pub(super) top: VPath,
+    /// The repository whose path keys memory: the main worktree's for a linked worktree.
+    pub(super) root: VPath,
+    /// True for a linked worktree.
+    pub(super) linked: bool,
+}
+
+impl Discovery<'_> {
+    /// `<managed>/CLAUDE.md` and the managed folder's `.claude/rules/`.
+    pub(super) fn managed_policy(&mut self) -> Vec<Node> {
+        let dir = self.managed_dir();
+        let mut nodes: Vec<Node> = self
+            .family_file(
+                &dir.child("CLAUDE.md"),
+                Group::ManagedPolicy,
+                LoadType::Always,
+                Scope::Managed,
+                Sent::AtStartup,
+            )
+            .into_iter()
+            .collect();
+        nodes.extend(self.rules(
+            &dir.child(".claude").child("rules"),
+            Scope::Managed,
+            Sent::AtStartup,
+        ));
+        nodes
+    }
+
+    /// `<config>/CLAUDE.md`, then `<config>/rules/`.
+    pub(super) fn user_files(&mut self) -> Vec<Node> {
+        let config = self.paths.config.clone();
+        let mut nodes: Vec<Node> = self
+            .family_file(
+                &config.child("CLAUDE.md"),
+                Group::User,
+                LoadType::Always,
+                Scope::User,
+                Sent::AtStartup,
+            )
+            .into_iter()
+            .collect();
+        nodes.extend(self.rules(&config.child("rules"), Scope::User, Sent::AtStartup));
+        nodes
+    }
+
+    /// Every folder from the filesystem root's child down to the project, outermost first.
+    pub(super) fn directory_walk(&mut self, project: &VPath, git: Option<&GitKey>) -> Vec<Node> {
+        let mut dirs: Vec<VPath> = project.ancestors().filter(|d| !d.is_root()).collect();
+        dirs.reverse();
+        // A linked worktree inside its main repository: the main repository's folders above
+        // the worktree give only their CLAUDE.local.md.
+        let main_above = git.filter(|g| g.linked && g.top.starts_with(&g.root));
+        // AGENTS.md is a fallback for the whole walk: it loads (after each folder's own
+        // files) only when no folder of the walk has a CLAUDE.md, .claude/CLAUDE.md or
+        // CLAUDE.local.md.
+        let agents_fallback = !dirs.iter().any(|dir| {
+            ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
+                .iter()
+                .any(|name| dir.join(name).is_ok_and(|p| self.tree.is_file(&p)))
+        });
+        let mut nodes = Vec::new();
+        for dir in dirs {
+            let local_only = main_above.is_some_and(|g| dir.starts_with(&g.root) && dir != g.top);
+            if !local_only {
+                for path in [dir.child("CLAUDE.md"), dir.child(".claude").child("CLAUDE.md")] {
+                    nodes.extend(self.family_file(
+                        &path,
+                        Group::Project,
+                        LoadType::Always,
+                        Scope::Project,
+                        Sent::AtStartup,
+                    ));
+                }
+                nodes.extend(self.rules(
+                    &dir.child(".claude").child("rules"),
+                    Scope::Project,
+                    Sent::AtStartup,
+                ));
+            }
+            nodes.extend(self.family_file(
+                &dir.child("CLAUDE.local.md"),
+                Group::Project,
+                LoadType::Always,
+                Scope::Local,
+                Sent::AtStartup,
+            ));
+            if agents_fallback && !local_only {
+                for path in [dir.child("AGENTS.md"), dir.child(".claude").child("AGENTS.md")] {
+                    nodes.extend(self.family_file(
+                        &path,
+                        Group::Project,
+                        LoadType::Always,
+                        Scope::Project,
+                        Sent::AtStartup,
+                    ));
+                }
+            }
+        }
+        nodes
+    }
+
+    /// The files of every folder below the project: they attach when Claude reads a file
+    /// in that folder or below it.
+    pub(super) fn nested(&mut self, project: &VPath) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        for dir in self.dirs_below(project) {
+            if dir.file_name() == ".claude" {
+                continue;
+            }
+            for (name, scope) in [
+                ("CLAUDE.md", Scope::Project),
+                (".claude/CLAUDE.md", Scope::Project),
+                ("CLAUDE.local.md", Scope::Local),
+            ] {
+                let path = dir.join(name).expect("constant names");
+                nodes.extend(self.family_file(
+                    &path,
+                    Group::Project,
+                    LoadType::Tree,
+                    scope,
+                    Sent::OnReadBelow,
+                ));
+            }
+            nodes.extend(self.rules(
+                &dir.child(".claude").child("rules"),
+                Scope::Project,
+                Sent::OnReadBelow,
+            ));
+        }
+        nodes
+    }
+
+    /// Every folder below `dir`, parents before children, in byte order; iterative, so a
+    /// tree thousands of folders deep cannot exhaust the stack.
+    pub(super) fn dirs_below(&self, dir: &VPath) -> Vec<VPath> {
+        let mut out = Vec::new();
+        let mut stack: Vec<VPath> = self
+            .tree
+            .child_dirs(dir)
+            .iter()
+            .rev()
+            .map(|c| dir.child(c))
+            .collect();
+        while let Some(next) = stack.pop() {
+            // A `.claude` folder's contents are files of the folder above, not a folder of
+            // the project's own.
+            if next.file_name() != ".claude" {
+                for child in self.tree.child_dirs(&next).iter().rev() {
+                    stack.push(next.child(child));
+                }
+            }
+            out.push(next);
+        }
+        out
+    }
+
+    /// The git repository of the project, if it is in one: the folder with `.git`, and for
+    /// a linked worktree (a `.git` file naming `<main>/.git/worktrees/<name>`) the main one.
+    pub(super) fn git_key(&mut self, project: &VPath) -> Option<GitKey> {
+        for dir in project.ancestors() {
+            let git = dir.child(".git");
+            if self.tree.is_dir(&git) {
+                return Some(GitKey {
+                    top: dir.clone(),
+                    root: dir,
+                    linked: false,
+                });
+            }
+            if self.tree.is_file(&git) {
+                let plain = GitKey {
+                    top: dir.clone(),
+                    root: dir.clone(),
+                    linked: false,
+                };
+                let Text::Ready(text) = self.text(&git) else {
+                    return Some(plain);
+                };
+                let target = text
+                    .lines()
+                    .find_map(|line| line.trim().strip_prefix("gitdir:"))
+                    .map(str::trim)
+                    .unwrap_or_default()
+                    .to_owned();
+                let resolved = VPath::new(&target).or_else(|_| dir.join(&target)).ok();
+                let main = resolved.as_ref().and_then(|gitdir| {
+                    let s = gitdir.as_str();
+                    s.find("/.git/worktrees/")
+                        .and_then(|cut| VPath::new(&s[..cut]).ok())
+                });
+                // A submodule or a detached git dir: the folder itself is the root.
+                return Some(match main {
+                    Some(main) => GitKey {
+                        top: dir,
+                        root: main,
+                        linked: true,
+                    },
+                    None => plain,
+                });
+            }
+        }
+        None
+    }
+}

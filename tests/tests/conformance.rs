@@ -1,0 +1,265 @@
+//! Replays every conformance capture against the core, offline.
+//!
+//! Each folder of `fixtures/conformance/` is a case that `tests/conformance/run.mjs` ran
+//! through the real Claude Code (the release its `capture.json` names): the capture holds
+//! what the program sent. This test lays the same files out in a virtual tree at the same
+//! absolute paths, runs the core, and checks that its report says the same, to the
+//! character: the instruction block's files, order, labels and sizes as sent; the skills
+//! listing; the memory folder and whether memory is on; what each scripted Read attached;
+//! what each sub-agent received; and the lengths of Claude Code's own text around them.
+
+use std::path::{Path, PathBuf};
+
+use memdiag_core::report::{Measure, Report, SentFile, SentLabel};
+use memdiag_core::{analyze_with, ContentSource, Entry, Input, Tree, VPath};
+use memdiag_tests::workspace_root;
+use serde_json::Value;
+
+/// Files are handed over with the listing, so nothing is read later.
+struct NoReads;
+
+impl ContentSource for NoReads {
+    fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
+        Err(format!("{path} was not in the case"))
+    }
+}
+
+fn cases() -> Vec<PathBuf> {
+    let dir = workspace_root().join("fixtures/conformance");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/conformance exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.join("capture.json").is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.expect("readable entry").path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The tree and input the program saw: `tree/` at the capture's root (its `etc/claude-code/`
+/// at `/etc/claude-code/`), the `.git` folders and files the runner made, `~/.claude.json`.
+fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
+    let root = capture["root"].as_str().expect("root");
+    let mut entries = Vec::new();
+    let tree_dir = case.join("tree");
+    let mut files = Vec::new();
+    walk(&tree_dir, &mut files);
+    for file in files {
+        let relative = file
+            .strip_prefix(&tree_dir)
+            .expect("below tree/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let path = if relative.starts_with("etc/claude-code/") {
+            format!("/{relative}")
+        } else {
+            format!("{root}/{relative}")
+        };
+        let bytes = std::fs::read(&file).expect("readable case file");
+        entries.push(entry(path, bytes));
+    }
+    for (path, text) in capture["git_files"].as_object().into_iter().flatten() {
+        entries.push(entry(path.clone(), text.as_str().unwrap_or("").as_bytes().to_vec()));
+    }
+    let home = capture["home"].as_str().expect("home");
+    if let Some(text) = capture["claude_json"].as_str() {
+        entries.push(entry(format!("{home}/.claude.json"), text.as_bytes().to_vec()));
+    }
+    let mut tree = Tree::from_entries(&[root, "/etc/claude-code"], entries);
+    for dir in capture["git_dirs"].as_array().into_iter().flatten() {
+        let git = format!("{}/.git", dir.as_str().expect("git dir"));
+        tree.add_dir(VPath::new(&git).expect("absolute"));
+    }
+    let reads = capture["reads"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| r["path"].as_str().expect("read path").to_owned())
+        .collect();
+    let spec: Value = serde_json::from_str(
+        &std::fs::read_to_string(case.join("case.json")).expect("case.json"),
+    )
+    .expect("case.json is JSON");
+    let input = Input {
+        home: home.to_owned(),
+        project: Some(capture["cwd"].as_str().expect("cwd").to_owned()),
+        reads,
+        disable_auto_memory_env: spec["env"]["CLAUDE_CODE_DISABLE_AUTO_MEMORY"]
+            .as_str()
+            .map(str::to_owned),
+        ..Input::default()
+    };
+    (tree, input)
+}
+
+fn entry(path: String, bytes: Vec<u8>) -> Entry {
+    Entry {
+        path,
+        size: bytes.len() as u64,
+        bytes: Some(bytes),
+        modified: None,
+    }
+}
+
+/// Sizes of a text the way the report gives them.
+fn measure(text: &str) -> Measure {
+    Measure {
+        bytes: text.len() as u64,
+        chars: text.chars().count() as u64,
+        utf16: text.encode_utf16().count() as u64,
+        lines: text.lines().count() as u64,
+    }
+}
+
+fn label(value: &Value) -> Option<SentLabel> {
+    serde_json::from_value(value.clone()).ok()
+}
+
+/// Compares the files the program sent with the report's, collecting every difference.
+fn compare_files(what: &str, sent: &[Value], report: &[SentFile], labels: bool, out: &mut Vec<String>) {
+    let want: Vec<&str> = sent.iter().map(|f| f["path"].as_str().unwrap_or("")).collect();
+    let got: Vec<&str> = report.iter().map(|f| f.path.as_str()).collect();
+    if want != got {
+        out.push(format!("{what}: the program sent\n    {}\n  the core says\n    {}", want.join("\n    "), got.join("\n    ")));
+        return;
+    }
+    for (file, row) in sent.iter().zip(report) {
+        let text = file["text"].as_str().unwrap_or("");
+        if measure(text) != row.loaded {
+            out.push(format!(
+                "{what}: {} is {:?} as sent, the core says {:?}\n    sent: {:?}",
+                row.path,
+                measure(text),
+                row.loaded,
+                text.chars().take(300).collect::<String>()
+            ));
+        }
+        if labels && label(&file["label"]) != row.label {
+            out.push(format!("{what}: {} has label {}, the core says {:?}", row.path, file["label"], row.label));
+        }
+    }
+}
+
+fn check(case: &Path) -> Vec<String> {
+    let capture: Value =
+        serde_json::from_str(&std::fs::read_to_string(case.join("capture.json")).expect("capture"))
+            .expect("capture is JSON");
+    let (mut tree, input) = lay_out(case, &capture);
+    let report: Report = match analyze_with(&mut tree, &input, &mut NoReads) {
+        Ok(report) => report,
+        Err(error) => return vec![format!("analysis failed: {error}")],
+    };
+    let mut out = Vec::new();
+    let session = &report.session;
+
+    // 1. The instruction block.
+    let startup = &capture["startup"];
+    let sent = startup["files"].as_array().cloned().unwrap_or_default();
+    compare_files("startup", &sent, &session.files, true, &mut out);
+    let block = session.cost.instruction_block.total();
+    let want = startup["chars"].as_u64().unwrap_or(0);
+    if block != want && out.is_empty() {
+        out.push(format!("instruction block: {want} characters sent, the core says {block}"));
+    }
+
+    // 3. The skills listing.
+    let skills = &capture["skills"];
+    let want: Vec<String> = skills["entries"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| e.as_str().unwrap_or("").to_owned())
+        .collect();
+    if want != session.skills {
+        out.push(format!("skills listing: the program lists {want:?}, the core {:?}", session.skills));
+    } else if skills["chars"].as_u64() != Some(session.cost.skills_listing.total()) {
+        out.push(format!(
+            "skills listing: {} characters, the core says {}",
+            skills["chars"],
+            session.cost.skills_listing.total()
+        ));
+    }
+
+    // 4. The memory folder, and memory on or off.
+    let memory = &capture["memory"];
+    let want_dir = memory["dir"].as_str();
+    if want_dir != session.memory_dir.as_deref() {
+        out.push(format!("memory folder: the program names {want_dir:?}, the core {:?}", session.memory_dir));
+    } else if memory["chars"].as_u64() != Some(session.cost.memory_section.total()) {
+        out.push(format!(
+            "memory section: {} characters, the core says {}",
+            memory["chars"],
+            session.cost.memory_section.total()
+        ));
+    }
+
+    // 5. Reads.
+    for (i, read) in capture["reads"].as_array().into_iter().flatten().enumerate() {
+        let Some(answer) = report.reads.get(i) else {
+            out.push(format!("read {}: the core has no answer", read["path"]));
+            continue;
+        };
+        let files = read["files"].as_array().cloned().unwrap_or_default();
+        compare_files(&format!("read of {}", answer.path), &files, &answer.files, false, &mut out);
+        let want: Vec<String> = read["skills"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["entries"].as_array().cloned().unwrap_or_default())
+            .map(|e| e.as_str().unwrap_or("").to_owned())
+            .collect();
+        if want != answer.skills {
+            out.push(format!("read of {}: skills announced {want:?}, the core {:?}", answer.path, answer.skills));
+        }
+    }
+
+    // 6. Sub-agents.
+    for agent in capture["agents"].as_array().into_iter().flatten() {
+        let name = agent["agent"].as_str().unwrap_or("");
+        let Some(info) = report.health.agents.iter().find(|a| a.name == name) else {
+            out.push(format!("sub-agent {name}: not in the report"));
+            continue;
+        };
+        let files = agent["files"].as_array().cloned().unwrap_or_default();
+        compare_files(&format!("sub-agent {name}"), &files, &info.receives, true, &mut out);
+        let index = agent["agent_memory"]["index"].as_str().map(measure);
+        if index != info.memory_index {
+            out.push(format!("sub-agent {name}: memory index {index:?}, the core says {:?}", info.memory_index));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_capture_replays_against_the_core() {
+    let cases = cases();
+    assert!(!cases.is_empty(), "no conformance cases under fixtures/conformance/");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let problems = check(case);
+        if !problems.is_empty() {
+            let name = case.file_name().unwrap_or_default().to_string_lossy();
+            failures.push(format!("== {name}\n  {}", problems.join("\n  ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} conformance cases differ from what Claude Code did:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
