@@ -91,6 +91,16 @@ browser_tests() {
       cargo test -p memdiag-web --target wasm32-unknown-unknown
 }
 
+# Runs the real program on every conformance case against the loopback stand-in. The
+# managed-policy cases need /etc/claude-code for the length of one run, hence root.
+conformance_live() {
+  if [ "$(id -u)" -ne 0 ]; then
+    _tools_as_root env PATH="$PATH" MEMDIAG_CLAUDE="$MEMDIAG_CLAUDE" node tests/conformance/run.mjs
+  else
+    MEMDIAG_CLAUDE="$MEMDIAG_CLAUDE" node tests/conformance/run.mjs
+  fi
+}
+
 # The end-to-end test serves dist/ itself (see the contract at the top).
 e2e() {
   local files=()
@@ -114,6 +124,9 @@ step "cargo fmt --check" cargo fmt --all -- --check
 step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native)" cargo test --workspace
+# The pinned Claude Code itself, on every case of fixtures/conformance/: fails when what the
+# program loads no longer matches a case's recorded capture (see tests/conformance/run.mjs).
+step "conformance (live, Claude Code $(memdiag_claude_pin))" conformance_live
 step "benchmarks build" cargo bench -p memdiag-core --no-run
 step "core builds for wasm32" cargo build -p memdiag-core --target wasm32-unknown-unknown
 if [ "$SKIP_BROWSER" = 1 ]; then

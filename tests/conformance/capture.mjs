@@ -30,7 +30,7 @@ export const BUILT_IN_SKILLS = new Set([
 const labelByText = Object.fromEntries(Object.entries(LABELS).map(([k, v]) => [v, k]));
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ENTRY = new RegExp(
-  `(?:^|\\n\\n)Contents of (/[^\\n]*?)(?: \\((${Object.values(LABELS).map(escape).join('|')})\\))?:\\n\\n`,
+  `(?:^|\\n\\n)Contents of (/[^\\n]*?|<managed-settings>)(?: \\((${Object.values(LABELS).map(escape).join('|')})\\))?:\\n\\n`,
   'g',
 );
 
