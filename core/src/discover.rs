@@ -192,13 +192,18 @@ impl Discovery<'_> {
             }
         };
 
+        let git = self.paths.project.clone().and_then(|p| self.git_key(&p));
+        self.git_root = git.as_ref().map(|g| g.root.clone());
+        if let Some(project) = self.paths.project.clone() {
+            let key = self.git_root.clone().unwrap_or(project);
+            self.read_claude_json(&key);
+        }
+
         // The instruction block, in the program's order.
         let managed = self.managed_policy();
         add(&mut groups, managed);
         let user = self.user_files();
         add(&mut groups, user);
-        let git = self.paths.project.clone().and_then(|p| self.git_key(&p));
-        self.git_root = git.as_ref().map(|g| g.root.clone());
         if let Some(project) = self.paths.project.clone() {
             let walked = self.directory_walk(&project, git.as_ref());
             add(&mut groups, walked);

@@ -203,7 +203,11 @@ impl Discovery<'_> {
             )));
             return Some(FileStatus::NotText);
         }
-        if let Some(pattern) = self.exclude_pattern(target) {
+        // claudeMdExcludes never reaches the managed policy, its imports included.
+        let excluded = (chain.scope != Some(Scope::Managed))
+            .then(|| self.exclude_pattern(target))
+            .flatten();
+        if let Some(pattern) = excluded {
             self.diagnostics.push(at(Diagnostic::new(
                 "claude-md-excluded",
                 Severity::Info,
@@ -212,9 +216,10 @@ impl Discovery<'_> {
             )));
             return Some(FileStatus::Excluded);
         }
-        // The managed policy may import from anywhere too (measured on 2.1.328; the
-        // reference notes said otherwise).
-        let guarded = matches!(chain.scope, Some(Scope::Project | Scope::Local));
+        let guarded = matches!(
+            chain.scope,
+            Some(Scope::Project | Scope::Local | Scope::Managed)
+        );
         let outside = self
             .paths
             .project

@@ -32,6 +32,11 @@ const SKILLS_LISTING_UTF16: u64 = 65 + 6_210;
 const SKILL_LINE_FRAME_UTF16: u64 = 3;
 /// The "# Memory" section of the system prompt, but for the folder path it names once.
 const MEMORY_SECTION_UTF16: u64 = 2_018;
+/// The name the instruction block gives the managed settings' inline `claudeMd`.
+pub(crate) const INLINE_MANAGED_NAME: &str = "<managed-settings>";
+/// "Your MEMORY.md is currently empty. …": what a sub-agent's memory section holds when its
+/// declared folder has no index.
+const EMPTY_AGENT_MEMORY_UTF16: u64 = 85;
 /// `<system-reminder>\nContents of ` + `:\n\n` + `\n\n</system-reminder>` around a file a
 /// read attaches.
 const ATTACHED_FRAME_UTF16: u64 = 18 + 12 + 3 + 21;
@@ -141,11 +146,13 @@ impl Discovery<'_> {
             .take_while(|d| d.starts_with(&project) && *d != project)
             .collect();
         dirs.reverse();
-        if !target.starts_with(&project) {
+        if !target.starts_with(&project) || target == project {
+            // Measured on 2.1.328: a read outside the working directory attaches nothing,
+            // not even a rule whose globs would match.
             answer.note = Some(format!(
-                "{target} is outside the project: no folder's files attach, only conditional \
-                 rules whose globs match"
+                "{target} is outside the project folder: a read there attaches nothing"
             ));
+            return answer;
         }
         // Folder by folder from the project down: each folder's files and rules, its
         // conditional rules that match; then the matching conditional rules of the walk,
@@ -186,7 +193,8 @@ impl Discovery<'_> {
                 continue;
             }
             let owner = family_dir(skill);
-            if !dirs.contains(&owner) {
+            // Each skill is announced once per session.
+            if !dirs.contains(&owner) || !sent.insert(skill.as_str().to_owned()) {
                 continue;
             }
             let rel = owner.strip_prefix(&project).unwrap_or_default();
@@ -224,13 +232,20 @@ impl Discovery<'_> {
         let Some(relative) = target.strip_prefix(&base).filter(|r| !r.is_empty()) else {
             return false;
         };
-        // The program matches with the `ignore` package, which ignores case.
+        // The program matches with the `ignore` package: gitignore rules, case ignored, a
+        // `!pattern` taking back what earlier patterns matched, the last match winning.
         let relative = relative.to_lowercase();
-        row.paths
-            .iter()
-            .flatten()
-            .filter_map(|g| Glob::new(&g.to_lowercase()).ok())
-            .any(|g| g.matches_relative(&relative))
+        let mut matched = false;
+        for pattern in row.paths.iter().flatten() {
+            let (negated, glob) = match pattern.strip_prefix('!') {
+                Some(rest) => (true, rest),
+                None => (false, pattern.as_str()),
+            };
+            if Glob::new(&glob.to_lowercase()).is_ok_and(|g| g.matches_relative(&relative)) {
+                matched = !negated;
+            }
+        }
+        matched
     }
 
     /// Each declared sub-agent receives the session's instruction block (project files and
@@ -242,12 +257,26 @@ impl Discovery<'_> {
         health: &mut Health,
     ) {
         let _ = rows;
+        // CLAUDE_CODE_DISABLE_AUTO_MEMORY switches agent memory off too; the settings'
+        // autoMemoryEnabled does not (measured on 2.1.328).
+        let env_off = !self.settings.auto_memory_enabled && self.settings.enabled_from.is_none();
         for agent in &mut health.agents {
             agent.receives = session.files.clone();
-            let dir = agent.memory_dir.as_ref().and_then(|d| VPath::new(d).ok());
-            if let Some(dir) = dir.filter(|_| agent.memory_exists) {
-                agent.memory_index = self.agent_index_text(&dir).map(|t| measure(&t));
+            if env_off || agent.memory.is_none() {
+                continue;
             }
+            let dir = agent.memory_dir.as_ref().and_then(|d| VPath::new(d).ok());
+            agent.memory_index = match dir.and_then(|d| self.agent_index_text(&d)) {
+                Some(text) => Some(measure(&text)),
+                // A declared folder with no index: the program says it is empty, in a
+                // sentence of this length.
+                None => Some(Measure {
+                    bytes: EMPTY_AGENT_MEMORY_UTF16,
+                    chars: EMPTY_AGENT_MEMORY_UTF16,
+                    utf16: EMPTY_AGENT_MEMORY_UTF16,
+                    lines: 1,
+                }),
+            };
         }
     }
 }
@@ -285,8 +314,16 @@ fn sent_subtree(rows: &[FileRow], index: usize) -> Vec<usize> {
 }
 
 fn sent_file(rows: &[FileRow], index: usize, label: Option<SentLabel>) -> SentFile {
+    let row = &rows[index];
+    // The managed settings' inline instructions are named this way, not by a path.
+    let inline = row.group == crate::report::Group::ManagedPolicy
+        && row.path.ends_with(&format!("/{}", super::walk::MANAGED_SETTINGS));
     SentFile {
-        path: rows[index].path.clone(),
+        path: if inline {
+            INLINE_MANAGED_NAME.to_owned()
+        } else {
+            row.path.clone()
+        },
         row: index,
         label,
         loaded: rows[index].loaded.unwrap_or(Measure::default()),

@@ -25,6 +25,8 @@ pub(super) struct EffectiveSettings {
     pub(super) external_imports_approved: Option<bool>,
     /// True when `~/.claude.json` is in the snapshot.
     pub(super) claude_json_present: bool,
+    /// `claudeMd` of the managed settings: instructions sent as `<managed-settings>`.
+    pub(super) managed_claude_md: Option<String>,
 }
 
 impl EffectiveSettings {
@@ -38,6 +40,7 @@ impl EffectiveSettings {
             projects_base: config.child("projects"),
             external_imports_approved: None,
             claude_json_present: false,
+            managed_claude_md: None,
         }
     }
 }
@@ -70,7 +73,7 @@ impl Discovery<'_> {
                 Layer::Local,
             ));
         }
-        files.push((self.managed_dir().child("managed-settings.json"), Layer::Policy));
+        files.push((self.managed_dir().child(super::walk::MANAGED_SETTINGS), Layer::Policy));
         let mut patterns = Vec::new();
         let mut directory: Option<(Layer, VPath, String)> = None;
         for (path, layer) in files {
@@ -103,7 +106,9 @@ impl Discovery<'_> {
                 self.settings.enabled_from = Some(path.clone());
                 self.settings.votes.push((path.clone(), enabled));
             }
-            if layer != Layer::Policy {
+            if layer == Layer::Policy {
+                self.settings.managed_claude_md = parsed.claude_md;
+            } else {
                 patterns.extend(parsed.claude_md_excludes);
             }
             if let Some(dir) = parsed.auto_memory_directory {
@@ -137,7 +142,6 @@ impl Discovery<'_> {
             self.settings.auto_memory_enabled = false;
             self.settings.enabled_from = None;
         }
-        self.read_claude_json();
     }
 
     /// The folder of the managed policy on the snapshot's OS.
@@ -172,19 +176,24 @@ impl Discovery<'_> {
         }
     }
 
-    /// `~/.claude.json`: only the external-import approval of the project is read.
-    fn read_claude_json(&mut self) {
-        let Some(project) = self.paths.project.clone() else {
-            return;
+    /// `~/.claude.json` (`<config>/.claude.json` when the config folder is moved): only the
+    /// external-import approval of the project is read, under the project's key: its git
+    /// root, the main worktree's for a linked worktree (measured on 2.1.328), else the
+    /// project folder.
+    pub(super) fn read_claude_json(&mut self, key: &VPath) {
+        let default_config = self.paths.home.child(".claude");
+        let path = if self.paths.config == default_config {
+            self.paths.home.child(".claude.json")
+        } else {
+            self.paths.config.child(".claude.json")
         };
-        let path = self.paths.home.child(".claude.json");
         if !self.tree.is_file(&path) {
             return;
         }
         self.settings.claude_json_present = true;
         if let Text::Ready(text) = self.text(&path) {
             self.settings.external_imports_approved =
-                settings::external_includes_approved(&text, project.as_str());
+                settings::external_includes_approved(&text, key.as_str());
         }
     }
 }

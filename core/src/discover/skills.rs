@@ -25,9 +25,11 @@ pub(super) enum SkillSource {
 impl Discovery<'_> {
     /// Every skill, listed ones first in the order the listing shows them.
     pub(super) fn skills(&mut self) -> Vec<Node> {
-        let mut nodes = Vec::new();
+        // The listing groups them by source, each group by folder name: the user's, then the
+        // project folder's, then each parent's up to the git root (measured on 2.1.328).
+        let user = self.paths.config.child("skills");
+        let mut nodes = self.skill_folder(&user, Scope::User, SkillSource::Listed);
         if let Some(project) = self.paths.project.clone() {
-            // The project folder, then each parent up to the git root.
             let stop = self.git_root.clone().unwrap_or_else(|| project.clone());
             for dir in project.ancestors() {
                 if !dir.starts_with(&stop) {
@@ -37,8 +39,6 @@ impl Discovery<'_> {
                 nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
             }
         }
-        let user = self.paths.config.child("skills");
-        nodes.extend(self.skill_folder(&user, Scope::User, SkillSource::Listed));
         if let Some(project) = self.paths.project.clone() {
             for dir in self.dirs_below(&project) {
                 if dir.file_name() == ".claude" {

@@ -11,6 +11,9 @@ use super::{Discovery, Node, Sent, Text};
 use crate::report::{Group, LoadType, Scope};
 use crate::vpath::VPath;
 
+/// The managed settings file; its `claudeMd` is sent as `<managed-settings>`.
+pub(super) const MANAGED_SETTINGS: &str = "managed-settings.json";
+
 /// The git facts that key auto memory and bound the walk's special cases.
 #[derive(Debug, Clone)]
 pub(super) struct GitKey {
@@ -36,12 +39,39 @@ impl Discovery<'_> {
             )
             .into_iter()
             .collect();
+        nodes.extend(self.inline_managed_instructions(&dir));
         nodes.extend(self.rules(
             &dir.child(".claude").child("rules"),
             Scope::Managed,
             Sent::AtStartup,
         ));
         nodes
+    }
+
+    /// `claudeMd` of `managed-settings.json`: sent after the managed CLAUDE.md as the entry
+    /// `<managed-settings>`; its row is the settings file.
+    fn inline_managed_instructions(&mut self, dir: &VPath) -> Option<Node> {
+        let text = self.settings.managed_claude_md.clone()?;
+        let path = dir.child(MANAGED_SETTINGS);
+        let sent = crate::text::measure::as_sent(&text);
+        let mut row = super::blank_row(
+            &path,
+            Group::ManagedPolicy,
+            LoadType::Always,
+            Some(Scope::Managed),
+            self.tree.file(&path).map(|f| f.size),
+        );
+        row.raw = Some(crate::text::measure::measure(&text));
+        if sent.is_empty() {
+            row.status = crate::report::FileStatus::Empty;
+        }
+        row.loaded = Some(crate::text::measure::measure(&sent));
+        self.top_level.insert(path.clone());
+        self.note_sent(&path, Sent::AtStartup);
+        Some(Node {
+            row,
+            children: Vec::new(),
+        })
     }
 
     /// `<config>/CLAUDE.md`, then `<config>/rules/`.
@@ -71,11 +101,16 @@ impl Discovery<'_> {
         // AGENTS.md is a fallback for the whole walk: it loads (after each folder's own
         // files) only when no folder of the walk has a CLAUDE.md, .claude/CLAUDE.md or
         // CLAUDE.local.md.
-        let agents_fallback = !dirs.iter().any(|dir| {
-            ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
-                .iter()
-                .any(|name| dir.join(name).is_ok_and(|p| self.tree.is_file(&p)))
-        });
+        let candidates: Vec<VPath> = dirs
+            .iter()
+            .flat_map(|dir| {
+                ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
+                    .iter()
+                    .filter_map(|name| dir.join(name).ok())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let agents_fallback = !candidates.iter().any(|path| self.would_send(path));
         let mut nodes = Vec::new();
         for dir in dirs {
             let local_only = main_above.is_some_and(|g| dir.starts_with(&g.root) && dir != g.top);
@@ -115,6 +150,24 @@ impl Discovery<'_> {
             }
         }
         nodes
+    }
+
+    /// True when the walk would send this file: it exists, is not the user's own
+    /// CLAUDE.md, is not excluded or too large, and has text left once stripped. A file
+    /// whose contents have not arrived counts as sent until they do.
+    fn would_send(&mut self, path: &VPath) -> bool {
+        if !self.tree.is_file(path)
+            || *path == self.paths.config.child("CLAUDE.md")
+            || self.exclude_pattern(path).is_some()
+            || self.tree.file(path).is_some_and(|f| f.size > super::CLAUDE_MD_MAX_BYTES)
+        {
+            return false;
+        }
+        match self.text(path) {
+            Text::Ready(text) => !crate::text::measure::as_sent(&text).is_empty(),
+            Text::Pending => true,
+            _ => false,
+        }
     }
 
     /// The files of every folder below the project: they attach when Claude reads a file

@@ -22,7 +22,7 @@ pub(crate) struct Frontmatter {
 /// line, or no closing `---` line). `\r\n` line ends are accepted.
 pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
     let block = locate(text)?;
-    let (fields, error) = match serde_yaml::from_str::<Value>(&text[block.yaml]) {
+    let (fields, error) = match serde_yaml::from_str::<Value>(&text[block.yaml.clone()]) {
         Ok(value) => match untag(&value) {
             Value::Mapping(map) => {
                 let fields = map
@@ -37,7 +37,12 @@ pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
                 Some("frontmatter is not a mapping of keys to values".to_owned()),
             ),
         },
-        Err(error) => (Vec::new(), Some(error.to_string())),
+        // Claude Code reads `description: Only when asked: release steps.` (a second colon
+        // that strict YAML rejects) as the plain text after the first `: `.
+        Err(error) => match plain_fields(&text[block.yaml.clone()]) {
+            Some(fields) => (fields, None),
+            None => (Vec::new(), Some(error.to_string())),
+        },
     };
     Some(Frontmatter {
         fields,
@@ -45,6 +50,28 @@ pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
         line_count: block.line_count,
         error,
     })
+}
+
+/// The block as `key: value` lines with plain text values, when every non-blank line is
+/// one (no nesting, no lists): the lenient reading that rescues an unquoted second colon.
+fn plain_fields(yaml: &str) -> Option<Vec<(String, Value)>> {
+    let mut fields = Vec::new();
+    for line in yaml.lines().filter(|l| !l.trim().is_empty()) {
+        let (key, value) = line.split_once(':')?;
+        let key_ok = !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !key_ok {
+            return None;
+        }
+        let value = value.trim();
+        if value.is_empty() {
+            return None;
+        }
+        fields.push((key.to_owned(), Value::String(value.to_owned())));
+    }
+    Some(fields)
 }
 
 impl Frontmatter {

@@ -119,14 +119,18 @@ fn comment_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// A file's text exactly as Claude Code sends it: [`strip_for_loading`], then trimmed as
-/// JavaScript's `trim` does (which takes a byte order mark too). Empty means the program
+/// A file's text exactly as Claude Code sends it: [`strip_for_loading`], trimmed as
+/// JavaScript's `trim` does (which takes a byte order mark too), CRLF made LF. Empty means the program
 /// sends nothing for the file.
 pub(crate) fn as_sent(text: &str) -> String {
-    strip_for_loading(text)
-        .text
-        .trim_matches(is_js_space)
-        .to_owned()
+    // CRLF line ends arrive as LF; a lone CR stays (measured on 2.1.328).
+    let stripped = strip_for_loading(text).text;
+    let trimmed = stripped.trim_matches(is_js_space);
+    if trimmed.contains("\r\n") {
+        trimmed.replace("\r\n", "\n")
+    } else {
+        trimmed.to_owned()
+    }
 }
 
 /// What JavaScript's `String.prototype.trim` removes: the ECMAScript WhiteSpace (tab, vertical

@@ -224,19 +224,17 @@ fn load_warning(t: &Truncation, dropped: &Dropped<'_>, style: WarningStyle) -> S
         WarningStyle::Detailed => {
             let detail = match dropped {
                 Dropped::Lines { first, text } => {
-                    // A line over 80 units is quoted as its first 79, trimmed, and `…`.
-                    let long = text.encode_utf16().count() > 80;
-                    let quoted = if long {
-                        first_units(text, 79).trim_end_matches(is_js_space)
-                    } else {
-                        text
-                    };
-                    let more = if long { "…" } else { "" };
-                    format!(
-                        "{} of {} lines were cut off, starting at line {first} (\"{quoted}{more}\")",
-                        t.total_lines - (first - 1),
-                        t.total_lines
-                    )
+                    let cut = t.total_lines - (first - 1);
+                    let total = t.total_lines;
+                    match quote(text) {
+                        Some(quoted) => format!(
+                            "{cut} of {total} lines were cut off, starting at line {first} \
+                             (\"{quoted}\")"
+                        ),
+                        None => {
+                            format!("{cut} of {total} lines were cut off, starting at line {first}")
+                        }
+                    }
                 }
                 Dropped::PartOfLineOne => format!(
                     "everything after the first {} characters of line 1 was cut off",
@@ -249,6 +247,26 @@ fn load_warning(t: &Truncation, dropped: &Dropped<'_>, style: WarningStyle) -> S
             )
         }
     }
+}
+
+/// How the warning quotes the first dropped line (measured on 2.1.328): trimmed; over 80
+/// UTF-16 units, its first 79, ended at the last white space when that stands after unit
+/// 40, trimmed again, and `…`. A blank line is not quoted at all.
+fn quote(line: &str) -> Option<String> {
+    let line = line.trim_matches(is_js_space);
+    if line.is_empty() {
+        return None;
+    }
+    if line.encode_utf16().count() <= 80 {
+        return Some(line.to_owned());
+    }
+    let mut head = first_units(line, 79);
+    if let Some((at, _)) = head.char_indices().rev().find(|(_, c)| is_js_space(*c)) {
+        if head[..at].encode_utf16().count() > 40 {
+            head = &head[..at];
+        }
+    }
+    Some(format!("{}…", head.trim_end_matches(is_js_space)))
 }
 
 /// The longest prefix of `text` of at most `units` UTF-16 units that ends on a char

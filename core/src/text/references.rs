@@ -50,6 +50,8 @@ pub(crate) struct RawReference {
 /// rewrite it in place.
 pub(crate) fn scan(text: &str) -> Vec<RawReference> {
     let skip_lines = frontmatter::locate(text).map_or(0, |block| block.line_count);
+    let body_start = frontmatter::locate(text).map_or(0, |block| block.body_offset);
+    let regions = import_regions(text, body_start);
     let mut found = Vec::new();
     let mut fence = FenceTracker::default();
     // Code spans cannot cross a blank line or a fence, so the text is scanned one paragraph
@@ -66,14 +68,14 @@ pub(crate) fn scan(text: &str) -> Vec<RawReference> {
         let indented_code = paragraph.is_none() && super::measure::strip_indent(line).is_none();
         if fence.step(line) || line.trim().is_empty() || indented_code {
             if let Some(paragraph_start) = paragraph.take() {
-                scan_paragraph(text, paragraph_start..start, &mut found);
+                scan_paragraph(text, paragraph_start..start, &regions, &mut found);
             }
         } else if paragraph.is_none() {
             paragraph = Some(start);
         }
     }
     if let Some(paragraph_start) = paragraph {
-        scan_paragraph(text, paragraph_start..text.len(), &mut found);
+        scan_paragraph(text, paragraph_start..text.len(), &regions, &mut found);
     }
 
     // A link's text can hold an import, so the two scans interleave.
@@ -93,12 +95,17 @@ pub(crate) fn scan(text: &str) -> Vec<RawReference> {
 const TRAILING_PUNCTUATION: &[char] = &[':', ',', ';', '.', ')', '!', '?'];
 
 /// Finds the references in one paragraph; positions are byte offsets in the whole text.
-fn scan_paragraph(text: &str, range: Range<usize>, found: &mut Vec<(usize, RawReference)>) {
+fn scan_paragraph(
+    text: &str,
+    range: Range<usize>,
+    regions: &[Range<usize>],
+    found: &mut Vec<(usize, RawReference)>,
+) {
     let base = range.start;
     let paragraph = &text[range];
     let code = code_span_mask(paragraph);
     let shift = |span: Range<usize>| base + span.start..base + span.end;
-    for (position, span, target) in imports(paragraph, &code) {
+    for (position, span, target) in imports(paragraph, base, regions, &code) {
         found.push((base + position, import(target, shift(span))));
     }
     for (position, span, target) in links(paragraph, &code) {
@@ -178,18 +185,32 @@ fn code_span_mask(paragraph: &str) -> Vec<bool> {
 
 /// Every `@path` of the paragraph that Claude Code takes as an import: the offset of its
 /// `@`, the range of the path as written and the path.
-fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, Range<usize>, String)> {
+fn imports(
+    paragraph: &str,
+    base: usize,
+    regions: &[Range<usize>],
+    code: &[bool],
+) -> Vec<(usize, Range<usize>, String)> {
     let mut out = Vec::new();
     let mut previous: Option<char> = None;
     for (at, c) in paragraph.char_indices() {
-        let starts_word = previous.is_none_or(is_js_space);
+        let prev = previous;
         previous = Some(c);
-        if c != '@' || code[at] || !starts_word {
+        if c != '@' || code[at] {
             continue;
         }
+        // Only Markdown text counts: not HTML, not code, not a link's destination.
+        let Some(region) = region_of(regions, base + at) else {
+            continue;
+        };
+        let starts_word = prev.is_none_or(is_js_space) || region.start == base + at;
+        if !starts_word {
+            continue;
+        }
+        let region_end = region.end.saturating_sub(base).min(paragraph.len());
         let mut path = String::new();
-        let mut end = paragraph.len();
-        let mut chars = paragraph[at + 1..].char_indices().peekable();
+        let mut end = region_end;
+        let mut chars = paragraph[at + 1..region_end.max(at + 1)].char_indices().peekable();
         while let Some((i, c)) = chars.next() {
             if code[at + 1 + i] || is_js_space(c) {
                 end = at + 1 + i;
@@ -213,6 +234,68 @@ fn imports(paragraph: &str, code: &[bool]) -> Vec<(usize, Range<usize>, String)>
         }
     }
     out
+}
+
+/// The text region holding byte `pos`, if any.
+fn region_of(regions: &[Range<usize>], pos: usize) -> Option<&Range<usize>> {
+    let index = regions.partition_point(|r| r.end <= pos);
+    regions.get(index).filter(|r| r.start <= pos)
+}
+
+/// Where `text` holds Markdown text, the only place Claude Code looks for imports (it scans
+/// its Markdown lexer's text tokens): not code, not HTML (blocks or inline), not a link's
+/// destination. A top-level HTML block that starts with a comment gives back what stands
+/// outside its comments, since the program strips those before it scans. Adjacent pieces
+/// are merged, so a region is a run of text as a token would hold it.
+fn import_regions(text: &str, body_start: usize) -> Vec<Range<usize>> {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+
+    let mut regions: Vec<Range<usize>> = Vec::new();
+    let mut push = |range: Range<usize>| match regions.last_mut() {
+        Some(last) if last.end == range.start => last.end = range.end,
+        _ => regions.push(range),
+    };
+    let mut hidden = 0usize;
+    let mut depth = 0usize;
+    for (event, range) in Parser::new(&text[body_start..]).into_offset_iter() {
+        let range = body_start + range.start..body_start + range.end;
+        match event {
+            Event::Start(tag) => {
+                if depth == 0 && matches!(tag, Tag::HtmlBlock) {
+                    let block = &text[range.clone()];
+                    if block.trim_start().starts_with("<!--") {
+                        let mut at = range.start;
+                        let mut from = 0;
+                        while let Some(open) = block[from..].find("<!--") {
+                            let open = from + open;
+                            let Some(close) = block[open + 4..].find("-->") else {
+                                break;
+                            };
+                            push(at..range.start + open);
+                            from = open + 4 + close + 3;
+                            at = range.start + from;
+                        }
+                        if from > 0 {
+                            push(at..range.end);
+                        }
+                    }
+                }
+                if matches!(tag, Tag::CodeBlock(_) | Tag::HtmlBlock) {
+                    hidden += 1;
+                }
+                depth += 1;
+            }
+            Event::End(end) => {
+                if matches!(end, TagEnd::CodeBlock | TagEnd::HtmlBlock) {
+                    hidden = hidden.saturating_sub(1);
+                }
+                depth = depth.saturating_sub(1);
+            }
+            Event::Text(_) if hidden == 0 => push(range),
+            _ => {}
+        }
+    }
+    regions
 }
 
 /// Claude Code's accept rule for an import target: `./`, `~/` or `/` followed by more, or a

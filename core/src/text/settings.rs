@@ -11,6 +11,8 @@ pub(crate) struct Settings {
     pub(crate) auto_memory_directory: Option<String>,
     /// `claudeMdExcludes`: glob patterns over absolute paths.
     pub(crate) claude_md_excludes: Vec<String>,
+    /// `claudeMd`: instructions written inline in the managed settings.
+    pub(crate) claude_md: Option<String>,
 }
 
 /// Parses a settings file. A key of the wrong type is ignored with a warning in `warnings`.
@@ -35,6 +37,11 @@ pub(crate) fn parse(text: &str) -> Result<(Settings, Vec<String>), String> {
         None => {}
         Some(Value::String(s)) => settings.auto_memory_directory = Some(s.clone()),
         Some(_) => warnings.push("autoMemoryDirectory is not a string; ignored".to_owned()),
+    }
+    match map.get("claudeMd") {
+        None => {}
+        Some(Value::String(s)) => settings.claude_md = Some(s.clone()),
+        Some(_) => warnings.push("claudeMd is not a string; ignored".to_owned()),
     }
     match map.get("claudeMdExcludes") {
         None => {}
