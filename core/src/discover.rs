@@ -37,8 +37,8 @@ pub(crate) use health::{CORRECTION_WORDS, RULE_MATCH_FILES};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::report::{
-    Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType,
-    MemoryFolder, MemoryLookup, Os, ReadAnswer, Scope, Session, Severity,
+    Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, MemoryFolder,
+    MemoryLookup, Os, ReadAnswer, Scope, Session, Severity,
 };
 use crate::text::frontmatter::{self, Frontmatter};
 use crate::text::measure::{as_sent, measure};
@@ -236,7 +236,9 @@ impl Discovery<'_> {
                 "auto-memory-disabled",
                 Severity::Warning,
                 from.as_ref().map(VPath::as_str),
-                format!("auto memory is switched off by {why}; its files are listed but not loaded"),
+                format!(
+                    "auto memory is switched off by {why}; its files are listed but not loaded"
+                ),
             ));
         }
         self.size_findings(&groups);

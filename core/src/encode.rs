@@ -65,7 +65,9 @@ pub fn decode_guess(name: &str) -> String {
 /// wrapping, over UTF-16 units), then JavaScript's `Math.abs(h).toString(36)`.
 fn path_hash(path: &str) -> String {
     let hash = path.encode_utf16().fold(0i32, |h, unit| {
-        h.wrapping_shl(5).wrapping_sub(h).wrapping_add(i32::from(unit))
+        h.wrapping_shl(5)
+            .wrapping_sub(h)
+            .wrapping_add(i32::from(unit))
     });
     // `Math.abs` of i32::MIN is 2^31 in JavaScript, which `unsigned_abs` gives too.
     let mut value = hash.unsigned_abs();

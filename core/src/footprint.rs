@@ -28,7 +28,13 @@ pub(crate) fn apply(rows: &[FileRow]) -> Footprint {
             add(&mut footprint, Group::Skills, listing, false, false);
         } else {
             let always = matches!(row.load, LoadType::Always | LoadType::Startup);
-            add(&mut footprint, row.group, row.loaded.unwrap_or_default(), true, always);
+            add(
+                &mut footprint,
+                row.group,
+                row.loaded.unwrap_or_default(),
+                true,
+                always,
+            );
         }
     }
     footprint.tokens_estimate = estimate_tokens(footprint.utf16);

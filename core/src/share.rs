@@ -573,7 +573,7 @@ impl Payload {
                 version: self.version,
                 today: self.today,
                 reads: Vec::new(),
-            disable_auto_memory_env: None,
+                disable_auto_memory_env: None,
             },
             made: self.made,
             text_kept: self.text_kept,

@@ -146,7 +146,11 @@ mod tests {
     fn each_change_switches_at_its_release() {
         let at = |v: (u32, u32, u32)| Rules::of(Some(ClaudeVersion(v.0, v.1, v.2)));
         assert_eq!(Rules::of(None), Rules::CURRENT);
-        assert_eq!(at((2, 1, 263)), Rules::CURRENT);
+        assert_eq!(at((2, 1, 328)), Rules::CURRENT);
+        assert_eq!(at((2, 1, 209)).warning_style, WarningStyle::FirstLines);
+        assert_eq!(at((2, 1, 210)).warning_style, WarningStyle::PartLoaded);
+        assert_eq!(at((2, 1, 267)).warning_style, WarningStyle::PartLoaded);
+        assert_eq!(at((2, 1, 268)).warning_style, WarningStyle::Detailed);
         assert!(!at((2, 1, 58)).auto_memory && at((2, 1, 59)).auto_memory);
         assert!(!at((2, 1, 62)).worktrees_share_memory && at((2, 1, 63)).worktrees_share_memory);
         assert!(!at((2, 1, 82)).memory_size_cap && at((2, 1, 83)).memory_size_cap);

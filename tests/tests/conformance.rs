@@ -72,11 +72,17 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
         entries.push(entry(path, bytes));
     }
     for (path, text) in capture["git_files"].as_object().into_iter().flatten() {
-        entries.push(entry(path.clone(), text.as_str().unwrap_or("").as_bytes().to_vec()));
+        entries.push(entry(
+            path.clone(),
+            text.as_str().unwrap_or("").as_bytes().to_vec(),
+        ));
     }
     let home = capture["home"].as_str().expect("home");
     if let Some(text) = capture["claude_json"].as_str() {
-        entries.push(entry(format!("{home}/.claude.json"), text.as_bytes().to_vec()));
+        entries.push(entry(
+            format!("{home}/.claude.json"),
+            text.as_bytes().to_vec(),
+        ));
     }
     let mut tree = Tree::from_entries(&[root, "/etc/claude-code"], entries);
     for dir in capture["git_dirs"].as_array().into_iter().flatten() {
@@ -89,10 +95,9 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
         .flatten()
         .map(|r| r["path"].as_str().expect("read path").to_owned())
         .collect();
-    let spec: Value = serde_json::from_str(
-        &std::fs::read_to_string(case.join("case.json")).expect("case.json"),
-    )
-    .expect("case.json is JSON");
+    let spec: Value =
+        serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).expect("case.json"))
+            .expect("case.json is JSON");
     let input = Input {
         home: home.to_owned(),
         project: Some(capture["cwd"].as_str().expect("cwd").to_owned()),
@@ -101,9 +106,13 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
             .as_str()
             .map(str::to_owned),
         // The runner gives CLAUDE_CODE_DISABLE… and CLAUDE_CONFIG_DIR relative to the root.
-        config_dir: spec["env"]["CLAUDE_CONFIG_DIR"]
-            .as_str()
-            .map(|dir| if dir.starts_with('/') { dir.to_owned() } else { format!("{root}/{dir}") }),
+        config_dir: spec["env"]["CLAUDE_CONFIG_DIR"].as_str().map(|dir| {
+            if dir.starts_with('/') {
+                dir.to_owned()
+            } else {
+                format!("{root}/{dir}")
+            }
+        }),
         ..Input::default()
     };
     (tree, input)
@@ -133,11 +142,24 @@ fn label(value: &Value) -> Option<SentLabel> {
 }
 
 /// Compares the files the program sent with the report's, collecting every difference.
-fn compare_files(what: &str, sent: &[Value], report: &[SentFile], labels: bool, out: &mut Vec<String>) {
-    let want: Vec<&str> = sent.iter().map(|f| f["path"].as_str().unwrap_or("")).collect();
+fn compare_files(
+    what: &str,
+    sent: &[Value],
+    report: &[SentFile],
+    labels: bool,
+    out: &mut Vec<String>,
+) {
+    let want: Vec<&str> = sent
+        .iter()
+        .map(|f| f["path"].as_str().unwrap_or(""))
+        .collect();
     let got: Vec<&str> = report.iter().map(|f| f.path.as_str()).collect();
     if want != got {
-        out.push(format!("{what}: the program sent\n    {}\n  the core says\n    {}", want.join("\n    "), got.join("\n    ")));
+        out.push(format!(
+            "{what}: the program sent\n    {}\n  the core says\n    {}",
+            want.join("\n    "),
+            got.join("\n    ")
+        ));
         return;
     }
     for (file, row) in sent.iter().zip(report) {
@@ -152,7 +174,10 @@ fn compare_files(what: &str, sent: &[Value], report: &[SentFile], labels: bool, 
             ));
         }
         if labels && label(&file["label"]) != row.label {
-            out.push(format!("{what}: {} has label {}, the core says {:?}", row.path, file["label"], row.label));
+            out.push(format!(
+                "{what}: {} has label {}, the core says {:?}",
+                row.path, file["label"], row.label
+            ));
         }
     }
 }
@@ -176,7 +201,9 @@ fn check(case: &Path) -> Vec<String> {
     let block = session.cost.instruction_block.total();
     let want = startup["chars"].as_u64().unwrap_or(0);
     if block != want && out.is_empty() {
-        out.push(format!("instruction block: {want} characters sent, the core says {block}"));
+        out.push(format!(
+            "instruction block: {want} characters sent, the core says {block}"
+        ));
     }
 
     // 3. The skills listing.
@@ -188,7 +215,10 @@ fn check(case: &Path) -> Vec<String> {
         .map(|e| e.as_str().unwrap_or("").to_owned())
         .collect();
     if want != session.skills {
-        out.push(format!("skills listing: the program lists {want:?}, the core {:?}", session.skills));
+        out.push(format!(
+            "skills listing: the program lists {want:?}, the core {:?}",
+            session.skills
+        ));
     } else if skills["chars"].as_u64() != Some(session.cost.skills_listing.total()) {
         out.push(format!(
             "skills listing: {} characters, the core says {}",
@@ -201,7 +231,10 @@ fn check(case: &Path) -> Vec<String> {
     let memory = &capture["memory"];
     let want_dir = memory["dir"].as_str();
     if want_dir != session.memory_dir.as_deref() {
-        out.push(format!("memory folder: the program names {want_dir:?}, the core {:?}", session.memory_dir));
+        out.push(format!(
+            "memory folder: the program names {want_dir:?}, the core {:?}",
+            session.memory_dir
+        ));
     } else if memory["chars"].as_u64() != Some(session.cost.memory_section.total()) {
         out.push(format!(
             "memory section: {} characters, the core says {}",
@@ -211,13 +244,24 @@ fn check(case: &Path) -> Vec<String> {
     }
 
     // 5. Reads.
-    for (i, read) in capture["reads"].as_array().into_iter().flatten().enumerate() {
+    for (i, read) in capture["reads"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         let Some(answer) = report.reads.get(i) else {
             out.push(format!("read {}: the core has no answer", read["path"]));
             continue;
         };
         let files = read["files"].as_array().cloned().unwrap_or_default();
-        compare_files(&format!("read of {}", answer.path), &files, &answer.files, false, &mut out);
+        compare_files(
+            &format!("read of {}", answer.path),
+            &files,
+            &answer.files,
+            false,
+            &mut out,
+        );
         let want: Vec<String> = read["skills"]
             .as_array()
             .into_iter()
@@ -226,7 +270,10 @@ fn check(case: &Path) -> Vec<String> {
             .map(|e| e.as_str().unwrap_or("").to_owned())
             .collect();
         if want != answer.skills {
-            out.push(format!("read of {}: skills announced {want:?}, the core {:?}", answer.path, answer.skills));
+            out.push(format!(
+                "read of {}: skills announced {want:?}, the core {:?}",
+                answer.path, answer.skills
+            ));
         }
     }
 
@@ -238,10 +285,19 @@ fn check(case: &Path) -> Vec<String> {
             continue;
         };
         let files = agent["files"].as_array().cloned().unwrap_or_default();
-        compare_files(&format!("sub-agent {name}"), &files, &info.receives, true, &mut out);
+        compare_files(
+            &format!("sub-agent {name}"),
+            &files,
+            &info.receives,
+            true,
+            &mut out,
+        );
         let index = agent["agent_memory"]["index"].as_str().map(measure);
         if index != info.memory_index {
-            out.push(format!("sub-agent {name}: memory index {index:?}, the core says {:?}", info.memory_index));
+            out.push(format!(
+                "sub-agent {name}: memory index {index:?}, the core says {:?}",
+                info.memory_index
+            ));
         }
     }
     out
@@ -258,7 +314,10 @@ fn shorten(text: &str, max: usize) -> String {
 #[test]
 fn every_capture_replays_against_the_core() {
     let cases = cases();
-    assert!(!cases.is_empty(), "no conformance cases under fixtures/conformance/");
+    assert!(
+        !cases.is_empty(),
+        "no conformance cases under fixtures/conformance/"
+    );
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap_or_default().to_string_lossy();

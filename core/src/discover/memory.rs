@@ -69,7 +69,10 @@ impl Discovery<'_> {
                 "auto-memory-absent",
                 Severity::Info,
                 None,
-                format!("{} has no auto memory: it arrived in 2.1.59", self.version_name()),
+                format!(
+                    "{} has no auto memory: it arrived in 2.1.59",
+                    self.version_name()
+                ),
             ));
             result.facts = facts;
             return result;
@@ -163,7 +166,8 @@ impl Discovery<'_> {
     /// findings, and their rows go. Links stay: they point Claude at topic files.
     fn memory_references(&mut self, node: &mut Node, dir: &VPath) {
         let before = node.children.len();
-        node.children.retain(|child| child.row.load != LoadType::Import);
+        node.children
+            .retain(|child| child.row.load != LoadType::Import);
         if node.children.len() < before {
             self.diagnostics.push(Diagnostic::new(
                 "memory-index-import",

@@ -16,10 +16,9 @@ use crate::vpath::VPath;
 
 /// Extensions Claude Code will not import as text (binary files, archives, media).
 const NON_TEXT_EXTENSIONS: [&str; 40] = [
-    "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tif", "tiff", "avif", "heic", "psd",
-    "pdf", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "jar", "exe", "dll", "so",
-    "dylib", "bin", "o", "a", "class", "wasm", "mp3", "mp4", "mov", "avi", "wav", "flac", "ogg",
-    "woff", "woff2",
+    "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tif", "tiff", "avif", "heic", "psd", "pdf",
+    "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "jar", "exe", "dll", "so", "dylib", "bin",
+    "o", "a", "class", "wasm", "mp3", "mp4", "mov", "avi", "wav", "flac", "ogg", "woff", "woff2",
 ];
 
 /// Where the references being expanded belong.
@@ -71,7 +70,9 @@ impl Discovery<'_> {
                 && !(reference.kind == ReferenceKind::Import && reference.trailing_punctuation);
             // `@name` without an extension is an import only when that file exists: most
             // are handles and package names, which the program skips silently too.
-            if reference.kind == ReferenceKind::Import && !exists && !has_extension(&reference.target)
+            if reference.kind == ReferenceKind::Import
+                && !exists
+                && !has_extension(&reference.target)
             {
                 continue;
             }
@@ -152,8 +153,7 @@ impl Discovery<'_> {
             let mut grandchildren = Vec::new();
             if let (Some(text), true) = (text, first_visit) {
                 ancestors.push(target.clone());
-                grandchildren =
-                    self.expand(&text, &target, &mut row, hop, ancestors, seen, chain);
+                grandchildren = self.expand(&text, &target, &mut row, hop, ancestors, seen, chain);
                 ancestors.pop();
             }
             children.push(Node {

@@ -317,7 +317,9 @@ fn sent_file(rows: &[FileRow], index: usize, label: Option<SentLabel>) -> SentFi
     let row = &rows[index];
     // The managed settings' inline instructions are named this way, not by a path.
     let inline = row.group == crate::report::Group::ManagedPolicy
-        && row.path.ends_with(&format!("/{}", super::walk::MANAGED_SETTINGS));
+        && row
+            .path
+            .ends_with(&format!("/{}", super::walk::MANAGED_SETTINGS));
     SentFile {
         path: if inline {
             INLINE_MANAGED_NAME.to_owned()

@@ -67,13 +67,19 @@ impl Discovery<'_> {
     pub(super) fn read_settings(&mut self) {
         let mut files = vec![(self.paths.config.child("settings.json"), Layer::User)];
         if let Some(project) = &self.paths.project {
-            files.push((project.child(".claude").child("settings.json"), Layer::Project));
+            files.push((
+                project.child(".claude").child("settings.json"),
+                Layer::Project,
+            ));
             files.push((
                 project.child(".claude").child("settings.local.json"),
                 Layer::Local,
             ));
         }
-        files.push((self.managed_dir().child(super::walk::MANAGED_SETTINGS), Layer::Policy));
+        files.push((
+            self.managed_dir().child(super::walk::MANAGED_SETTINGS),
+            Layer::Policy,
+        ));
         let mut patterns = Vec::new();
         let mut directory: Option<(Layer, VPath, String)> = None;
         for (path, layer) in files {
@@ -100,7 +106,10 @@ impl Discovery<'_> {
                     warning,
                 ));
             }
-            if let Some(enabled) = parsed.auto_memory_enabled.filter(|_| layer != Layer::Policy) {
+            if let Some(enabled) = parsed
+                .auto_memory_enabled
+                .filter(|_| layer != Layer::Policy)
+            {
                 // Later layers win: local over project over user.
                 self.settings.auto_memory_enabled = enabled;
                 self.settings.enabled_from = Some(path.clone());

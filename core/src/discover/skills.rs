@@ -45,11 +45,7 @@ impl Discovery<'_> {
                     continue;
                 }
                 let skills = dir.child(".claude").child("skills");
-                nodes.extend(self.skill_folder(
-                    &skills,
-                    Scope::Project,
-                    SkillSource::BelowProject,
-                ));
+                nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::BelowProject));
             }
         }
         nodes
@@ -106,7 +102,11 @@ pub(super) fn listing_line(folder: &str, fm: Option<&Frontmatter>, body: &str) -
         .map(|d| d.trim().to_owned())
         .filter(|d| !d.is_empty())
         .unwrap_or_else(|| {
-            let first = body.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+            let first = body
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("");
             first.trim_start_matches('#').trim().to_owned()
         });
     if let Some(when) = fm

@@ -115,7 +115,10 @@ impl Discovery<'_> {
         for dir in dirs {
             let local_only = main_above.is_some_and(|g| dir.starts_with(&g.root) && dir != g.top);
             if !local_only {
-                for path in [dir.child("CLAUDE.md"), dir.child(".claude").child("CLAUDE.md")] {
+                for path in [
+                    dir.child("CLAUDE.md"),
+                    dir.child(".claude").child("CLAUDE.md"),
+                ] {
                     nodes.extend(self.family_file(
                         &path,
                         Group::Project,
@@ -138,7 +141,10 @@ impl Discovery<'_> {
                 Sent::AtStartup,
             ));
             if agents_fallback && !local_only {
-                for path in [dir.child("AGENTS.md"), dir.child(".claude").child("AGENTS.md")] {
+                for path in [
+                    dir.child("AGENTS.md"),
+                    dir.child(".claude").child("AGENTS.md"),
+                ] {
                     nodes.extend(self.family_file(
                         &path,
                         Group::Project,
@@ -159,7 +165,10 @@ impl Discovery<'_> {
         if !self.tree.is_file(path)
             || *path == self.paths.config.child("CLAUDE.md")
             || self.exclude_pattern(path).is_some()
-            || self.tree.file(path).is_some_and(|f| f.size > super::CLAUDE_MD_MAX_BYTES)
+            || self
+                .tree
+                .file(path)
+                .is_some_and(|f| f.size > super::CLAUDE_MD_MAX_BYTES)
         {
             return false;
         }

@@ -66,7 +66,13 @@ fn plain_fields(yaml: &str) -> Option<Vec<(String, Value)>> {
             return None;
         }
         let value = value.trim();
-        if value.is_empty() {
+        // Anything YAML gives meaning to stays an error: flow collections, anchors, tags,
+        // block scalars, quotes, directives.
+        let yaml_start = |c: char| "[{&*!|>'\"%@`#".contains(c);
+        if value.is_empty() || value.starts_with(yaml_start) || line.starts_with(' ') {
+            return None;
+        }
+        if fields.iter().any(|(k, _)| k == key) {
             return None;
         }
         fields.push((key.to_owned(), Value::String(value.to_owned())));

@@ -350,7 +350,18 @@ mod tests {
         check("<!-- c --> after\nb", " after\nb|1,2");
         check("  <!-- c -->after", "  after|1");
         check("<!-- one\ntwo --> tail\nb", " tail\nb|2,3");
-        check("<!-- a --><!-- b -->\nx", "<!-- b -->\nx|1,2");
+        // Every comment of a block that starts with one goes (measured on 2.1.328).
+        check("<!-- a --><!-- b -->\nx", "x|2");
+        check("<!-- a --> mid <!-- b --> end", " mid  end|1");
+        // Inside a list item, a block quote or an HTML block, a comment stays.
+        check("- item\n  <!-- c -->", "- item\n  <!-- c -->|1,2");
+        check("> q\n> <!-- c -->", "> q\n> <!-- c -->|1,2");
+        check(
+            "<div>\n<!-- c -->\n</div>",
+            "<div>\n<!-- c -->\n</div>|1,2,3",
+        );
+        // A block left blank goes with the blank lines after it.
+        check("a\n\n<!--\nb\n-->\n\nc", "a\n\nc|1,2,7");
     }
 
     #[test]

@@ -210,7 +210,9 @@ fn imports(
         let region_end = region.end.saturating_sub(base).min(paragraph.len());
         let mut path = String::new();
         let mut end = region_end;
-        let mut chars = paragraph[at + 1..region_end.max(at + 1)].char_indices().peekable();
+        let mut chars = paragraph[at + 1..region_end.max(at + 1)]
+            .char_indices()
+            .peekable();
         while let Some((i, c)) = chars.next() {
             if code[at + 1 + i] || is_js_space(c) {
                 end = at + 1 + i;
@@ -580,7 +582,9 @@ mod tests {
     }
 
     #[test]
-    fn imports_need_an_extension() {
+    fn imports_need_no_extension_but_a_plain_first_character() {
+        // Claude Code's accept rule (2.1.328): `./`, `~/`, `/` and more, or an ASCII letter,
+        // digit, `.`, `_` or `-` first. Whether the file exists is decided later.
         check("@docs/a.md", "1:@docs/a.md");
         check("@./x.md", "1:@./x.md");
         check("@../y.txt", "1:@../y.txt");
@@ -588,13 +592,17 @@ mod tests {
         check("@/abs/x.md", "1:@/abs/x.md");
         check("@name.md", "1:@name.md");
         check("@a.b.c", "1:@a.b.c");
-        check("@dir.d/file", "");
-        check("@name", "");
-        check("@user", "");
-        check("@biomejs/biome", "");
-        check("@.hidden", "");
-        check("@name.", "");
-        check("@docs/.env", "");
+        check("@dir.d/file", "1:@dir.d/file");
+        check("@name", "1:@name");
+        check("@biomejs/biome", "1:@biomejs/biome");
+        check("@.hidden", "1:@.hidden");
+        check("@_x", "1:@_x");
+        check("@-x", "1:@-x");
+        check("@/", "");
+        check("@#x", "");
+        check("@(x)", "");
+        check("@*x", "");
+        check("@노트.md", "");
         check("@", "");
         check("@ a.md", "");
     }
@@ -610,7 +618,7 @@ mod tests {
         check("x\u{a0}@a.md", "1:@a.md");
         check("x\u{3000}@a.md", "1:@a.md");
         check("@a.md@b.md", "1:@a.md@b.md");
-        check("@@a.md", "1:@@a.md");
+        check("@@a.md", "");
         check("line\n@a.md", "2:@a.md");
         check("a\r\n@b.md\r\n", "2:@b.md");
         check("가@a.md 나 @b.md", "1:@b.md");
@@ -619,9 +627,10 @@ mod tests {
     #[test]
     fn import_paths() {
         check("@my\\ file.md", "1:@my file.md");
-        check("@a\\b.md", "1:@a\\b.md");
+        // A backslash not before a space ends the path.
+        check("@a\\b.md", "1:@a");
         check("@a.md#section", "1:@a.md");
-        check("@a#b.md", "");
+        check("@a#b.md", "1:@a");
         check("@#x.md", "");
         check("@a.md,", "1:@a.md,!");
         check("@a.md:", "1:@a.md:!");
@@ -631,9 +640,9 @@ mod tests {
         check("@a.md!", "1:@a.md!!");
         check("@a.md?", "1:@a.md?!");
         check("@a.md#x,", "1:@a.md");
-        check("@user,", "");
+        check("@user,", "1:@user,!");
         check("@user.,", "1:@user.,!");
-        check("@노트.md", "1:@노트.md");
+        check("@노트.md", "");
         check("@a.md`code`", "1:@a.md");
     }
 
@@ -721,11 +730,16 @@ mod tests {
             "[a](x.md) @y.md\n@z.md [b](w.md)",
             "1:[x.md] 1:@y.md 2:@z.md 2:[w.md]",
         );
-        // The import rule reads up to white space, so inside a link's text it takes the
-        // link's tail along; the trailing `)` then flags it.
-        check("[see @a.md](b.md)", "1:[b.md] 1:@a.md](b.md)!");
-        check("[see\n@a.md](b.md)", "1:[b.md] 2:@a.md](b.md)!");
-        check("<!-- @a.md -->", "1:@a.md");
+        // Imports are read from Markdown text only: a link's text ends the path, and HTML,
+        // comments included, is not text (measured on 2.1.328).
+        check("[see @a.md](b.md)", "1:[b.md] 1:@a.md");
+        check("[see\n@a.md](b.md)", "1:[b.md] 2:@a.md");
+        check("<!-- @a.md -->", "");
+        check("<!-- x --> @a.md", "1:@a.md");
+        check("x <!-- @a.md --> y", "");
+        check("<div>\n@a.md\n</div>", "");
+        check("x <span>@a.md</span>", "1:@a.md");
+        check("**@a.md**", "1:@a.md");
     }
 
     #[test]
@@ -733,16 +747,17 @@ mod tests {
         check_spans("@a.md", &["a.md"]);
         check_spans("see @a.md and @b.md", &["a.md", "b.md"]);
         check_spans("@my\\ file.md", &["my\\ file.md"]);
-        check_spans("@my\\ file.md\\ ", &["my\\ file.md\\ "]);
-        check_spans("@a\\b.md", &["a\\b.md"]);
+        // Markdown text ends at the paragraph's last non-space character.
+        check_spans("@my\\ file.md\\ ", &["my\\ file.md"]);
+        check_spans("@a\\b.md", &["a"]);
         check_spans("@a.md#section", &["a.md#section"]);
         check_spans("@my\\ file.md#a\\ b x", &["my\\ file.md#a\\ b"]);
         check_spans("@a.md, then", &["a.md,"]);
         check_spans("(@a.md) @b.md)", &["b.md)"]);
         check_spans("@a.md`code`", &["a.md"]);
         check_spans("@a.md\u{a0}x", &["a.md"]);
-        check_spans("@노트.md", &["노트.md"]);
-        check_spans("[see @a.md](b.md)", &["b.md", "a.md](b.md)"]);
+        check_spans("@노트.md", &[]);
+        check_spans("[see @a.md](b.md)", &["b.md", "a.md"]);
     }
 
     #[test]
@@ -772,7 +787,7 @@ mod tests {
     #[test]
     fn spans_are_byte_offsets_in_the_whole_text() {
         // Multibyte text before the references.
-        assert_eq!(spans("가나 😀 @노트.md [é](b.md)"), [(13, 22), (28, 32)]);
+        assert_eq!(spans("가나 😀 @note.md [é](b.md)"), [(13, 20), (26, 30)]);
         // Line breaks, CRLF ones included, and a reference on a last line without one.
         assert_eq!(spans("a\r\n@b.md\r\n[c](d.md)\r\n"), [(4, 8), (14, 18)]);
         assert_eq!(spans("x\n\n@a.md"), [(4, 8)]);
@@ -795,7 +810,7 @@ mod tests {
                     [x](%EA%B0%80.md#y) [u](https://x.y) [see @i.md](j.md)\n";
         check(
             text,
-            "4:@a.md 4:[d e.md] 4:@f g.md 5:[가.md] 5:[j.md] 5:@i.md](j.md)!",
+            "4:@a.md 4:[d e.md] 4:@f g.md 5:[가.md] 5:[j.md] 5:@i.md",
         );
         check_spans(
             text,
@@ -805,7 +820,7 @@ mod tests {
                 "f\\ g.md#h",
                 "%EA%B0%80.md#y",
                 "j.md",
-                "i.md](j.md)",
+                "i.md",
             ],
         );
     }
@@ -840,6 +855,7 @@ mod tests {
             scan(text);
         }
         check("[😀](😀.md)", "1:[😀.md]");
-        check("😀 @😀.😀", "1:@😀.😀");
+        check("😀 @😀.😀", "");
+        check("😀 @a😀.😀", "1:@a😀.😀");
     }
 }

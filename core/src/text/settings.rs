@@ -80,7 +80,8 @@ mod tests {
 
     #[test]
     fn reads_only_the_approval_of_the_project() {
-        let json = r#"{"projects": {"/p": {"hasClaudeMdExternalIncludesApproved": true}, "/q": {}}}"#;
+        let json =
+            r#"{"projects": {"/p": {"hasClaudeMdExternalIncludesApproved": true}, "/q": {}}}"#;
         assert_eq!(external_includes_approved(json, "/p"), Some(true));
         assert_eq!(external_includes_approved(json, "/q"), None);
         assert_eq!(external_includes_approved(json, "/r"), None);

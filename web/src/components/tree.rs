@@ -343,7 +343,10 @@ fn status_marks(row: &FileRow) -> Html {
             "needs approval",
             "Leaves the project: loads only after you approve external imports",
         ),
-        FileStatus::Empty => badge("empty", "Nothing left once frontmatter and comments are stripped: not sent"),
+        FileStatus::Empty => badge(
+            "empty",
+            "Nothing left once frontmatter and comments are stripped: not sent",
+        ),
         FileStatus::NotText => badge("not text", "Not a text file: Claude Code skips the import"),
     }
 }
