@@ -686,7 +686,22 @@ impl<'a> Builder<'a> {
     /// of `text`, at the same byte offsets) to the shared path, where the scanner found it
     /// written, then checks that the shared text scans to the renamed references.
     fn references(&mut self, text: &str, out: &mut String, shown: &str) {
-        let expected = references::scan(text);
+        // An `@word` without an extension that names no file is no import to the analysis
+        // (a handle, a package name): it is text like any other, and becomes placeholders.
+        let existing: BTreeSet<&str> = self
+            .report
+            .files
+            .iter()
+            .flat_map(|row| &row.references)
+            .filter(|r| r.exists)
+            .map(|r| r.target.as_str())
+            .collect();
+        let counts = |r: &references::RawReference| {
+            r.kind == ReferenceKind::Link
+                || references::has_extension(&r.target)
+                || existing.contains(r.target.as_str())
+        };
+        let expected: Vec<_> = references::scan(text).into_iter().filter(counts).collect();
         for reference in &expected {
             let written = &text[reference.span.clone()];
             let shared = match reference.kind {
@@ -700,7 +715,18 @@ impl<'a> Builder<'a> {
         if self.namer.collecting() {
             return;
         }
-        let shared = references::scan(out);
+        let renamed: BTreeSet<String> = expected
+            .iter()
+            .map(|e| self.namer.file(&e.target))
+            .collect();
+        let shared: Vec<_> = references::scan(out)
+            .into_iter()
+            .filter(|r| {
+                r.kind == ReferenceKind::Link
+                    || references::has_extension(&r.target)
+                    || renamed.contains(&r.target)
+            })
+            .collect();
         let same = shared.len() == expected.len()
             && shared.iter().zip(&expected).all(|(s, e)| {
                 s.kind == e.kind
@@ -2076,9 +2102,19 @@ fn walk(
                             }
                         }
                     }
-                    "text" => {
+                    // Free text the report carries: compared by length, as placeholders keep it.
+                    "text" | "warning" => {
                         if let Json::String(text) = inner {
                             *inner = Json::from(text.chars().count());
+                        }
+                    }
+                    "skills" => {
+                        if let Json::Array(lines) = inner {
+                            for line in lines {
+                                if let Json::String(text) = line {
+                                    *line = Json::from(text.chars().count());
+                                }
+                            }
                         }
                     }
                     "name" if matches!(list, Some("memory_folders" | "agents")) => {

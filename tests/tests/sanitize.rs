@@ -76,7 +76,11 @@ fn figures(report: &Report) -> String {
             row.unresolved_reason,
             row.skill_listing,
             row.paths.as_ref().map(Vec::len),
-            row.truncation,
+            // The warning quotes a dropped line, whose words are placeholders: its length counts.
+            row.truncation.clone().map(|mut t| {
+                t.warning = t.warning.map(|w| w.chars().count().to_string());
+                t
+            }),
             row.frontmatter.iter().map(|f| &f.key).collect::<Vec<_>>(),
             row.references
                 .iter()

@@ -11,7 +11,7 @@ use crate::report::{
     Diagnostic, FileRow, FileStatus, Group, LoadType, ReferenceKind, ReferenceSite, Scope,
     Severity, UnresolvedReason,
 };
-use crate::text::references::{self, RawReference};
+use crate::text::references::{self, has_extension, RawReference};
 use crate::vpath::VPath;
 
 /// Extensions Claude Code will not import as text (binary files, archives, media).
@@ -320,13 +320,4 @@ fn leaf(row: FileRow) -> Node {
         row,
         children: Vec::new(),
     }
-}
-
-/// True when the last path segment has a `.` that is neither its first nor its last
-/// character (`notes.md`, not `biome` or `.hidden`).
-fn has_extension(path: &str) -> bool {
-    let segment = path.rsplit('/').next().unwrap_or(path);
-    segment
-        .char_indices()
-        .any(|(i, c)| c == '.' && i > 0 && i + 1 < segment.len())
 }

@@ -238,6 +238,15 @@ fn imports(
     out
 }
 
+/// True when the last path segment has a `.` that is neither its first nor its last
+/// character (`notes.md`, not `biome` or `.hidden`).
+pub(crate) fn has_extension(path: &str) -> bool {
+    let segment = path.rsplit('/').next().unwrap_or(path);
+    segment
+        .char_indices()
+        .any(|(i, c)| c == '.' && i > 0 && i + 1 < segment.len())
+}
+
 /// The text region holding byte `pos`, if any.
 fn region_of(regions: &[Range<usize>], pos: usize) -> Option<&Range<usize>> {
     let index = regions.partition_point(|r| r.end <= pos);
