@@ -11,7 +11,7 @@ pub(crate) const MAX_NAME_CHARS: usize = 200;
 /// Encodes a project path the way Claude Code names its memory folder.
 ///
 /// Names over 200 characters are cut to 200, then `-` and the base-36 absolute value of
-/// Claude Code's 32-bit string hash of the full path are appended ([`path_hash`]). The name
+/// Claude Code's 32-bit string hash of the full path are appended. The name
 /// is deterministic (measured on 2.1.328: the documentation's "differs by install method"
 /// does not hold).
 pub fn encode_project_path(path: &str) -> String {

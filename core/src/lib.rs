@@ -6,6 +6,12 @@
 //! network, and compiles for `wasm32-unknown-unknown`. The browser page, the `scan` example
 //! and every test drive the same code.
 //!
+//! **The reference is the program.** Every rule here reproduces what Claude Code 2.1.328 was
+//! measured to do (the pin is in `scripts/npm/package.json`), not what its documentation
+//! says. `fixtures/conformance/` holds one case per rule, each with the capture of what the
+//! program sent; the test command runs the program on every case, and
+//! `tests/tests/conformance.rs` replays every capture against this crate.
+//!
 //! ## The pipeline
 //! 1. **Tree** ([`tree`], [`vpath`]): a source lists files with their sizes into a [`Tree`]:
 //!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`]
@@ -17,24 +23,33 @@
 //!    requested files, hands them over with [`Tree::set_contents`] and calls again.
 //!    [`analyze_with`] runs the loop for a synchronous [`ContentSource`]. Session transcripts
 //!    and other bulk data are never requested. The [`Input`] names home, project, config
-//!    directory and OS, and optionally a Claude Code release to simulate (`version`, whose
-//!    rules live in `version`) and today's date for the growth projection.
+//!    directory and OS, optionally a release to simulate (`version`), today's date, the paths
+//!    whose Read to answer, and `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
-//!    `text::frontmatter`, `text::references` (`@` imports and Markdown links),
-//!    `text::measure` (what Claude Code strips before injecting, and the four sizes),
-//!    `text::memory_index` (the 200-line and 25,000-unit caps and Claude Code's warning
-//!    texts), `text::settings`, `text::glob`.
-//! 4. **Discovery** (`discover`): walks the tree in Claude Code's order (managed policy, user,
-//!    user rules, project and parents, nested, project rules, skills, auto memory, agent
-//!    memory, then every import and link) and decides each file's group, load type, scope
-//!    and status. The memory-folder name encoding and its lookups are in `encode`.
-//! 5. **Health** (`discover::health`): the five reasons auto memory can look off (a different
-//!    folder, nothing saved, switched off, a sub-agent, truncation) and each memory folder's
-//!    figures, with diagnostics as their evidence.
-//! 6. **Footprint** (`footprint`): marks what loads in every session and adds it up.
-//! 7. **Report** ([`report`]): the one serialisable boundary; every collection is ordered, so
+//!    `text::frontmatter`, `text::references` (imports, read from Markdown text only, and
+//!    links), `text::measure` (the text exactly as sent, and the four sizes),
+//!    `text::memory_index` (the 200-line and 25,000-unit caps and the warning, word for
+//!    word), `text::settings` (settings keys, and the one key of `~/.claude.json` read),
+//!    `text::glob`.
+//! 4. **Discovery** (`discover`), one stage per source, run in the order the program sends
+//!    what they find:
+//!    - `discover::settings`: the layers, `claudeMdExcludes`, the memory switch and folder,
+//!      the managed settings' inline `claudeMd`, the external-import approval;
+//!    - `discover::walk`: the managed policy, the user's files, the directory walk from `/`
+//!      to the project (three names, every folder's rules, the `AGENTS.md` fallback,
+//!      worktrees inside their main repository), and the folders below the project;
+//!    - `discover::rules`: a `.claude/rules/` folder and what `paths` means;
+//!    - `discover::skills`: listed skills, their listing lines, and announced ones;
+//!    - `discover::memory`: auto memory (folder, caps, the backfilled index) and agent memory;
+//!    - `discover::references`: imports and links: depth, approval, exclusion, non-text;
+//!    - `discover::session`: what every session sends and costs, what a Read attaches, what
+//!      a sub-agent receives; Claude Code's own text modelled by measured lengths;
+//!    - `discover::health`: the five reasons memory can look off, each folder's figures.
+//!    The memory-folder name encoding (with the program's 32-bit hash) is in `encode`.
+//! 5. **Footprint** (`footprint`): adds up what discovery marked as sent in every session.
+//! 6. **Report** ([`report`]): the one serialisable boundary; every collection is ordered, so
 //!    the same tree gives byte-identical JSON.
-//! 8. **Share** ([`sanitize`], [`share`]): a minimal snapshot of what the report listed, every
+//! 7. **Share** ([`sanitize`], [`share`]): a minimal snapshot of what the report listed, every
 //!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names
 //!    pseudonymised consistently, so that it analyses to the same report; packed into a
 //!    versioned link fragment or a zip with a manifest.
@@ -43,12 +58,14 @@
 //! names.
 //!
 //! ## Where each rule is tested
-//! Rules that rows show are case files in `fixtures/rules/` (`tests/tests/cases.rs`); rules
-//! that need the context, measurements or reads are in `tests/tests/discovery.rs`; the
-//! health findings and simulated releases in `tests/tests/diagnose.rs`; sanitizing and
-//! sharing in `tests/tests/sanitize.rs` and `tests/tests/share.rs`; the demo's whole
-//! report is the reviewed snapshot `fixtures/demo/expected.txt`; parsers carry their own unit
-//! tests.
+//! Against the program: `fixtures/conformance/` (live, by `tests/conformance/run.mjs`) and
+//! `tests/tests/conformance.rs` (the captures, offline). On tiny trees: the rule cases in
+//! `fixtures/rules/` (`tests/tests/cases.rs`); rules that need the context, measurements or
+//! reads in `tests/tests/discovery.rs`; the health findings and simulated releases in
+//! `tests/tests/diagnose.rs`; sanitizing and sharing in `tests/tests/sanitize.rs` and
+//! `tests/tests/share.rs`; the demo's whole report is the reviewed snapshot
+//! `fixtures/demo/expected.txt`; parsers carry their own unit tests, the warning texts
+//! among them copied from the program's output.
 //!
 //! ## Invariants
 //! - The core never depends on `web-sys`, `js-sys` or `std::fs`, and never reads a clock.

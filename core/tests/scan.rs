@@ -91,7 +91,7 @@ fn snapshot_footprint() -> Vec<(String, u64)> {
 #[test]
 fn the_demo_folders_scan_to_the_reviewed_snapshot() {
     let value = report(&run(&demo_mounts(|at| demo().join(&at[1..])), &[]));
-    assert_eq!(value["schema"], "memdiag-report/1");
+    assert_eq!(value["schema"], "memdiag-report/2");
     assert_eq!(value["context"]["os"], "linux", "--os defaults to linux");
     assert_eq!(value["context"]["today"], "2026-11-30");
     for (key, expected) in snapshot_footprint() {
@@ -187,4 +187,44 @@ fn write_zip(folder: &Path, to: &Path) {
         writer.write_all(&std::fs::read(&file).unwrap()).unwrap();
     }
     writer.finish().unwrap();
+}
+
+#[test]
+fn read_answers_what_a_read_attaches_in_order_each_file_once() {
+    let value = report(&run(
+        &demo_mounts(|at| demo().join(&at[1..])),
+        &[
+            "--read",
+            "src/web/App.tsx",
+            "--read=/home/alice/work/shop/src/web/Other.tsx",
+            "--read",
+            "/home/alice/elsewhere.md",
+        ],
+    ));
+    let reads = value["reads"].as_array().expect("reads");
+    assert_eq!(reads.len(), 3);
+    let paths = |read: &Value| -> Vec<String> {
+        read["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // The nested CLAUDE.md of src/web, then the conditional rule whose globs match.
+    assert_eq!(reads[0]["path"], "/home/alice/work/shop/src/web/App.tsx");
+    let first = paths(&reads[0]);
+    assert_eq!(
+        first[0], "/home/alice/work/shop/src/web/CLAUDE.md",
+        "{first:?}"
+    );
+    assert!(first.contains(&"/home/alice/work/shop/.claude/rules/frontend.md".to_owned()));
+    // A second read in the same folder attaches nothing new.
+    assert!(paths(&reads[1]).is_empty(), "{:?}", paths(&reads[1]));
+    // A read outside the project attaches nothing, and says why.
+    assert!(paths(&reads[2]).is_empty());
+    assert!(reads[2]["note"]
+        .as_str()
+        .unwrap()
+        .contains("outside the project"));
 }

@@ -209,6 +209,54 @@ impl Discovery<'_> {
             );
         }
 
+        // The project is the main worktree: a linked worktree's own memory folder (older
+        // releases kept one per worktree) does not load for any of them now.
+        if let Some(root) = facts.git_root.clone().filter(|r| *r == project) {
+            let worktrees = root.child(".git").child("worktrees");
+            for name in self.tree.child_dirs(&worktrees) {
+                let gitdir = worktrees.child(&name).child("gitdir");
+                let Text::Ready(text) = self.text(&gitdir) else {
+                    continue;
+                };
+                let Some(linked) = text
+                    .trim()
+                    .strip_suffix("/.git")
+                    .and_then(|p| VPath::new(p).ok())
+                else {
+                    continue;
+                };
+                let folder = encode_project_path(linked.as_str());
+                let dir = base.child(&folder).child("memory");
+                if Some(&folder) == current.as_ref() || !self.tree.is_dir(&dir) {
+                    continue;
+                }
+                let files = self
+                    .tree
+                    .files_under(&dir)
+                    .filter(|(p, _)| p.extension() == Some("md"))
+                    .count();
+                if lookalikes.contains(&dir.as_str().to_owned()) {
+                    continue;
+                }
+                lookalikes.push(dir.as_str().to_owned());
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        "memory-folder-lookalike",
+                        Severity::Info,
+                        Some(dir.as_str()),
+                        format!(
+                            "{folder} is the memory of the linked worktree {linked}, kept by an \
+                             older release; every worktree of this repository now shares \
+                             {encoded}, so its {files} memory files do not load"
+                        ),
+                    )
+                    .with_data(DiagnosticData::Paths {
+                        paths: vec![dir.as_str().to_owned()],
+                    }),
+                );
+            }
+        }
+
         // Other folders of the snapshot whose path encodes to the same name.
         let collisions = self.colliding_paths(&key, &encoded);
         if !collisions.is_empty() {

@@ -4,7 +4,7 @@
 //! only after Claude reads a file there.
 
 use super::{Discovery, Node};
-use crate::report::{Group, LoadType, Measure, Scope};
+use crate::report::{Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
 use crate::vpath::VPath;
@@ -53,6 +53,26 @@ impl Discovery<'_> {
 
     fn skill_folder(&mut self, dir: &VPath, scope: Scope, source: SkillSource) -> Vec<Node> {
         let mut nodes = Vec::new();
+        let deeper: Vec<VPath> = self
+            .tree
+            .files_under(dir)
+            .map(|(path, _)| path.clone())
+            .filter(|path| {
+                path.file_name() == "SKILL.md"
+                    && path
+                        .strip_prefix(dir)
+                        .is_some_and(|r| r.split('/').count() > 2)
+            })
+            .collect();
+        for path in deeper {
+            self.diagnostics.push(Diagnostic::new(
+                "skill-too-deep",
+                Severity::Warning,
+                Some(path.as_str()),
+                "not a skill: Claude Code lists only skills/<name>/SKILL.md, one folder below \
+                 skills/ (measured on 2.1.328)",
+            ));
+        }
         for folder in self.tree.child_dirs(dir) {
             let path = dir.child(&folder).child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {

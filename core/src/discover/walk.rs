@@ -8,7 +8,7 @@
 //! list: their files attach when Claude reads a file there.
 
 use super::{Discovery, Node, Sent, Text};
-use crate::report::{Group, LoadType, Scope};
+use crate::report::{Diagnostic, Group, LoadType, Scope, Severity};
 use crate::vpath::VPath;
 
 /// The managed settings file; its `claudeMd` is sent as `<managed-settings>`.
@@ -183,8 +183,13 @@ impl Discovery<'_> {
     /// in that folder or below it.
     pub(super) fn nested(&mut self, project: &VPath) -> Vec<Node> {
         let mut nodes = Vec::new();
-        for dir in self.dirs_below(project) {
-            if dir.file_name() == ".claude" {
+        for dir in self
+            .dirs_below(project)
+            .into_iter()
+            .chain([project.clone()])
+        {
+            self.never_read(&dir);
+            if dir.file_name() == ".claude" || dir == *project {
                 continue;
             }
             for (name, scope) in [
@@ -206,8 +211,70 @@ impl Discovery<'_> {
                 Scope::Project,
                 Sent::OnReadBelow,
             ));
+            self.seed_scan_note(project, &dir);
         }
         nodes
+    }
+
+    /// `.claude/CLAUDE.local.md` is documented (and in the seed's list of four names) but
+    /// Claude Code 2.1.328 never reads it.
+    fn never_read(&mut self, dir: &VPath) {
+        let path = dir.child(".claude").child("CLAUDE.local.md");
+        if self.tree.is_file(&path) {
+            self.diagnostics.push(Diagnostic::new(
+                "claude-local-md-never-read",
+                Severity::Warning,
+                Some(path.as_str()),
+                "Claude Code never reads .claude/CLAUDE.local.md (measured on 2.1.328; the \
+                 documentation lists it): move it to CLAUDE.local.md beside .claude/",
+            ));
+        }
+    }
+
+    /// The seed app's scan stops six folders down and skips `node_modules`, build output,
+    /// vendored code and dot folders; Claude Code attaches files there too when it reads
+    /// a file there. A note on each file the seed's scan would have missed.
+    fn seed_scan_note(&mut self, project: &VPath, dir: &VPath) {
+        const SEED_SKIPPED: [&str; 13] = [
+            "node_modules",
+            ".git",
+            ".hg",
+            ".svn",
+            "dist",
+            "build",
+            "out",
+            ".next",
+            ".nuxt",
+            "vendor",
+            "__pycache__",
+            ".venv",
+            "venv",
+        ];
+        let rest = dir.strip_prefix(project).unwrap_or_default();
+        let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
+        let skipped = parts
+            .iter()
+            .find(|p| p.starts_with('.') || SEED_SKIPPED.contains(p));
+        let why = match skipped {
+            Some(part) => format!("inside {part}/"),
+            None if parts.len() > 6 => format!("{} folders below the project", parts.len()),
+            None => return,
+        };
+        for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
+            let Ok(path) = dir.join(name) else { continue };
+            if self.tree.is_file(&path) {
+                self.diagnostics.push(Diagnostic::new(
+                    "seed-scan-misses",
+                    Severity::Info,
+                    Some(path.as_str()),
+                    format!(
+                        "{why}: a scan that stops six folders down or skips such folders (the \
+                         seed app's) would miss this file; Claude Code attaches it when it reads \
+                         a file here"
+                    ),
+                ));
+            }
+        }
     }
 
     /// Every folder below `dir`, parents before children, in byte order; iterative, so a
