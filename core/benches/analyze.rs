@@ -151,6 +151,7 @@ fn input() -> Input {
         os: Os::Linux,
         version: None,
         today: Some("2026-09-11".to_owned()),
+        ..Input::default()
     }
 }
 

@@ -11,6 +11,7 @@
 //! reads only the files the analysis asks for. Every failure is one line on stderr that
 //! starts with `scan: `, and exit code 2.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -98,6 +99,10 @@ fn run(command: Command) -> Result<(), String> {
         Command::Help => return write_stdout(USAGE),
         Command::Scan(scan) => scan,
     };
+    // The one thing of this machine's environment Claude Code's loading depends on that the
+    // report can use; the snapshot's files cannot show it.
+    let mut scan = scan;
+    scan.input.disable_auto_memory_env = std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY").ok();
     let report = scan_report(&scan)?;
     let mut json = serde_json::to_string_pretty(&report)
         .map_err(|error| format!("cannot write the report as JSON: {error}"))?;
@@ -189,7 +194,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             version,
             today: Some(today.unwrap_or_else(|| utc_date(SystemTime::now()))),
             reads,
-            disable_auto_memory_env: std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY").ok(),
+            disable_auto_memory_env: None,
         },
         mounts,
     }))
@@ -264,18 +269,24 @@ fn is_zip_name(path: &Path) -> bool {
 }
 
 /// Lists the folder `local` into `tree` below `at`: every file with its size and time, no
-/// contents. Symbolic links are not followed, and entries that cannot be listed are left
-/// out; both are counted in one diagnostic.
+/// contents. Symbolic links are followed as Claude Code follows them, but only when they
+/// resolve inside the mounted folder (checked after resolving): a link that leads out of it
+/// is listed in a finding by name and never read. Dangling links and entries that cannot be
+/// listed are counted in the same finding.
 ///
 /// # Errors
 /// When `local` itself cannot be listed.
 fn list_dir(tree: &mut Tree, at: &VPath, local: &Path) -> std::io::Result<()> {
     // Reading the root first makes an unreadable mount an error rather than an empty tree.
     let mut next = Some((at.clone(), fs::read_dir(local)?));
+    let root = fs::canonicalize(local)?;
     // Folders wait as paths, not open handles, so a wide tree cannot run out of descriptors.
     let mut pending: Vec<(VPath, PathBuf)> = Vec::new();
+    // Folders entered through a link, by resolved path, so a link cycle ends.
+    let mut entered: BTreeSet<PathBuf> = BTreeSet::from([root.clone()]);
     let mut unreadable = 0_u64;
-    let mut links = 0_u64;
+    let mut dangling = 0_u64;
+    let mut outside: Vec<String> = Vec::new();
     loop {
         let (dir, entries) = match next.take() {
             Some(opened) => opened,
@@ -308,7 +319,27 @@ fn list_dir(tree: &mut Tree, at: &VPath, local: &Path) -> std::io::Result<()> {
                 continue;
             };
             if file_type.is_symlink() {
-                links += 1;
+                match fs::canonicalize(entry.path()) {
+                    Err(_) => dangling += 1,
+                    Ok(target) if !target.starts_with(&root) => outside.push(path.to_string()),
+                    Ok(target) => match fs::metadata(&target) {
+                        Ok(metadata) if metadata.is_dir() => {
+                            if entered.insert(target.clone()) {
+                                tree.add_dir(path.clone());
+                                pending.push((path, target));
+                            }
+                        }
+                        Ok(metadata) if metadata.is_file() => tree.insert(
+                            path,
+                            FileEntry {
+                                size: metadata.len(),
+                                contents: Contents::Unread,
+                                modified: metadata.modified().ok().and_then(iso_8601_utc),
+                            },
+                        ),
+                        _ => unreadable += 1,
+                    },
+                }
             } else if file_type.is_dir() {
                 tree.add_dir(path.clone());
                 pending.push((path, entry.path()));
@@ -332,11 +363,29 @@ fn list_dir(tree: &mut Tree, at: &VPath, local: &Path) -> std::io::Result<()> {
     }
     tree.add_mount(at.clone());
     let mut left_out = Vec::new();
-    if links > 0 {
+    if !outside.is_empty() {
+        let shown = outside
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = outside.len().saturating_sub(10);
+        left_out.push(format!(
+            "{} leading outside the mounted folder, never read ({shown}{})",
+            plural(outside.len() as u64, "symbolic link", "symbolic links"),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if dangling > 0 {
         left_out.push(plural(
-            links,
-            "symbolic link (not followed)",
-            "symbolic links (not followed)",
+            dangling,
+            "dangling symbolic link",
+            "dangling symbolic links",
         ));
     }
     if unreadable > 0 {
@@ -397,7 +446,15 @@ impl ContentSource for Sources {
                     .split('/')
                     .filter(|segment| !segment.is_empty())
                     .fold(root.clone(), |local, segment| local.join(segment));
-                read_local(&local)
+                // Resolved again at read time: a link may have changed since the listing.
+                let (Ok(resolved), Ok(root)) = (fs::canonicalize(&local), fs::canonicalize(root))
+                else {
+                    return read_local(&local);
+                };
+                if !resolved.starts_with(&root) {
+                    return Err("it leads outside the mounted folder; not read".to_owned());
+                }
+                read_local(&resolved)
             }
         }
     }
@@ -525,6 +582,7 @@ mod tests {
                 os: Os::Macos,
                 version: Some("2.1.80".to_owned()),
                 today: Some("2026-11-30".to_owned()),
+                ..Input::default()
             },
             mounts: vec![Mount {
                 at: vpath("/h"),
@@ -576,20 +634,31 @@ mod tests {
         dir.write("rules/a.md", b"rule");
         dir.write("projects/-home-alice-app/s.jsonl", b"{}\n");
         fs::create_dir_all(dir.0.join("agents")).unwrap();
+        let outside = TempDir::new();
+        outside.write("secret.md", b"secret");
         #[cfg(unix)]
-        std::os::unix::fs::symlink(dir.0.join("CLAUDE.md"), dir.0.join("link.md")).unwrap();
+        {
+            std::os::unix::fs::symlink(dir.0.join("CLAUDE.md"), dir.0.join("link.md")).unwrap();
+            std::os::unix::fs::symlink(outside.0.join("secret.md"), dir.0.join("out.md")).unwrap();
+            std::os::unix::fs::symlink(dir.0.join("nowhere"), dir.0.join("dangling.md")).unwrap();
+            std::os::unix::fs::symlink(&dir.0, dir.0.join("rules/loop")).unwrap();
+        }
         let mounts = [Mount {
             at: vpath("/home/alice/.claude"),
             local: dir.0.clone(),
         }];
         let (tree, mut sources) = mount_all(&mounts).unwrap();
+        #[cfg(unix)]
         assert_eq!(
             paths(&tree),
             [
                 "/home/alice/.claude/CLAUDE.md",
+                "/home/alice/.claude/link.md",
                 "/home/alice/.claude/projects/-home-alice-app/s.jsonl",
                 "/home/alice/.claude/rules/a.md",
-            ]
+            ],
+            "a link inside the mount is followed; one leading out, a dangling one and a \
+             link back to the mount's own root are not"
         );
         assert!(tree.is_dir(&vpath("/home/alice/.claude/agents")));
         assert!(tree.is_covered(&vpath("/home/alice/.claude/x.md")));
@@ -603,7 +672,13 @@ mod tests {
         #[cfg(unix)]
         assert_eq!(
             tree.diagnostics()[0].message,
-            "the scan left out 1 symbolic link (not followed) below this folder"
+            "the scan left out 1 symbolic link leading outside the mounted folder, never read \
+             (/home/alice/.claude/out.md) and 1 dangling symbolic link below this folder"
+        );
+        #[cfg(unix)]
+        assert_eq!(
+            sources.read(&vpath("/home/alice/.claude/link.md")),
+            Ok(b"# User\n".to_vec())
         );
         assert_eq!(
             sources.read(&vpath("/home/alice/.claude/rules/a.md")),

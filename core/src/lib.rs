@@ -45,6 +45,7 @@
 //!    - `discover::session`: what every session sends and costs, what a Read attaches, what
 //!      a sub-agent receives; Claude Code's own text modelled by measured lengths;
 //!    - `discover::health`: the five reasons memory can look off, each folder's figures.
+//!
 //!    The memory-folder name encoding (with the program's 32-bit hash) is in `encode`.
 //! 5. **Footprint** (`footprint`): adds up what discovery marked as sent in every session.
 //! 6. **Report** ([`report`]): the one serialisable boundary; every collection is ordered, so

@@ -328,7 +328,7 @@ fn sent_file(rows: &[FileRow], index: usize, label: Option<SentLabel>) -> SentFi
         },
         row: index,
         label,
-        loaded: rows[index].loaded.unwrap_or(Measure::default()),
+        loaded: rows[index].loaded.unwrap_or_default(),
     }
 }
 
