@@ -395,6 +395,19 @@ impl Plan {
             }
         }
         plan.rule_witnesses(tree, report);
+        // A finding about a file that is not a row (one Claude Code never reads) needs only
+        // the file to exist.
+        for finding in &report.diagnostics {
+            if let Some(file) = finding
+                .path
+                .as_deref()
+                .and_then(path)
+                .filter(|p| tree.is_file(p))
+            {
+                plan.files.entry(file).or_insert(Role::SizeOnly);
+            }
+        }
+
         plan
     }
 

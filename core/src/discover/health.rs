@@ -190,22 +190,11 @@ impl Discovery<'_> {
                 continue;
             };
             let dir = base.child(name).child("memory");
-            let files = self
-                .tree
-                .files_under(&dir)
-                .filter(|(p, _)| p.extension() == Some("md"))
-                .count();
+            let files = self.markdown_files(&dir);
             lookalikes.push(dir.as_str().to_owned());
-            self.diagnostics.push(
-                Diagnostic::new(
-                    "memory-folder-lookalike",
-                    Severity::Info,
-                    Some(dir.as_str()),
-                    format!("{name} {why}; its {files} memory files do not load for this project"),
-                )
-                .with_data(DiagnosticData::Paths {
-                    paths: vec![dir.as_str().to_owned()],
-                }),
+            self.lookalike(
+                &dir,
+                format!("{name} {why}; its {files} memory files do not load for this project"),
             );
         }
 
@@ -230,29 +219,18 @@ impl Discovery<'_> {
                 if Some(&folder) == current.as_ref() || !self.tree.is_dir(&dir) {
                     continue;
                 }
-                let files = self
-                    .tree
-                    .files_under(&dir)
-                    .filter(|(p, _)| p.extension() == Some("md"))
-                    .count();
                 if lookalikes.contains(&dir.as_str().to_owned()) {
                     continue;
                 }
+                let files = self.markdown_files(&dir);
                 lookalikes.push(dir.as_str().to_owned());
-                self.diagnostics.push(
-                    Diagnostic::new(
-                        "memory-folder-lookalike",
-                        Severity::Info,
-                        Some(dir.as_str()),
-                        format!(
-                            "{folder} is the memory of the linked worktree {linked}, kept by an \
-                             older release; every worktree of this repository now shares \
-                             {encoded}, so its {files} memory files do not load"
-                        ),
-                    )
-                    .with_data(DiagnosticData::Paths {
-                        paths: vec![dir.as_str().to_owned()],
-                    }),
+                self.lookalike(
+                    &dir,
+                    format!(
+                        "{folder} is the memory of the linked worktree {linked}, kept by an \
+                         older release; every worktree of this repository now shares \
+                         {encoded}, so its {files} memory files do not load"
+                    ),
                 );
             }
         }
@@ -288,6 +266,29 @@ impl Discovery<'_> {
                 ),
             ));
         }
+    }
+
+    /// `.md` files under `dir`, at any depth.
+    fn markdown_files(&self, dir: &VPath) -> usize {
+        self.tree
+            .files_under(dir)
+            .filter(|(p, _)| p.extension() == Some("md"))
+            .count()
+    }
+
+    /// A memory folder that looks like the project's but does not load for it.
+    fn lookalike(&mut self, dir: &VPath, message: String) {
+        self.diagnostics.push(
+            Diagnostic::new(
+                "memory-folder-lookalike",
+                Severity::Info,
+                Some(dir.as_str()),
+                message,
+            )
+            .with_data(DiagnosticData::Paths {
+                paths: vec![dir.as_str().to_owned()],
+            }),
+        );
     }
 
     /// Folders of the tree, other than `key`, whose encoded path is `encoded`. The walk only

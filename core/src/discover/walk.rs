@@ -115,45 +115,41 @@ impl Discovery<'_> {
         for dir in dirs {
             let local_only = main_above.is_some_and(|g| dir.starts_with(&g.root) && dir != g.top);
             if !local_only {
-                for path in [
-                    dir.child("CLAUDE.md"),
-                    dir.child(".claude").child("CLAUDE.md"),
-                ] {
-                    nodes.extend(self.family_file(
-                        &path,
-                        Group::Project,
-                        LoadType::Always,
-                        Scope::Project,
-                        Sent::AtStartup,
-                    ));
-                }
+                nodes.extend(self.startup_files(
+                    &dir,
+                    &["CLAUDE.md", ".claude/CLAUDE.md"],
+                    Scope::Project,
+                ));
                 nodes.extend(self.rules(
                     &dir.child(".claude").child("rules"),
                     Scope::Project,
                     Sent::AtStartup,
                 ));
             }
+            nodes.extend(self.startup_files(&dir, &["CLAUDE.local.md"], Scope::Local));
+            if agents_fallback && !local_only {
+                nodes.extend(self.startup_files(
+                    &dir,
+                    &["AGENTS.md", ".claude/AGENTS.md"],
+                    Scope::Project,
+                ));
+            }
+        }
+        nodes
+    }
+
+    /// The files of `dir` with these names that the walk sends at startup.
+    fn startup_files(&mut self, dir: &VPath, names: &[&str], scope: Scope) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        for name in names {
+            let path = dir.join(name).expect("constant names");
             nodes.extend(self.family_file(
-                &dir.child("CLAUDE.local.md"),
+                &path,
                 Group::Project,
                 LoadType::Always,
-                Scope::Local,
+                scope,
                 Sent::AtStartup,
             ));
-            if agents_fallback && !local_only {
-                for path in [
-                    dir.child("AGENTS.md"),
-                    dir.child(".claude").child("AGENTS.md"),
-                ] {
-                    nodes.extend(self.family_file(
-                        &path,
-                        Group::Project,
-                        LoadType::Always,
-                        Scope::Project,
-                        Sent::AtStartup,
-                    ));
-                }
-            }
         }
         nodes
     }
