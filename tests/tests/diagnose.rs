@@ -64,11 +64,13 @@ fn memory_folder_lookalikes_are_named() {
             "//- {MEMORY}/MEMORY.md\n- x\n//- /home/alice/.claude/projects/-home-alice-other/memory/MEMORY.md\n- another project\n"
         )),
     );
-    // Found only by the suffix fallback: the folder Claude Code would create does not exist.
+    // A folder ending with the same two folder names is named too; it is never used, and the
+    // folder Claude Code will create does not exist yet.
     let report = analyze(
         "//@ project=/home/alice/app\n//- /home/alice/.claude/projects/-old-disk-alice-app/memory/MEMORY.md\n- x\n",
     );
-    assert!(codes(&report).contains("memory-folder-lookalike"));
+    let found = codes(&report);
+    assert!(found.contains("memory-folder-lookalike") && found.contains("memory-folder-not-found"));
 }
 
 #[test]
@@ -145,6 +147,32 @@ fn agents_declare_their_memory_and_orphans_are_found() {
         report.health.agents[0].memory_dir.as_deref(),
         Some("/home/alice/.claude/agent-memory/reviewer")
     );
+    // A spawned sub-agent receives the session's files, the main MEMORY.md included, and its
+    // own index; a declared folder without one gives the program's "currently empty" line.
+    let session =
+        format!("//- /home/alice/app/CLAUDE.md\nproject\n//- {MEMORY}/MEMORY.md\n- main\n");
+    let empty =
+        "Your MEMORY.md is currently empty. When you save new memories, they will appear here.";
+    for (own, index) in [
+        (
+            "//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n",
+            "- x".len(),
+        ),
+        ("", empty.len()),
+    ] {
+        let report = analyze(&with_git(&format!("{agent}{own}{session}")));
+        let reviewer = &report.health.agents[0];
+        let received: Vec<&str> = reviewer.receives.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            received,
+            [
+                "/home/alice/app/CLAUDE.md".to_owned(),
+                format!("{MEMORY}/MEMORY.md")
+            ]
+        );
+        assert_eq!(reviewer.receives, report.session.files);
+        assert_eq!(reviewer.memory_index.map(|m| m.utf16), Some(index as u64));
+    }
 }
 
 #[test]
@@ -176,9 +204,11 @@ fn a_truncated_index_lists_what_it_drops_and_flags_corrections() {
 
 #[test]
 fn memory_health_figures() {
-    let long = "x".repeat(151);
+    // Claude Code's warning asks for "one line under ~200 chars": 201 is long, 200 is not.
+    let line = |chars: usize| format!("- [a](a.md) {}", "x".repeat(chars - 12));
+    let long = line(201);
     let report = analyze(&with_git(&format!(
-        "//- {MEMORY}/MEMORY.md\n- [a](a.md) {long}\n- [gone](gone.md)\n- 한국어\n\
+        "//- {MEMORY}/MEMORY.md\n{long}\n- [gone](gone.md)\n- 한국어\n\
          //- {MEMORY}/a.md\n---\ntype: feedback\nmodified: 2026-11-20T10:00:00Z\n---\na\n\
          //- {MEMORY}/b.md\n---\ntype: opinion\n---\nb\n\
          //- {MEMORY}/c.md\nno frontmatter\n"
@@ -203,7 +233,8 @@ fn memory_health_figures() {
     assert!(m.mean_line_bytes > m.mean_line_chars);
 
     let quiet = analyze(&with_git(&format!(
-        "//- {MEMORY}/MEMORY.md\n- [a](a.md) short\n//- {MEMORY}/a.md\n---\ntype: user\nmodified: 2026-11-20\n---\na\n"
+        "//- {MEMORY}/MEMORY.md\n{}\n//- {MEMORY}/a.md\n---\ntype: user\nmodified: 2026-11-20\n---\na\n",
+        line(200)
     )));
     let found = codes(&quiet);
     for code in [
@@ -282,11 +313,29 @@ fn rule_findings() {
         "//@ project=/home/alice/app mounts=/home/alice/.claude\n//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"**/*.py\"\n---\nx\n",
     );
     assert!(!codes(&unknown).contains("rule-never-matches"));
-    fires(
-        "rule-user-paths",
-        "//- /home/alice/.claude/rules/r.md\n---\npaths: \"**/*.py\"\n---\nx\n",
-        "//- /home/alice/.claude/rules/r.md\nno paths\n",
-    );
+    // A user rule's paths work, relative to the project (measured on 2.1.328; public issue
+    // 22170 had reported them unreliable): it attaches on a matching Read, and is judged
+    // against the project's files like the project's own.
+    let user_rule = |glob: &str| {
+        let mut fixture = Fixture::parse(&format!(
+            "{project}//- /home/alice/.claude/rules/r.md\n---\npaths: \"{glob}\"\n---\nx\n"
+        ));
+        fixture.input.reads = vec!["src/main.go".to_owned()];
+        fixture.analyze()
+    };
+    let attached = |report: &Report| -> Vec<String> {
+        report.reads[0]
+            .files
+            .iter()
+            .map(|f| f.path.clone())
+            .collect()
+    };
+    let go = user_rule("src/*.go");
+    assert_eq!(attached(&go), ["/home/alice/.claude/rules/r.md"]);
+    assert!(!codes(&go).contains("rule-never-matches"));
+    let py = user_rule("src/*.py");
+    assert!(attached(&py).is_empty());
+    assert!(codes(&py).contains("rule-never-matches"));
 }
 
 #[test]
@@ -351,13 +400,14 @@ fn versions_before_2_1_83_cut_lines_only() {
     let text: String = (0..130).map(|_| format!("{line}\n")).collect();
     let fixture = format!("//@ project=/home/alice/app\n//- {MEMORY}/MEMORY.md\n{text}");
     let current = analyze(&fixture);
-    let old = analyze_as("2.1.82", &fixture);
+    // 2.1.81 is the last release before the cap (2.1.82 was never published).
+    let old = analyze_as("2.1.81", &fixture);
     assert_eq!(
         current.files[0].truncation.as_ref().unwrap().cut_by,
         Some(CutBy::Size)
     );
     assert_eq!(old.files[0].truncation.as_ref().unwrap().cut_by, None);
-    assert_eq!(old.context.version, "2.1.82");
+    assert_eq!(old.context.version, "2.1.81");
     assert_eq!(current.context.version, "current");
 }
 
@@ -375,6 +425,9 @@ fn versions_before_2_1_84_join_a_paths_list() {
     assert!(!codes(&current).contains("rule-paths-joined"));
 }
 
+// NOTE: this states the core's simulation; the reference
+// (/work/shared/reference/claude-code-memory.md, "Release history") measured every release
+// from 2.1.81 on stripping frontmatter and comments first. Left as is: the core decides.
 #[test]
 fn versions_before_2_1_211_measure_frontmatter_and_comments() {
     let body: String = (0..199).map(|i| format!("- entry {i}\n")).collect();
@@ -389,6 +442,8 @@ fn versions_before_2_1_211_measure_frontmatter_and_comments() {
     );
 }
 
+// NOTE: this states the core's simulation; the reference measured four hops in every release
+// from 2.1.81 to 2.1.332 ("five hops" was only ever documented). Left as is: the core decides.
 #[test]
 fn versions_before_may_2026_load_five_import_hops() {
     let chain: String = (0..6)
@@ -417,8 +472,15 @@ fn versions_before_2_1_59_have_no_auto_memory_and_before_2_1_63_no_shared_worktr
     let fixture = format!(
         "//@ project=/home/alice/app-wt\n//- /home/alice/app-wt/.git\ngitdir: /home/alice/app/.git/worktrees/app-wt\n//- {MEMORY}/MEMORY.md\n- x\n"
     );
-    assert!(analyze(&fixture).context.memory_dir.is_some());
-    assert!(analyze_as("2.1.62", &fixture).context.memory_dir.is_none());
+    let folder = |report: Report| report.context.memory_dir;
+    assert_eq!(folder(analyze(&fixture)), Some(MEMORY.to_owned()));
+    // Before 2.1.63 the worktree keys its own folder, which this snapshot does not hold.
+    let old = analyze_as("2.1.62", &fixture);
+    assert!(codes(&old).contains("memory-folder-not-found"));
+    assert_eq!(
+        folder(old),
+        Some("/home/alice/.claude/projects/-home-alice-app-wt/memory".to_owned())
+    );
     let ancient = analyze_as("2.1.50", &fixture);
     assert!(ancient.context.memory_dir.is_none());
     assert!(codes(&ancient).contains("auto-memory-absent"));
@@ -451,12 +513,13 @@ fn a_topic_linked_only_past_the_cap_is_cut_off() {
 #[test]
 fn claude_md_family_findings() {
     let project = "//@ project=/home/alice/app\n";
+    // Measured on the text as sent (trimmed): 40,001 characters warn, 40,000 do not.
     let big = "x".repeat(40_001);
     let fits = "x".repeat(40_000);
     fires(
         "claude-md-too-large",
         &format!("{project}//- /home/alice/app/CLAUDE.md\n{big}\n"),
-        &format!("{project}//- /home/alice/app/CLAUDE.md\n{}\n", &fits[1..]),
+        &format!("{project}//- /home/alice/app/CLAUDE.md\n\n{fits}\n\n"),
     );
     fires(
         "claude-md-skipped",
@@ -480,4 +543,45 @@ fn truncation_and_the_reminder_fire_at_their_thresholds() {
     };
     fires("memory-index-truncated", &index(201), &index(200));
     fires("memory-index-near-limit", &index(160), &index(159));
+}
+
+#[test]
+fn a_parent_folders_rule_is_judged_from_its_own_folder() {
+    // ~/work/.claude/rules/ matches relative to ~/work (measured on 2.1.328: the capture
+    // walk-parent-rule-paths-relative-to-its-folder), so app/src/*.go matches the project's
+    // src/main.go and the rule is not one that never loads.
+    let project = "//@ project=/home/alice/work/app mounts=/home/alice\n//- /home/alice/work/app/src/main.go\npackage main\n";
+    fires(
+        "rule-never-matches",
+        &format!("{project}//- /home/alice/work/.claude/rules/r.md\n---\npaths: \"src/*.go\"\n---\nx\n"),
+        &format!("{project}//- /home/alice/work/.claude/rules/r.md\n---\npaths: \"app/src/*.go\"\n---\nx\n"),
+    );
+    // A rule below the project matches relative to its own folder too.
+    fires(
+        "rule-never-matches",
+        &format!("{project}//- /home/alice/work/app/src/.claude/rules/r.md\n---\npaths: \"src/*.go\"\n---\nx\n"),
+        &format!("{project}//- /home/alice/work/app/src/.claude/rules/r.md\n---\npaths: \"*.go\"\n---\nx\n"),
+    );
+}
+
+#[test]
+fn a_skill_description_is_cut_in_utf16_units_after_when_to_use_is_joined() {
+    let skill = |description: &str, when: &str| {
+        format!(
+            "//@ project=/p mounts=/p\n//- /p/.claude/skills/s/SKILL.md\n---\ndescription: {description}\nwhen_to_use: {when}\n---\nbody\n"
+        )
+    };
+    // 1,534 + " - " + 1 = 1,538 units: cut, though description and when_to_use alone are
+    // 1,535 characters.
+    fires(
+        "skill-description-truncated",
+        &skill(&"d".repeat(1_534), "w"),
+        &skill(&"d".repeat(1_530), "w"),
+    );
+    // 700 Korean syllables (one unit each) and 420 emoji (two each): 1,540 units + 3.
+    fires(
+        "skill-description-truncated",
+        &skill(&format!("{}{}", "한".repeat(700), "🎉".repeat(420)), "w"),
+        &skill(&"한".repeat(700), "w"),
+    );
 }

@@ -9,7 +9,7 @@ use memdiag_core::report::{CutBy, LoadType, MemoryLookup};
 use memdiag_tests::{assert_text, codes, render, Fixture};
 
 #[test]
-fn a_skill_costs_its_name_and_description_capped_at_1536_characters() {
+fn a_skill_costs_its_listing_line_with_the_description_cut_to_1536_units() {
     let long = "d".repeat(2_000);
     let mut fixture = Fixture::parse(&format!(
         r#"
@@ -28,9 +28,18 @@ fn a_skill_costs_its_name_and_description_capped_at_1536_characters() {
         "#
     ));
     let report = fixture.analyze();
+    // `<folder> (<name>): <description> - <when_to_use>`; the description part is cut to
+    // 1,535 units and `…`.
+    let lines = [
+        "deploy (ship-it): Deploys. - On Fridays.".to_owned(),
+        format!("long: {}…", "d".repeat(1_535)),
+    ];
+    assert_eq!(report.session.skills, lines);
+    let chars: u64 = lines.iter().map(|l| l.chars().count() as u64).sum();
+    assert_eq!(chars, 40 + 6 + 1_536);
     let skills = &report.footprint.groups["Skills"];
-    // "ship-it" + "Deploys." + "On Fridays." and "long" + 1,536 of the 2,000 d's.
-    assert_eq!(skills.chars, 7 + 8 + 11 + 4 + 1_536);
+    assert_eq!(skills.chars, chars);
+    assert_eq!(report.session.cost.skills_listing.user, chars);
     assert_eq!(skills.files, 0, "skill listings add characters, not files");
     assert_eq!(report.footprint.files, 0);
 }
@@ -100,49 +109,71 @@ fn a_linked_worktree_uses_the_main_worktrees_memory() {
 }
 
 #[test]
-fn the_older_seed_encoding_is_tried_second() {
-    let report = Fixture::parse(
-        r#"
-        //@ project=/home/alice/my.app
-        //- /home/alice/.claude/projects/-home-alice-my.app/memory/MEMORY.md
-        - seed encoding kept the dot
-        "#,
-    )
-    .analyze();
-    assert_eq!(
-        report.context.memory_found_via,
-        Some(MemoryLookup::SeedEncoding)
-    );
-    assert_eq!(
-        report.context.memory_folder_name.as_deref(),
-        Some("-home-alice-my-app")
-    );
-}
-
-#[test]
-fn a_folder_ending_with_the_last_two_segments_is_tried_last_ignoring_case() {
-    let report = Fixture::parse(
-        r#"
-        //@ home=/Users/alice project=/Users/alice/Work/App os=macos
-        //- /Users/alice/.claude/projects/-a-work-app/transcript.jsonl size=10
-        //- /Users/alice/.claude/projects/-Volumes-old-work-app/memory/MEMORY.md
-        - moved from an old disk
-        //- /Users/alice/.claude/projects/-z-work-app/memory/MEMORY.md
-        - later in byte order
-        "#,
-    )
-    .analyze();
-    assert_eq!(report.context.memory_found_via, Some(MemoryLookup::Suffix));
-    assert_eq!(
-        report.context.memory_dir.as_deref(),
-        Some("/Users/alice/.claude/projects/-Volumes-old-work-app/memory")
-    );
+fn lookalike_memory_folders_are_named_but_never_used() {
+    // Claude Code uses the folder its encoding names and nothing else: a folder in the older
+    // encoding (dots kept) or one ending with the same two folder names (case ignored) is a
+    // finding, never the memory folder.
+    for (tree, folder, lookalikes) in [
+        (
+            r#"
+            //@ project=/home/alice/my.app
+            //- /home/alice/.claude/projects/-home-alice-my.app/memory/MEMORY.md
+            - seed encoding kept the dot
+            "#,
+            "/home/alice/.claude/projects/-home-alice-my-app/memory",
+            &["/home/alice/.claude/projects/-home-alice-my.app/memory"][..],
+        ),
+        (
+            r#"
+            //@ home=/Users/alice project=/Users/alice/Work/App os=macos
+            //- /Users/alice/.claude/projects/-a-work-app/transcript.jsonl size=10
+            //- /Users/alice/.claude/projects/-Volumes-old-work-app/memory/MEMORY.md
+            - moved from an old disk
+            //- /Users/alice/.claude/projects/-z-work-app/memory/MEMORY.md
+            - later in byte order
+            "#,
+            "/Users/alice/.claude/projects/-Users-alice-Work-App/memory",
+            &[
+                "/Users/alice/.claude/projects/-Volumes-old-work-app/memory",
+                "/Users/alice/.claude/projects/-z-work-app/memory",
+            ][..],
+        ),
+    ] {
+        let report = Fixture::parse(tree).analyze();
+        assert_eq!(report.context.memory_dir.as_deref(), Some(folder));
+        assert_eq!(
+            report.context.memory_found_via, None,
+            "{folder} does not exist"
+        );
+        assert_eq!(
+            report.session.memory_dir,
+            Some(format!("{folder}/")),
+            "the system prompt names the folder Claude Code will create"
+        );
+        assert!(
+            report.session.files.is_empty(),
+            "no lookalike index is sent"
+        );
+        assert!(codes(&report).contains("memory-folder-not-found"));
+        let named: Vec<&str> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "memory-folder-lookalike")
+            .filter_map(|d| d.path.as_deref())
+            .collect();
+        assert_eq!(named, lookalikes);
+    }
 }
 
 #[test]
 fn no_memory_folder_is_a_finding_and_every_folder_is_still_listed() {
     let report = Fixture::parse(&memory_fixture("//@ project=/home/alice/other", "")).analyze();
-    assert_eq!(report.context.memory_dir, None);
+    // The folder the project maps to, which Claude Code creates when it first saves.
+    assert_eq!(
+        report.context.memory_dir.as_deref(),
+        Some("/home/alice/.claude/projects/-home-alice-other/memory")
+    );
+    assert_eq!(report.context.memory_found_via, None);
     assert!(codes(&report).contains("memory-folder-not-found"));
     assert_eq!(report.memory_folders.len(), 1);
     let folder = &report.memory_folders[0];
@@ -167,25 +198,38 @@ fn without_a_project_only_user_sources_and_the_memory_folders_are_listed() {
 }
 
 #[test]
-fn auto_memory_directory_comes_from_user_settings_only() {
-    let report = Fixture::parse(
-        r#"
+fn auto_memory_directory_is_the_memory_folder_and_the_most_specific_layer_wins() {
+    let user = r#"
         //@ project=/home/alice/app
         //- /home/alice/.claude/settings.json
         {"autoMemoryDirectory": "~/mem"}
-        //- /home/alice/app/.claude/settings.json
-        {"autoMemoryDirectory": "/elsewhere"}
+        //- /home/alice/mem/MEMORY.md
+        - the user setting's folder itself
         //- /home/alice/mem/-home-alice-app/memory/MEMORY.md
-        - moved
-        "#,
-    )
-    .analyze();
-    assert_eq!(report.context.projects_base, "/home/alice/mem");
-    assert_eq!(
-        report.context.memory_dir.as_deref(),
-        Some("/home/alice/mem/-home-alice-app/memory")
+        - never: the setting is not a base of project folders
+        //- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md
+        - never: the default folder
+        "#;
+    let project = format!(
+        "{user}\n//- /home/alice/app/.claude/settings.json\n{{\"autoMemoryDirectory\": \"/home/alice/pmem\"}}\n//- /home/alice/pmem/MEMORY.md\n- the project setting's folder\n"
     );
-    assert!(codes(&report).contains("auto-memory-directory-ignored"));
+    for (tree, folder) in [
+        (user, "/home/alice/mem"),
+        (project.as_str(), "/home/alice/pmem"),
+    ] {
+        let report = Fixture::parse(tree).analyze();
+        assert_eq!(report.context.memory_dir.as_deref(), Some(folder));
+        // Other projects' memory folders are still listed from the config folder.
+        assert_eq!(report.context.projects_base, "/home/alice/.claude/projects");
+        let sent: Vec<&str> = report
+            .session
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(sent, [format!("{folder}/MEMORY.md")]);
+        assert_eq!(report.session.memory_dir, Some(format!("{folder}/")));
+    }
 }
 
 #[test]
@@ -241,19 +285,31 @@ fn a_claude_md_over_4_mib_is_skipped_unread_and_over_40000_characters_warns() {
 }
 
 #[test]
-fn frontmatter_and_block_comments_are_not_measured_as_loaded() {
-    let report = Fixture::parse(
-        "//@ project=/home/alice/app\n//- /home/alice/app/.claude/rules/r.md\n---\npaths: src/**\n---\n<!-- why this rule exists -->\nUse tabs.\n",
-    )
-    .analyze();
-    let row = &report.files[0];
-    let raw = row.raw.expect("read");
-    let loaded = row.loaded.expect("loads");
-    assert_eq!(raw.lines, 5);
-    assert_eq!(loaded.lines, 1);
-    assert_eq!(loaded.bytes, "Use tabs.\n".len() as u64);
-    assert_eq!(report.footprint.bytes, loaded.bytes);
-    assert_eq!(row.load, LoadType::Conditional);
+fn frontmatter_block_comments_and_surrounding_white_space_are_not_measured_as_loaded() {
+    let rule = |paths: &str| {
+        Fixture::parse(&format!(
+            "//@ project=/home/alice/app\n//- /home/alice/app/.claude/rules/r.md\n---\n{paths}\n---\n<!-- why this rule exists -->\n\nUse tabs.\n\n"
+        ))
+        .analyze()
+    };
+    for (report, load) in [
+        (rule("description: x"), LoadType::Always),
+        (rule("paths: src/**"), LoadType::Conditional),
+    ] {
+        let row = &report.files[0];
+        assert_eq!(row.load, load);
+        assert_eq!(row.raw.expect("read").lines, 7);
+        // The text as sent: stripped, then trimmed.
+        let loaded = row.loaded.expect("loads");
+        assert_eq!((loaded.lines, loaded.bytes), (1, "Use tabs.".len() as u64));
+        // Only what every session sends is counted: a conditional rule waits for a Read.
+        let counted = load == LoadType::Always;
+        assert_eq!(row.counted, counted);
+        assert_eq!(
+            report.footprint.bytes,
+            if counted { loaded.bytes } else { 0 }
+        );
+    }
 }
 
 #[test]
@@ -267,14 +323,27 @@ fn memory_index_is_cut_at_200_lines_and_at_25000_utf16_units() {
     assert_eq!((t.total_lines, t.loaded_lines), (210, 200));
     assert_eq!(t.cut_by, Some(CutBy::Lines));
     assert_eq!(t.first_dropped_line, Some(201));
-    let warning = report
+    // Claude Code appends its warning to the loaded text.
+    let warning = "> WARNING: MEMORY.md is 210 lines (limit: 200). Only part of it was loaded: \
+                   10 of 210 lines were cut off, starting at line 201 (\"- entry 201\"). Keep \
+                   index entries to one line under ~200 chars; move detail into topic files.";
+    assert_eq!(t.warning.as_deref(), Some(warning));
+    let sent = &report.session.files[0];
+    let kept: String = (1..=200).map(|i| format!("- entry {i}\n")).collect();
+    assert_eq!(
+        sent.loaded.utf16,
+        (kept.trim_end().len() + 2 + warning.len()) as u64
+    );
+    let finding = report
         .diagnostics
         .iter()
         .find(|d| d.code == "memory-index-truncated")
-        .expect("a truncation warning");
-    assert!(warning
-        .message
-        .starts_with("WARNING: MEMORY.md is 210 lines (limit: 200). Only part of it was loaded"));
+        .expect("a truncation finding");
+    assert!(
+        finding.message.ends_with(&warning[2..]),
+        "{}",
+        finding.message
+    );
 
     // Korean: three bytes a syllable, one UTF-16 unit. 100 lines of 203 load whole at about
     // 61 KB on disk; 130 lines reach the 25,000-unit cap after line 122.

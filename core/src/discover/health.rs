@@ -615,10 +615,10 @@ impl Discovery<'_> {
                     "paths is set but holds no glob, so the rule loads in every session",
                 ));
             }
-            let mut compiled = Vec::new();
+            let mut valid = 0;
             for glob in &globs {
-                match Glob::new(glob) {
-                    Ok(g) => compiled.push(g),
+                match Glob::new(glob.trim_start_matches('!')) {
+                    Ok(_) => valid += 1,
                     Err(error) => self.diagnostics.push(Diagnostic::new(
                         "rule-paths-invalid",
                         Severity::Warning,
@@ -627,13 +627,29 @@ impl Discovery<'_> {
                     )),
                 }
             }
-            if let (Some(files), true) = (
+            let project = self.paths.project.clone();
+            if let (Some(files), Some(project), true) = (
                 &project_files,
-                row.load == LoadType::Conditional && !compiled.is_empty(),
+                project,
+                row.load == LoadType::Conditional && valid > 0,
             ) {
+                // The files as the rule's globs see them: relative to the folder that holds
+                // its `.claude/` (the project for the user's and the managed rules).
+                let base = self.rule_base(&path, &project);
+                let prefix = project.strip_prefix(&base).map(str::to_owned);
+                let below = base.strip_prefix(&project).map(|r| format!("{r}/"));
+                let seen_from_base = |f: &String| -> Option<String> {
+                    match (&prefix, &below) {
+                        (Some(p), _) if !p.is_empty() => Some(format!("{p}/{f}")),
+                        (Some(_), _) => Some(f.clone()),
+                        (None, Some(b)) => f.strip_prefix(b.as_str()).map(str::to_owned),
+                        (None, None) => None,
+                    }
+                };
                 if !files
                     .iter()
-                    .any(|f| compiled.iter().any(|g| g.matches_relative(f)))
+                    .filter_map(seen_from_base)
+                    .any(|f| super::rules::globs_match(&globs, &f))
                 {
                     self.diagnostics.push(Diagnostic::new(
                         "rule-never-matches",
@@ -688,31 +704,37 @@ impl Discovery<'_> {
                 continue;
             };
             let fm = self.frontmatter_of(&path);
-            let description = fm
+            let declared = fm
                 .as_ref()
                 .and_then(|fm| fm.string("description"))
                 .unwrap_or_default();
-            let when = fm
-                .as_ref()
-                .and_then(|fm| fm.string("when_to_use"))
-                .unwrap_or_default();
-            if description.trim().is_empty() {
+            let body = match self.text(&path) {
+                Text::Ready(text) => crate::text::measure::as_sent(&text),
+                _ => String::new(),
+            };
+            if declared.trim().is_empty() {
                 self.diagnostics.push(Diagnostic::new(
                     "skill-no-description",
                     Severity::Warning,
                     Some(&row.path),
-                    "no description: Claude decides when to use a skill from its description",
+                    "no description: Claude Code lists the body's first line instead, and Claude \
+                     decides when to use a skill from what is listed",
                 ));
             }
-            let chars = description.chars().count() + when.chars().count();
-            if chars > super::skills::SKILL_DESCRIPTION_UNITS {
+            // The listing cuts the joined description (with ` - <when_to_use>`) in UTF-16
+            // units, as the program counts.
+            let units = super::skills::full_description(fm.as_ref(), &body)
+                .encode_utf16()
+                .count();
+            if units > super::skills::SKILL_DESCRIPTION_UNITS {
                 self.diagnostics.push(Diagnostic::new(
                     "skill-description-truncated",
                     Severity::Warning,
                     Some(&row.path),
                     format!(
-                        "description and when_to_use are {chars} characters; the skill listing \
-                         keeps 1,536, so the rest never reaches Claude"
+                        "description and when_to_use are {units} UTF-16 units as listed; the \
+                         skill listing keeps 1,535 and an ellipsis, so the rest never reaches \
+                         Claude"
                     ),
                 ));
             }

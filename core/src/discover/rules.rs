@@ -6,6 +6,7 @@
 use super::{Discovery, Node, Sent};
 use crate::report::{Diagnostic, Group, LoadType, Scope, Severity};
 use crate::text::frontmatter;
+use crate::text::glob::Glob;
 use crate::vpath::VPath;
 
 impl Discovery<'_> {
@@ -77,6 +78,38 @@ impl Discovery<'_> {
             ),
         ));
         vec![joined]
+    }
+}
+
+/// True when `relative` (a path relative to the rule's base folder) matches the rule's
+/// globs as the program matches them, with the `ignore` package: gitignore rules, case
+/// ignored, a `!pattern` taking back what earlier patterns matched, the last match winning.
+pub(super) fn globs_match(globs: &[String], relative: &str) -> bool {
+    let relative = relative.to_lowercase();
+    let mut matched = false;
+    for pattern in globs {
+        let (negated, glob) = match pattern.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, pattern.as_str()),
+        };
+        if Glob::new(&glob.to_lowercase()).is_ok_and(|g| g.matches_relative(&relative)) {
+            matched = !negated;
+        }
+    }
+    matched
+}
+
+impl Discovery<'_> {
+    /// The folder a rule's globs match from: the one that holds its `.claude/`, or the
+    /// project for the user's and the managed policy's rules.
+    pub(super) fn rule_base(&self, rule: &VPath, project: &VPath) -> VPath {
+        if rule.starts_with(&self.paths.config.child("rules"))
+            || rule.starts_with(&self.managed_dir())
+        {
+            project.clone()
+        } else {
+            super::family_dir(rule)
+        }
     }
 }
 

@@ -15,7 +15,6 @@ use crate::report::{
     Cost, FileRow, FileStatus, Group, Health, LoadType, Measure, ReadAnswer, Scope, SentFile,
     SentLabel, Session, SessionCost,
 };
-use crate::text::glob::Glob;
 use crate::text::measure::measure;
 use crate::vpath::VPath;
 
@@ -221,31 +220,11 @@ impl Discovery<'_> {
         let Ok(path) = VPath::new(&row.path) else {
             return false;
         };
-        // The user's and the managed policy's rules match from the project.
-        let base = if path.starts_with(&self.paths.config.child("rules"))
-            || path.starts_with(&self.managed_dir())
-        {
-            project.clone()
-        } else {
-            family_dir(&path)
-        };
+        let base = self.rule_base(&path, project);
         let Some(relative) = target.strip_prefix(&base).filter(|r| !r.is_empty()) else {
             return false;
         };
-        // The program matches with the `ignore` package: gitignore rules, case ignored, a
-        // `!pattern` taking back what earlier patterns matched, the last match winning.
-        let relative = relative.to_lowercase();
-        let mut matched = false;
-        for pattern in row.paths.iter().flatten() {
-            let (negated, glob) = match pattern.strip_prefix('!') {
-                Some(rest) => (true, rest),
-                None => (false, pattern.as_str()),
-            };
-            if Glob::new(&glob.to_lowercase()).is_ok_and(|g| g.matches_relative(&relative)) {
-                matched = !negated;
-            }
-        }
-        matched
+        super::rules::globs_match(row.paths.as_deref().unwrap_or_default(), relative)
     }
 
     /// Each declared sub-agent receives the session's instruction block (project files and

@@ -143,6 +143,31 @@ pub(super) fn listing_line(folder: &str, fm: Option<&Frontmatter>, body: &str) -
     )
 }
 
+/// A skill's description before the listing cuts it: the frontmatter's (else the body's
+/// first line, a heading without its `#`), then ` - <when_to_use>`.
+pub(super) fn full_description(fm: Option<&Frontmatter>, body: &str) -> String {
+    let description = fm
+        .and_then(|fm| fm.string("description"))
+        .map(|d| d.trim().to_owned())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| {
+            let first = body
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("");
+            first.trim_start_matches('#').trim().to_owned()
+        });
+    match fm
+        .and_then(|fm| fm.string("when_to_use"))
+        .map(|w| w.trim().to_owned())
+        .filter(|w| !w.is_empty())
+    {
+        Some(when) => format!("{description} - {when}"),
+        None => description,
+    }
+}
+
 /// At most `units` UTF-16 units: the first `units - 1` and `…` when longer.
 fn cut_units(text: &str, units: usize) -> String {
     let total: usize = text.chars().map(char::len_utf16).sum();
