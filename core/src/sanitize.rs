@@ -212,6 +212,8 @@ enum Role {
     Settings,
     /// A `.git` file: only its `gitdir:` path matters.
     GitFile,
+    /// `~/.claude.json`: only the project's external-import approval is kept.
+    ClaudeJson,
     /// The analysis never reads it: its size is kept, not its contents.
     SizeOnly,
 }
@@ -322,6 +324,26 @@ impl Plan {
                 if tree.is_file(&git) {
                     plan.files.insert(git, Role::GitFile);
                     break;
+                }
+            }
+        }
+        if let Some(home) = &home {
+            // The managed policy's settings (its inline claudeMd is a row, and it may set
+            // autoMemoryDirectory) and ~/.claude.json (the import approval).
+            let managed = match input.os {
+                crate::report::Os::Linux => "/etc/claude-code/managed-settings.json",
+                crate::report::Os::Macos => {
+                    "/Library/Application Support/ClaudeCode/managed-settings.json"
+                }
+                crate::report::Os::Windows => "C:/Program Files/ClaudeCode/managed-settings.json",
+            };
+            settings.extend(path(managed));
+            for file in [home.child(".claude.json")]
+                .into_iter()
+                .chain(config.iter().map(|c| c.child(".claude.json")))
+            {
+                if tree.is_file(&file) {
+                    plan.files.insert(file, Role::ClaudeJson);
                 }
             }
         }
@@ -633,7 +655,16 @@ impl<'a> Builder<'a> {
                 (text.len() as u64, Contents::Loaded(text))
             }
             (Contents::Loaded(bytes), Role::Settings) => {
-                let text = self.settings(bytes, shown);
+                let mut text = self.settings(bytes, shown);
+                // The managed settings are a row (their inline claudeMd), whose size shows:
+                // white space after the JSON keeps it.
+                if shown.ends_with("/managed-settings.json") && text.len() < bytes.len() {
+                    text.resize(bytes.len(), b' ');
+                }
+                (text.len() as u64, Contents::Loaded(text))
+            }
+            (Contents::Loaded(bytes), Role::ClaudeJson) => {
+                let text = self.claude_json(bytes);
                 (text.len() as u64, Contents::Loaded(text))
             }
         };
@@ -1027,6 +1058,18 @@ impl<'a> Builder<'a> {
             };
             reduced.insert("autoMemoryDirectory".to_owned(), value);
         }
+        if let Some(value) = map.get("claudeMd") {
+            // The managed policy's inline instructions: text, so placeholders of its length.
+            let value = match value {
+                Json::String(text) => Json::String(
+                    text.chars()
+                        .map(|c| placeholder(c, self.options.keep_text))
+                        .collect(),
+                ),
+                other => empty_like(other),
+            };
+            reduced.insert("claudeMd".to_owned(), value);
+        }
         if let Some(value) = map.get("claudeMdExcludes") {
             let value = match value {
                 Json::Array(items) => Json::Array(
@@ -1056,6 +1099,30 @@ impl<'a> Builder<'a> {
             out = marked;
         }
         out
+    }
+
+    /// `~/.claude.json` reduced to the one key the analysis reads, for the project only:
+    /// its history, other projects and account data never leave.
+    fn claude_json(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let text = String::from_utf8_lossy(bytes);
+        let key = self
+            .report
+            .context
+            .git_root
+            .clone()
+            .or(self.report.context.project.clone());
+        let approved = key.as_deref().and_then(|key| {
+            crate::text::settings::external_includes_approved(&text, key).map(|v| (key, v))
+        });
+        let reduced = match approved {
+            Some((key, value)) => serde_json::json!({
+                "projects": { self.namer.name(key): { "hasClaudeMdExternalIncludesApproved": value } }
+            }),
+            None => serde_json::json!({}),
+        };
+        serde_json::to_string_pretty(&reduced)
+            .expect("a JSON value serialises")
+            .into_bytes()
     }
 
     /// A `claudeMdExcludes` pattern renamed; if the renamed pattern would not exclude exactly
@@ -1238,6 +1305,7 @@ fn escape_placeholder(escape: &str) -> String {
 /// reads, and the fixed paths of managed policy and home folders.
 const WELL_KNOWN: &[&str] = &[
     "claude",
+    "managed",
     "md",
     "local",
     "memory",

@@ -1343,3 +1343,54 @@ fn relative(from: &str, to: &str) -> String {
     parts.extend(&to_parts[common..]);
     parts.join("/")
 }
+
+#[test]
+fn claude_json_keeps_only_the_projects_import_approval() {
+    // The approval decides whether an import that leaves the project loads, so the shared
+    // copy carries it, and nothing else of the file (history, other projects, the account).
+    check_file(
+        r#"
+        //@ project=/home/alice/app mounts=/home/alice
+        //- /home/alice/.claude.json
+        {"numStartups": 40, "oauthAccount": {"emailAddress": "alice@example.com"},
+         "projects": {"/home/alice/app": {"hasClaudeMdExternalIncludesApproved": true,
+                                          "history": [{"display": "secret prompt"}]},
+                      "/home/alice/other": {"hasClaudeMdExternalIncludesApproved": false}}}
+        //- /home/alice/app/CLAUDE.md
+        see @../notes.md
+        //- /home/alice/notes.md
+        notes
+        "#,
+        NO_NAMES,
+        "/home/alice/.claude.json",
+        r#"
+        //- /home/aaaaa/.claude.json
+        {
+          "projects": {
+            "/home/aaaaa/aba": {
+              "hasClaudeMdExternalIncludesApproved": true
+            }
+          }
+        }
+        "#,
+    );
+}
+
+#[test]
+fn the_managed_policys_inline_instructions_stay_text_of_their_length() {
+    check_file(
+        r#"
+        //@ project=/home/alice/app mounts=/home/alice,/etc/claude-code
+        //- /etc/claude-code/managed-settings.json
+        {"claudeMd": "Never push to main", "permissions": {"deny": ["Bash(rm:*)"]}}
+        //- /home/alice/app/CLAUDE.md
+        app
+        "#,
+        NO_NAMES,
+        "/etc/claude-code/managed-settings.json",
+        &format!(
+            "//- /etc/claude-code/managed-settings.json\n{{\n  \"claudeMd\": \"xxxxx xxxx xx xxxx\"\n}}{}\n",
+            " ".repeat(76 - 36)
+        ),
+    );
+}
