@@ -269,10 +269,12 @@ fn is_zip_name(path: &Path) -> bool {
 }
 
 /// Lists the folder `local` into `tree` below `at`: every file with its size and time, no
-/// contents. Symbolic links are followed as Claude Code follows them, but only when they
-/// resolve inside the mounted folder (checked after resolving): a link that leads out of it
-/// is listed in a finding by name and never read. Dangling links and entries that cannot be
-/// listed are counted in the same finding.
+/// contents. A symbolic link to a file is followed as Claude Code follows it (measured on
+/// 2.1.328: the file loads under the link's path), but only when it resolves inside the
+/// mounted folder (checked after resolving): a link that leads out of it is named in a
+/// finding and never read. Links to folders are not followed, as the program does not
+/// follow a linked `.claude/rules/`. Dangling links and entries that cannot be listed are
+/// counted in the same finding.
 ///
 /// # Errors
 /// When `local` itself cannot be listed.
@@ -282,10 +284,9 @@ fn list_dir(tree: &mut Tree, at: &VPath, local: &Path) -> std::io::Result<()> {
     let root = fs::canonicalize(local)?;
     // Folders wait as paths, not open handles, so a wide tree cannot run out of descriptors.
     let mut pending: Vec<(VPath, PathBuf)> = Vec::new();
-    // Folders entered through a link, by resolved path, so a link cycle ends.
-    let mut entered: BTreeSet<PathBuf> = BTreeSet::from([root.clone()]);
     let mut unreadable = 0_u64;
     let mut dangling = 0_u64;
+    let mut folder_links = 0_u64;
     let mut outside: Vec<String> = Vec::new();
     loop {
         let (dir, entries) = match next.take() {
@@ -323,12 +324,7 @@ fn list_dir(tree: &mut Tree, at: &VPath, local: &Path) -> std::io::Result<()> {
                     Err(_) => dangling += 1,
                     Ok(target) if !target.starts_with(&root) => outside.push(path.to_string()),
                     Ok(target) => match fs::metadata(&target) {
-                        Ok(metadata) if metadata.is_dir() => {
-                            if entered.insert(target.clone()) {
-                                tree.add_dir(path.clone());
-                                pending.push((path, target));
-                            }
-                        }
+                        Ok(metadata) if metadata.is_dir() => folder_links += 1,
                         Ok(metadata) if metadata.is_file() => tree.insert(
                             path,
                             FileEntry {
@@ -386,6 +382,13 @@ fn list_dir(tree: &mut Tree, at: &VPath, local: &Path) -> std::io::Result<()> {
             dangling,
             "dangling symbolic link",
             "dangling symbolic links",
+        ));
+    }
+    if folder_links > 0 {
+        left_out.push(plural(
+            folder_links,
+            "symbolic link to a folder (Claude Code does not follow those)",
+            "symbolic links to folders (Claude Code does not follow those)",
         ));
     }
     if unreadable > 0 {
@@ -657,8 +660,8 @@ mod tests {
                 "/home/alice/.claude/projects/-home-alice-app/s.jsonl",
                 "/home/alice/.claude/rules/a.md",
             ],
-            "a link inside the mount is followed; one leading out, a dangling one and a \
-             link back to the mount's own root are not"
+            "a link to a file inside the mount is followed; one leading out, a dangling one \
+             and a link to a folder are not"
         );
         assert!(tree.is_dir(&vpath("/home/alice/.claude/agents")));
         assert!(tree.is_covered(&vpath("/home/alice/.claude/x.md")));
@@ -673,7 +676,8 @@ mod tests {
         assert_eq!(
             tree.diagnostics()[0].message,
             "the scan left out 1 symbolic link leading outside the mounted folder, never read \
-             (/home/alice/.claude/out.md) and 1 dangling symbolic link below this folder"
+             (/home/alice/.claude/out.md) and 1 dangling symbolic link and 1 symbolic link to a \
+             folder (Claude Code does not follow those) below this folder"
         );
         #[cfg(unix)]
         assert_eq!(

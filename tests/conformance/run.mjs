@@ -43,6 +43,7 @@ function readCase(name) {
     cwd: spec.cwd ?? 'home/u/proj',
     git: spec.git ?? [],
     worktrees: spec.worktrees ?? [],
+    symlinks: spec.symlinks ?? [],
     project: spec.claude_json ?? {},
     env: spec.env ?? {},
     script: [
@@ -100,6 +101,14 @@ function layOut(c) {
     const wtAbs = path.join(root, wt.path);
     git(repoAbs, 'worktree', 'add', '-q', '-b', wt.branch ?? path.basename(wtAbs), wtAbs);
     extras.git_files[path.join(wtAbs, '.git')] = fs.readFileSync(path.join(wtAbs, '.git'), 'utf8');
+  }
+  // Symbolic links: `path` (relative to the root) pointing at `target` as written.
+  if (c.symlinks.length) extras.symlinks = {};
+  for (const link of c.symlinks) {
+    const at = path.join(root, link.path);
+    fs.mkdirSync(path.dirname(at), { recursive: true });
+    fs.symlinkSync(link.target, at);
+    extras.symlinks[at] = link.target;
   }
   const claudeJson = {
     hasCompletedOnboarding: true,

@@ -71,6 +71,23 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
         let bytes = std::fs::read(&file).expect("readable case file");
         entries.push(entry(path, bytes));
     }
+    // A link to a file is what a snapshot lists as that file at the link's path (the scan
+    // command does the same); links to folders are not followed, as the program does not.
+    for (link, target) in capture["symlinks"].as_object().into_iter().flatten() {
+        let target = target.as_str().unwrap_or("");
+        let folder = Path::new(link).parent().unwrap_or(Path::new("/"));
+        let resolved = folder.join(target);
+        let local = resolved
+            .to_string_lossy()
+            .strip_prefix(&format!("{root}/"))
+            .map(|rel| tree_dir.join(rel));
+        if let Some(bytes) = local
+            .filter(|l| l.is_file())
+            .and_then(|l| std::fs::read(l).ok())
+        {
+            entries.push(entry(link.clone(), bytes));
+        }
+    }
     for (path, text) in capture["git_files"].as_object().into_iter().flatten() {
         entries.push(entry(
             path.clone(),
