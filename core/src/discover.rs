@@ -260,8 +260,13 @@ impl Discovery<'_> {
             .iter()
             .map(|path| self.read_answer(&rows, path, &mut sent))
             .collect();
-        let mut health = self.health(&rows, &memory_facts);
-        self.agent_receives(&rows, &session, &mut health);
+        // Health runs over the finished discovery only: while files are still arriving this
+        // pass is thrown away, and its rule matching is the costliest part of a pass.
+        let mut health = Health::default();
+        if self.needs.is_empty() {
+            health = self.health(&rows, &memory_facts);
+            self.agent_receives(&rows, &session, &mut health);
+        }
         Found {
             rows,
             memory_folders,

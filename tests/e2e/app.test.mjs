@@ -2,8 +2,9 @@
 //
 // It serves dist/ on 127.0.0.1, uploads the demo fixture's ~/.claude and project folders
 // through the folder input and a zip of the ~/.claude through the zip input, and checks the
-// rendered groups, the MEMORY.md cut and the footprint figures against what the native scan
-// command reports for the same files. It also loads the demo, checks its Health view (the five
+// rendered groups, the MEMORY.md cut (with Claude Code's warning word for word), the footprint
+// figures and what every session costs against what the native scan command reports for the
+// same files. It also loads the demo, checks its Health view (the five
 // reasons, the memory figures, a finding that opens its file at its line) and the version
 // select against the scan, saves screenshots of the main views to tests/e2e/artifacts/, and
 // fails if the page requests anything outside its origin.
@@ -60,7 +61,24 @@ async function cards(page) {
 
 function cardsOf(report) {
   const f = report.footprint;
-  return { files: f.files, chars: f.chars, bytes: f.bytes, always_loaded: f.always_loaded, tokens_estimate: f.tokens_estimate };
+  // The token card estimates the whole session: the user's text and Claude Code's own.
+  return { files: f.files, chars: f.chars, bytes: f.bytes, always_loaded: f.always_loaded, tokens_estimate: report.session.cost.tokens_estimate };
+}
+
+/** The cost line: what every session carries, the user's text apart from Claude Code's own. */
+async function sessionCost(page) {
+  const line = page.locator('[data-testid=session-cost]');
+  const value = async (name) => Number(await line.getAttribute(`data-${name}`));
+  return {
+    user: await value('user'), claude_code: await value('claude-code'),
+    total: await value('total'), tokens: await value('tokens'),
+  };
+}
+
+function sessionCostOf(report) {
+  const c = report.session.cost;
+  assert.ok(c.total.claude_code > 0, 'Claude Code adds text of its own to every session');
+  return { user: c.total.user, claude_code: c.total.claude_code, total: c.total.user + c.total.claude_code, tokens: c.tokens_estimate };
 }
 
 async function segments(page) {
@@ -86,6 +104,7 @@ async function memoryCut(page, memoryPath) {
       '[data-testid=cut-line] + .line',
       (e) => e.classList.contains('dropped') && e.dataset.line,
     ),
+    warning: await page.textContent('[data-testid=truncation] [data-testid=cut-warning]'),
   };
 }
 
@@ -195,6 +214,7 @@ test('uploaded folders and a zip give what the scan command gives', async () => 
 
   assert.deepEqual(await renderedGroups(page), groupsOf(expected));
   assert.deepEqual(await cards(page), cardsOf(expected));
+  assert.deepEqual(await sessionCost(page), sessionCostOf(expected));
   assert.deepEqual(await segments(page), segmentsOf(expected, 'chars'));
   await page.click('[data-testid=unit-bytes]');
   assert.deepEqual(await segments(page), segmentsOf(expected, 'bytes'));
@@ -205,6 +225,8 @@ test('uploaded folders and a zip give what the scan command gives', async () => 
   assert.equal(cut.first, memory.truncation.first_dropped_line);
   assert.equal(cut.loadedLines, memory.truncation.loaded_lines);
   assert.equal(cut.firstDroppedRowIsDropped, String(memory.truncation.first_dropped_line));
+  assert.ok(memory.truncation.warning, 'a cut index has a warning');
+  assert.equal(cut.warning, memory.truncation.warning);
   assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
   await shot(page, '02-folders-memory-cut');
 
@@ -286,12 +308,15 @@ test('the demo opens on a first visit and matches the scan of its fixture', asyn
   await settled(page);
   assert.deepEqual(await renderedGroups(page), groupsOf(expected));
   assert.deepEqual(await cards(page), cardsOf(expected));
+  assert.deepEqual(await sessionCost(page), sessionCostOf(expected));
   assert.deepEqual(await segments(page), segmentsOf(expected, 'chars'));
   const memory = truncatedMemory(expected);
   // The page opens on the truncated MEMORY.md.
   assert.equal(await page.getAttribute('[data-testid=file-view]', 'data-path'), memory.path);
   await shot(page, '10-demo');
-  assert.equal((await memoryCut(page, memory.path)).cut, memory.truncation.first_dropped_line);
+  const demoCut = await memoryCut(page, memory.path);
+  assert.equal(demoCut.cut, memory.truncation.first_dropped_line);
+  assert.equal(demoCut.warning, memory.truncation.warning);
   await page.locator('[data-testid=cut-line]').scrollIntoViewIfNeeded();
   await shot(page, '11-demo-memory-cut');
 
@@ -349,14 +374,20 @@ test('the demo opens on a first visit and matches the scan of its fixture', asyn
   await page.locator('[data-testid=memory-health]').first().scrollIntoViewIfNeeded();
   await shot(page, '16c-demo-health-memory');
 
-  // A finding opens its file in the file view, scrolled to its line and the line marked.
-  const longLine = expected.diagnostics.find((d) => d.code === 'memory-index-long-line' && d.line);
-  await page.locator('[data-testid=reason]').first().scrollIntoViewIfNeeded();
-  const finding = page.locator(`[data-testid=memory-health] .line-link[data-line="${longLine.line}"]`).first();
-  await finding.click();
-  await page.waitForSelector(`[data-testid=file-view][data-path="${longLine.path}"]`);
-  assert.equal(await page.getAttribute('.line.focus', 'data-line', { timeout: 5000 }), String(longLine.line));
+  // Long index lines: over 200 characters now; the page's figure is the scan's.
+  const longLines = await page.$$eval('[data-testid=memory-health] [data-figure=long-lines] td', (t) => t.map((e) => Number(e.textContent.split(/\D/)[0])));
+  assert.deepEqual(longLines, expected.health.memories.map((m) => m.long_lines));
+  assert.match(await page.textContent('[data-testid=memory-health] [data-figure=long-lines] th'), /over 200 characters/);
+  // Each sub-agent receives what the scan says, the main MEMORY.md among it.
+  const receives = await page.$$eval('[data-testid=agent-receives]', (c) => c.map((e) => Number(e.dataset.files)));
+  assert.deepEqual(receives, expected.health.agents.map((a) => a.receives.length));
+
+  // A dropped index line opens its file in the file view, scrolled to it and the line marked.
   const truncated = expected.diagnostics.find((d) => d.code === 'memory-index-truncated');
+  const lastDropped = truncated.data.entries.at(-1).line;
+  await page.locator(`[data-testid=dropped-entry][data-line="${lastDropped}"] .line-link`).click();
+  await page.waitForSelector(`[data-testid=file-view][data-path="${truncated.path}"]`);
+  assert.equal(await page.getAttribute('.line.focus', 'data-line', { timeout: 5000 }), String(lastDropped));
   await page.click('[data-testid=view-health]');
   await page.click('[data-testid=health-finding][data-code=memory-index-truncated]');
   await page.waitForSelector(`[data-testid=file-view][data-path="${truncated.path}"]`);

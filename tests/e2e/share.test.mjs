@@ -3,7 +3,7 @@
 //
 // It loads the demo, opens the Share dialog, takes its link and its zip, and opens each in a
 // fresh page of a separate browser (nothing shared with the sender's profile): the shared
-// view must show the same footprint figures, the same rows in every group and the same
+// view must show the same footprint figures and session cost, the same rows in every group and the same
 // findings, read-only with no drop zone, and none of the demo's private words (the user name
 // and words from its CLAUDE.md and MEMORY.md bodies) anywhere in its DOM. Screenshots of the
 // dialog and the read-only view, light and dark, wide and 900 px, go to tests/e2e/artifacts/.
@@ -66,6 +66,9 @@ async function figures(page) {
     },
     chars,
     bytes,
+    cost: await page.$eval('[data-testid=session-cost]', (e) => ({
+      user: e.dataset.user, claudeCode: e.dataset.claudeCode, tokens: e.dataset.tokens,
+    })),
     groups: await page.$$eval('[role=tree] > li', (items) => {
       const out = [];
       for (const e of items) {

@@ -893,7 +893,8 @@ pub fn App() -> Html {
                 on_change={on_inputs} on_project={on_project} on_pick={pick_click} read_only={read_only} />
             { status_line(&state, is_demo, dismiss) }
             if let Some(report) = state.report.clone() {
-                <FootprintBar footprint={report.footprint.clone()} unit={state.unit} on_unit={on_unit} />
+                <FootprintBar footprint={report.footprint.clone()} unit={state.unit} on_unit={on_unit}
+                    cost={Some(report.session.cost)} />
                 <main class={classes!("workspace", state.busy.is_some().then_some("stale"))} data-testid="workspace">
                     <div class="tree-column" ref={filter_focus}>
                         <TreeView report={report.clone()} items={tree_items.clone()} cursor={state.cursor}
@@ -919,7 +920,7 @@ pub fn App() -> Html {
                         </div>
                     </div>
                 </main>
-                <SummaryCards footprint={report.footprint.clone()} />
+                <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} />
                 <DiagnosticsList report={report.clone()} on_open={on_open} />
             } else if read_only {
                 <section class="empty-state shared-waiting" data-testid="shared-waiting">

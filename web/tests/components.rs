@@ -11,8 +11,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use memdiag_core::report::{
-    Context, CutBy, FileRow, FileStatus, Footprint, Group, GroupFootprint, GroupSummary, Growth,
-    LoadType, Report, Truncation, UnresolvedReason, WeekCount,
+    Context, Cost, CutBy, FileRow, FileStatus, Footprint, Group, GroupFootprint, GroupSummary,
+    Growth, LoadType, Measure, Report, SentFile, SentLabel, Session, SessionCost, Truncation,
+    UnresolvedReason, WeekCount,
 };
 use memdiag_core::Tree;
 use memdiag_web::components::file_view::{FileText, FileView, FileViewProps};
@@ -106,6 +107,15 @@ fn every_kind_report() -> Report {
         None,
     );
     agent.agent = Some("reviewer".to_owned());
+    // A MEMORY.md the snapshot lacks, which Claude Code writes from its topic files.
+    let mut backfilled = row(
+        "/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md",
+        Group::AutoMemory,
+        LoadType::Startup,
+        None,
+    );
+    backfilled.backfilled = true;
+    backfilled.size = None;
     let files = vec![
         row(
             "/etc/claude-code/CLAUDE.md",
@@ -151,12 +161,7 @@ fn every_kind_report() -> Report {
             LoadType::Conditional,
             None,
         ),
-        row(
-            "/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md",
-            Group::AutoMemory,
-            LoadType::Startup,
-            None,
-        ),
+        backfilled,
         row(
             "/home/alice/.claude/projects/-home-alice-work-shop/memory/db.md",
             Group::AutoMemory,
@@ -363,6 +368,20 @@ async fn tree_renders_every_group_and_icon() {
             .unwrap(),
         "reviewer"
     );
+    // Only the MEMORY.md Claude Code writes itself says so.
+    let marked: Vec<String> = all(&root, "[data-testid=tree-row]")
+        .iter()
+        .filter(|r| {
+            r.query_selector("[data-testid=backfilled]")
+                .unwrap()
+                .is_some()
+        })
+        .map(|r| attr(r, "data-path"))
+        .collect();
+    assert_eq!(
+        marked,
+        ["/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md"]
+    );
     root.remove();
 }
 
@@ -434,6 +453,17 @@ fn memory_report(first_dropped: u64) -> (Report, usize) {
         loaded_utf16: 30,
         cut_by: Some(CutBy::Lines),
         first_dropped_line: Some(first_dropped),
+        warning: Some(format!(
+            "> WARNING: MEMORY.md is 6 lines (limit: 3). Only part of it was loaded: {} of 6 lines were cut off, starting at line {first_dropped} (\"- [d](d.md)\"). Keep <index> entries to one line.",
+            7 - first_dropped
+        )),
+    });
+    // As sent: the loaded lines, a blank line and the warning.
+    memory.loaded = Some(Measure {
+        bytes: 190,
+        chars: 190,
+        utf16: 190,
+        lines: first_dropped + 1,
     });
     let mut report = every_kind_report();
     report.files = vec![memory];
@@ -485,11 +515,92 @@ async fn a_memory_view_shows_the_cut_at_the_right_line() {
     assert_eq!(attr(&figures, "data-first-dropped-line"), "4");
     assert!(figures.text_content().unwrap().contains("25,000"));
     assert!(figures.text_content().unwrap().contains("200"));
-    // Claude Code's warning for that file shows in the view.
+    // The finding about that file shows in the view.
     assert!(one(&root, "[data-testid=file-diagnostic]")
         .text_content()
         .unwrap()
         .contains("WARNING: MEMORY.md is 6 lines"));
+    // Claude Code's own warning shows word for word, as text (its `<index>` is no element).
+    let warning = one(&root, "[data-testid=truncation] [data-testid=cut-warning]");
+    assert_eq!(
+        warning.text_content().unwrap(),
+        "> WARNING: MEMORY.md is 6 lines (limit: 3). Only part of it was loaded: 3 of 6 lines were cut off, starting at line 4 (\"- [d](d.md)\"). Keep <index> entries to one line."
+    );
+    assert!(root.query_selector("index").unwrap().is_none());
+    // What is sent counts the warning: the row's figures, not the index's.
+    let sent = one(&root, "[data-testid=sent-figures]");
+    assert_eq!(attr(&sent, "data-utf16"), "190");
+    assert!(
+        sent.text_content().unwrap().contains("warning included"),
+        "{}",
+        sent.text_content().unwrap()
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_uncut_memory_shows_no_warning_and_a_sent_file_its_place_and_label() {
+    let (mut report, index) = memory_report(4);
+    let memory = &mut report.files[index];
+    let t = memory.truncation.as_mut().unwrap();
+    t.cut_by = None;
+    t.first_dropped_line = None;
+    t.warning = None;
+    report.session = Session {
+        files: vec![
+            SentFile {
+                path: "/home/alice/.claude/CLAUDE.md".to_owned(),
+                row: 1,
+                label: Some(SentLabel::User),
+                loaded: Measure::default(),
+            },
+            SentFile {
+                path: memory.path.clone(),
+                row: index,
+                label: Some(SentLabel::AutoMemory),
+                loaded: Measure::default(),
+            },
+        ],
+        ..Session::default()
+    };
+    let root = container();
+    let _app = yew::Renderer::<FileView>::with_root_and_props(
+        root.clone(),
+        FileViewProps {
+            report: Shared::new(report),
+            index: Some(index),
+            group: None,
+            text: FileText::Text {
+                text: "- [a](a.md)\n".into(),
+                lossy: false,
+            },
+            tab: Tab::Raw,
+            focus_line: None,
+            focus_seq: 0,
+            on_tab: Callback::noop(),
+            on_open: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=cut-warning]")
+        .unwrap()
+        .is_none());
+    assert!(root
+        .query_selector("[data-testid=cut-line]")
+        .unwrap()
+        .is_none());
+    assert!(!one(&root, "[data-testid=sent-figures]")
+        .text_content()
+        .unwrap()
+        .contains("warning"));
+    assert_eq!(
+        one(&root, "[data-testid=file-session]")
+            .text_content()
+            .unwrap(),
+        "sent: file 2 of 2, labelled (user's auto-memory, persists across conversations)"
+    );
     root.remove();
 }
 
@@ -596,6 +707,7 @@ async fn footprint_segments_are_proportional_to_their_figures() {
                 footprint: footprint.clone(),
                 unit,
                 on_unit: Callback::noop(),
+                cost: None,
             },
         )
         .render();
@@ -615,8 +727,64 @@ async fn footprint_segments_are_proportional_to_their_figures() {
             );
             assert!(attr(segment, "title").contains(group));
         }
+        // Without a session cost there is no cost line.
+        assert!(root
+            .query_selector("[data-testid=session-cost]")
+            .unwrap()
+            .is_none());
         root.remove();
     }
+}
+
+#[wasm_bindgen_test]
+async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
+    let cost = SessionCost {
+        instruction_block: Cost {
+            user: 14_397,
+            claude_code: 1_298,
+        },
+        skills_listing: Cost {
+            user: 262,
+            claude_code: 6_284,
+        },
+        memory_section: Cost {
+            user: 0,
+            claude_code: 2_076,
+        },
+        total: Cost {
+            user: 14_659,
+            claude_code: 9_658,
+        },
+        tokens_estimate: 6_079,
+    };
+    let root = container();
+    let _app = yew::Renderer::<FootprintBar>::with_root_and_props(
+        root.clone(),
+        FootprintBarProps {
+            footprint: Footprint::default(),
+            unit: Unit::Bytes,
+            on_unit: Callback::noop(),
+            cost: Some(cost),
+        },
+    )
+    .render();
+    settle().await;
+    let line = one(&root, "[data-testid=session-cost]");
+    assert_eq!(attr(&line, "data-user"), "14659");
+    assert_eq!(attr(&line, "data-claude-code"), "9658");
+    assert_eq!(attr(&line, "data-total"), "24317");
+    assert_eq!(attr(&line, "data-tokens"), "6079");
+    let text = line.text_content().unwrap();
+    // The bytes toggle does not change it: the cost is in UTF-16 units, and says so.
+    assert_eq!(
+        text,
+        "≈ 6,079 tokens per session (estimate): 14,659 of your text + 9,658 of Claude Code's own = 24,317 UTF-16 units"
+    );
+    // Each part tells what it is made of.
+    let parts = all(&line, ".part");
+    assert!(attr(&parts[0], "title").contains("skills' listing lines: 262"));
+    assert!(attr(&parts[1], "title").contains("memory instructions: 2,076"));
+    root.remove();
 }
 
 // --- getting files in ----------------------------------------------------------------------
@@ -766,11 +934,39 @@ async fn the_app_opens_with_the_demo() {
             .unwrap()
             != "0"
     );
-    // The demo has a truncated MEMORY.md, which the page selects first.
+    // The demo has a truncated MEMORY.md, which the page selects first, with Claude Code's
+    // warning as it appends it.
     assert!(root
         .query_selector("[data-testid=cut-line]")
         .unwrap()
         .is_some());
+    let warning = one(&root, "[data-testid=cut-warning]")
+        .text_content()
+        .unwrap();
+    assert!(
+        warning.starts_with("> WARNING: MEMORY.md is 215 lines (limit: 200).")
+            && warning.contains("starting at line 201"),
+        "{warning}"
+    );
+    // The headline cost: the same token estimate on the line and on the card, and the user's
+    // text is what the cards count (the demo's text has no character outside the BMP, so its
+    // chars and UTF-16 units agree).
+    let cost = one(&root, "[data-testid=session-cost]");
+    assert_eq!(
+        attr(&cost, "data-tokens"),
+        attr(&one(&root, "[data-testid=card-tokens]"), "data-value")
+    );
+    assert_eq!(
+        attr(&cost, "data-user"),
+        attr(&one(&root, "[data-testid=card-chars]"), "data-value")
+    );
+    let number = |name: &str| attr(&cost, name).parse::<u64>().unwrap();
+    assert!(number("data-claude-code") > 0);
+    assert_eq!(
+        number("data-user") + number("data-claude-code"),
+        number("data-total")
+    );
+    assert_eq!(number("data-tokens"), (number("data-total") + 2) / 4);
     // Unmount, so its window listeners do not outlive the test.
     app.destroy();
     root.remove();
@@ -918,6 +1114,16 @@ async fn the_health_view_shows_the_five_reasons_and_findings_open_their_line() {
         "agent-memory-orphan"
     );
     assert_eq!(all(&sub_agent, "[data-testid=agents] tbody tr").len(), 2);
+    // As measured on 2.1.328, a spawned sub-agent receives the main MEMORY.md too.
+    assert!(one(&sub_agent, "[data-testid=reason-summary]")
+        .text_content()
+        .unwrap()
+        .contains("main MEMORY.md too"));
+    for cell in all(&sub_agent, "[data-testid=agent-receives]") {
+        let said = cell.text_content().unwrap();
+        assert!(said.contains("the main MEMORY.md included"), "{said}");
+        assert!(said.contains("its own index"), "{said}");
+    }
     assert!(one(
         &root,
         "[data-reason=switched-off] [data-testid=reason-note]"
@@ -989,16 +1195,25 @@ async fn the_health_view_shows_the_five_reasons_and_findings_open_their_line() {
     assert_eq!(focused.len(), 1);
     assert_eq!(attr(&focused[0], "data-line"), "201");
 
-    // A long line from the memory figures opens at its line too.
+    // No index line of the demo is over the 200 characters Claude Code asks for, so the
+    // figure is zero and links nothing.
     click(&one(&root, "[data-testid=view-health]"));
     settle().await;
-    let line_21 = one(
+    let long = one(
         &root,
-        "[data-testid=memory-health] [data-figure=long-lines] .line-link[data-line='21']",
+        "[data-testid=memory-health] [data-figure=long-lines]",
     );
-    click(&line_21);
+    assert!(long.text_content().unwrap().contains("over 200 characters"));
+    assert_eq!(one(&long, "td").text_content().unwrap(), "0");
+    assert!(long.query_selector(".line-link").unwrap().is_none());
+    // A dropped line opens at its line too.
+    let line_205 = one(
+        &root,
+        "[data-testid=dropped-entry][data-line='205'] .line-link",
+    );
+    click(&line_205);
     settle().await;
-    assert_eq!(attr(&one(&root, ".line.focus"), "data-line"), "21");
+    assert_eq!(attr(&one(&root, ".line.focus"), "data-line"), "205");
 
     // So does a finding of the list under the page, and one about a folder opens its index.
     let project_claude = all(&root, "[data-testid=diagnostic] button.diag-open")

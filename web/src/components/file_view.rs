@@ -1,8 +1,8 @@
 //! The file view: what the selected file is, how it loads, and its text.
 //!
 //! For a `MEMORY.md` the raw text shows the loaded and the dropped lines apart, with a marked
-//! cut line and the cap figures beside it. Text from the dropped files only ever becomes text
-//! nodes.
+//! cut line, the cap figures and Claude Code's own warning beside it. Text from the dropped
+//! files only ever becomes text nodes.
 
 use memdiag_core::report::{
     CutBy, Diagnostic, FileRow, FileStatus, Group, ReferenceKind, Report, Scope, Severity,
@@ -213,6 +213,11 @@ fn header(report: &Report, row: &FileRow) -> Html {
         FileStatus::Empty => Some("empty once frontmatter and comments are stripped: nothing is sent".to_owned()),
         FileStatus::NotText => Some("not a text file: Claude Code skips the import".to_owned()),
     };
+    let status = if row.backfilled {
+        Some("not in the snapshot: Claude Code writes this MEMORY.md itself from the topic files' frontmatter, and loads it from its next start".to_owned())
+    } else {
+        status
+    };
     let parent = row.parent.as_ref().map(|p| {
         let via = match row.reference.as_ref().map(|r| r.kind) {
             Some(ReferenceKind::Link) => "linked from",
@@ -234,9 +239,11 @@ fn header(report: &Report, row: &FileRow) -> Html {
                     <div><dt>{ "Size" }</dt><dd>{ format!("{} bytes", grouped(size)) }</dd></div>
                 }
                 if let Some(loaded) = &row.loaded {
-                    <div><dt>{ "Loaded" }</dt><dd>{ format!("{} chars · {} bytes", grouped(loaded.chars), grouped(loaded.bytes)) }</dd></div>
+                    <div title="The text as Claude Code sends it: frontmatter and comments stripped, trimmed">
+                        <dt>{ "As sent" }</dt><dd>{ format!("{} chars · {} bytes", grouped(loaded.chars), grouped(loaded.bytes)) }</dd>
+                    </div>
                 }
-                <div><dt>{ "Footprint" }</dt><dd>{ if row.counted { "counted in every session" } else { "not counted" } }</dd></div>
+                <div><dt>{ "Every session" }</dt><dd data-testid="file-session" data-counted={row.counted.to_string()}>{ session_sentence(report, row) }</dd></div>
                 if let Some(paths) = &row.paths {
                     if !paths.is_empty() {
                         <div><dt>{ "Paths" }</dt><dd><code>{ paths.join(", ") }</code></dd></div>
@@ -256,14 +263,39 @@ fn header(report: &Report, row: &FileRow) -> Html {
     }
 }
 
+/// Whether every session carries the file, and how: its place in the instruction block and
+/// the label Claude Code gives it, or the skill's listing line.
+fn session_sentence(report: &Report, row: &FileRow) -> String {
+    let files = &report.session.files;
+    let sent = files
+        .iter()
+        .position(|f| report.files.get(f.row).map(|r| &r.path) == Some(&row.path));
+    match sent {
+        Some(at) => {
+            let label = files[at]
+                .label
+                .map(|l| format!(", labelled{}", l.text()))
+                .unwrap_or_default();
+            format!("sent: file {} of {}{label}", at + 1, files.len())
+        }
+        None if row.group == Group::Skills && row.depth == 0 => if row.counted {
+            "listed: its name and description"
+        } else {
+            "not listed"
+        }
+        .to_owned(),
+        None => "not sent".to_owned(),
+    }
+}
+
 fn load_sentence(row: &FileRow) -> String {
     use memdiag_core::report::LoadType;
     let when = match row.load {
         LoadType::Always => "always: in every session",
         LoadType::Startup => "at startup, up to its caps",
-        LoadType::Conditional => "conditionally: when Claude works on a matching file",
+        LoadType::Conditional => "conditionally: when Claude reads a file its paths match",
         LoadType::OnDemand => "on demand: only when Claude reads it",
-        LoadType::Tree => "when Claude works in its folder",
+        LoadType::Tree => "when Claude reads a file in its folder",
         LoadType::Import => "with the file that imports it",
         LoadType::Link => "never by itself: a link only points to it",
     };
@@ -271,8 +303,6 @@ fn load_sentence(row: &FileRow) -> String {
 }
 
 fn truncation_figures(row: &FileRow, t: &Truncation) -> Html {
-    let bytes_loaded = row.loaded.map(|m| m.bytes).unwrap_or(0);
-    let bytes_total = row.raw.map(|m| m.bytes).unwrap_or(0);
     let cut_by = match t.cut_by {
         Some(CutBy::Lines) => "Cut by the 200-line cap.",
         Some(CutBy::Size) => "Cut by the 25,000-unit size cap.",
@@ -291,6 +321,12 @@ fn truncation_figures(row: &FileRow, t: &Truncation) -> Html {
             data-first-dropped-line={t.first_dropped_line.map(|l| l.to_string())}
         >
             <p class="cut-by"><strong>{ cut_by }</strong></p>
+            if let Some(warning) = &t.warning {
+                <div class="cut-warning">
+                    <p class="small muted">{ "Claude Code appends its own warning to what loads, word for word:" }</p>
+                    <pre data-testid="cut-warning">{ warning.clone() }</pre>
+                </div>
+            }
             <table class="caps">
                 <thead><tr><th></th><th>{ "loaded" }</th><th>{ "whole file" }</th><th>{ "cap" }</th></tr></thead>
                 <tr class={if over_lines { "over" } else { "" }}>
@@ -301,11 +337,16 @@ fn truncation_figures(row: &FileRow, t: &Truncation) -> Html {
                     <th scope="row" title="UTF-16 code units: what Claude Code's size cap counts">{ "UTF-16 units" }</th>
                     <td>{ grouped(t.loaded_utf16) }</td><td>{ grouped(t.total_utf16) }</td><td>{ grouped(SIZE_CAP) }</td>
                 </tr>
-                <tr class="bytes">
-                    <th scope="row">{ "Bytes" }</th>
-                    <td>{ grouped(bytes_loaded) }</td><td>{ grouped(bytes_total) }</td><td class="muted">{ "no cap" }</td>
-                </tr>
             </table>
+            if let Some(sent) = &row.loaded {
+                <p class="small" data-testid="sent-figures" data-utf16={sent.utf16.to_string()}>
+                    { format!(
+                        "Sent{}: {} lines · {} UTF-16 units · {} bytes (bytes have no cap).",
+                        if t.warning.is_some() { ", the warning included" } else { "" },
+                        grouped(sent.lines), grouped(sent.utf16), grouped(sent.bytes)
+                    ) }
+                </p>
+            }
             <p class="muted small">{ "The size cap counts UTF-16 units, not bytes: Korean, Japanese or Chinese text takes 3 bytes per character but only 1 unit." }</p>
         </div>
     }
@@ -374,7 +415,14 @@ fn text_body(
             return html! { <p class="empty-text muted" data-testid="not-read">{ "This file was not read: the analysis did not need its text." }</p> };
         }
         FileText::Missing => {
-            return html! { <p class="empty-text muted" data-testid="missing">{ if row.status == FileStatus::Unresolved { "This file does not exist in the dropped folders." } else { "The snapshot does not hold this file." } }</p> };
+            let why = if row.status == FileStatus::Unresolved {
+                "This file does not exist in the dropped folders."
+            } else if row.backfilled {
+                "The snapshot does not hold this file: Claude Code writes it from the topic files' frontmatter, so there is no text to show yet."
+            } else {
+                "The snapshot does not hold this file."
+            };
+            return html! { <p class="empty-text muted" data-testid="missing">{ why }</p> };
         }
         FileText::Unreadable(message) => {
             return html! { <p class="empty-text error-text" data-testid="unreadable">{ format!("This file could not be read: {message}") }</p> };
@@ -468,13 +516,13 @@ fn group_summary(report: &Report, group: Option<Group>) -> Html {
         return html! { <p class="empty-text muted">{ "Select a file in the tree to see how it loads and what it holds." }</p> };
     };
     let about = match group {
-        Group::ManagedPolicy => "The administrator's CLAUDE.md at a fixed system path. Always loaded.",
-        Group::User => "Your personal CLAUDE.md in the config directory. Always loaded.",
-        Group::Project => "CLAUDE.md and CLAUDE.local.md in the project, its parents (always) and its subfolders (when Claude works there).",
-        Group::Rules => "Rules in .claude/rules/: always loaded, or only when Claude works on files matching their paths.",
-        Group::AutoMemory => "The project's auto memory: MEMORY.md loads at startup up to 200 lines and 25,000 units; topic files load on demand.",
-        Group::Skills => "Project skills: only their name and description load in every session; the body loads when used.",
-        Group::AgentMemory => "Memory of sub-agents: each MEMORY.md loads when that agent starts; topic files on demand.",
+        Group::ManagedPolicy => "The administrator's CLAUDE.md at a fixed system path. Sent in every session.",
+        Group::User => "Your personal CLAUDE.md in the config directory. Sent in every session.",
+        Group::Project => "CLAUDE.md and CLAUDE.local.md of the project and its parents (sent in every session) and of its subfolders (sent when Claude reads a file there).",
+        Group::Rules => "Rules in .claude/rules/: sent in every session, or, with paths, only when Claude reads a file they match.",
+        Group::AutoMemory => "The project's auto memory: MEMORY.md is sent in every session up to 200 lines and 25,000 units; topic files are read on demand.",
+        Group::Skills => "Skills: the name and description of each listed skill are in every session (a project subfolder's skills only once Claude reads a file there); the body loads when used.",
+        Group::AgentMemory => "Memory of sub-agents: each agent's MEMORY.md goes into that agent's own prompt when it is spawned, not into the main session; topic files on demand.",
     };
     let figures = report.footprint.groups.get(group.name());
     html! {
@@ -482,7 +530,7 @@ fn group_summary(report: &Report, group: Option<Group>) -> Html {
             <h2>{ group.name() }</h2>
             <p>{ about }</p>
             if let Some(f) = figures {
-                <p class="muted">{ format!("In the footprint: {} files · {} chars · {} bytes", f.files, grouped(f.chars), grouped(f.bytes)) }</p>
+                <p class="muted">{ format!("In every session: {} files · {} chars · {} bytes", f.files, grouped(f.chars), grouped(f.bytes)) }</p>
             }
             <p class="muted small">{ format!("Size of every file of the group: {}", human_bytes(report.files.iter().filter(|r| r.group == group).filter_map(|r| r.size).sum())) }</p>
         </div>

@@ -1,6 +1,10 @@
-//! The footprint: the "Memory sources" bar and the summary cards.
+//! The footprint: the "Memory sources" bar, what every session costs, and the summary cards.
+//!
+//! The bar splits the user's own text by group (the files every session sends and the listed
+//! skills' lines); the cost line adds Claude Code's own text around it, as the report's
+//! `session.cost` models it. Both come from the report: the page adds nothing up itself.
 
-use memdiag_core::report::{Footprint, Group};
+use memdiag_core::report::{Footprint, Group, SessionCost};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::{component, html, use_effect_with, use_node_ref, Callback, Html, Properties};
@@ -18,6 +22,10 @@ pub struct FootprintBarProps {
     /// Switches the unit.
     #[prop_or_default]
     pub on_unit: Callback<Unit>,
+    /// What every session carries, the user's text and Claude Code's own; no cost line
+    /// without it.
+    #[prop_or_default]
+    pub cost: Option<SessionCost>,
 }
 
 /// The "Memory sources" bar: one segment per group, as wide as its share.
@@ -93,8 +101,8 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
             data-unit={unit_name} data-total={total.to_string()}>
             <div class="footprint-head">
                 <h2>{ "Memory sources" }</h2>
-                <span class="footprint-total">
-                    { format!("{} {unit_name} in every session", grouped(total)) }
+                <span class="footprint-total" title="Your files as Claude Code sends them, and your skills' listing lines">
+                    { format!("{} {unit_name} of your text in every session", grouped(total)) }
                 </span>
                 <span class="unit-toggle" role="group" aria-label="Unit">
                     { unit_button(Unit::Chars, "Chars") }
@@ -138,7 +146,46 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
                     }
                 }) }
             </ul>
+            if let Some(cost) = &props.cost {
+                { session_cost(cost) }
+            }
         </section>
+    }
+}
+
+/// One line: the tokens every session starts with, and how much of it is the user's text.
+fn session_cost(cost: &SessionCost) -> Html {
+    let (ib, sl, ms, total) = (
+        cost.instruction_block,
+        cost.skills_listing,
+        cost.memory_section,
+        cost.total,
+    );
+    let user_tip = format!(
+        "Your files as sent: {} · your skills' listing lines: {}",
+        grouped(ib.user),
+        grouped(sl.user)
+    );
+    let claude_tip = format!(
+        "The instruction block's header and one \"Contents of …\" line per file: {} · the skills listing's header and built-in skills: {} · the memory instructions: {}",
+        grouped(ib.claude_code),
+        grouped(sl.claude_code),
+        grouped(ms.claude_code)
+    );
+    html! {
+        <p class="session-cost" data-testid="session-cost"
+            data-user={total.user.to_string()} data-claude-code={total.claude_code.to_string()}
+            data-total={total.total().to_string()} data-tokens={cost.tokens_estimate.to_string()}>
+            <strong title="UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
+                { format!("≈ {} tokens", grouped(cost.tokens_estimate)) }
+            </strong>
+            { " per session (estimate): " }
+            <span class="part" title={user_tip}>{ format!("{} of your text", grouped(total.user)) }</span>
+            { " + " }
+            <span class="part" title={claude_tip}>{ format!("{} of Claude Code's own", grouped(total.claude_code)) }</span>
+            { format!(" = {} ", grouped(total.total())) }
+            <abbr title="Characters as Claude Code counts them: JavaScript string length, so an emoji counts 2">{ "UTF-16 units" }</abbr>
+        </p>
     }
 }
 
@@ -166,12 +213,15 @@ fn bar_label(footprint: &Footprint, unit: Unit) -> String {
 pub struct SummaryCardsProps {
     /// The report's footprint.
     pub footprint: Footprint,
+    /// What every session carries: the token estimate counts all of it.
+    pub cost: SessionCost,
 }
 
-/// The cards: Files, Chars, Bytes, Always loaded, and the token estimate.
+/// The cards: Files, Chars, Bytes, Always loaded, and the token estimate of a whole session.
 #[component]
 pub fn SummaryCards(props: &SummaryCardsProps) -> Html {
     let f = &props.footprint;
+    let tokens = props.cost.tokens_estimate;
     let card = |id: &'static str, label: &'static str, value: u64, hint: &'static str| {
         html! {
             <div class="card" data-testid={format!("card-{id}")} data-value={value.to_string()} title={hint}>
@@ -182,14 +232,14 @@ pub fn SummaryCards(props: &SummaryCardsProps) -> Html {
     };
     html! {
         <section class="cards" aria-label="Footprint summary">
-            { card("files", "Files", f.files, "Files that can load in a session without Claude reading them on purpose") }
-            { card("chars", "Chars", f.chars, "Characters those files and the skill listings add") }
+            { card("files", "Files", f.files, "Files Claude Code sends in every session's instruction block") }
+            { card("chars", "Chars", f.chars, "Characters of your text: those files as sent, and your skills' listing lines") }
             { card("bytes", "Bytes", f.bytes, "UTF-8 bytes of the same") }
-            { card("always", "Always loaded", f.always_loaded, "Files with the always or startup load type") }
-            <div class="card estimate" data-testid="card-tokens" data-value={f.tokens_estimate.to_string()}
-                title="UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
-                <div class="card-value">{ format!("≈ {}", grouped(f.tokens_estimate)) }</div>
-                <div class="card-label">{ "tokens (estimate)" }</div>
+            { card("always", "Always loaded", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
+            <div class="card estimate" data-testid="card-tokens" data-value={tokens.to_string()}
+                title="Your text and Claude Code's own text around it, in UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
+                <div class="card-value">{ format!("≈ {}", grouped(tokens)) }</div>
+                <div class="card-label">{ "tokens per session (estimate)" }</div>
             </div>
         </section>
     }

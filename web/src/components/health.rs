@@ -7,7 +7,7 @@
 
 use memdiag_core::report::{
     AgentInfo, Diagnostic, DiagnosticData, DroppedEntry, Growth, MemoryHealth, ReasonCheck,
-    ReasonId, Report, Scope,
+    ReasonId, Report, Scope, SentLabel,
 };
 use yew::{classes, component, html, Callback, Html, Properties};
 
@@ -249,11 +249,12 @@ fn line_button(path: &str, line: u64, label: String, on_open: &OnOpen) -> Html {
     }
 }
 
-/// The sub-agents, their memory scope and whether their folder exists.
+/// The sub-agents, their memory scope, whether their folder exists, and what a spawned one
+/// receives.
 fn agents_table(report: &Report, agents: &[AgentInfo], on_open: &OnOpen) -> Html {
     html! {
         <table class="agents" data-testid="agents">
-            <thead><tr><th>{ "Sub-agent" }</th><th>{ "Memory" }</th><th>{ "Folder" }</th></tr></thead>
+            <thead><tr><th>{ "Sub-agent" }</th><th>{ "Memory" }</th><th>{ "Folder" }</th><th>{ "Receives when spawned" }</th></tr></thead>
             <tbody>
                 { for agents.iter().map(|agent| {
                     let scope = match agent.memory {
@@ -280,12 +281,35 @@ fn agents_table(report: &Report, agents: &[AgentInfo], on_open: &OnOpen) -> Html
                                     (Some(folder), false, _) => html! { <span class="warn-text">{ format!("✗ {folder} (missing)") }</span> },
                                 } }
                             </td>
+                            <td data-testid="agent-receives" data-files={agent.receives.len().to_string()}>{ receives(agent) }</td>
                         </tr>
                     }
                 }) }
             </tbody>
         </table>
     }
+}
+
+/// What a spawned sub-agent gets: its instruction block's files (the main `MEMORY.md` among
+/// them, as measured) and its own index.
+fn receives(agent: &AgentInfo) -> String {
+    let chars: u64 = agent.receives.iter().map(|f| f.loaded.chars).sum();
+    let main_memory = agent
+        .receives
+        .iter()
+        .any(|f| f.label == Some(SentLabel::AutoMemory));
+    let mut text = match agent.receives.len() {
+        0 => "no instruction files".to_owned(),
+        1 => format!("1 file, {} chars", grouped(chars)),
+        n => format!("{n} files, {} chars", grouped(chars)),
+    };
+    if main_memory {
+        text.push_str(", the main MEMORY.md included");
+    }
+    if let Some(index) = &agent.memory_index {
+        text.push_str(&format!("; its own index, {} chars", grouped(index.chars)));
+    }
+    text
 }
 
 /// One memory folder's figures and its growth.
@@ -378,8 +402,8 @@ fn memory_card(report: &Report, memory: &MemoryHealth, on_open: &OnOpen) -> Html
                         </tr>
                         { figure_row(
                             "long-lines",
-                            "Lines over 150 characters",
-                            "Claude Code asks for one line under about 150 characters per entry",
+                            "Lines over 200 characters",
+                            "Claude Code asks for one line under about 200 characters per entry",
                             memory.long_lines,
                             match index.as_deref() {
                                 Some(index) => long.iter().map(|&line| line_button(index, line, format!("line {line}"), on_open)).collect(),

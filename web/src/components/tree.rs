@@ -312,6 +312,12 @@ fn file_row(
                 <span class="badge skill" title="Skill name">{ name.clone() }</span>
             }
             { cut.unwrap_or_default() }
+            if row.backfilled {
+                <span class="badge" data-testid="backfilled"
+                    title="Not in the snapshot: Claude Code writes this MEMORY.md itself from the topic files' frontmatter and loads it from its next start">
+                    { "written by Claude Code" }
+                </span>
+            }
             { marks }
             <span class="size">{ row.size.map(human_bytes).unwrap_or_default() }</span>
         </li>
