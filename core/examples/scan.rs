@@ -11,14 +11,13 @@
 //! reads only the files the analysis asks for. Every failure is one line on stderr that
 //! starts with `scan: `, and exit code 2.
 
-use std::collections::BTreeSet;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use memdiag_core::report::{Os, Report};
+use memdiag_core::report::{Code, Os, Report};
 use memdiag_core::{
     analyze_with, mount_zip, ContentSource, Contents, Diagnostic, FileEntry, Input, Severity, Tree,
     VPath, ZipLimits, ZipSource,
@@ -400,7 +399,7 @@ fn list_dir(tree: &mut Tree, at: &VPath, local: &Path) -> std::io::Result<()> {
     }
     if !left_out.is_empty() {
         tree.push_diagnostic(Diagnostic::new(
-            "scan-skipped",
+            Code::ScanSkipped,
             Severity::Info,
             Some(at.as_str()),
             format!(

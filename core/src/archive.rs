@@ -6,7 +6,7 @@ use std::io::{Cursor, Read};
 
 use zip::ZipArchive;
 
-use crate::report::{Diagnostic, Severity};
+use crate::report::{Code, Diagnostic, Severity};
 use crate::tree::{ContentSource, Contents, FileEntry, Tree};
 use crate::vpath::VPath;
 
@@ -93,7 +93,7 @@ pub fn mount_zip(
     for index in 0..count {
         if index >= limits.max_entries {
             tree.push_diagnostic(Diagnostic::new(
-                "zip-too-many-entries",
+                Code::ZipTooManyEntries,
                 Severity::Warning,
                 None,
                 format!(
@@ -118,7 +118,7 @@ pub fn mount_zip(
             Listing::Dir(path) => tree.add_dir(path),
             Listing::Nothing => {}
             Listing::Rejected(why) => tree.push_diagnostic(Diagnostic::new(
-                "zip-entry-rejected",
+                Code::ZipEntryRejected,
                 Severity::Warning,
                 Some(&String::from_utf8_lossy(name)),
                 format!("zip entry left out: {why}"),

@@ -37,7 +37,7 @@ pub(crate) use health::{CORRECTION_WORDS, RULE_MATCH_FILES};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::report::{
-    Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, MemoryFolder,
+    Code, Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, MemoryFolder,
     MemoryLookup, Os, ReadAnswer, Scope, Session, Severity,
 };
 use crate::text::frontmatter::{self, Frontmatter};
@@ -233,7 +233,7 @@ impl Discovery<'_> {
                 None => "CLAUDE_CODE_DISABLE_AUTO_MEMORY".to_owned(),
             };
             self.diagnostics.push(Diagnostic::new(
-                "auto-memory-disabled",
+                Code::AutoMemoryDisabled,
                 Severity::Warning,
                 from.as_ref().map(VPath::as_str),
                 format!(
@@ -310,7 +310,7 @@ impl Discovery<'_> {
         let size = self.tree.file(path).map_or(0, |f| f.size);
         if size > CLAUDE_MD_MAX_BYTES {
             self.diagnostics.push(Diagnostic::new(
-                "claude-md-skipped",
+                Code::ClaudeMdSkipped,
                 Severity::Error,
                 Some(path.as_str()),
                 format!(
@@ -351,7 +351,7 @@ impl Discovery<'_> {
         row.status = FileStatus::Excluded;
         row.loaded = None;
         self.diagnostics.push(Diagnostic::new(
-            "claude-md-excluded",
+            Code::ClaudeMdExcluded,
             Severity::Info,
             Some(&row.path),
             format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
@@ -396,7 +396,7 @@ impl Discovery<'_> {
         }
         for (path, chars) in large {
             self.diagnostics.push(Diagnostic::new(
-                "claude-md-too-large",
+                Code::ClaudeMdTooLarge,
                 Severity::Warning,
                 Some(&path),
                 format!(
@@ -407,7 +407,7 @@ impl Discovery<'_> {
         }
         if total > TOTAL_CHARS {
             self.diagnostics.push(Diagnostic::new(
-                "instructions-too-large",
+                Code::InstructionsTooLarge,
                 Severity::Warning,
                 None,
                 format!(
@@ -459,7 +459,7 @@ impl Discovery<'_> {
                 if let Some(fm) = frontmatter::parse(&text) {
                     if let Some(error) = &fm.error {
                         self.diagnostics.push(Diagnostic::new(
-                            "invalid-frontmatter",
+                            Code::InvalidFrontmatter,
                             Severity::Warning,
                             Some(path.as_str()),
                             format!("frontmatter ignored: {error}"),
@@ -495,7 +495,7 @@ impl Discovery<'_> {
                     row.status = FileStatus::Skipped;
                 }
                 self.diagnostics.push(Diagnostic::new(
-                    "file-not-read",
+                    Code::FileNotRead,
                     severity,
                     Some(path.as_str()),
                     message,
@@ -540,7 +540,7 @@ impl Discovery<'_> {
             }
             Contents::Unreadable(message) => {
                 self.diagnostics.push(Diagnostic::new(
-                    "file-unreadable",
+                    Code::FileUnreadable,
                     Severity::Warning,
                     Some(path.as_str()),
                     format!("could not be read: {message}"),
@@ -551,7 +551,7 @@ impl Discovery<'_> {
                 Ok(text) => Text::Ready(text.strip_prefix('\u{feff}').unwrap_or(text).to_owned()),
                 Err(_) => {
                     self.diagnostics.push(Diagnostic::new(
-                        "invalid-utf8",
+                        Code::InvalidUtf8,
                         Severity::Warning,
                         Some(path.as_str()),
                         "not valid UTF-8; invalid bytes are shown as U+FFFD and measured that way",

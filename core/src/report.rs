@@ -575,11 +575,251 @@ pub enum Severity {
     Info,
 }
 
+/// Every kind of finding, one per stable kebab-case code (`import-cycle`), in the order of
+/// those codes. The core, the page and the tests name findings by these, never by strings.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// An agent declares a memory folder that does not exist yet.
+    AgentMemoryMissing,
+    /// An agent-memory folder no agent definition declares.
+    AgentMemoryOrphan,
+    /// The simulated release has no auto memory.
+    AutoMemoryAbsent,
+    /// A settings file or the environment switches auto memory off.
+    AutoMemoryDisabled,
+    /// A `.claude/CLAUDE.local.md`, which Claude Code never reads.
+    ClaudeLocalMdNeverRead,
+    /// A file `claudeMdExcludes` matches.
+    ClaudeMdExcluded,
+    /// An instruction file over the 4 MiB Claude Code loads.
+    ClaudeMdSkipped,
+    /// An instruction file over the large-file threshold.
+    ClaudeMdTooLarge,
+    /// A file the analysis does not read (bulk data, over the read cap).
+    FileNotRead,
+    /// A file that could not be read.
+    FileUnreadable,
+    /// An import that leads back to a file already being loaded.
+    ImportCycle,
+    /// An import that leaves the project and needs approval.
+    ImportNeedsApproval,
+    /// An import of a file with a non-text extension.
+    ImportNotText,
+    /// An import past the depth Claude Code follows.
+    ImportTooDeep,
+    /// An import whose path ends in punctuation.
+    ImportTrailingPunctuation,
+    /// All instruction files together over the total limit.
+    InstructionsTooLarge,
+    /// Frontmatter that does not parse.
+    InvalidFrontmatter,
+    /// A path a source listed that is not a valid virtual path.
+    InvalidPath,
+    /// A settings file or key that is ignored.
+    InvalidSettings,
+    /// A file that is not valid UTF-8.
+    InvalidUtf8,
+    /// A topic file without a `modified` timestamp.
+    MemoryFileNoTimestamp,
+    /// A topic file without a known `type`.
+    MemoryFileNoType,
+    /// Another folder whose path encodes to the same memory folder.
+    MemoryFolderCollision,
+    /// A memory folder with no Markdown file.
+    MemoryFolderEmpty,
+    /// A memory folder that looks like the project's but does not load.
+    MemoryFolderLookalike,
+    /// A project outside git, keyed by its own folder.
+    MemoryFolderNoGit,
+    /// No memory folder for the project in the snapshot.
+    MemoryFolderNotFound,
+    /// Topic files without an index: Claude Code writes one.
+    MemoryIndexBackfilled,
+    /// An import in `MEMORY.md`, which is not followed.
+    MemoryIndexImport,
+    /// An index line longer than Claude Code advises.
+    MemoryIndexLongLine,
+    /// An index at 80 % of a cap.
+    MemoryIndexNearLimit,
+    /// An index the caps cut.
+    MemoryIndexTruncated,
+    /// A memory folder with an index and no topic file.
+    MemoryNothingSaved,
+    /// A topic file only lines past the cap link to.
+    MemoryTopicCutOff,
+    /// A topic file no loaded index line links to.
+    MemoryTopicOrphan,
+    /// A conditional rule no file of the project matches.
+    RuleNeverMatches,
+    /// A rule whose `paths` hold no glob or an invalid one.
+    RulePathsInvalid,
+    /// A `paths` list the simulated release joins into one pattern.
+    RulePathsJoined,
+    /// Entries the scan command left out (links, unlistable entries).
+    ScanSkipped,
+    /// A nested file a six-level scan with a skip list would miss.
+    SeedScanMisses,
+    /// A skill description the listing cuts.
+    SkillDescriptionTruncated,
+    /// Two skills with the same name.
+    SkillDuplicateName,
+    /// A skill without a description.
+    SkillNoDescription,
+    /// A `SKILL.md` deeper than Claude Code looks.
+    SkillTooDeep,
+    /// A reference whose target does not exist.
+    #[default]
+    UnresolvedReference,
+    /// A zip entry that was not mounted.
+    ZipEntryRejected,
+    /// A zip with more entries than are mounted.
+    ZipTooManyEntries,
+}
+
+impl Code {
+    /// Every code, in order.
+    pub const ALL: [Code; 47] = [
+        Code::AgentMemoryMissing,
+        Code::AgentMemoryOrphan,
+        Code::AutoMemoryAbsent,
+        Code::AutoMemoryDisabled,
+        Code::ClaudeLocalMdNeverRead,
+        Code::ClaudeMdExcluded,
+        Code::ClaudeMdSkipped,
+        Code::ClaudeMdTooLarge,
+        Code::FileNotRead,
+        Code::FileUnreadable,
+        Code::ImportCycle,
+        Code::ImportNeedsApproval,
+        Code::ImportNotText,
+        Code::ImportTooDeep,
+        Code::ImportTrailingPunctuation,
+        Code::InstructionsTooLarge,
+        Code::InvalidFrontmatter,
+        Code::InvalidPath,
+        Code::InvalidSettings,
+        Code::InvalidUtf8,
+        Code::MemoryFileNoTimestamp,
+        Code::MemoryFileNoType,
+        Code::MemoryFolderCollision,
+        Code::MemoryFolderEmpty,
+        Code::MemoryFolderLookalike,
+        Code::MemoryFolderNoGit,
+        Code::MemoryFolderNotFound,
+        Code::MemoryIndexBackfilled,
+        Code::MemoryIndexImport,
+        Code::MemoryIndexLongLine,
+        Code::MemoryIndexNearLimit,
+        Code::MemoryIndexTruncated,
+        Code::MemoryNothingSaved,
+        Code::MemoryTopicCutOff,
+        Code::MemoryTopicOrphan,
+        Code::RuleNeverMatches,
+        Code::RulePathsInvalid,
+        Code::RulePathsJoined,
+        Code::ScanSkipped,
+        Code::SeedScanMisses,
+        Code::SkillDescriptionTruncated,
+        Code::SkillDuplicateName,
+        Code::SkillNoDescription,
+        Code::SkillTooDeep,
+        Code::UnresolvedReference,
+        Code::ZipEntryRejected,
+        Code::ZipTooManyEntries,
+    ];
+
+    /// The kebab-case code, as the JSON report writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::AgentMemoryMissing => "agent-memory-missing",
+            Code::AgentMemoryOrphan => "agent-memory-orphan",
+            Code::AutoMemoryAbsent => "auto-memory-absent",
+            Code::AutoMemoryDisabled => "auto-memory-disabled",
+            Code::ClaudeLocalMdNeverRead => "claude-local-md-never-read",
+            Code::ClaudeMdExcluded => "claude-md-excluded",
+            Code::ClaudeMdSkipped => "claude-md-skipped",
+            Code::ClaudeMdTooLarge => "claude-md-too-large",
+            Code::FileNotRead => "file-not-read",
+            Code::FileUnreadable => "file-unreadable",
+            Code::ImportCycle => "import-cycle",
+            Code::ImportNeedsApproval => "import-needs-approval",
+            Code::ImportNotText => "import-not-text",
+            Code::ImportTooDeep => "import-too-deep",
+            Code::ImportTrailingPunctuation => "import-trailing-punctuation",
+            Code::InstructionsTooLarge => "instructions-too-large",
+            Code::InvalidFrontmatter => "invalid-frontmatter",
+            Code::InvalidPath => "invalid-path",
+            Code::InvalidSettings => "invalid-settings",
+            Code::InvalidUtf8 => "invalid-utf8",
+            Code::MemoryFileNoTimestamp => "memory-file-no-timestamp",
+            Code::MemoryFileNoType => "memory-file-no-type",
+            Code::MemoryFolderCollision => "memory-folder-collision",
+            Code::MemoryFolderEmpty => "memory-folder-empty",
+            Code::MemoryFolderLookalike => "memory-folder-lookalike",
+            Code::MemoryFolderNoGit => "memory-folder-no-git",
+            Code::MemoryFolderNotFound => "memory-folder-not-found",
+            Code::MemoryIndexBackfilled => "memory-index-backfilled",
+            Code::MemoryIndexImport => "memory-index-import",
+            Code::MemoryIndexLongLine => "memory-index-long-line",
+            Code::MemoryIndexNearLimit => "memory-index-near-limit",
+            Code::MemoryIndexTruncated => "memory-index-truncated",
+            Code::MemoryNothingSaved => "memory-nothing-saved",
+            Code::MemoryTopicCutOff => "memory-topic-cut-off",
+            Code::MemoryTopicOrphan => "memory-topic-orphan",
+            Code::RuleNeverMatches => "rule-never-matches",
+            Code::RulePathsInvalid => "rule-paths-invalid",
+            Code::RulePathsJoined => "rule-paths-joined",
+            Code::ScanSkipped => "scan-skipped",
+            Code::SeedScanMisses => "seed-scan-misses",
+            Code::SkillDescriptionTruncated => "skill-description-truncated",
+            Code::SkillDuplicateName => "skill-duplicate-name",
+            Code::SkillNoDescription => "skill-no-description",
+            Code::SkillTooDeep => "skill-too-deep",
+            Code::UnresolvedReference => "unresolved-reference",
+            Code::ZipEntryRejected => "zip-entry-rejected",
+            Code::ZipTooManyEntries => "zip-too-many-entries",
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = String;
+
+    /// The code a kebab-case name stands for.
+    fn from_str(name: &str) -> Result<Code, String> {
+        Code::ALL
+            .into_iter()
+            .find(|code| code.as_str() == name)
+            .ok_or_else(|| format!("{name:?} is no finding code"))
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
 /// One finding.
 #[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Diagnostic {
-    /// A stable kebab-case code such as `import-cycle`.
-    pub code: String,
+    /// What kind of finding it is; `import-cycle` in JSON.
+    pub code: Code,
     /// How serious it is.
     pub severity: Severity,
     /// The file it is about, if any.
@@ -669,7 +909,7 @@ pub struct ReasonCheck {
     /// One sentence: what was found, or why it is fine.
     pub summary: String,
     /// The diagnostic codes that are its evidence.
-    pub codes: Vec<String>,
+    pub codes: Vec<Code>,
     /// What the snapshot cannot show (environment variables, flags).
     pub note: Option<String>,
 }
@@ -757,13 +997,13 @@ pub struct AgentInfo {
 impl Diagnostic {
     /// A finding about a file (or about nothing in particular when `path` is `None`).
     pub fn new(
-        code: &str,
+        code: Code,
         severity: Severity,
         path: Option<&str>,
         message: impl Into<String>,
     ) -> Diagnostic {
         Diagnostic {
-            code: code.to_owned(),
+            code,
             severity,
             path: path.map(str::to_owned),
             line: None,
@@ -782,5 +1022,21 @@ impl Diagnostic {
     pub fn at_line(mut self, line: u64) -> Diagnostic {
         self.line = Some(line);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+
+    #[test]
+    fn every_code_writes_its_kebab_case_name_in_order() {
+        let mut previous = "";
+        for code in Code::ALL {
+            let json = serde_json::to_string(&code).expect("a code serialises");
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+            assert!(previous < code.as_str(), "{code} is out of order");
+            previous = code.as_str();
+        }
     }
 }

@@ -551,7 +551,7 @@ impl<'a> Builder<'a> {
         }
         for finding in self.tree.diagnostics() {
             out.push_diagnostic(Diagnostic {
-                code: finding.code.clone(),
+                code: finding.code,
                 severity: finding.severity,
                 path: finding.path.as_deref().map(|p| self.namer.name(p)),
                 line: finding.line,

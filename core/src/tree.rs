@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::report::{Diagnostic, Severity};
+use crate::report::{Code, Diagnostic, Severity};
 use crate::vpath::{PathError, VPath};
 
 /// The contents of one file, as far as the tree knows them.
@@ -87,7 +87,7 @@ impl Tree {
             match VPath::new(mount) {
                 Ok(root) => tree.add_mount(root),
                 Err(error) => tree.push_diagnostic(Diagnostic::new(
-                    "invalid-path",
+                    Code::InvalidPath,
                     Severity::Warning,
                     None,
                     format!("mount point left out: {error}"),
@@ -97,7 +97,7 @@ impl Tree {
         for entry in entries {
             if let Err(error) = tree.insert_entry(entry) {
                 tree.push_diagnostic(Diagnostic::new(
-                    "invalid-path",
+                    Code::InvalidPath,
                     Severity::Warning,
                     None,
                     format!("file left out: {error}"),

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use memdiag_core::report::{FileStatus, Os, Report};
+use memdiag_core::report::{Code, FileStatus, Os, Report};
 use memdiag_core::{analyze_with, ContentSource, Entry, Input, Tree, VPath};
 
 /// A tree, the analysis input, and the contents behind the tree.
@@ -272,8 +272,8 @@ pub fn render_diagnostics(report: &Report) -> String {
 }
 
 /// The distinct diagnostic codes of a report.
-pub fn codes(report: &Report) -> BTreeSet<String> {
-    report.diagnostics.iter().map(|d| d.code.clone()).collect()
+pub fn codes(report: &Report) -> BTreeSet<Code> {
+    report.diagnostics.iter().map(|d| d.code).collect()
 }
 
 /// Compares rendered text with the expectation, showing both in full when they differ.

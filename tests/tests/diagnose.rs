@@ -1,6 +1,6 @@
 //! Every finding of the health view: a tree where it fires and one where it must not.
 
-use memdiag_core::report::{CutBy, DiagnosticData, ReasonId, Report};
+use memdiag_core::report::{Code, CutBy, DiagnosticData, ReasonId, Report};
 use memdiag_tests::{codes, render, Fixture};
 
 fn analyze(fixture: &str) -> Report {
@@ -15,16 +15,16 @@ fn analyze_as(version: &str, fixture: &str) -> Report {
 
 /// Asserts that `code` fires for `fires` and not for `quiet`.
 #[track_caller]
-fn fires(code: &str, fires: &str, quiet: &str) {
+fn fires(code: Code, fires: &str, quiet: &str) {
     let with = analyze(fires);
     assert!(
-        codes(&with).contains(code),
+        codes(&with).contains(&code),
         "{code} did not fire:\n{:#?}",
         with.diagnostics
     );
     let without = analyze(quiet);
     assert!(
-        !codes(&without).contains(code),
+        !codes(&without).contains(&code),
         "{code} fired where it must not:\n{:#?}",
         without.diagnostics
     );
@@ -39,7 +39,7 @@ fn with_git(body: &str) -> String {
 #[test]
 fn memory_folder_not_found_and_empty() {
     fires(
-        "memory-folder-not-found",
+        Code::MemoryFolderNotFound,
         &with_git(""),
         &with_git(&format!("//- {MEMORY}/MEMORY.md\n- x\n")),
     );
@@ -47,7 +47,7 @@ fn memory_folder_not_found_and_empty() {
         "//- {MEMORY}/notes.txt\nnot markdown\n"
     )));
     let report = empty.analyze();
-    assert!(codes(&report).contains("memory-folder-empty"));
+    assert!(codes(&report).contains(&Code::MemoryFolderEmpty));
     let reason = &report.health.reasons[0];
     assert_eq!(reason.id, ReasonId::DifferentFolder);
     assert!(!reason.ok);
@@ -56,7 +56,7 @@ fn memory_folder_not_found_and_empty() {
 #[test]
 fn memory_folder_lookalikes_are_named() {
     fires(
-        "memory-folder-lookalike",
+        Code::MemoryFolderLookalike,
         &with_git(&format!(
             "//- {MEMORY}/MEMORY.md\n- x\n//- /home/alice/.claude/projects/-home-alice-app-packages-web/memory/MEMORY.md\n- started in a subfolder\n"
         )),
@@ -70,13 +70,15 @@ fn memory_folder_lookalikes_are_named() {
         "//@ project=/home/alice/app\n//- /home/alice/.claude/projects/-old-disk-alice-app/memory/MEMORY.md\n- x\n",
     );
     let found = codes(&report);
-    assert!(found.contains("memory-folder-lookalike") && found.contains("memory-folder-not-found"));
+    assert!(
+        found.contains(&Code::MemoryFolderLookalike) && found.contains(&Code::MemoryFolderNotFound)
+    );
 }
 
 #[test]
 fn two_projects_that_encode_alike_collide() {
     fires(
-        "memory-folder-collision",
+        Code::MemoryFolderCollision,
         "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-app/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n",
         "//@ project=/home/alice/my.app\n//- /home/alice/my.app/.git/HEAD\nx\n//- /home/alice/my-apps/README.md\nx\n//- /home/alice/.claude/projects/-home-alice-my-app/memory/MEMORY.md\n- x\n",
     );
@@ -85,7 +87,7 @@ fn two_projects_that_encode_alike_collide() {
 #[test]
 fn a_project_outside_git_is_keyed_by_its_own_folder() {
     fires(
-        "memory-folder-no-git",
+        Code::MemoryFolderNoGit,
         "//@ project=/home/alice/app\n",
         &with_git(""),
     );
@@ -94,7 +96,7 @@ fn a_project_outside_git_is_keyed_by_its_own_folder() {
 #[test]
 fn nothing_saved_yet() {
     fires(
-        "memory-nothing-saved",
+        Code::MemoryNothingSaved,
         &with_git(&format!("//- {MEMORY}/MEMORY.md\n- only an index\n")),
         &with_git(&format!(
             "//- {MEMORY}/MEMORY.md\n- [a](a.md)\n//- {MEMORY}/a.md\n---\ntype: user\n---\na\n"
@@ -122,7 +124,7 @@ fn switched_off_names_every_settings_file_and_the_winner() {
         .unwrap_or_default()
         .contains("CLAUDE_CODE_DISABLE_AUTO_MEMORY"));
     fires(
-        "auto-memory-disabled",
+        Code::AutoMemoryDisabled,
         "//- /home/alice/.claude/settings.json\n{\"autoMemoryEnabled\": false}\n",
         "//- /home/alice/.claude/settings.json\n{\"autoMemoryEnabled\": true}\n",
     );
@@ -132,12 +134,12 @@ fn switched_off_names_every_settings_file_and_the_winner() {
 fn agents_declare_their_memory_and_orphans_are_found() {
     let agent = "//- /home/alice/.claude/agents/reviewer.md\n---\nname: reviewer\nmemory: user\n---\nReview.\n";
     fires(
-        "agent-memory-missing",
+        Code::AgentMemoryMissing,
         agent,
         &format!("{agent}//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n"),
     );
     fires(
-        "agent-memory-orphan",
+        Code::AgentMemoryOrphan,
         "//- /home/alice/.claude/agent-memory/planner/MEMORY.md\n- x\n",
         &format!("{agent}//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n"),
     );
@@ -185,7 +187,7 @@ fn a_truncated_index_lists_what_it_drops_and_flags_corrections() {
     let finding = report
         .diagnostics
         .iter()
-        .find(|d| d.code == "memory-index-truncated")
+        .find(|d| d.code == Code::MemoryIndexTruncated)
         .expect("truncated");
     assert_eq!(finding.line, Some(201));
     let Some(DiagnosticData::DroppedEntries { entries, more: 0 }) = &finding.data else {
@@ -215,13 +217,13 @@ fn memory_health_figures() {
     )));
     let found = codes(&report);
     for code in [
-        "memory-index-long-line",
-        "memory-file-no-timestamp",
-        "memory-topic-orphan",
-        "memory-file-no-type",
-        "unresolved-reference",
+        Code::MemoryIndexLongLine,
+        Code::MemoryFileNoTimestamp,
+        Code::MemoryTopicOrphan,
+        Code::MemoryFileNoType,
+        Code::UnresolvedReference,
     ] {
-        assert!(found.contains(code), "{code} missing: {found:?}");
+        assert!(found.contains(&code), "{code} missing: {found:?}");
     }
     let m = &report.health.memories[0];
     assert_eq!((m.index_lines, m.long_lines, m.topic_files), (3, 1, 3));
@@ -238,12 +240,12 @@ fn memory_health_figures() {
     )));
     let found = codes(&quiet);
     for code in [
-        "memory-index-long-line",
-        "memory-file-no-timestamp",
-        "memory-topic-orphan",
-        "memory-file-no-type",
+        Code::MemoryIndexLongLine,
+        Code::MemoryFileNoTimestamp,
+        Code::MemoryTopicOrphan,
+        Code::MemoryFileNoType,
     ] {
-        assert!(!found.contains(code), "{code} fired: {found:?}");
+        assert!(!found.contains(&code), "{code} fired: {found:?}");
     }
 }
 
@@ -286,7 +288,7 @@ fn growth_is_projected_from_a_pinned_date() {
 fn rule_findings() {
     let project = "//@ project=/home/alice/app mounts=/home/alice\n//- /home/alice/app/src/main.go\npackage main\n";
     fires(
-        "rule-paths-invalid",
+        Code::RulePathsInvalid,
         &format!(
             "{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"src/[a\"\n---\nx\n"
         ),
@@ -295,12 +297,12 @@ fn rule_findings() {
         ),
     );
     fires(
-        "rule-paths-invalid",
+        Code::RulePathsInvalid,
         &format!("{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"\"\n---\nx\n"),
         &format!("{project}//- /home/alice/app/.claude/rules/r.md\nno frontmatter\n"),
     );
     fires(
-        "rule-never-matches",
+        Code::RuleNeverMatches,
         &format!(
             "{project}//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"**/*.py\"\n---\nx\n"
         ),
@@ -312,7 +314,7 @@ fn rule_findings() {
     let unknown = analyze(
         "//@ project=/home/alice/app mounts=/home/alice/.claude\n//- /home/alice/app/.claude/rules/r.md\n---\npaths: \"**/*.py\"\n---\nx\n",
     );
-    assert!(!codes(&unknown).contains("rule-never-matches"));
+    assert!(!codes(&unknown).contains(&Code::RuleNeverMatches));
     // A user rule's paths work, relative to the project (measured on 2.1.328; public issue
     // 22170 had reported them unreliable): it attaches on a matching Read, and is judged
     // against the project's files like the project's own.
@@ -332,10 +334,10 @@ fn rule_findings() {
     };
     let go = user_rule("src/*.go");
     assert_eq!(attached(&go), ["/home/alice/.claude/rules/r.md"]);
-    assert!(!codes(&go).contains("rule-never-matches"));
+    assert!(!codes(&go).contains(&Code::RuleNeverMatches));
     let py = user_rule("src/*.py");
     assert!(attached(&py).is_empty());
-    assert!(codes(&py).contains("rule-never-matches"));
+    assert!(codes(&py).contains(&Code::RuleNeverMatches));
 }
 
 #[test]
@@ -343,7 +345,7 @@ fn skill_findings() {
     let skill = |dir: &str, front: &str| format!("//- {dir}/SKILL.md\n---\n{front}\n---\nbody\n");
     let project = "//@ project=/home/alice/app\n";
     fires(
-        "skill-duplicate-name",
+        Code::SkillDuplicateName,
         &format!(
             "{project}{}{}",
             skill("/home/alice/app/.claude/skills/lint", "description: Lint."),
@@ -356,7 +358,7 @@ fn skill_findings() {
         ),
     );
     fires(
-        "skill-no-description",
+        Code::SkillNoDescription,
         &format!(
             "{project}{}",
             skill("/home/alice/app/.claude/skills/x", "name: x")
@@ -373,7 +375,7 @@ fn skill_findings() {
     );
     let at_cap = format!("description: {}", "d".repeat(1_536));
     fires(
-        "skill-description-truncated",
+        Code::SkillDescriptionTruncated,
         &format!(
             "{project}{}",
             skill("/home/alice/app/.claude/skills/x", &over)
@@ -388,7 +390,7 @@ fn skill_findings() {
 #[test]
 fn an_import_leaving_the_project_needs_approval() {
     fires(
-        "import-needs-approval",
+        Code::ImportNeedsApproval,
         "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n@../shared/notes.md\n//- /home/alice/shared/notes.md\nx\n",
         "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n@docs/notes.md\n//- /home/alice/app/docs/notes.md\nx\n",
     );
@@ -419,10 +421,10 @@ fn versions_before_2_1_84_join_a_paths_list() {
         old.files[0].paths.as_deref(),
         Some(&["src/*.tslib/*.ts".to_owned()][..])
     );
-    assert!(codes(&old).contains("rule-paths-joined"));
+    assert!(codes(&old).contains(&Code::RulePathsJoined));
     let current = analyze(fixture);
     assert_eq!(current.files[0].paths.as_ref().map(Vec::len), Some(2));
-    assert!(!codes(&current).contains("rule-paths-joined"));
+    assert!(!codes(&current).contains(&Code::RulePathsJoined));
 }
 
 // NOTE: this states the core's simulation; the reference
@@ -476,14 +478,14 @@ fn versions_before_2_1_59_have_no_auto_memory_and_before_2_1_63_no_shared_worktr
     assert_eq!(folder(analyze(&fixture)), Some(MEMORY.to_owned()));
     // Before 2.1.63 the worktree keys its own folder, which this snapshot does not hold.
     let old = analyze_as("2.1.62", &fixture);
-    assert!(codes(&old).contains("memory-folder-not-found"));
+    assert!(codes(&old).contains(&Code::MemoryFolderNotFound));
     assert_eq!(
         folder(old),
         Some("/home/alice/.claude/projects/-home-alice-app-wt/memory".to_owned())
     );
     let ancient = analyze_as("2.1.50", &fixture);
     assert!(ancient.context.memory_dir.is_none());
-    assert!(codes(&ancient).contains("auto-memory-absent"));
+    assert!(codes(&ancient).contains(&Code::AutoMemoryAbsent));
 }
 
 #[test]
@@ -500,7 +502,7 @@ fn a_bad_version_or_date_is_an_input_error() {
 fn a_topic_linked_only_past_the_cap_is_cut_off() {
     let index: String = (1..=200).map(|i| format!("- entry {i}\n")).collect();
     fires(
-        "memory-topic-cut-off",
+        Code::MemoryTopicCutOff,
         &with_git(&format!(
             "//- {MEMORY}/MEMORY.md\n{index}- [late](late.md)\n//- {MEMORY}/late.md\n---\ntype: user\nmodified: 2026-11-01\n---\nx\n"
         )),
@@ -517,19 +519,19 @@ fn claude_md_family_findings() {
     let big = "x".repeat(40_001);
     let fits = "x".repeat(40_000);
     fires(
-        "claude-md-too-large",
+        Code::ClaudeMdTooLarge,
         &format!("{project}//- /home/alice/app/CLAUDE.md\n{big}\n"),
         &format!("{project}//- /home/alice/app/CLAUDE.md\n\n{fits}\n\n"),
     );
     fires(
-        "claude-md-skipped",
+        Code::ClaudeMdSkipped,
         &format!("{project}//- /home/alice/app/CLAUDE.md size=4194305\n"),
         &format!("{project}//- /home/alice/app/CLAUDE.md\nsmall\n"),
     );
     let excludes =
         "//- /home/alice/.claude/settings.json\n{\"claudeMdExcludes\": [\"**/team/CLAUDE.md\"]}\n";
     fires(
-        "claude-md-excluded",
+        Code::ClaudeMdExcluded,
         &format!("{project}{excludes}//- /home/alice/app/team/CLAUDE.md\nx\n"),
         &format!("{project}{excludes}//- /home/alice/app/teams/CLAUDE.md\nx\n"),
     );
@@ -541,8 +543,8 @@ fn truncation_and_the_reminder_fire_at_their_thresholds() {
         let lines: String = (1..=n).map(|i| format!("- entry {i}\n")).collect();
         with_git(&format!("//- {MEMORY}/MEMORY.md\n{lines}"))
     };
-    fires("memory-index-truncated", &index(201), &index(200));
-    fires("memory-index-near-limit", &index(160), &index(159));
+    fires(Code::MemoryIndexTruncated, &index(201), &index(200));
+    fires(Code::MemoryIndexNearLimit, &index(160), &index(159));
 }
 
 #[test]
@@ -552,13 +554,13 @@ fn a_parent_folders_rule_is_judged_from_its_own_folder() {
     // src/main.go and the rule is not one that never loads.
     let project = "//@ project=/home/alice/work/app mounts=/home/alice\n//- /home/alice/work/app/src/main.go\npackage main\n";
     fires(
-        "rule-never-matches",
+        Code::RuleNeverMatches,
         &format!("{project}//- /home/alice/work/.claude/rules/r.md\n---\npaths: \"src/*.go\"\n---\nx\n"),
         &format!("{project}//- /home/alice/work/.claude/rules/r.md\n---\npaths: \"app/src/*.go\"\n---\nx\n"),
     );
     // A rule below the project matches relative to its own folder too.
     fires(
-        "rule-never-matches",
+        Code::RuleNeverMatches,
         &format!("{project}//- /home/alice/work/app/src/.claude/rules/r.md\n---\npaths: \"src/*.go\"\n---\nx\n"),
         &format!("{project}//- /home/alice/work/app/src/.claude/rules/r.md\n---\npaths: \"*.go\"\n---\nx\n"),
     );
@@ -574,13 +576,13 @@ fn a_skill_description_is_cut_in_utf16_units_after_when_to_use_is_joined() {
     // 1,534 + " - " + 1 = 1,538 units: cut, though description and when_to_use alone are
     // 1,535 characters.
     fires(
-        "skill-description-truncated",
+        Code::SkillDescriptionTruncated,
         &skill(&"d".repeat(1_534), "w"),
         &skill(&"d".repeat(1_530), "w"),
     );
     // 700 Korean syllables (one unit each) and 420 emoji (two each): 1,540 units + 3.
     fires(
-        "skill-description-truncated",
+        Code::SkillDescriptionTruncated,
         &skill(&format!("{}{}", "한".repeat(700), "🎉".repeat(420)), "w"),
         &skill(&"한".repeat(700), "w"),
     );

@@ -5,7 +5,7 @@
 //! Rows render as `Group load path [counted] [status] (reason) scope=… paths=… skill=…`,
 //! indented by reference depth, with home shown as `~`.
 
-use memdiag_core::report::{CutBy, LoadType, MemoryLookup};
+use memdiag_core::report::{Code, CutBy, LoadType, MemoryLookup};
 use memdiag_tests::{assert_text, codes, render, Fixture};
 
 #[test]
@@ -154,11 +154,11 @@ fn lookalike_memory_folders_are_named_but_never_used() {
             report.session.files.is_empty(),
             "no lookalike index is sent"
         );
-        assert!(codes(&report).contains("memory-folder-not-found"));
+        assert!(codes(&report).contains(&Code::MemoryFolderNotFound));
         let named: Vec<&str> = report
             .diagnostics
             .iter()
-            .filter(|d| d.code == "memory-folder-lookalike")
+            .filter(|d| d.code == Code::MemoryFolderLookalike)
             .filter_map(|d| d.path.as_deref())
             .collect();
         assert_eq!(named, lookalikes);
@@ -174,7 +174,7 @@ fn no_memory_folder_is_a_finding_and_every_folder_is_still_listed() {
         Some("/home/alice/.claude/projects/-home-alice-other/memory")
     );
     assert_eq!(report.context.memory_found_via, None);
-    assert!(codes(&report).contains("memory-folder-not-found"));
+    assert!(codes(&report).contains(&Code::MemoryFolderNotFound));
     assert_eq!(report.memory_folders.len(), 1);
     let folder = &report.memory_folders[0];
     assert_eq!(folder.name, "-home-alice-work-app");
@@ -254,7 +254,7 @@ fn auto_memory_switched_off_is_listed_but_not_counted() {
         "#,
     );
     assert_eq!(report.footprint.files, 0);
-    assert!(codes(&report).contains("auto-memory-disabled"));
+    assert!(codes(&report).contains(&Code::AutoMemoryDisabled));
 }
 
 #[test]
@@ -281,7 +281,7 @@ fn a_claude_md_over_4_mib_is_skipped_unread_and_over_40000_characters_warns() {
         .reads
         .contains(&"/home/alice/app/CLAUDE.md".to_owned()));
     let found = codes(&report);
-    assert!(found.contains("claude-md-skipped") && found.contains("claude-md-too-large"));
+    assert!(found.contains(&Code::ClaudeMdSkipped) && found.contains(&Code::ClaudeMdTooLarge));
 }
 
 #[test]
@@ -337,7 +337,7 @@ fn memory_index_is_cut_at_200_lines_and_at_25000_utf16_units() {
     let finding = report
         .diagnostics
         .iter()
-        .find(|d| d.code == "memory-index-truncated")
+        .find(|d| d.code == Code::MemoryIndexTruncated)
         .expect("a truncation finding");
     assert!(
         finding.message.ends_with(&warning[2..]),
@@ -372,12 +372,12 @@ fn memory_index_near_the_limit_gets_the_reminder() {
     let reminder = report
         .diagnostics
         .iter()
-        .find(|d| d.code == "memory-index-near-limit")
+        .find(|d| d.code == Code::MemoryIndexNearLimit)
         .expect("a reminder");
     assert!(reminder
         .message
         .contains("161 lines, approaching the 200-line read limit"));
-    assert!(!codes(&report).contains("memory-index-truncated"));
+    assert!(!codes(&report).contains(&Code::MemoryIndexTruncated));
 }
 
 #[test]
@@ -420,7 +420,7 @@ fn invalid_utf8_and_broken_settings_are_findings_not_failures() {
         .set_contents(&bad, Ok(vec![b'o', 0xff, b'k', b'\n']));
     let report = fixture.analyze();
     let found = codes(&report);
-    assert!(found.contains("invalid-settings") && found.contains("invalid-utf8"));
+    assert!(found.contains(&Code::InvalidSettings) && found.contains(&Code::InvalidUtf8));
     assert!(
         report.context.auto_memory_enabled,
         "a broken settings file changes nothing"

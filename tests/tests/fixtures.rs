@@ -44,7 +44,12 @@ fn every_fixture_matches_its_snapshot() {
                 actual,
                 "  {:?} {mark} [{}] {}",
                 reason.id,
-                reason.codes.join(","),
+                reason
+                    .codes
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
                 reason.summary
             );
         }

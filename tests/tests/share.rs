@@ -1,7 +1,7 @@
 //! The share payload: links and zips open to the snapshot they were made from, links made
 //! today keep opening, and hostile input is an error, never a panic or a memory blow-up.
 
-use memdiag_core::report::Report;
+use memdiag_core::report::{Code, Report};
 use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized};
 use memdiag_core::share::{
     decode_link, decode_link_with, encode_link, inspect_link, is_share_zip, open_share_zip,
@@ -187,7 +187,7 @@ fn odd_files_survive_both_carriers() {
         }),
     );
     tree.push_diagnostic(memdiag_core::Diagnostic::new(
-        "zip-entry-rejected",
+        memdiag_core::report::Code::ZipEntryRejected,
         memdiag_core::Severity::Warning,
         Some("../secret.md"),
         "zip entry left out: the name holds a `..` segment",
@@ -221,7 +221,7 @@ fn odd_files_survive_both_carriers() {
             Some((Contents::Unreadable(_), 73_400_320))
         ));
         assert_eq!(snapshot.tree.diagnostics().len(), 1);
-        assert_eq!(snapshot.tree.diagnostics()[0].code, "zip-entry-rejected");
+        assert_eq!(snapshot.tree.diagnostics()[0].code, Code::ZipEntryRejected);
     }
     let payload = inspect_link(&encode_link(&shared, MADE)).unwrap();
     assert!(payload.contains("\"base64\":"), "{payload}");

@@ -468,7 +468,7 @@ fn memory_report(first_dropped: u64) -> (Report, usize) {
     let mut report = every_kind_report();
     report.files = vec![memory];
     report.diagnostics = vec![memdiag_core::Diagnostic::new(
-        "memory-truncated",
+        memdiag_core::report::Code::MemoryIndexTruncated,
         memdiag_core::Severity::Warning,
         Some("/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md"),
         "WARNING: MEMORY.md is 6 lines (limit: 3).",

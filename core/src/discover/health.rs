@@ -11,7 +11,7 @@ use super::{Discovery, Text};
 use crate::date;
 use crate::encode::{encode_project_path, seed_encode_project_path};
 use crate::report::{
-    AgentInfo, Diagnostic, DiagnosticData, DroppedEntry, FileRow, FileStatus, Group, Growth,
+    AgentInfo, Code, Diagnostic, DiagnosticData, DroppedEntry, FileRow, FileStatus, Group, Growth,
     Health, LoadType, MemoryHealth, MemoryLookup, ReasonCheck, ReasonId, Scope, Severity,
     WeekCount,
 };
@@ -82,10 +82,10 @@ impl Discovery<'_> {
         let agents = self.agents(&agent_dirs);
         self.rule_findings(rows);
         self.skill_findings(rows);
-        let codes: BTreeSet<String> = self.diagnostics[first..]
+        let codes: BTreeSet<Code> = self.diagnostics[first..]
             .iter()
-            .map(|d| d.code.clone())
-            .chain(self.diagnostics.iter().map(|d| d.code.clone()))
+            .map(|d| d.code)
+            .chain(self.diagnostics.iter().map(|d| d.code))
             .collect();
         let reasons = reasons(
             &codes,
@@ -125,7 +125,7 @@ impl Discovery<'_> {
                 .count();
             if files == 0 {
                 self.diagnostics.push(Diagnostic::new(
-                    "memory-folder-empty",
+                    Code::MemoryFolderEmpty,
                     Severity::Warning,
                     Some(dir.as_str()),
                     "the memory folder exists but holds no Markdown file: nothing loads",
@@ -135,7 +135,7 @@ impl Discovery<'_> {
                 // the index at its next start (`memory-index-backfilled`).
                 let what = "an index but no topic file";
                 self.diagnostics.push(Diagnostic::new(
-                    "memory-nothing-saved",
+                    Code::MemoryNothingSaved,
                     Severity::Info,
                     Some(dir.as_str()),
                     format!(
@@ -149,7 +149,7 @@ impl Discovery<'_> {
                 .is_some_and(|via| !matches!(via, MemoryLookup::Path | MemoryLookup::Worktree))
             {
                 self.diagnostics.push(Diagnostic::new(
-                    "memory-folder-lookalike",
+                    Code::MemoryFolderLookalike,
                     Severity::Warning,
                     Some(dir.as_str()),
                     format!(
@@ -240,7 +240,7 @@ impl Discovery<'_> {
         if !collisions.is_empty() {
             self.diagnostics.push(
                 Diagnostic::new(
-                    "memory-folder-collision",
+                    Code::MemoryFolderCollision,
                     Severity::Warning,
                     facts.memory_dir.as_ref().map(VPath::as_str),
                     format!(
@@ -256,7 +256,7 @@ impl Discovery<'_> {
 
         if facts.git_root.is_none() {
             self.diagnostics.push(Diagnostic::new(
-                "memory-folder-no-git",
+                Code::MemoryFolderNoGit,
                 Severity::Info,
                 None,
                 format!(
@@ -280,7 +280,7 @@ impl Discovery<'_> {
     fn lookalike(&mut self, dir: &VPath, message: String) {
         self.diagnostics.push(
             Diagnostic::new(
-                "memory-folder-lookalike",
+                Code::MemoryFolderLookalike,
                 Severity::Info,
                 Some(dir.as_str()),
                 message,
@@ -368,7 +368,7 @@ impl Discovery<'_> {
                 let chars = index_lines_text[*line as usize - 1].1.chars().count();
                 self.diagnostics.push(
                     Diagnostic::new(
-                        "memory-index-long-line",
+                        Code::MemoryIndexLongLine,
                         Severity::Info,
                         Some(index_path.as_str()),
                         format!(
@@ -382,7 +382,7 @@ impl Discovery<'_> {
             if long.len() > LONG_LINES_LISTED {
                 self.diagnostics.push(
                     Diagnostic::new(
-                        "memory-index-long-line",
+                        Code::MemoryIndexLongLine,
                         Severity::Info,
                         Some(index_path.as_str()),
                         format!(
@@ -399,7 +399,7 @@ impl Discovery<'_> {
                 .diagnostics
                 .iter()
                 .find(|d| {
-                    d.code == "memory-index-truncated"
+                    d.code == Code::MemoryIndexTruncated
                         && d.path.as_deref() == Some(index_path.as_str())
                 })
                 .and_then(|d| d.line)
@@ -439,7 +439,7 @@ impl Discovery<'_> {
                     None => "no type".to_owned(),
                 };
                 self.diagnostics.push(Diagnostic::new(
-                    "memory-file-no-type",
+                    Code::MemoryFileNoType,
                     Severity::Info,
                     Some(topic.as_str()),
                     format!("memory file with {why}; Claude Code writes user, feedback, project or reference"),
@@ -452,7 +452,7 @@ impl Discovery<'_> {
                 None => {
                     health.without_timestamp += 1;
                     self.diagnostics.push(Diagnostic::new(
-                        "memory-file-no-timestamp",
+                        Code::MemoryFileNoTimestamp,
                         Severity::Info,
                         Some(topic.as_str()),
                         "no modified timestamp: Claude Code's file tools stamp one, so this file \
@@ -474,7 +474,7 @@ impl Discovery<'_> {
             if health.index.is_some() && !linked.contains(topic) {
                 health.orphan_topics += 1;
                 self.diagnostics.push(Diagnostic::new(
-                    "memory-topic-orphan",
+                    Code::MemoryTopicOrphan,
                     Severity::Warning,
                     Some(topic.as_str()),
                     "no index line links to this topic file; recall runs through MEMORY.md, so \
@@ -483,7 +483,7 @@ impl Discovery<'_> {
             } else if health.index.is_some() && !linked_loaded.contains(topic) {
                 health.orphan_topics += 1;
                 self.diagnostics.push(Diagnostic::new(
-                    "memory-topic-cut-off",
+                    Code::MemoryTopicCutOff,
                     Severity::Warning,
                     Some(topic.as_str()),
                     "only index lines past the cap link to this topic file, so Claude never \
@@ -501,7 +501,7 @@ impl Discovery<'_> {
     /// The `memory-index-truncated` finding gains the dropped entries as evidence.
     fn dropped_entries(&mut self, index: &VPath, lines: &[(u64, String)], dir: &VPath) {
         let Some(finding) = self.diagnostics.iter_mut().find(|d| {
-            d.code == "memory-index-truncated" && d.path.as_deref() == Some(index.as_str())
+            d.code == Code::MemoryIndexTruncated && d.path.as_deref() == Some(index.as_str())
         }) else {
             return;
         };
@@ -554,7 +554,7 @@ impl Discovery<'_> {
                     declared.insert(dir.clone());
                     if !memory_exists {
                         self.diagnostics.push(Diagnostic::new(
-                            "agent-memory-missing",
+                            Code::AgentMemoryMissing,
                             Severity::Info,
                             Some(path.as_str()),
                             format!(
@@ -578,7 +578,7 @@ impl Discovery<'_> {
         for (dir, agent) in agent_dirs {
             if !declared.contains(dir) {
                 self.diagnostics.push(Diagnostic::new(
-                    "agent-memory-orphan",
+                    Code::AgentMemoryOrphan,
                     Severity::Warning,
                     Some(dir.as_str()),
                     format!(
@@ -609,7 +609,7 @@ impl Discovery<'_> {
             let written = declared.as_ref().map(crate::text::frontmatter::parse_paths);
             if written.as_ref().is_some_and(Vec::is_empty) {
                 self.diagnostics.push(Diagnostic::new(
-                    "rule-paths-invalid",
+                    Code::RulePathsInvalid,
                     Severity::Warning,
                     Some(&row.path),
                     "paths is set but holds no glob, so the rule loads in every session",
@@ -620,7 +620,7 @@ impl Discovery<'_> {
                 match Glob::new(glob.trim_start_matches('!')) {
                     Ok(_) => valid += 1,
                     Err(error) => self.diagnostics.push(Diagnostic::new(
-                        "rule-paths-invalid",
+                        Code::RulePathsInvalid,
                         Severity::Warning,
                         Some(&row.path),
                         format!("paths glob {glob:?} is invalid: {error}"),
@@ -652,7 +652,7 @@ impl Discovery<'_> {
                     .any(|f| super::rules::globs_match(&globs, &f))
                 {
                     self.diagnostics.push(Diagnostic::new(
-                        "rule-never-matches",
+                        Code::RuleNeverMatches,
                         Severity::Warning,
                         Some(&row.path),
                         format!(
@@ -692,7 +692,7 @@ impl Discovery<'_> {
             };
             if let Some(first) = seen.get(name) {
                 self.diagnostics.push(Diagnostic::new(
-                    "skill-duplicate-name",
+                    Code::SkillDuplicateName,
                     Severity::Warning,
                     Some(&row.path),
                     format!("another skill is also named {name} ({first}); only one can be invoked by that name"),
@@ -714,7 +714,7 @@ impl Discovery<'_> {
             };
             if declared.trim().is_empty() {
                 self.diagnostics.push(Diagnostic::new(
-                    "skill-no-description",
+                    Code::SkillNoDescription,
                     Severity::Warning,
                     Some(&row.path),
                     "no description: Claude Code lists the body's first line instead, and Claude \
@@ -728,7 +728,7 @@ impl Discovery<'_> {
                 .count();
             if units > super::skills::SKILL_DESCRIPTION_UNITS {
                 self.diagnostics.push(Diagnostic::new(
-                    "skill-description-truncated",
+                    Code::SkillDescriptionTruncated,
                     Severity::Warning,
                     Some(&row.path),
                     format!(
@@ -820,24 +820,21 @@ fn growth(today: i64, dates: &[i64], index_lines: u64) -> Growth {
 
 /// The five reasons, each checked against the findings.
 fn reasons(
-    codes: &BTreeSet<String>,
+    codes: &BTreeSet<Code>,
     facts: &MemoryFacts,
     has_project: bool,
     memories: &[MemoryHealth],
     agents: &[AgentInfo],
 ) -> Vec<ReasonCheck> {
-    let found = |list: &[&str]| -> Vec<String> {
-        list.iter()
-            .filter(|c| codes.contains(**c))
-            .map(|c| (*c).to_owned())
-            .collect()
+    let found = |list: &[Code]| -> Vec<Code> {
+        list.iter().copied().filter(|c| codes.contains(c)).collect()
     };
     let folder_codes = found(&[
-        "memory-folder-not-found",
-        "memory-folder-empty",
-        "memory-folder-lookalike",
-        "memory-folder-collision",
-        "memory-folder-no-git",
+        Code::MemoryFolderNotFound,
+        Code::MemoryFolderEmpty,
+        Code::MemoryFolderLookalike,
+        Code::MemoryFolderCollision,
+        Code::MemoryFolderNoGit,
     ]);
     let folder_summary = match (&facts.memory_dir, has_project) {
         (_, false) => {
@@ -855,7 +852,7 @@ fn reasons(
             }
         ),
     };
-    let saved_codes = found(&["memory-nothing-saved", "memory-folder-empty"]);
+    let saved_codes = found(&[Code::MemoryNothingSaved, Code::MemoryFolderEmpty]);
     let auto = memories.iter().find(|m| m.agent.is_none());
     let saved_summary = match auto {
         Some(m) if saved_codes.is_empty() => format!(
@@ -878,7 +875,7 @@ fn reasons(
             .collect();
         format!("Off: {}; the last one wins.", says.join(", "))
     };
-    let agent_codes = found(&["agent-memory-missing", "agent-memory-orphan"]);
+    let agent_codes = found(&[Code::AgentMemoryMissing, Code::AgentMemoryOrphan]);
     let with_memory = agents.iter().filter(|a| a.memory.is_some()).count();
     let agent_summary = format!(
         "{} sub-agents defined, {with_memory} with their own memory. A spawned sub-agent \
@@ -886,13 +883,13 @@ fn reasons(
          Claude Code 2.1.328), plus its own memory when its definition declares one.",
         agents.len()
     );
-    let truncated_codes = found(&["memory-index-truncated", "memory-index-near-limit"]);
+    let truncated_codes = found(&[Code::MemoryIndexTruncated, Code::MemoryIndexNearLimit]);
     let truncated_summary = match auto {
-        Some(m) if codes.contains("memory-index-truncated") => format!(
+        Some(m) if codes.contains(&Code::MemoryIndexTruncated) => format!(
             "The index is {} lines; only part of it loads, and the newest entries go first.",
             m.index_lines
         ),
-        Some(m) if codes.contains("memory-index-near-limit") => {
+        Some(m) if codes.contains(&Code::MemoryIndexNearLimit) => {
             format!(
                 "The index is {} lines, near the 200-line cap.",
                 m.index_lines
@@ -905,7 +902,7 @@ fn reasons(
         ReasonCheck {
             id: ReasonId::DifferentFolder,
             title: "Is this the memory folder you think it is?".to_owned(),
-            ok: has_project && facts.memory_dir.is_some() && folder_codes.iter().all(|c| c == "memory-folder-no-git"),
+            ok: has_project && facts.memory_dir.is_some() && folder_codes.iter().all(|c| *c == Code::MemoryFolderNoGit),
             summary: folder_summary,
             codes: folder_codes,
             note: None,
@@ -923,7 +920,7 @@ fn reasons(
             title: "Is auto memory switched off?".to_owned(),
             ok: facts.enabled,
             summary: off_summary,
-            codes: found(&["auto-memory-disabled"]),
+            codes: found(&[Code::AutoMemoryDisabled]),
             note: Some(
                 "CLAUDE_CODE_DISABLE_AUTO_MEMORY=1, the --bare flag and /pause-memory also turn it \
                  off, and none of them leaves a trace in these files."
@@ -941,7 +938,7 @@ fn reasons(
         ReasonCheck {
             id: ReasonId::Truncated,
             title: "Did it load, but not all of it?".to_owned(),
-            ok: !codes.contains("memory-index-truncated"),
+            ok: !codes.contains(&Code::MemoryIndexTruncated),
             summary: truncated_summary,
             codes: truncated_codes,
             note: None,

@@ -13,7 +13,7 @@ use super::walk::GitKey;
 use super::{collect_paths, set_agent, Discovery, Node, Sent};
 use crate::encode::encode_project_path;
 use crate::report::{
-    Diagnostic, FileStatus, Group, LoadType, MemoryFolder, MemoryLookup, Scope, Severity,
+    Code, Diagnostic, FileStatus, Group, LoadType, MemoryFolder, MemoryLookup, Scope, Severity,
 };
 use crate::text::measure::measure;
 use crate::text::memory_index;
@@ -66,7 +66,7 @@ impl Discovery<'_> {
         facts.key_path = Some(key.clone());
         if !self.paths.rules.auto_memory {
             self.diagnostics.push(Diagnostic::new(
-                "auto-memory-absent",
+                Code::AutoMemoryAbsent,
                 Severity::Info,
                 None,
                 format!(
@@ -98,7 +98,7 @@ impl Discovery<'_> {
             result.nodes = self.memory_folder(&dir, Group::AutoMemory, None, None);
         } else {
             self.diagnostics.push(Diagnostic::new(
-                "memory-folder-not-found",
+                Code::MemoryFolderNotFound,
                 Severity::Info,
                 None,
                 format!(
@@ -170,7 +170,7 @@ impl Discovery<'_> {
             .retain(|child| child.row.load != LoadType::Import);
         if node.children.len() < before {
             self.diagnostics.push(Diagnostic::new(
-                "memory-index-import",
+                Code::MemoryIndexImport,
                 Severity::Info,
                 Some(dir.child("MEMORY.md").as_str()),
                 "@imports in MEMORY.md are not followed: Claude Code loads the index as it is",
@@ -210,7 +210,7 @@ impl Discovery<'_> {
         if let Some(warning) = &cut.truncation.warning {
             let t = &cut.truncation;
             let mut diagnostic = Diagnostic::new(
-                "memory-index-truncated",
+                Code::MemoryIndexTruncated,
                 Severity::Warning,
                 Some(&row.path),
                 format!(
@@ -228,7 +228,7 @@ impl Discovery<'_> {
             self.diagnostics.push(diagnostic);
         } else if let Some(reminder) = memory_index::near_limit_warning(&cut.truncation) {
             self.diagnostics.push(Diagnostic::new(
-                "memory-index-near-limit",
+                Code::MemoryIndexNearLimit,
                 Severity::Warning,
                 Some(&row.path),
                 reminder,
@@ -277,7 +277,7 @@ impl Discovery<'_> {
         row.truncation = Some(cut.truncation);
         row.backfilled = true;
         self.diagnostics.push(Diagnostic::new(
-            "memory-index-backfilled",
+            Code::MemoryIndexBackfilled,
             Severity::Info,
             Some(dir.as_str()),
             format!(

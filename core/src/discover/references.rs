@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use super::{blank_row_str, Discovery, Node};
 use crate::report::{
-    Diagnostic, FileRow, FileStatus, Group, LoadType, ReferenceKind, ReferenceSite, Scope,
+    Code, Diagnostic, FileRow, FileStatus, Group, LoadType, ReferenceKind, ReferenceSite, Scope,
     Severity, UnresolvedReason,
 };
 use crate::text::references::{self, has_extension, RawReference};
@@ -133,7 +133,7 @@ impl Discovery<'_> {
                 if reference.kind == ReferenceKind::Import {
                     self.diagnostics.push(
                         Diagnostic::new(
-                            "import-cycle",
+                            Code::ImportCycle,
                             Severity::Warning,
                             Some(parent.as_str()),
                             format!(
@@ -177,7 +177,7 @@ impl Discovery<'_> {
         let at = |d: Diagnostic| d.at_line(reference.line);
         if hop > max_import_hops {
             self.diagnostics.push(at(Diagnostic::new(
-                "import-too-deep",
+                Code::ImportTooDeep,
                 Severity::Warning,
                 Some(parent.as_str()),
                 format!(
@@ -193,7 +193,7 @@ impl Discovery<'_> {
             .is_some_and(|e| NON_TEXT_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
         {
             self.diagnostics.push(at(Diagnostic::new(
-                "import-not-text",
+                Code::ImportNotText,
                 Severity::Info,
                 Some(parent.as_str()),
                 format!(
@@ -209,7 +209,7 @@ impl Discovery<'_> {
             .flatten();
         if let Some(pattern) = excluded {
             self.diagnostics.push(at(Diagnostic::new(
-                "claude-md-excluded",
+                Code::ClaudeMdExcluded,
                 Severity::Info,
                 Some(target.as_str()),
                 format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
@@ -233,7 +233,7 @@ impl Discovery<'_> {
                  project"
             };
             self.diagnostics.push(at(Diagnostic::new(
-                "import-needs-approval",
+                Code::ImportNeedsApproval,
                 Severity::Warning,
                 Some(parent.as_str()),
                 format!(
@@ -276,7 +276,7 @@ impl Discovery<'_> {
         };
         self.diagnostics.push(
             Diagnostic::new(
-                "unresolved-reference",
+                Code::UnresolvedReference,
                 Severity::Warning,
                 Some(parent.as_str()),
                 message,
@@ -289,7 +289,7 @@ impl Discovery<'_> {
                 .trim_end_matches([':', ',', ';', '.', ')', '!', '?']);
             self.diagnostics.push(
                 Diagnostic::new(
-                    "import-trailing-punctuation",
+                    Code::ImportTrailingPunctuation,
                     Severity::Info,
                     Some(parent.as_str()),
                     format!(

@@ -4,7 +4,7 @@
 //! the folder that holds `.claude/` (the project, for the user's rules).
 
 use super::{Discovery, Node, Sent};
-use crate::report::{Diagnostic, Group, LoadType, Scope, Severity};
+use crate::report::{Code, Diagnostic, Group, LoadType, Scope, Severity};
 use crate::text::frontmatter;
 use crate::text::glob::Glob;
 use crate::vpath::VPath;
@@ -68,7 +68,7 @@ impl Discovery<'_> {
         // Before 2.1.84 a YAML list was joined into one pattern, which matches nothing.
         let joined = globs.concat();
         self.diagnostics.push(Diagnostic::new(
-            "rule-paths-joined",
+            Code::RulePathsJoined,
             Severity::Warning,
             Some(path.as_str()),
             format!(

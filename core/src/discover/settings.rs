@@ -2,7 +2,7 @@
 //! folder, and, from `~/.claude.json`, whether imports may leave the project.
 
 use super::{Discovery, Text};
-use crate::report::{Diagnostic, Os, Severity};
+use crate::report::{Code, Diagnostic, Os, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
 use crate::vpath::VPath;
@@ -90,7 +90,7 @@ impl Discovery<'_> {
                 Ok(parsed) => parsed,
                 Err(error) => {
                     self.diagnostics.push(Diagnostic::new(
-                        "invalid-settings",
+                        Code::InvalidSettings,
                         Severity::Warning,
                         Some(path.as_str()),
                         format!("settings file ignored: {error}"),
@@ -100,7 +100,7 @@ impl Discovery<'_> {
             };
             for warning in warnings {
                 self.diagnostics.push(Diagnostic::new(
-                    "invalid-settings",
+                    Code::InvalidSettings,
                     Severity::Warning,
                     Some(path.as_str()),
                     warning,
@@ -131,7 +131,7 @@ impl Discovery<'_> {
             match Glob::new(&pattern) {
                 Ok(glob) => self.settings.excludes.push((pattern, glob)),
                 Err(error) => self.diagnostics.push(Diagnostic::new(
-                    "invalid-settings",
+                    Code::InvalidSettings,
                     Severity::Warning,
                     None,
                     format!("claudeMdExcludes pattern {pattern:?} ignored: {error}"),
@@ -174,7 +174,7 @@ impl Discovery<'_> {
         match resolved {
             Some(folder) => self.settings.memory_directory = Some((folder, from.clone())),
             None => self.diagnostics.push(Diagnostic::new(
-                "invalid-settings",
+                Code::InvalidSettings,
                 Severity::Warning,
                 Some(from.as_str()),
                 format!(

@@ -4,7 +4,7 @@
 //! only after Claude reads a file there.
 
 use super::{Discovery, Node};
-use crate::report::{Diagnostic, Group, LoadType, Measure, Scope, Severity};
+use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
 use crate::vpath::VPath;
@@ -66,7 +66,7 @@ impl Discovery<'_> {
             .collect();
         for path in deeper {
             self.diagnostics.push(Diagnostic::new(
-                "skill-too-deep",
+                Code::SkillTooDeep,
                 Severity::Warning,
                 Some(path.as_str()),
                 "not a skill: Claude Code lists only skills/<name>/SKILL.md, one folder below \

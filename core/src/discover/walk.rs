@@ -8,7 +8,7 @@
 //! list: their files attach when Claude reads a file there.
 
 use super::{Discovery, Node, Sent, Text};
-use crate::report::{Diagnostic, Group, LoadType, Scope, Severity};
+use crate::report::{Code, Diagnostic, Group, LoadType, Scope, Severity};
 use crate::vpath::VPath;
 
 /// The managed settings file; its `claudeMd` is sent as `<managed-settings>`.
@@ -218,7 +218,7 @@ impl Discovery<'_> {
         let path = dir.child(".claude").child("CLAUDE.local.md");
         if self.tree.is_file(&path) {
             self.diagnostics.push(Diagnostic::new(
-                "claude-local-md-never-read",
+                Code::ClaudeLocalMdNeverRead,
                 Severity::Warning,
                 Some(path.as_str()),
                 "Claude Code never reads .claude/CLAUDE.local.md (measured on 2.1.328; the \
@@ -260,7 +260,7 @@ impl Discovery<'_> {
             let Ok(path) = dir.join(name) else { continue };
             if self.tree.is_file(&path) {
                 self.diagnostics.push(Diagnostic::new(
-                    "seed-scan-misses",
+                    Code::SeedScanMisses,
                     Severity::Info,
                     Some(path.as_str()),
                     format!(

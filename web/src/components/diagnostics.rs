@@ -61,7 +61,7 @@ fn item(
             <span class={format!("sev {}", severity_slug(d.severity))}>{ severity_label(d.severity) }</span>
             <span class="msg">{ d.message.clone() }</span>
             if let Some(place) = place.clone() { <span class="place">{ place }</span> }
-            <span class="code muted">{ d.code.clone() }</span>
+            <span class="code muted">{ d.code.as_str() }</span>
         </>
     };
     // A finding about a folder opens its first file (a memory folder's MEMORY.md).
@@ -70,7 +70,7 @@ fn item(
         .as_deref()
         .and_then(|path| open_target(report, path, d.line));
     html! {
-        <li key={index} class={format!("diag {}", severity_slug(d.severity))} data-testid="diagnostic" data-code={d.code.clone()}>
+        <li key={index} class={format!("diag {}", severity_slug(d.severity))} data-testid="diagnostic" data-code={d.code.as_str()}>
             if let Some(target) = target {
                 <button class="diag-open" data-path={target.0.clone()} data-line={target.1.map(|l| l.to_string())} onclick={{
                     let on_open = on_open.clone();

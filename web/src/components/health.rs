@@ -6,7 +6,7 @@
 //! them out, and each finding opens its file at its line.
 
 use memdiag_core::report::{
-    AgentInfo, Diagnostic, DiagnosticData, DroppedEntry, Growth, MemoryHealth, ReasonCheck,
+    AgentInfo, Code, Diagnostic, DiagnosticData, DroppedEntry, Growth, MemoryHealth, ReasonCheck,
     ReasonId, Report, Scope, SentLabel,
 };
 use yew::{classes, component, html, Callback, Html, Properties};
@@ -132,7 +132,7 @@ fn finding_item(report: &Report, index: usize, d: &Diagnostic, on_open: &OnOpen)
         Some(target) => {
             let on_open = on_open.clone();
             html! {
-                <button class="finding" data-testid="health-finding" data-code={d.code.clone()}
+                <button class="finding" data-testid="health-finding" data-code={d.code.as_str()}
                     data-path={target.0.clone()} data-line={target.1.map(|l| l.to_string())}
                     title="Open the file at this line"
                     onclick={Callback::from(move |_| on_open.emit(target.clone()))}>
@@ -141,7 +141,7 @@ fn finding_item(report: &Report, index: usize, d: &Diagnostic, on_open: &OnOpen)
             }
         }
         None => html! {
-            <div class="finding static" data-testid="health-finding" data-code={d.code.clone()}>{ body }</div>
+            <div class="finding static" data-testid="health-finding" data-code={d.code.as_str()}>{ body }</div>
         },
     };
     html! {
@@ -314,7 +314,7 @@ fn receives(agent: &AgentInfo) -> String {
 
 /// One memory folder's figures and its growth.
 fn memory_card(report: &Report, memory: &MemoryHealth, on_open: &OnOpen) -> Html {
-    let in_folder = |code: &str| -> Vec<&Diagnostic> {
+    let in_folder = |code: Code| -> Vec<&Diagnostic> {
         let folder = format!("{}/", memory.folder.trim_end_matches('/'));
         report
             .diagnostics
@@ -323,7 +323,7 @@ fn memory_card(report: &Report, memory: &MemoryHealth, on_open: &OnOpen) -> Html
             .collect()
     };
     // The long lines: each finding's line, and the lines of the one that lists the rest.
-    let long: Vec<u64> = in_folder("memory-index-long-line")
+    let long: Vec<u64> = in_folder(Code::MemoryIndexLongLine)
         .iter()
         .flat_map(|d| {
             let mut lines: Vec<u64> = d.line.into_iter().collect();
@@ -416,14 +416,14 @@ fn memory_card(report: &Report, memory: &MemoryHealth, on_open: &OnOpen) -> Html
                             "Without a modified timestamp",
                             "Written through the shell, which skips the timestamp and the size check",
                             memory.without_timestamp,
-                            file_links(in_folder("memory-file-no-timestamp")),
+                            file_links(in_folder(Code::MemoryFileNoTimestamp)),
                         ) }
                         { figure_row(
                             "orphans",
                             "Not linked from the loaded index",
                             "Recall runs through the index, so these are effectively never read",
                             memory.orphan_topics,
-                            file_links(in_folder("memory-topic-orphan")),
+                            file_links(in_folder(Code::MemoryTopicOrphan)),
                         ) }
                         <tr data-figure="types">
                             <th scope="row">{ "Files per type" }</th>
