@@ -50,6 +50,33 @@ pub struct Session {
     pub memory_dir: Option<String>,
     /// The cost of each part, split into the user's text and Claude Code's own text.
     pub cost: SessionCost,
+    /// What can load later, apart from what every session carries, each kind on its own.
+    pub later: LaterCost,
+}
+
+/// Files and characters (UTF-16 units, as Claude Code counts) of one kind of later load.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Figure {
+    /// Files.
+    pub files: u64,
+    /// UTF-16 units of their text as it would be sent.
+    pub utf16: u64,
+}
+
+/// What a session can take in after it starts, none of it counted in every session.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaterCost {
+    /// Nested CLAUDE.md files, their folders' rules and what they import: they attach when
+    /// Claude reads a file below their folder.
+    pub on_read: Figure,
+    /// Conditional rules (and their imports): they attach when Claude reads a file their
+    /// globs match.
+    pub conditional_rules: Figure,
+    /// Memory topic files and skill bodies: they load only when Claude reads them.
+    pub on_demand: Figure,
+    /// Sub-agents' own memory indexes: a spawned sub-agent gets its own, the main session
+    /// none.
+    pub agent_memory: Figure,
 }
 
 /// One file as Claude Code sends it.

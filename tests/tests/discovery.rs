@@ -467,3 +467,72 @@ fn a_50_mb_memory_index_is_read_cut_and_measured() {
         "only the loaded part counts"
     );
 }
+
+#[test]
+fn what_loads_later_is_counted_apart_by_kind_each_file_once() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/CLAUDE.md
+        every session
+        //- /home/alice/app/src/CLAUDE.md
+        nested @../shared.md
+        //- /home/alice/app/shared.md
+        imported by the nested file
+        //- /home/alice/app/.claude/rules/ts.md
+        ---
+        paths: "src/**/*.ts"
+        ---
+        ts rule
+        //- /home/alice/app/.claude/skills/deploy/SKILL.md
+        ---
+        description: Deploys.
+        ---
+        The body, read only when the skill runs.
+        //- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md
+        - [topic](topic.md)
+        //- /home/alice/.claude/projects/-home-alice-app/memory/topic.md
+        a topic
+        //- /home/alice/.claude/agent-memory/helper/MEMORY.md
+        helper index
+        "#,
+    );
+    let report = fixture.analyze();
+    let later = report.session.later;
+    let units = |s: &str| s.encode_utf16().count() as u64;
+    // The nested file and what it imports (trimmed, as sent).
+    assert_eq!(later.on_read.files, 2);
+    assert_eq!(
+        later.on_read.utf16,
+        units("nested @../shared.md") + units("imported by the nested file")
+    );
+    assert_eq!(
+        (later.conditional_rules.files, later.conditional_rules.utf16),
+        (1, units("ts rule"))
+    );
+    // The skill's whole file and the topic file, as the Read tool returns them.
+    assert_eq!(later.on_demand.files, 2);
+    assert_eq!(
+        later.on_demand.utf16,
+        units("---\ndescription: Deploys.\n---\nThe body, read only when the skill runs.\n")
+            + units("a topic\n")
+    );
+    assert_eq!(
+        (later.agent_memory.files, later.agent_memory.utf16),
+        (1, units("helper index"))
+    );
+    // None of it is in what every session carries.
+    let sent: Vec<&str> = report
+        .session
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "/home/alice/app/CLAUDE.md",
+            "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md"
+        ]
+    );
+}

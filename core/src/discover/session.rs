@@ -12,8 +12,8 @@ use super::skills::SkillSource;
 use super::{family_dir, Discovery};
 use crate::footprint::estimate_tokens;
 use crate::report::{
-    Cost, FileRow, FileStatus, Group, Health, LoadType, Measure, ReadAnswer, Scope, SentFile,
-    SentLabel, Session, SessionCost,
+    Cost, Figure, FileRow, FileStatus, Group, Health, LaterCost, LoadType, Measure, ReadAnswer,
+    Scope, SentFile, SentLabel, Session, SessionCost,
 };
 use crate::text::measure::measure;
 use crate::vpath::VPath;
@@ -112,6 +112,7 @@ impl Discovery<'_> {
             skills,
             memory_dir: memory_dir.map(|d| format!("{}/", d.as_str())),
             cost,
+            later: later_cost(rows),
         }
     }
 
@@ -258,6 +259,51 @@ impl Discovery<'_> {
             };
         }
     }
+}
+
+/// What can load after the session starts, by kind, each file once.
+fn later_cost(rows: &[FileRow]) -> LaterCost {
+    fn add<'a>(
+        seen: &mut BTreeSet<&'a str>,
+        figure: &mut Figure,
+        row: &'a FileRow,
+        measure: Option<Measure>,
+    ) {
+        if seen.insert(row.path.as_str()) {
+            figure.files += 1;
+            figure.utf16 += measure.map_or(0, |m| m.utf16);
+        }
+    }
+    let mut later = LaterCost::default();
+    // What every session already sends is not counted again; a listed skill's body is.
+    let mut seen: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| r.counted && r.group != Group::Skills)
+        .map(|r| r.path.as_str())
+        .collect();
+    for (index, row) in rows.iter().enumerate() {
+        if row.load == LoadType::OnDemand {
+            // Read on purpose (a topic file, linked or not, a skill's body): the whole file,
+            // as the Read tool returns it.
+            if row.status == FileStatus::Ok && row.raw.is_some() {
+                add(&mut seen, &mut later.on_demand, row, row.raw);
+            }
+            continue;
+        }
+        if row.depth != 0 {
+            continue;
+        }
+        let figure = match (row.group, row.load) {
+            (Group::AgentMemory, LoadType::Startup) => &mut later.agent_memory,
+            (_, LoadType::Tree) => &mut later.on_read,
+            (_, LoadType::Conditional) => &mut later.conditional_rules,
+            _ => continue,
+        };
+        for i in sent_subtree(rows, index) {
+            add(&mut seen, figure, &rows[i], rows[i].loaded);
+        }
+    }
+    later
 }
 
 /// The index of the depth-0 row for `path`.
