@@ -265,7 +265,7 @@ impl Discovery<'_> {
         let mut health = Health::default();
         if self.needs.is_empty() {
             health = self.health(&rows, &memory_facts);
-            self.agent_receives(&rows, &session, &mut health);
+            self.agent_receives(&session, &mut health);
         }
         Found {
             rows,

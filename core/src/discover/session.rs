@@ -230,13 +230,7 @@ impl Discovery<'_> {
 
     /// Each declared sub-agent receives the session's instruction block (project files and
     /// the main `MEMORY.md`, measured on 2.1.328) and its own memory index.
-    pub(super) fn agent_receives(
-        &mut self,
-        rows: &[FileRow],
-        session: &Session,
-        health: &mut Health,
-    ) {
-        let _ = rows;
+    pub(super) fn agent_receives(&mut self, session: &Session, health: &mut Health) {
         // CLAUDE_CODE_DISABLE_AUTO_MEMORY switches agent memory off too; the settings'
         // autoMemoryEnabled does not (measured on 2.1.328).
         let env_off = !self.settings.auto_memory_enabled && self.settings.enabled_from.is_none();
