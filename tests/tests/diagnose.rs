@@ -587,3 +587,32 @@ fn a_skill_description_is_cut_in_utf16_units_after_when_to_use_is_joined() {
         &skill(&"한".repeat(700), "w"),
     );
 }
+
+#[test]
+fn a_linked_worktrees_old_memory_folder_is_named_when_the_project_is_the_main_worktree() {
+    // Before 2.1.63 a linked worktree kept its own memory folder; every worktree now shares
+    // the main one's, so that folder no longer loads for any of them. The main worktree's
+    // .git/worktrees/<name>/gitdir says where each linked worktree is.
+    let main = "//@ project=/home/alice/repo mounts=/home/alice\n//- /home/alice/repo/.git/HEAD\nref: refs/heads/main\n//- /home/alice/.claude/projects/-home-alice-repo/memory/MEMORY.md\n- x\n//- /home/alice/.claude/projects/-home-alice-wt-feature/memory/MEMORY.md\n- kept by an older release\n";
+    let with_worktree = format!(
+        "{main}//- /home/alice/repo/.git/worktrees/feature/gitdir\n/home/alice/wt/feature/.git\n"
+    );
+    fires(Code::MemoryFolderLookalike, &with_worktree, main);
+    let report = analyze(&with_worktree);
+    let finding = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::MemoryFolderLookalike)
+        .expect("the finding");
+    assert_eq!(
+        finding.path.as_deref(),
+        Some("/home/alice/.claude/projects/-home-alice-wt-feature/memory")
+    );
+    assert!(
+        finding
+            .message
+            .contains("linked worktree /home/alice/wt/feature"),
+        "{}",
+        finding.message
+    );
+}
