@@ -76,7 +76,9 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
     for (link, target) in capture["symlinks"].as_object().into_iter().flatten() {
         let target = target.as_str().unwrap_or("");
         let folder = Path::new(link).parent().unwrap_or(Path::new("/"));
-        let resolved = folder.join(target);
+        // Resolved by name, not on the disk: git keeps no empty folders, so the link's own
+        // folder may not exist below tree/.
+        let resolved = lexically_normal(&folder.join(target));
         let local = resolved
             .to_string_lossy()
             .strip_prefix(&format!("{root}/"))
@@ -133,6 +135,21 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
         ..Input::default()
     };
     (tree, input)
+}
+
+/// `path` with `.` and `..` resolved by name.
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn entry(path: String, bytes: Vec<u8>) -> Entry {
