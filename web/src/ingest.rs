@@ -6,6 +6,11 @@
 //! depends on the home and project fields. Contents are read lazily, when
 //! [`memdiag_core::analyze`] names them, and cached per source so that editing a field does
 //! not read anything twice. Session transcripts are never read: the core never asks.
+//!
+//! An added `~/.claude.json` is one more source of one file, kept apart from the folders and
+//! zips (dropping a folder does not replace it). It is placed where the analysis looks for it
+//! (see [`crate::state::claude_json_path`]) and read, like any file, only if the analysis
+//! asks: only when a project is set, and then only for its one approval key.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -48,6 +53,8 @@ pub enum Role {
     Project,
     /// Files with absolute paths already (the demo).
     Fixed,
+    /// The added `~/.claude.json`: one file, placed where the analysis reads it.
+    ClaudeJson,
 }
 
 /// How one listed file's bytes are fetched.
@@ -83,6 +90,8 @@ pub enum Origin {
     Folder(Option<FileSystemDirectoryHandle>),
     /// A zip; with its `File`, which can be read again while it is unchanged on disk.
     Zip(Option<File>),
+    /// One file chosen through a file input (the added `~/.claude.json`).
+    File(File),
     /// The built-in demo, with its mount points and host facts.
     Demo {
         /// The folders the demo covers.
@@ -215,12 +224,30 @@ impl Source {
         }
     }
 
+    /// The added `~/.claude.json`: listed by its size only; nothing of it is read here.
+    pub fn claude_json(file: File) -> Source {
+        Source {
+            name: file.name(),
+            role: Role::ClaudeJson,
+            files: vec![SourceFile {
+                rel: ".claude.json".to_owned(),
+                size: file.size() as u64,
+                modified: modified_of(&file),
+                reader: Reader::File(file.clone()),
+            }],
+            origin: Origin::File(file),
+            zip: None,
+            diagnostics: Vec::new(),
+            cache: RefCell::default(),
+        }
+    }
+
     /// True when Refresh can read this source again.
     pub fn rereadable(&self) -> bool {
         match &self.origin {
             Origin::Folder(handle) => handle.is_some(),
             Origin::Zip(file) => file.is_some(),
-            Origin::Demo { .. } => true,
+            Origin::File(_) | Origin::Demo { .. } => true,
         }
     }
 
@@ -238,7 +265,7 @@ impl Source {
                     .iter()
                     .filter_map(|f| infer::config_relative(&f.rel)),
             ),
-            Role::Project | Role::Fixed => Vec::new(),
+            Role::Project | Role::Fixed | Role::ClaudeJson => Vec::new(),
         }
     }
 
@@ -249,6 +276,7 @@ impl Source {
             kind: match self.origin {
                 Origin::Folder(_) => "folder",
                 Origin::Zip(_) => "zip",
+                Origin::File(_) => "file",
                 Origin::Demo { .. } => "demo",
             },
             role: match self.role {
@@ -256,6 +284,7 @@ impl Source {
                 Role::Home => "home",
                 Role::Project => "project",
                 Role::Fixed => "demo",
+                Role::ClaudeJson => "claude-json",
             },
             files: self.files.len(),
             rereadable: self.rereadable(),
@@ -329,13 +358,16 @@ impl SharedSource {
 }
 
 /// The sources of the snapshot: at most one config directory and one project, the demo, or
-/// a shared snapshot.
+/// a shared snapshot; and, beside them, the added `~/.claude.json`.
 #[derive(Default)]
 pub struct Snapshot {
     /// The sources, config first.
     pub sources: Vec<Rc<Source>>,
     /// The shared snapshot shown read-only; when set, there are no sources.
     pub shared: Option<Rc<SharedSource>>,
+    /// The added `~/.claude.json` ([`Source::claude_json`]); it stays when sources are
+    /// added or the demo is shown, and goes with [`Snapshot::clear`] and a shared snapshot.
+    pub claude_json: Option<Rc<Source>>,
 }
 
 impl Snapshot {
@@ -362,13 +394,33 @@ impl Snapshot {
     /// Replaces everything with a shared snapshot.
     pub fn set_shared(&mut self, shared: SharedSource) {
         self.sources.clear();
+        self.claude_json = None;
         self.shared = Some(Rc::new(shared));
+    }
+
+    /// Adds a `~/.claude.json` in place of any added before, or removes it (`None`).
+    pub fn set_claude_json(&mut self, source: Option<Source>) {
+        self.claude_json = source.map(Rc::new);
+    }
+
+    /// What a run mounts: the sources, then the added `~/.claude.json`. Empty while there
+    /// are no sources: a `~/.claude.json` alone holds nothing to analyse.
+    pub fn run_sources(&self) -> Vec<Rc<Source>> {
+        if self.sources.is_empty() {
+            return Vec::new();
+        }
+        self.sources
+            .iter()
+            .chain(&self.claude_json)
+            .cloned()
+            .collect()
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.sources.clear();
         self.shared = None;
+        self.claude_json = None;
     }
 
     /// True when the demo is what the page shows.
@@ -441,11 +493,25 @@ pub struct Mounted {
 }
 
 /// Mounts every source where the fields say, with cached contents filled in.
+///
+/// An added `~/.claude.json` ([`Role::ClaudeJson`]) goes to [`Inputs::claude_json_path`],
+/// in place of any file a dropped home folder holds there.
 pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     let mut mounts: Vec<String> = Vec::new();
     let mut entries = Vec::new();
     let mut places = Vec::new();
     let mut failures = Vec::new();
+    let claude_json_path = sources
+        .iter()
+        .any(|s| s.role == Role::ClaudeJson)
+        .then(|| inputs.claude_json_path())
+        .flatten();
+    // Compared once normalised: the fields may spell the home as `C:\Users\bob`.
+    let replaced = |path: &str| {
+        claude_json_path
+            .as_ref()
+            .is_some_and(|added| VPath::new(path).is_ok_and(|p| &p == added))
+    };
     for (s, source) in sources.iter().enumerate() {
         let base = match (&source.origin, source.role) {
             (Origin::Demo { mounts: fixed, .. }, _) => {
@@ -461,9 +527,18 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
                 None => continue,
             },
             (_, Role::Fixed) => None,
+            // Its one file is `.claude.json`, in the folder the analysis reads it from.
+            (_, Role::ClaudeJson) => match claude_json_path.as_ref().and_then(VPath::parent) {
+                Some(folder) => Some(folder.as_str().to_owned()),
+                // No absolute home: nowhere to put it (the analysis cannot start either).
+                None => continue,
+            },
         };
-        if let Some(base) = &base {
-            mounts.push(base.clone());
+        match &base {
+            // One file covers no folder: the files beside it stay outside the snapshot.
+            Some(_) if source.role == Role::ClaudeJson => {}
+            Some(base) => mounts.push(base.clone()),
+            None => {}
         }
         let cache = source.cache.borrow();
         for (f, file) in source.files.iter().enumerate() {
@@ -471,6 +546,10 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
                 Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
                 None => file.rel.clone(),
             };
+            if source.role != Role::ClaudeJson && replaced(&path) {
+                // The added file takes the place of the one a dropped folder holds there.
+                continue;
+            }
             let bytes = match (cache.get(&file.rel), &file.reader) {
                 (Some(Ok(bytes)), _) => Some(bytes.clone()),
                 (Some(Err(message)), _) => {
@@ -735,8 +814,13 @@ pub async fn open_dropped(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Ope
             .ok_or_else(|| format!("cannot open {name}"))?;
         return open_zip_file(file).await;
     }
+    let json = if name.to_ascii_lowercase().ends_with(".json") {
+        " To add your ~/.claude.json, use Add ~/.claude.json at the top of the page."
+    } else {
+        ""
+    };
     Err(format!(
-        "{name} is a single file. Drop a folder (your ~/.claude or a project) or a .zip of one."
+        "{name} is a single file. Drop a folder (your ~/.claude or a project) or a .zip of one.{json}"
     ))
 }
 
@@ -1001,7 +1085,8 @@ pub async fn reread(source: &Source, listed: &dyn Fn(u64)) -> Result<Option<Sour
         }
         Origin::Zip(Some(file)) => zip_from_file(file.clone()).await.map(Some),
         Origin::Folder(None) | Origin::Zip(None) => Ok(None),
-        Origin::Demo { .. } => {
+        // Read again only if the next run asks for it.
+        Origin::File(_) | Origin::Demo { .. } => {
             source.forget_contents();
             Ok(None)
         }

@@ -15,6 +15,10 @@
 //! group, load type, cut and figure on it comes from the report, and every replaced name and
 //! character from the core's sanitizer.
 //!
+//! A person may add their `~/.claude.json` too (a dropped `~/.claude` never holds it: it sits
+//! beside it, in the home folder). The analysis reads one key of it, whether imports that
+//! leave the project are approved for this project, and only once it asks for the file.
+//!
 //! Read-only mode (a shared link or file) shows the whole report with no way to add, refresh
 //! or edit anything, except the Claude Code version select: it runs the same shared snapshot
 //! again under an older release's rules, which changes nothing that was shared.
@@ -28,7 +32,7 @@ use memdiag_core::SharedSnapshot;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
-    Blob, BlobPropertyBag, DragEvent, Element, EventTarget, HtmlElement, HtmlInputElement,
+    Blob, BlobPropertyBag, DragEvent, Element, EventTarget, File, HtmlElement, HtmlInputElement,
     KeyboardEvent,
 };
 use yew::platform::spawn_local;
@@ -50,8 +54,8 @@ use components::share_dialog::ShareDialog;
 use components::tree::TreeView;
 use ingest::{Opened, SharedSource, Snapshot, Source};
 use state::{
-    grouped, human_bytes, needs_rescan, Action, Inputs, Progress, RunReason, Shared, SharedFrom,
-    SharedView, State, TreeItem, View,
+    approval_hint, grouped, human_bytes, needs_rescan, Action, ApprovalHint, ClaudeJsonInfo,
+    Inputs, Progress, RunReason, Shared, SharedFrom, SharedView, State, TreeItem, View,
 };
 
 /// Mounts the page into `#app` (or the body).
@@ -132,7 +136,7 @@ impl Engine {
             if needs_rescan(reason, scanned_at, now_ms()) {
                 engine.rescan(run, reason == RunReason::Refresh).await;
             }
-            let sources = engine.snapshot.borrow().sources.clone();
+            let sources = engine.snapshot.borrow().run_sources();
             if sources.is_empty() {
                 engine.dispatch.dispatch(Action::RunFailed(
                     run,
@@ -157,7 +161,7 @@ impl Engine {
 
     /// Lists and reads again every source the browser lets the page read again.
     async fn rescan(&self, run: u64, tell: bool) {
-        let sources = self.snapshot.borrow().sources.clone();
+        let sources = self.snapshot.borrow().run_sources();
         let mut stuck = Vec::new();
         let mut failed = Vec::new();
         for source in sources {
@@ -230,6 +234,23 @@ impl Engine {
         self.dispatch
             .dispatch(Action::SourcesChanged(infos, inputs.clone()));
         self.launch(inputs, RunReason::NewSources, None);
+    }
+
+    /// Adds the chosen `~/.claude.json` in place of any added before (`None` removes it), and
+    /// runs again with `inputs` when there is something to analyse. Nothing of the file is
+    /// read here: the run reads it only if the analysis asks.
+    fn set_claude_json(&self, file: Option<File>, inputs: Inputs) {
+        let info = file.as_ref().map(|file| ClaudeJsonInfo {
+            name: file.name(),
+            size: file.size() as u64,
+        });
+        self.snapshot
+            .borrow_mut()
+            .set_claude_json(file.map(Source::claude_json));
+        self.dispatch.dispatch(Action::SetClaudeJson(info));
+        if !self.snapshot.borrow().sources.is_empty() {
+            self.launch(inputs, RunReason::NewSources, None);
+        }
     }
 
     /// Shows the demo, simulating `version` (`None` for the current rules).
@@ -349,6 +370,7 @@ pub fn App() -> Html {
     let handlers = use_mut_ref(WindowHandlers::default);
     let folder_input = use_node_ref();
     let zip_input = use_node_ref();
+    let claude_json_input = use_node_ref();
     let filter_focus = use_node_ref();
     let share_button = use_node_ref();
     // When the Share dialog is open: the moment its snapshot is made.
@@ -548,6 +570,33 @@ pub fn App() -> Html {
                     Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
                 }
             });
+        })
+    };
+    let on_claude_json_chosen = {
+        let engine = engine.clone();
+        let inputs = state.inputs.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let Some(file) = input.files().and_then(|list| list.get(0)) else {
+                return;
+            };
+            // Clearing the value lets the same file be chosen again after a change.
+            input.set_value("");
+            engine.dispatch.dispatch(Action::Notice(None));
+            engine.set_claude_json(Some(file), inputs.clone());
+        })
+    };
+    let remove_claude_json = {
+        let engine = engine.clone();
+        let inputs = state.inputs.clone();
+        Callback::from(move |_: MouseEvent| engine.set_claude_json(None, inputs.clone()))
+    };
+    let add_claude_json = {
+        let node = claude_json_input.clone();
+        Callback::from(move |_: ()| {
+            if let Some(input) = node.cast::<HtmlElement>() {
+                input.click();
+            }
         })
     };
     let click = |node: &NodeRef| {
@@ -846,6 +895,10 @@ pub fn App() -> Html {
         _ => Html::default(),
     };
     let can_share = state.report.is_some() && state.tree.is_some() && state.input.is_some();
+    let approval = match (&state.report, &state.tree) {
+        (Some(report), Some(tree)) => approval_hint(report, tree, read_only),
+        _ => ApprovalHint::Nothing,
+    };
     let start_fresh = {
         let engine = engine.clone();
         Callback::from(move |_: MouseEvent| engine.start_fresh(true))
@@ -866,24 +919,29 @@ pub fn App() -> Html {
                         <button onclick={on_download} disabled={state.report.is_none()} data-testid="download">{ "Download JSON" }</button>
                     </nav>
                 } else {
-                    <nav class="actions" aria-label="Sources">
-                        <button class="primary" onclick={click(&folder_input)} data-testid="choose-folder">{ "Choose folder" }</button>
-                        <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
-                        <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
-                        <span class="sep" aria-hidden="true"></span>
-                        <button onclick={refresh_click} disabled={!has_sources} title="Read the sources again (r)" data-testid="refresh">
-                            { "Refresh" }<kbd>{ "r" }</kbd>
-                        </button>
-                        <button onclick={on_download} disabled={state.report.is_none()} data-testid="download">{ "Download JSON" }</button>
-                        <button ref={share_button} onclick={open_share} disabled={!can_share} aria-haspopup="dialog"
-                            title="Share a sanitized, read-only copy of this report as a link or a file" data-testid="share">
-                            { "Share…" }
-                        </button>
-                        <input ref={folder_input} type="file" class="hidden-input" webkitdirectory=true multiple=true
-                            data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
-                        <input ref={zip_input} type="file" class="hidden-input" accept=".zip,application/zip"
-                            data-testid="zip-input" aria-label="Open a zip" onchange={on_zip_chosen} />
-                    </nav>
+                    <div class="source-controls">
+                        <nav class="actions" aria-label="Sources">
+                            <button class="primary" onclick={click(&folder_input)} data-testid="choose-folder">{ "Choose folder" }</button>
+                            <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
+                            <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
+                            <span class="sep" aria-hidden="true"></span>
+                            <button onclick={refresh_click} disabled={!has_sources} title="Read the sources again (r)" data-testid="refresh">
+                                { "Refresh" }<kbd>{ "r" }</kbd>
+                            </button>
+                            <button onclick={on_download} disabled={state.report.is_none()} data-testid="download">{ "Download JSON" }</button>
+                            <button ref={share_button} onclick={open_share} disabled={!can_share} aria-haspopup="dialog"
+                                title="Share a sanitized, read-only copy of this report as a link or a file" data-testid="share">
+                                { "Share…" }
+                            </button>
+                            <input ref={folder_input} type="file" class="hidden-input" webkitdirectory=true multiple=true
+                                data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
+                            <input ref={zip_input} type="file" class="hidden-input" accept=".zip,application/zip"
+                                data-testid="zip-input" aria-label="Open a zip" onchange={on_zip_chosen} />
+                            <input ref={claude_json_input} type="file" class="hidden-input" accept=".json,application/json"
+                                data-testid="claude-json-input" aria-label="Add ~/.claude.json" onchange={on_claude_json_chosen} />
+                        </nav>
+                        { claude_json_line(state.claude_json.as_ref(), &state.inputs, add_claude_json.reform(|_: MouseEvent| ()), remove_claude_json) }
+                    </div>
                 }
             </header>
             if let Some(view) = &state.shared {
@@ -900,7 +958,8 @@ pub fn App() -> Html {
                         <TreeView report={report.clone()} items={tree_items.clone()} cursor={state.cursor}
                             collapsed={state.collapsed.clone()} collapsed_rows={state.collapsed_rows.clone()}
                             filter={state.filter.clone()} on_select={on_select} on_key={on_nav}
-                            on_toggle_group={on_toggle_group} on_toggle_row={on_toggle_row} on_filter={on_filter} />
+                            on_toggle_group={on_toggle_group} on_toggle_row={on_toggle_row} on_filter={on_filter}
+                            approval={approval} />
                     </div>
                     <div class="pane-column">
                         <div class="pane-tabs" role="tablist" aria-label="What to show beside the tree">
@@ -915,7 +974,8 @@ pub fn App() -> Html {
                             } else {
                                 <FileView report={report.clone()} index={selected_index} group={selected_group}
                                     text={(*text).clone()} tab={state.tab} focus_line={state.focus_line}
-                                    focus_seq={state.focus_seq} on_tab={on_tab} on_open={on_open.clone()} />
+                                    focus_seq={state.focus_seq} on_tab={on_tab} on_open={on_open.clone()}
+                                    approval={approval} on_add_claude_json={add_claude_json.clone()} />
                             }
                         </div>
                     </div>
@@ -985,6 +1045,42 @@ fn shared_banner(view: &SharedView, start_fresh: Callback<MouseEvent>) -> Html {
             <button class="primary" onclick={start_fresh} data-testid="start-fresh"
                 title="Leave this snapshot and open your own files">{ "Start fresh" }</button>
         </section>
+    }
+}
+
+/// The optional `~/.claude.json` under the source buttons: a button to add it and what is read
+/// of it, or, once added, that it is in use and a way to replace or remove it.
+fn claude_json_line(
+    info: Option<&ClaudeJsonInfo>,
+    inputs: &Inputs,
+    on_add: Callback<MouseEvent>,
+    on_remove: Callback<MouseEvent>,
+) -> Html {
+    let place = inputs.claude_json_place();
+    let read = "only hasClaudeMdExternalIncludesApproved for this project is read";
+    let title = "Your ~/.claude.json sits in your home folder, beside .claude (in the file dialog, ⌘⇧. on macOS or Ctrl+H on Linux shows hidden files). Claude Code keeps in it whether you approved imports that leave a project.";
+    match info {
+        None => html! {
+            <p class="claude-json" data-testid="claude-json" data-added="false">
+                <button class="linkish" onclick={on_add} title={title} data-testid="add-claude-json">{ "Add ~/.claude.json" }</button>
+                { format!(" (optional): {read}; nothing else, and nothing leaves the page.") }
+            </p>
+        },
+        Some(info) => {
+            let from = if info.name == ".claude.json" {
+                String::new()
+            } else {
+                format!(" from {}", info.name)
+            };
+            html! {
+                <p class="claude-json" data-testid="claude-json" data-added="true" data-place={place.clone()}>
+                    <span class="badge ok">{ "added" }</span>
+                    { format!(" {place}{from}, {}: {read}. ", human_bytes(info.size)) }
+                    <button class="linkish" onclick={on_add} title={title} data-testid="replace-claude-json">{ "Replace" }</button>
+                    <button class="linkish" onclick={on_remove} data-testid="remove-claude-json">{ "Remove" }</button>
+                </p>
+            }
+        }
     }
 }
 
@@ -1060,6 +1156,9 @@ fn status_line(state: &State, is_demo: bool, dismiss: Callback<MouseEvent>) -> H
                     <span class="badge warn" data-testid="simulated-version">{ format!("simulating Claude Code {version}") }</span>{ " " }
                 }
                 { format!("{} files from {} · {project} · {memory}", grouped(report.files.len() as u64), sources_text(state)) }
+                if state.claude_json.is_some() && !state.read_only() {
+                    <span data-testid="status-claude-json">{ format!(" · {} in use (its import approval only)", state.inputs.claude_json_place()) }</span>
+                }
             </span>
         }
     } else {
@@ -1102,6 +1201,7 @@ fn empty_state(busy: bool) -> Html {
                 <p>{ "…and, if you like, a project folder beside it. Or use the buttons above: Choose folder, Open zip, or Try the demo." }</p>
                 <p class="muted">{ "On macOS and Linux, ~/.claude is hidden: in the folder dialog press ⌘⇧. (macOS) or Ctrl+H (Linux) to show it." }</p>
                 <p class="muted">{ "Nothing is uploaded: the page reads the files in this tab, and only the Markdown and settings files it needs." }</p>
+                <p class="muted">{ "Imports that leave a project load only once you approved them, which Claude Code keeps in ~/.claude.json beside ~/.claude: add it with Add ~/.claude.json above, and only that approval is read." }</p>
             </div>
         </section>
     }

@@ -1,5 +1,6 @@
 //! The page's state: one [`State`], the [`Action`]s that change it, and the pure logic behind
-//! them (selection, collapsing, filtering, keyboard order, scan freshness).
+//! them (selection, collapsing, filtering, keyboard order, scan freshness, where an added
+//! `~/.claude.json` goes).
 //!
 //! Nothing here touches the DOM or the clock: time comes in as a number, so every rule can be
 //! tested natively. Things that cannot be compared or cloned cheaply (the dropped `File`
@@ -10,8 +11,8 @@ use std::fmt;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use memdiag_core::report::{Context, FileRow, Group, Os, Report};
-use memdiag_core::{ClaudeVersion, Input, Tree, RULE_CHANGES};
+use memdiag_core::report::{Context, FileRow, FileStatus, Group, Os, Report};
+use memdiag_core::{ClaudeVersion, Input, Tree, VPath, RULE_CHANGES};
 use yew::Reducible;
 
 /// How long a scan's result is reused before a re-run lists and reads the sources again.
@@ -193,6 +194,23 @@ impl Inputs {
         }
     }
 
+    /// Where an added `~/.claude.json` goes for these fields (see [`claude_json_path`]);
+    /// `None` while the home or config dir field holds no absolute path.
+    pub fn claude_json_path(&self) -> Option<VPath> {
+        let input = self.to_input();
+        claude_json_path(&input.home, input.config_dir.as_deref())
+    }
+
+    /// Where an added `~/.claude.json` goes, as the page says it: `~/.claude.json`, or the
+    /// whole path inside a moved config folder.
+    pub fn claude_json_place(&self) -> String {
+        let at_home = claude_json_path(&self.home, None);
+        match self.claude_json_path() {
+            Some(path) if Some(&path) != at_home.as_ref() => path.as_str().to_owned(),
+            _ => "~/.claude.json".to_owned(),
+        }
+    }
+
     /// The fields after the person typed `project` into the project field.
     ///
     /// While the dropped project folder is the one analysed, the field says where that folder
@@ -241,6 +259,65 @@ pub fn release_before(version: ClaudeVersion) -> ClaudeVersion {
         (1.., _) => ClaudeVersion(major, minor, patch - 1),
         (0, 1..) => ClaudeVersion(major, minor - 1, 999),
         (0, 0) => ClaudeVersion(major.saturating_sub(1), 999, 999),
+    }
+}
+
+/// Where the analysis looks for `~/.claude.json` with this home and config dir (`None` for
+/// `<home>/.claude`): `<home>/.claude.json`, or `<config>/.claude.json` once the config
+/// folder is moved, as Claude Code does with `CLAUDE_CONFIG_DIR`. An added file is placed
+/// there, so it follows the home and config dir fields. `None` when a path is not absolute.
+pub fn claude_json_path(home: &str, config_dir: Option<&str>) -> Option<VPath> {
+    let home = VPath::new(home.trim()).ok()?;
+    let default = home.child(".claude");
+    let config = match config_dir.map(str::trim).filter(|d| !d.is_empty()) {
+        Some(dir) => VPath::new(dir).ok()?,
+        None => default.clone(),
+    };
+    Some(if config == default {
+        home.child(".claude.json")
+    } else {
+        config.child(".claude.json")
+    })
+}
+
+/// The `~/.claude.json` the person added, as the page shows it. Its `File` lives in
+/// [`crate::ingest::Snapshot`]; its bytes are read only if the analysis asks for them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaudeJsonInfo {
+    /// The chosen file's name (`.claude.json`, or a copy such as `claude.json`).
+    pub name: String,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// What the page can add to an import that waits for approval (status `needs approval`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ApprovalHint {
+    /// Nothing: no import waits, or the snapshot is shared and nothing can be added.
+    #[default]
+    Nothing,
+    /// No `~/.claude.json` in the snapshot: adding one shows whether the person approved.
+    AddClaudeJson,
+    /// The snapshot's `~/.claude.json` does not approve imports for this project.
+    NotApproved,
+}
+
+/// The [`ApprovalHint`] for a report and the tree it was made from.
+pub fn approval_hint(report: &Report, tree: &Tree, read_only: bool) -> ApprovalHint {
+    if !report
+        .files
+        .iter()
+        .any(|row| row.status == FileStatus::NeedsApproval)
+    {
+        return ApprovalHint::Nothing;
+    }
+    let context = &report.context;
+    let present = claude_json_path(&context.home, Some(&context.config_dir))
+        .is_some_and(|path| tree.is_file(&path));
+    match (present, read_only) {
+        (true, _) => ApprovalHint::NotApproved,
+        (false, false) => ApprovalHint::AddClaudeJson,
+        (false, true) => ApprovalHint::Nothing,
     }
 }
 
@@ -377,6 +454,9 @@ pub struct State {
     pub focus_seq: u64,
     /// What the pane beside the tree shows.
     pub view: View,
+    /// The `~/.claude.json` the person added, if any; it stays across new sources until
+    /// removed, a fresh start or a shared snapshot.
+    pub claude_json: Option<ClaudeJsonInfo>,
 }
 
 impl Default for State {
@@ -403,6 +483,7 @@ impl Default for State {
             focus_line: None,
             focus_seq: 0,
             view: View::default(),
+            claude_json: None,
         }
     }
 }
@@ -465,6 +546,8 @@ pub enum Action {
     Notice(Option<String>),
     /// Show or clear an error.
     Error(Option<String>),
+    /// The person added a `~/.claude.json` (or another in its place), or removed it.
+    SetClaudeJson(Option<ClaudeJsonInfo>),
 }
 
 impl Reducible for State {
@@ -566,6 +649,7 @@ impl State {
             }
             Action::Notice(notice) => self.notice = notice,
             Action::Error(error) => self.error = error,
+            Action::SetClaudeJson(info) => self.claude_json = info,
         }
     }
 
@@ -1305,6 +1389,125 @@ pub(crate) mod tests {
         ));
         state.apply(Action::SourcesChanged(Vec::new(), Inputs::default()));
         assert!(!state.read_only());
+    }
+
+    #[test]
+    fn an_added_claude_json_goes_where_the_analysis_reads_it() {
+        let at = |home: &str, config: Option<&str>| {
+            claude_json_path(home, config).map(|p| p.as_str().to_owned())
+        };
+        assert_eq!(
+            at("/home/alice", None).as_deref(),
+            Some("/home/alice/.claude.json")
+        );
+        // The config dir field naming the default folder changes nothing.
+        assert_eq!(
+            at("/home/alice/", Some("/home/alice/.claude/")).as_deref(),
+            Some("/home/alice/.claude.json")
+        );
+        // A moved config folder keeps its own .claude.json, as CLAUDE_CONFIG_DIR does.
+        assert_eq!(
+            at("/home/alice", Some("/srv/claude")).as_deref(),
+            Some("/srv/claude/.claude.json")
+        );
+        assert_eq!(
+            at("c:\\Users\\bob", Some(" ")).as_deref(),
+            Some("C:/Users/bob/.claude.json")
+        );
+        assert_eq!(at("home", None), None);
+        // It follows the home field.
+        let inputs = Inputs {
+            home: "/home/erin".to_owned(),
+            ..Inputs::default()
+        };
+        assert_eq!(
+            inputs.claude_json_path().map(|p| p.as_str().to_owned()),
+            Some("/home/erin/.claude.json".to_owned())
+        );
+        assert_eq!(inputs.claude_json_place(), "~/.claude.json");
+        let moved = Inputs {
+            config_dir: "/srv/claude".to_owned(),
+            ..inputs
+        };
+        assert_eq!(moved.claude_json_place(), "/srv/claude/.claude.json");
+    }
+
+    #[test]
+    fn an_added_claude_json_stays_until_removed_a_fresh_start_or_a_shared_snapshot() {
+        let mut state = state();
+        let info = ClaudeJsonInfo {
+            name: ".claude.json".to_owned(),
+            size: 120,
+        };
+        state.apply(Action::SetClaudeJson(Some(info.clone())));
+        assert_eq!(state.claude_json, Some(info.clone()));
+        state.apply(Action::SourcesChanged(Vec::new(), Inputs::default()));
+        assert_eq!(state.claude_json, Some(info.clone()));
+        state.apply(Action::SetClaudeJson(None));
+        assert_eq!(state.claude_json, None);
+        state.apply(Action::SetClaudeJson(Some(info.clone())));
+        state.apply(Action::Reset(2));
+        assert_eq!(state.claude_json, None);
+        state.apply(Action::SetClaudeJson(Some(info)));
+        state.apply(Action::OpenShared(
+            SharedView {
+                made: String::new(),
+                from: SharedFrom::Link,
+                format: 1,
+                text_kept: false,
+            },
+            Vec::new(),
+            Inputs::default(),
+        ));
+        assert_eq!(state.claude_json, None);
+    }
+
+    #[test]
+    fn an_import_waiting_for_approval_offers_the_claude_json_only_when_none_is_there() {
+        let mut waiting = row(
+            "/home/alice/work/outside.md",
+            Group::Project,
+            LoadType::Import,
+            Some(0),
+        );
+        waiting.status = FileStatus::NeedsApproval;
+        let project = row(
+            "/home/alice/work/shop/CLAUDE.md",
+            Group::Project,
+            LoadType::Always,
+            None,
+        );
+        let plain = report(vec![project.clone()]);
+        let waits = report(vec![project, waiting]);
+        let empty = Tree::new();
+        let entry = |path: &str| memdiag_core::Entry {
+            path: path.to_owned(),
+            size: 2,
+            bytes: None,
+            modified: None,
+        };
+        let with_file = Tree::from_entries(&[], [entry("/home/alice/.claude.json")]);
+        assert_eq!(approval_hint(&plain, &empty, false), ApprovalHint::Nothing);
+        assert_eq!(
+            approval_hint(&waits, &empty, false),
+            ApprovalHint::AddClaudeJson
+        );
+        assert_eq!(approval_hint(&waits, &empty, true), ApprovalHint::Nothing);
+        assert_eq!(
+            approval_hint(&waits, &with_file, false),
+            ApprovalHint::NotApproved
+        );
+        assert_eq!(
+            approval_hint(&waits, &with_file, true),
+            ApprovalHint::NotApproved
+        );
+        // With the config folder moved, the file that counts is the one inside it.
+        let mut moved = waits.clone();
+        moved.context.config_dir = "/srv/claude".to_owned();
+        assert_eq!(
+            approval_hint(&moved, &with_file, false),
+            ApprovalHint::AddClaudeJson
+        );
     }
 
     #[test]

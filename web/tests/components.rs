@@ -21,7 +21,7 @@ use memdiag_web::components::footprint::{FootprintBar, FootprintBarProps};
 use memdiag_web::components::health::{GrowthChart, GrowthChartProps};
 use memdiag_web::components::tree::TreeView;
 use memdiag_web::ingest;
-use memdiag_web::state::{Action, Shared, State, Tab, Unit};
+use memdiag_web::state::{Action, ApprovalHint, Shared, State, Tab, Unit};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -496,6 +496,8 @@ async fn a_memory_view_shows_the_cut_at_the_right_line() {
             focus_seq: 0,
             on_tab: Callback::noop(),
             on_open: Callback::noop(),
+            approval: ApprovalHint::Nothing,
+            on_add_claude_json: Callback::noop(),
         },
     )
     .render();
@@ -579,6 +581,8 @@ async fn an_uncut_memory_shows_no_warning_and_a_sent_file_its_place_and_label() 
             focus_seq: 0,
             on_tab: Callback::noop(),
             on_open: Callback::noop(),
+            approval: ApprovalHint::Nothing,
+            on_add_claude_json: Callback::noop(),
         },
     )
     .render();
@@ -628,6 +632,8 @@ async fn raw_html_in_a_claude_md_stays_text() {
                 focus_seq: 0,
                 on_tab: Callback::noop(),
                 on_open: Callback::noop(),
+                approval: ApprovalHint::Nothing,
+                on_add_claude_json: Callback::noop(),
             },
         )
         .render();
@@ -1503,6 +1509,307 @@ async fn a_dropped_home_folder_mounts_as_home_with_its_dot_claude_as_the_config_
     );
 }
 
+// --- the optional ~/.claude.json ----------------------------------------------------------
+
+/// A `File` holding `text`, as a file input gives it.
+fn text_file(text: &str, name: &str) -> web_sys::File {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    web_sys::File::new_with_str_sequence(&parts, name).unwrap()
+}
+
+const APPROVED: &str = r#"{"projects": {"/home/dana/code/app": {"hasClaudeMdExternalIncludesApproved": true}}, "oauthAccount": {"emailAddress": "dana@example.com"}}"#;
+
+#[wasm_bindgen_test]
+async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outside_the_project() {
+    // A home folder whose project imports a file outside it; the home's own .claude.json
+    // does not approve.
+    let files = [
+        (
+            ".claude.json",
+            r#"{"projects": {"/home/dana/code/app": {"hasClaudeMdExternalIncludesApproved": false}}}"#,
+        ),
+        (
+            ".claude/projects/-home-dana-code-app/memory/MEMORY.md",
+            "- [x](x.md)\n",
+        ),
+        (
+            "code/app/CLAUDE.md",
+            "# App\n\nShared rules: @../outside.md\n",
+        ),
+        ("code/outside.md", "Shared rule\n"),
+    ];
+    let entry = fake_folder(
+        "dana",
+        files.iter().map(|(p, _)| (*p).to_owned()).collect(),
+        files.iter().map(|(_, t)| (*t).to_owned()).collect(),
+    );
+    let item = ingest::DroppedItem {
+        entry: entry.unchecked_into(),
+        handle: None,
+    };
+    let source = ingest::open_dropped(item, &|_| ())
+        .await
+        .unwrap()
+        .into_source()
+        .unwrap();
+    let mut snapshot = ingest::Snapshot::default();
+    snapshot.add(source);
+    let mut inputs = snapshot.infer_inputs("/home/nobody");
+    inputs.project = "/home/dana/code/app".to_owned();
+    let outside = |report: &Report| {
+        report
+            .files
+            .iter()
+            .find(|r| r.path == "/home/dana/code/outside.md")
+            .map(|r| (r.status, r.counted))
+    };
+    let claude_json = memdiag_core::VPath::new("/home/dana/.claude.json").unwrap();
+
+    let (report, tree, _) = ingest::run_analysis(snapshot.run_sources(), inputs.clone(), |_| ())
+        .await
+        .unwrap();
+    assert_eq!(outside(&report), Some((FileStatus::NeedsApproval, false)));
+    assert_eq!(
+        memdiag_web::state::approval_hint(&report, &tree, false),
+        ApprovalHint::NotApproved
+    );
+
+    // The added file takes the place of the home's own, and approves the project.
+    snapshot.set_claude_json(Some(ingest::Source::claude_json(text_file(
+        APPROVED,
+        "claude.json",
+    ))));
+    let (report, tree, _) = ingest::run_analysis(snapshot.run_sources(), inputs.clone(), |_| ())
+        .await
+        .unwrap();
+    assert_eq!(outside(&report), Some((FileStatus::Ok, true)));
+    assert_eq!(
+        memdiag_web::state::approval_hint(&report, &tree, false),
+        ApprovalHint::Nothing
+    );
+    assert!(matches!(
+        tree.file(&claude_json).map(|f| &f.contents),
+        Some(memdiag_core::Contents::Loaded(bytes)) if bytes == APPROVED.as_bytes()
+    ));
+
+    // It moves with the home field, and takes no folder with it.
+    let moved = memdiag_web::state::Inputs {
+        home: "/home/erin".to_owned(),
+        ..inputs.clone()
+    };
+    let sources = snapshot.run_sources();
+    let mounted = ingest::mount(&sources, &moved);
+    let erin = memdiag_core::VPath::new("/home/erin/.claude.json").unwrap();
+    assert_eq!(mounted.origins.get(&erin), Some(&(sources.len() - 1, 0)));
+    assert!(!mounted.tree.is_file(&claude_json));
+    assert!(mounted.tree.mounts().all(|m| m != &erin));
+
+    // Without a project the analysis never asks for it, so nothing of it is read.
+    snapshot.set_claude_json(Some(ingest::Source::claude_json(text_file(
+        APPROVED,
+        ".claude.json",
+    ))));
+    let mut no_project = inputs.clone();
+    no_project.project = String::new();
+    let (_, tree, _) = ingest::run_analysis(snapshot.run_sources(), no_project, |_| ())
+        .await
+        .unwrap();
+    assert_eq!(
+        tree.file(&claude_json).map(|f| f.contents.clone()),
+        Some(memdiag_core::Contents::Unread)
+    );
+
+    // Removed, the home's own file decides again; alone, it is nothing to analyse.
+    snapshot.set_claude_json(None);
+    let (report, _, _) = ingest::run_analysis(snapshot.run_sources(), inputs, |_| ())
+        .await
+        .unwrap();
+    assert_eq!(outside(&report), Some((FileStatus::NeedsApproval, false)));
+    let mut alone = ingest::Snapshot::default();
+    alone.set_claude_json(Some(ingest::Source::claude_json(text_file(
+        "{}",
+        ".claude.json",
+    ))));
+    assert!(alone.run_sources().is_empty());
+}
+
+/// A report with a project CLAUDE.md (0) whose import (1) waits for approval.
+fn waiting_report() -> Report {
+    let mut waiting = row(
+        "/home/alice/work/outside.md",
+        Group::Project,
+        LoadType::Import,
+        Some(0),
+    );
+    waiting.status = FileStatus::NeedsApproval;
+    waiting.counted = false;
+    let mut report = every_kind_report();
+    report.files = vec![
+        row(
+            "/home/alice/work/shop/CLAUDE.md",
+            Group::Project,
+            LoadType::Always,
+            None,
+        ),
+        waiting,
+    ];
+    report
+}
+
+#[wasm_bindgen_test]
+async fn an_import_waiting_for_approval_points_to_the_claude_json_control() {
+    let clicks = Rc::new(std::cell::Cell::new(0));
+    for approval in [
+        ApprovalHint::AddClaudeJson,
+        ApprovalHint::NotApproved,
+        ApprovalHint::Nothing,
+    ] {
+        let root = container();
+        let on_add = {
+            let clicks = clicks.clone();
+            Callback::from(move |_: ()| clicks.set(clicks.get() + 1))
+        };
+        let view = yew::Renderer::<FileView>::with_root_and_props(
+            root.clone(),
+            FileViewProps {
+                report: Shared::new(waiting_report()),
+                index: Some(1),
+                group: None,
+                text: FileText::NotRead,
+                tab: Tab::Raw,
+                focus_line: None,
+                focus_seq: 0,
+                on_tab: Callback::noop(),
+                on_open: Callback::noop(),
+                approval,
+                on_add_claude_json: on_add,
+            },
+        )
+        .render();
+        settle().await;
+        let note = root.query_selector("[data-testid=approval-note]").unwrap();
+        match approval {
+            ApprovalHint::AddClaudeJson => {
+                let note = note.expect("a note");
+                let text = note.text_content().unwrap();
+                assert!(
+                    text.contains("Add ~/.claude.json")
+                        && text.contains("hasClaudeMdExternalIncludesApproved"),
+                    "{text}"
+                );
+                click(&one(&root, "[data-testid=approval-add-claude-json]"));
+                assert_eq!(clicks.get(), 1);
+            }
+            ApprovalHint::NotApproved => {
+                let text = note.expect("a note").text_content().unwrap();
+                assert!(text.contains("does not approve"), "{text}");
+            }
+            ApprovalHint::Nothing => assert!(note.is_none()),
+        }
+        view.destroy();
+
+        // The tree's badge says the same.
+        let state = state_with(waiting_report());
+        let tree = yew::Renderer::<TreeView>::with_root_and_props(
+            root.clone(),
+            memdiag_web::components::tree::TreeProps {
+                report: state.report.clone().unwrap(),
+                items: Rc::new(state.visible_items()),
+                cursor: state.cursor,
+                collapsed: state.collapsed.clone(),
+                collapsed_rows: state.collapsed_rows.clone(),
+                filter: String::new(),
+                on_select: Callback::noop(),
+                on_key: Callback::noop(),
+                on_toggle_group: Callback::noop(),
+                on_toggle_row: Callback::noop(),
+                on_filter: Callback::noop(),
+                approval,
+            },
+        )
+        .render();
+        settle().await;
+        let badge = one(&root, "[data-testid=status-badge]");
+        assert_eq!(badge.text_content().unwrap(), "needs approval");
+        assert_eq!(
+            attr(&badge, "title").contains("Add ~/.claude.json"),
+            approval == ApprovalHint::AddClaudeJson
+        );
+        tree.destroy();
+        root.remove();
+    }
+}
+
+/// Types `value` into a text field and commits it, as a person would.
+fn type_into(field: &Element, value: &str) {
+    let input: web_sys::HtmlInputElement = field.clone().unchecked_into();
+    input.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+    input.dispatch_event(&event).unwrap();
+}
+
+/// Puts `file` into a file input and tells the page, as choosing it in the dialog does.
+fn choose_file(field: &Element, file: &web_sys::File) {
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    transfer.items().add_with_file(file).unwrap();
+    let input: web_sys::HtmlInputElement = field.clone().unchecked_into();
+    input.set_files(transfer.files().as_ref());
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+    input.dispatch_event(&event).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_page_adds_a_claude_json_shows_it_in_use_and_removes_it() {
+    let Some((root, app)) = demo_app().await else {
+        return;
+    };
+    let line = || one(&root, "[data-testid=claude-json]");
+    assert_eq!(attr(&line(), "data-added"), "false");
+    let said = line().text_content().unwrap();
+    assert!(
+        said.contains("Add ~/.claude.json")
+            && said.contains("only hasClaudeMdExternalIncludesApproved for this project is read")
+            && said.contains("nothing leaves the page"),
+        "{said}"
+    );
+    assert!(!exists(&root, "[data-testid=status-claude-json]"));
+
+    let run = run_of(&root);
+    choose_file(
+        &one(&root, "[data-testid=claude-json-input]"),
+        &text_file(APPROVED, ".claude.json"),
+    );
+    wait_for_run(&root, run).await;
+    assert_eq!(attr(&line(), "data-added"), "true");
+    assert_eq!(attr(&line(), "data-place"), "~/.claude.json");
+    assert!(one(&root, "[data-testid=status-claude-json]")
+        .text_content()
+        .unwrap()
+        .contains("~/.claude.json in use"));
+
+    // A moved config folder takes it along, as the analysis reads it there.
+    let run = run_of(&root);
+    type_into(&one(&root, "[data-testid=input-config]"), "/srv/claude");
+    wait_for_run(&root, run).await;
+    assert_eq!(attr(&line(), "data-place"), "/srv/claude/.claude.json");
+    let run = run_of(&root);
+    type_into(&one(&root, "[data-testid=input-config]"), "");
+    wait_for_run(&root, run).await;
+
+    // Removing it runs again without it.
+    let run = run_of(&root);
+    click(&one(&root, "[data-testid=remove-claude-json]"));
+    wait_for_run(&root, run).await;
+    assert_eq!(attr(&line(), "data-added"), "false");
+    assert!(!exists(&root, "[data-testid=status-claude-json]"));
+    app.destroy();
+    root.remove();
+}
+
 // --- sharing -------------------------------------------------------------------------------
 
 /// Words of random letters, the same every run: text that compresses as badly as prose.
@@ -1837,6 +2144,8 @@ async fn a_share_link_opens_read_only_with_no_drop_zone_until_start_fresh() {
         "[data-testid=zip-input]",
         "[data-testid=share]",
         "[data-testid=open-picker]",
+        "[data-testid=claude-json]",
+        "[data-testid=claude-json-input]",
     ] {
         assert!(!exists(&root, gone), "{gone} in read-only mode");
     }

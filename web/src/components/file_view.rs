@@ -15,7 +15,7 @@ use web_sys::HtmlElement;
 use yew::{component, html, use_effect_with, use_node_ref, AttrValue, Callback, Html, Properties};
 
 use crate::components::markdown::Markdown;
-use crate::state::{display_path, grouped, human_bytes, Shared, Tab};
+use crate::state::{display_path, grouped, human_bytes, ApprovalHint, Shared, Tab};
 
 pub use memdiag_core::caps::{MAX_LINES as LINE_CAP, MAX_UTF16 as SIZE_CAP};
 /// Lines shown in the raw view at most.
@@ -87,6 +87,12 @@ pub struct FileViewProps {
     /// Opens another file (a reference's target), optionally at a line.
     #[prop_or_default]
     pub on_open: Callback<(String, Option<u64>)>,
+    /// What the page can add to an import waiting for approval.
+    #[prop_or_default]
+    pub approval: ApprovalHint,
+    /// Opens the page's "Add ~/.claude.json" file input.
+    #[prop_or_default]
+    pub on_add_claude_json: Callback<()>,
 }
 
 /// The file view.
@@ -148,6 +154,9 @@ pub fn FileView(props: &FileViewProps) -> Html {
     html! {
         <section class="file-view" data-testid="file-view" data-path={row.path.clone()} ref={body_ref}>
             { header(report, row) }
+            if row.status == FileStatus::NeedsApproval {
+                { approval_note(props.approval, &props.on_add_claude_json) }
+            }
             if !diagnostics.is_empty() {
                 <ul class="file-diagnostics">
                     { for diagnostics.iter().map(|d| html! {
@@ -260,6 +269,28 @@ fn header(report: &Report, row: &FileRow) -> Html {
                 <p class="status-line" data-testid="file-status">{ status }</p>
             }
         </header>
+    }
+}
+
+/// Below an import that waits for approval: where the approval lives, and the way to add it.
+fn approval_note(approval: ApprovalHint, on_add: &Callback<()>) -> Html {
+    match approval {
+        ApprovalHint::Nothing => Html::default(),
+        ApprovalHint::AddClaudeJson => {
+            let on_add = on_add.reform(|_: yew::MouseEvent| ());
+            html! {
+                <p class="approval-note" data-testid="approval-note" data-hint="add">
+                    { "Claude Code keeps whether you approved them in ~/.claude.json, beside ~/.claude, which a dropped ~/.claude folder does not hold. " }
+                    <button class="linkish" onclick={on_add} data-testid="approval-add-claude-json">{ "Add ~/.claude.json" }</button>
+                    { " to see whether it loads: only hasClaudeMdExternalIncludesApproved for this project is read, and nothing leaves the page." }
+                </p>
+            }
+        }
+        ApprovalHint::NotApproved => html! {
+            <p class="approval-note" data-testid="approval-note" data-hint="not-approved">
+                { "Your ~/.claude.json does not approve external imports for this project, so Claude Code does not load it." }
+            </p>
+        },
     }
 }
 

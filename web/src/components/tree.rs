@@ -15,7 +15,7 @@ use yew::{
     TargetCast,
 };
 
-use crate::state::{display_path, human_bytes, NavKey, Shared, TreeItem};
+use crate::state::{display_path, human_bytes, ApprovalHint, NavKey, Shared, TreeItem};
 
 /// Props of [`TreeView`].
 #[derive(Properties, PartialEq)]
@@ -42,6 +42,9 @@ pub struct TreeProps {
     pub on_toggle_row: Callback<usize>,
     /// The filter box changed.
     pub on_filter: Callback<String>,
+    /// What the page can add to an import waiting for approval.
+    #[prop_or_default]
+    pub approval: ApprovalHint,
 }
 
 /// Indentation by reference depth, as classes: the page's CSP allows no style attributes.
@@ -270,7 +273,7 @@ fn file_row(
     };
     let muted = row.load.is_muted();
     let level = 2 + row.depth;
-    let marks = status_marks(row);
+    let marks = status_marks(row, props.approval);
     let cut = row
         .truncation
         .as_ref()
@@ -325,7 +328,7 @@ fn file_row(
 }
 
 /// The marks a row's status earns: ⚠ with its reason, or a labelled badge.
-fn status_marks(row: &FileRow) -> Html {
+fn status_marks(row: &FileRow, approval: ApprovalHint) -> Html {
     match row.status {
         FileStatus::Ok => Html::default(),
         FileStatus::Unresolved => {
@@ -347,7 +350,17 @@ fn status_marks(row: &FileRow) -> Html {
         FileStatus::TooDeep => badge("too deep", "Beyond the maximum import depth: not loaded"),
         FileStatus::NeedsApproval => badge(
             "needs approval",
-            "Leaves the project: loads only after you approve external imports",
+            match approval {
+                ApprovalHint::AddClaudeJson => {
+                    "Leaves the project: loads only after you approve external imports. Add ~/.claude.json (at the top of the page) to see whether you did"
+                }
+                ApprovalHint::NotApproved => {
+                    "Leaves the project: loads only after you approve external imports, and your ~/.claude.json does not approve them for this project"
+                }
+                ApprovalHint::Nothing => {
+                    "Leaves the project: loads only after you approve external imports"
+                }
+            },
         ),
         FileStatus::Empty => badge(
             "empty",
