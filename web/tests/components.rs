@@ -217,6 +217,24 @@ fn state_with(report: Report) -> State {
     state
 }
 
+/// The source a dropped folder named `name` holding `files` (path, text) becomes.
+async fn dropped_folder(name: &str, files: &[(&str, &str)]) -> ingest::Source {
+    let entry = fake_folder(
+        name,
+        files.iter().map(|(p, _)| (*p).to_owned()).collect(),
+        files.iter().map(|(_, t)| (*t).to_owned()).collect(),
+    );
+    let item = ingest::DroppedItem {
+        entry: entry.unchecked_into(),
+        handle: None,
+    };
+    ingest::open_dropped(item, &|_| ())
+        .await
+        .unwrap()
+        .into_source()
+        .expect("a folder, not a shared snapshot")
+}
+
 /// The tree as the page wires it: state in a reducer, keys dispatched as actions.
 #[derive(Properties, PartialEq)]
 struct TreeHarnessProps {
@@ -1469,22 +1487,8 @@ async fn a_dropped_home_folder_mounts_as_home_with_its_dot_claude_as_the_config_
         ("code/app/CLAUDE.md", "# App\n"),
         ("projects/site/README.md", "a folder named projects\n"),
     ];
-    let entry = fake_folder(
-        "dana",
-        files.iter().map(|(p, _)| (*p).to_owned()).collect(),
-        files.iter().map(|(_, t)| (*t).to_owned()).collect(),
-    );
-    let item = ingest::DroppedItem {
-        entry: entry.unchecked_into(),
-        handle: None,
-    };
-    let source = ingest::open_dropped(item, &|_| ())
-        .await
-        .unwrap()
-        .into_source()
-        .expect("a folder, not a shared snapshot");
     let mut snapshot = ingest::Snapshot::default();
-    snapshot.add(source);
+    snapshot.add(dropped_folder("dana", &files).await);
     assert_eq!(snapshot.infos()[0].role, "home");
     let mut inputs = snapshot.infer_inputs("/home/nobody");
     assert_eq!(inputs.home, "/home/dana");
@@ -1538,22 +1542,8 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
         ),
         ("code/outside.md", "Shared rule\n"),
     ];
-    let entry = fake_folder(
-        "dana",
-        files.iter().map(|(p, _)| (*p).to_owned()).collect(),
-        files.iter().map(|(_, t)| (*t).to_owned()).collect(),
-    );
-    let item = ingest::DroppedItem {
-        entry: entry.unchecked_into(),
-        handle: None,
-    };
-    let source = ingest::open_dropped(item, &|_| ())
-        .await
-        .unwrap()
-        .into_source()
-        .unwrap();
     let mut snapshot = ingest::Snapshot::default();
-    snapshot.add(source);
+    snapshot.add(dropped_folder("dana", &files).await);
     let mut inputs = snapshot.infer_inputs("/home/nobody");
     inputs.project = "/home/dana/code/app".to_owned();
     let outside = |report: &Report| {

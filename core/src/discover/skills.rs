@@ -117,26 +117,7 @@ pub(super) fn listing_line(folder: &str, fm: Option<&Frontmatter>, body: &str) -
         Some(name) if name != folder => format!("{folder} ({name})"),
         _ => folder.to_owned(),
     };
-    let mut description = fm
-        .and_then(|fm| fm.string("description"))
-        .map(|d| d.trim().to_owned())
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| {
-            let first = body
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("");
-            first.trim_start_matches('#').trim().to_owned()
-        });
-    if let Some(when) = fm
-        .and_then(|fm| fm.string("when_to_use"))
-        .map(|w| w.trim().to_owned())
-        .filter(|w| !w.is_empty())
-    {
-        description = format!("{description} - {when}");
-    }
-    let description = cut_units(&description, SKILL_DESCRIPTION_UNITS);
+    let description = cut_units(&full_description(fm, body), SKILL_DESCRIPTION_UNITS);
     (
         declared.unwrap_or_else(|| folder.to_owned()),
         format!("{shown}: {description}"),
