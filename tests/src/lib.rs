@@ -271,6 +271,16 @@ pub fn render_diagnostics(report: &Report) -> String {
     out
 }
 
+/// The paths of the files every session sends, in the order Claude Code sends them.
+pub fn sent_paths(report: &Report) -> Vec<&str> {
+    report
+        .session
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect()
+}
+
 /// The distinct diagnostic codes of a report.
 pub fn codes(report: &Report) -> BTreeSet<Code> {
     report.diagnostics.iter().map(|d| d.code).collect()

@@ -6,7 +6,7 @@
 //! indented by reference depth, with home shown as `~`.
 
 use memdiag_core::report::{Code, CutBy, LoadType, MemoryLookup};
-use memdiag_tests::{assert_text, codes, render, Fixture};
+use memdiag_tests::{assert_text, codes, render, sent_paths, Fixture};
 
 #[test]
 fn a_skill_costs_its_listing_line_with_the_description_cut_to_1536_units() {
@@ -221,12 +221,7 @@ fn auto_memory_directory_is_the_memory_folder_and_the_most_specific_layer_wins()
         assert_eq!(report.context.memory_dir.as_deref(), Some(folder));
         // Other projects' memory folders are still listed from the config folder.
         assert_eq!(report.context.projects_base, "/home/alice/.claude/projects");
-        let sent: Vec<&str> = report
-            .session
-            .files
-            .iter()
-            .map(|f| f.path.as_str())
-            .collect();
+        let sent = sent_paths(&report);
         assert_eq!(sent, [format!("{folder}/MEMORY.md")]);
         assert_eq!(report.session.memory_dir, Some(format!("{folder}/")));
     }
@@ -522,12 +517,7 @@ fn what_loads_later_is_counted_apart_by_kind_each_file_once() {
         (1, units("helper index"))
     );
     // None of it is in what every session carries.
-    let sent: Vec<&str> = report
-        .session
-        .files
-        .iter()
-        .map(|f| f.path.as_str())
-        .collect();
+    let sent = sent_paths(&report);
     assert_eq!(
         sent,
         [

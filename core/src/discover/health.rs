@@ -417,12 +417,7 @@ impl Discovery<'_> {
             }
         }
 
-        let topics: Vec<VPath> = self
-            .tree
-            .files_under(dir)
-            .map(|(p, _)| p.clone())
-            .filter(|p| p.extension() == Some("md") && *p != index_path)
-            .collect();
+        let topics = self.topic_files(dir);
         health.topic_files = topics.len() as u64;
         let mut dates = Vec::new();
         for topic in &topics {

@@ -135,12 +135,7 @@ impl Discovery<'_> {
             }
             nodes.push(node);
         }
-        let topics: Vec<VPath> = self
-            .tree
-            .files_under(dir)
-            .map(|(path, _)| path.clone())
-            .filter(|path| path.extension() == Some("md") && *path != index)
-            .collect();
+        let topics = self.topic_files(dir);
         for path in &topics {
             if claimed.contains(path) || !self.top_level.insert(path.clone()) {
                 continue;
@@ -160,6 +155,16 @@ impl Discovery<'_> {
             }
         }
         nodes
+    }
+
+    /// The topic files of a memory folder: every `.md` below it but its `MEMORY.md`.
+    pub(super) fn topic_files(&self, dir: &VPath) -> Vec<VPath> {
+        let index = dir.child("MEMORY.md");
+        self.tree
+            .files_under(dir)
+            .map(|(path, _)| path.clone())
+            .filter(|path| path.extension() == Some("md") && *path != index)
+            .collect()
     }
 
     /// Imports in a `MEMORY.md` are not followed (measured on 2.1.328): they become
