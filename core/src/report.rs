@@ -14,6 +14,7 @@ pub const REPORT_SCHEMA: &str = "memdiag-report/2";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// Always [`REPORT_SCHEMA`].
     pub schema: String,
@@ -41,6 +42,7 @@ pub struct Report {
 /// What every session starts with: the instruction block, the skills listing and the
 /// memory section of the system prompt, in the order and words Claude Code sends them.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Session {
     /// The files of the instruction block, in the order they are sent.
     pub files: Vec<SentFile>,
@@ -56,6 +58,7 @@ pub struct Session {
 
 /// Files and characters (UTF-16 units, as Claude Code counts) of one kind of later load.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Figure {
     /// Files.
     pub files: u64,
@@ -65,6 +68,7 @@ pub struct Figure {
 
 /// What a session can take in after it starts, none of it counted in every session.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LaterCost {
     /// Nested CLAUDE.md files, their folders' rules and what they import: they attach when
     /// Claude reads a file below their folder.
@@ -81,6 +85,7 @@ pub struct LaterCost {
 
 /// One file as Claude Code sends it.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SentFile {
     /// The absolute path, as the `Contents of <path>` line names it.
     pub path: String,
@@ -96,6 +101,7 @@ pub struct SentFile {
 
 /// The label Claude Code puts after a file's path, which tells the model whose it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SentLabel {
     /// ` (organization-managed policy instructions)`.
@@ -126,6 +132,7 @@ impl SentLabel {
 /// Characters (UTF-16 code units, as Claude Code counts them) of one part of what a session
 /// carries.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Cost {
     /// The user's own text: files as sent, the user's skills' listing lines.
     pub user: u64,
@@ -144,6 +151,7 @@ impl Cost {
 
 /// What every session carries, part by part, and in all.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionCost {
     /// The `<system-reminder>` that lists the instruction files; zero when no file is sent.
     pub instruction_block: Cost,
@@ -159,6 +167,7 @@ pub struct SessionCost {
 
 /// What a Read of one file attaches, beyond what the session already carries.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReadAnswer {
     /// The path read, as asked.
     pub path: String,
@@ -174,6 +183,7 @@ pub struct ReadAnswer {
 
 /// The inputs of an analysis and what was derived from them.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Context {
     /// The home directory (`~`).
     pub home: String,
@@ -208,6 +218,7 @@ pub struct Context {
 #[derive(
     Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Os {
     /// Linux and WSL.
@@ -221,6 +232,7 @@ pub enum Os {
 
 /// How the memory folder was found, first hit wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum MemoryLookup {
     /// The encoded git root (or project) path.
@@ -237,6 +249,7 @@ pub enum MemoryLookup {
 #[derive(
     Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Group {
     /// The administrator's CLAUDE.md.
     #[serde(rename = "Managed Policy")]
@@ -288,6 +301,7 @@ impl Group {
 #[derive(
     Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum LoadType {
     /// In every session.
@@ -345,6 +359,7 @@ impl LoadType {
 
 /// Whose file a top-level row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Set by an administrator.
@@ -361,6 +376,7 @@ pub enum Scope {
 #[derive(
     Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum FileStatus {
     /// Found and handled by the usual rules.
@@ -388,6 +404,7 @@ pub enum FileStatus {
 
 /// Why a reference did not resolve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum UnresolvedReason {
     /// The target lies inside a folder the snapshot holds, and is not there.
@@ -400,6 +417,7 @@ pub enum UnresolvedReason {
 #[derive(
     Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ReferenceKind {
     /// `@path/to/file.md`.
@@ -411,6 +429,7 @@ pub enum ReferenceKind {
 
 /// Sizes of a text in the four units that matter.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measure {
     /// UTF-8 bytes.
     pub bytes: u64,
@@ -424,6 +443,7 @@ pub struct Measure {
 
 /// What Claude Code's 200-line and 25,000-unit caps did to a `MEMORY.md`.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Truncation {
     /// Lines of the stripped, trimmed index.
     pub total_lines: u64,
@@ -444,6 +464,7 @@ pub struct Truncation {
 
 /// The cap that cut a `MEMORY.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum CutBy {
     /// The 200-line cap.
@@ -454,6 +475,7 @@ pub enum CutBy {
 
 /// One row of the tree.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FileRow {
     /// The absolute virtual path.
     pub path: String,
@@ -504,6 +526,7 @@ pub struct FileRow {
 
 /// One frontmatter key and its value.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FrontmatterField {
     /// The key as written.
     pub key: String,
@@ -513,6 +536,7 @@ pub struct FrontmatterField {
 
 /// A reference in a file: where it stands and where it leads.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReferenceSite {
     /// Import or link.
     pub kind: ReferenceKind,
@@ -528,6 +552,7 @@ pub struct ReferenceSite {
 
 /// A tree group's header.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GroupSummary {
     /// The group.
     pub name: Group,
@@ -539,6 +564,7 @@ pub struct GroupSummary {
 
 /// The standing cost of memory: what can load in a session without Claude reading it on purpose.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Footprint {
     /// Counted files (skills are listings, not files, and add characters only).
     pub files: u64,
@@ -558,6 +584,7 @@ pub struct Footprint {
 
 /// Footprint figures of one group.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GroupFootprint {
     /// Counted files.
     pub files: u64,
@@ -575,6 +602,7 @@ pub struct GroupFootprint {
 
 /// A folder of the projects base that holds a `memory/` subfolder.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryFolder {
     /// The folder name, an encoded path.
     pub name: String,
@@ -591,6 +619,7 @@ pub struct MemoryFolder {
 #[derive(
     Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Something is lost or broken.
@@ -607,6 +636,7 @@ pub enum Severity {
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Code {
     /// An agent declares a memory folder that does not exist yet.
@@ -844,6 +874,7 @@ impl PartialEq<str> for Code {
 
 /// One finding.
 #[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Diagnostic {
     /// What kind of finding it is; `import-cycle` in JSON.
     pub code: Code,
@@ -861,6 +892,7 @@ pub struct Diagnostic {
 
 /// Evidence attached to a finding.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum DiagnosticData {
     /// The index entries a truncation drops, newest last.
@@ -884,6 +916,7 @@ pub enum DiagnosticData {
 
 /// One index line that does not load.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DroppedEntry {
     /// The 1-based line in the raw file.
     pub line: u64,
@@ -896,6 +929,7 @@ pub struct DroppedEntry {
 
 /// The health view: the five reasons memory "looks off", and each memory folder's figures.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Health {
     /// The five reasons, in the seed's order.
     pub reasons: Vec<ReasonCheck>,
@@ -909,6 +943,7 @@ pub struct Health {
 #[derive(
     Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ReasonId {
     /// The project maps to a different memory folder than expected.
@@ -926,6 +961,7 @@ pub enum ReasonId {
 
 /// One reason, checked.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReasonCheck {
     /// Which reason.
     pub id: ReasonId,
@@ -943,6 +979,7 @@ pub struct ReasonCheck {
 
 /// Figures for one memory folder.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryHealth {
     /// The memory folder.
     pub folder: String,
@@ -973,6 +1010,7 @@ pub struct MemoryHealth {
 
 /// How fast a memory folder grows and when its index reaches the caps.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Growth {
     /// The date counted from.
     pub today: String,
@@ -993,6 +1031,7 @@ pub struct Growth {
 
 /// A count for the week that starts on `start`.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WeekCount {
     /// The first day of the week (ISO 8601 date).
     pub start: String,
@@ -1002,6 +1041,7 @@ pub struct WeekCount {
 
 /// A sub-agent definition, its memory, and what it receives when spawned.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AgentInfo {
     /// The agent's name.
     pub name: String,
