@@ -70,14 +70,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use serde_json::{Map, Value as Json};
-use serde_yaml::Value as Yaml;
 
 use crate::analyze::{analyze, Input, Step};
 use crate::discover::READ_CAP_BYTES;
 use crate::report::{
     Diagnostic, DiagnosticData, FileStatus, Group, LoadType, ReferenceKind, Report,
 };
-use crate::text::frontmatter::{self, Frontmatter};
+use crate::text::frontmatter::{self, untag, Frontmatter, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
 use crate::text::references;
@@ -2093,14 +2092,7 @@ fn parse_yaml(yaml: &str) -> Frontmatter {
 
 /// True for a plain scalar that YAML reads as something other than a string.
 fn is_yaml_special(atom: &str) -> bool {
-    matches!(serde_yaml::from_str::<Yaml>(atom), Ok(value) if !matches!(untag(&value), Yaml::String(_)))
-}
-
-fn untag(mut value: &Yaml) -> &Yaml {
-    while let Yaml::Tagged(tagged) = value {
-        value = &tagged.value;
-    }
-    value
+    frontmatter::is_special_scalar(atom)
 }
 
 /// True when two values have the same structure and every scalar the same measurements:

@@ -49,6 +49,9 @@
 use std::fmt;
 use std::io::{Cursor, Read, Write};
 
+use base64::alphabet;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use base64::Engine as _;
 use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 use flate2::Compression;
@@ -239,6 +242,8 @@ pub fn to_zip(sanitized: &Sanitized, made: &str) -> Vec<u8> {
         .start_file(MANIFEST_NAME, options)
         .expect("writing to memory");
     writer.write_all(&manifest).expect("writing to memory");
+    // Writing to memory cannot fail, and every entry name is short enough and unique (see
+    // `Payload::of`): the `expect`s below hold whatever the snapshot holds.
     for file in &payload.files {
         let (Some(entry), Some(entry_file)) =
             (&file.entry, sanitized.tree.file(&vpath(&file.path)))
@@ -435,9 +440,13 @@ impl Payload {
                         Carrier::Entries => {
                             let mut entry = entry_name(path);
                             // Two roots can flatten to one name (`/C/x` and `C:/x`), or a
-                            // file can sit where the manifest does; the manifest says which
-                            // entry is which, so any unused name does.
+                            // file can sit where the manifest does, or a path can be longer
+                            // than a zip entry name may be; the manifest says which entry is
+                            // which, so any unused name does.
                             let mut attempt = 0;
+                            if entry.len() > MAX_ENTRY_NAME_BYTES {
+                                entry = format!("memdiag-share/{index}-long");
+                            }
                             while !entries.insert(entry.clone()) {
                                 entry = format!("memdiag-share/{index}-{attempt}");
                                 attempt += 1;
@@ -586,6 +595,11 @@ impl Payload {
     }
 }
 
+/// The longest zip entry name written: the format stores a name's length in 16 bits, and
+/// the zip writer refuses longer ones. A longer path keeps its place in the manifest and its
+/// bytes go under a short name.
+const MAX_ENTRY_NAME_BYTES: usize = 4096;
+
 /// A path as a zip entry name: no root, a drive letter without its colon.
 fn entry_name(path: &VPath) -> String {
     let s = path.as_str();
@@ -626,49 +640,24 @@ fn inflate(deflated: &[u8], limit: u64) -> Result<Vec<u8>, ShareError> {
 
 // ----- base64url -------------------------------------------------------------------------
 
-const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// Base64url (RFC 4648 §5) as links carry it: written without padding, read with or without.
+/// Trailing bits must be zero, as every encoder writes them.
+const BASE64URL: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
 
-/// Base64url without padding (RFC 4648 §5): safe in a URL fragment as it is.
+/// Base64url without padding: safe in a URL fragment as it is.
 fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            out.push(BASE64URL[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
-        }
-    }
-    out
+    BASE64URL.encode(bytes)
 }
 
 /// Decodes base64url, with or without padding; `None` on any other character or a length
 /// no encoder writes.
 fn base64url_decode(text: &str) -> Option<Vec<u8>> {
-    let text = text.trim_end_matches('=');
-    if text.len() % 4 == 1 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
-    for chunk in text.as_bytes().chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            let value = match c {
-                b'A'..=b'Z' => c - b'A',
-                b'a'..=b'z' => c - b'a' + 26,
-                b'0'..=b'9' => c - b'0' + 52,
-                b'-' => 62,
-                b'_' => 63,
-                _ => return None,
-            };
-            n |= u32::from(value) << (18 - 6 * i);
-        }
-        for i in 0..chunk.len() - 1 {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    Some(out)
+    BASE64URL.decode(text).ok()
 }
 
 #[cfg(test)]

@@ -1,14 +1,64 @@
 //! YAML frontmatter: the block between a first line `---` and the next `---` line.
+//!
+//! This is the one module that knows the YAML crate (`serde_norway`, the maintained fork of
+//! `serde_yaml`: the same libyaml reading, which the conformance captures agree with). Its
+//! values are read into this module's own [`Value`] under explicit bounds, so that hostile
+//! frontmatter costs time and memory in proportion to its length:
+//! - flow nesting (`[[[[…`, `{a:{a:…`) deeper than [`MAX_FLOW_DEPTH`] is refused before
+//!   libyaml sees it: libyaml rescans every open flow level at each token, which is
+//!   quadratic in the depth;
+//! - more than [`MAX_ALIASES`] aliases (`*name`) are refused, as JavaScript's `yaml` package
+//!   refuses them by default;
+//! - reading stops with an error past [`MAX_VALUES`] values, aliases counted as expanded
+//!   (an alias bomb), and past [`MAX_DEPTH`] levels of nesting.
 
+use std::collections::HashSet;
+use std::fmt;
 use std::ops::Range;
 
-use serde_yaml::Value;
+use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
+
+/// Deepest flow nesting (`[` and `{` inside one another) read.
+pub(crate) const MAX_FLOW_DEPTH: usize = 64;
+/// Deepest nesting of any collections read (serde_yaml's own limit was 128).
+pub(crate) const MAX_DEPTH: usize = 128;
+/// Most aliases a block may hold.
+pub(crate) const MAX_ALIASES: usize = 100;
+/// Most values (scalars and collections, aliases expanded) a block may hold.
+pub(crate) const MAX_VALUES: usize = 200_000;
+
+/// A YAML value as frontmatter uses it. Mapping keys keep file order.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Value {
+    Null,
+    Bool(bool),
+    /// A number, as YAML writes it back (`42`, `1.5`, `.inf`).
+    Number(String),
+    String(String),
+    Sequence(Vec<Value>),
+    Mapping(Vec<(Value, Value)>),
+    /// A value with a `!tag`; the tag is written with its `!`.
+    Tagged(String, Box<Value>),
+}
+
+impl Value {
+    /// True for a list (through any tag).
+    pub(crate) fn is_sequence(&self) -> bool {
+        matches!(untag(self), Value::Sequence(_))
+    }
+}
+
+impl From<i64> for Value {
+    fn from(n: i64) -> Value {
+        Value::Number(n.to_string())
+    }
+}
 
 /// A parsed frontmatter block.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Frontmatter {
     /// Top-level keys in file order, each with its value. Empty when the YAML did not parse.
-    pub(crate) fields: Vec<(String, serde_yaml::Value)>,
+    pub(crate) fields: Vec<(String, Value)>,
     /// Byte offset in the text where the body starts: just after the closing `---` line and
     /// its line break.
     pub(crate) body_offset: usize,
@@ -22,12 +72,13 @@ pub(crate) struct Frontmatter {
 /// line, or no closing `---` line). `\r\n` line ends are accepted.
 pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
     let block = locate(text)?;
-    let (fields, error) = match serde_yaml::from_str::<Value>(&text[block.yaml.clone()]) {
-        Ok(value) => match untag(&value) {
+    let yaml = &text[block.yaml.clone()];
+    let (fields, error) = match parse_value(yaml) {
+        Ok(value) => match into_untagged(value) {
             Value::Mapping(map) => {
                 let fields = map
-                    .iter()
-                    .map(|(key, value)| (key_text(key), value.clone()))
+                    .into_iter()
+                    .map(|(key, value)| (key_text(&key), value))
                     .collect();
                 (fields, None)
             }
@@ -37,11 +88,13 @@ pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
                 Some("frontmatter is not a mapping of keys to values".to_owned()),
             ),
         },
+        // A bound is a refusal, not a YAML error the lenient reading could rescue.
+        Err(ParseError::Bound(error)) => (Vec::new(), Some(error)),
         // Claude Code reads `description: Only when asked: release steps.` (a second colon
         // that strict YAML rejects) as the plain text after the first `: `.
-        Err(error) => match plain_fields(&text[block.yaml.clone()]) {
+        Err(ParseError::Yaml(error)) => match plain_fields(yaml) {
             Some(fields) => (fields, None),
-            None => (Vec::new(), Some(error.to_string())),
+            None => (Vec::new(), Some(error)),
         },
     };
     Some(Frontmatter {
@@ -52,10 +105,284 @@ pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
     })
 }
 
+/// Why a YAML text gave no value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ParseError {
+    /// Not valid YAML (or a duplicate key), with libyaml's message.
+    Yaml(String),
+    /// Over one of this module's bounds.
+    Bound(String),
+}
+
+/// Parses one YAML document into a [`Value`], within the bounds above; an empty document is
+/// [`Value::Null`].
+pub(crate) fn parse_value(yaml: &str) -> Result<Value, ParseError> {
+    check_bounds(yaml).map_err(ParseError::Bound)?;
+    let budget = Budget {
+        values: std::cell::Cell::new(MAX_VALUES),
+    };
+    let seed = ValueSeed {
+        budget: &budget,
+        depth: 0,
+    };
+    match seed.deserialize(serde_norway::Deserializer::from_str(yaml)) {
+        Ok(value) => Ok(value),
+        Err(error) if error.to_string().starts_with(BOUND_MARK) => Err(ParseError::Bound(
+            error.to_string().trim_start_matches(BOUND_MARK).to_owned(),
+        )),
+        Err(error) => Err(ParseError::Yaml(error.to_string())),
+    }
+}
+
+/// True for a plain scalar that YAML reads as something other than a string (a number, a
+/// boolean, a null): the sanitizer keeps those as written.
+pub(crate) fn is_special_scalar(atom: &str) -> bool {
+    matches!(parse_value(atom), Ok(value) if !matches!(untag(&value), Value::String(_)))
+}
+
+/// Looks through `!tag`s: the tag carries no meaning for Claude Code, so every reader
+/// looks through it.
+pub(crate) fn untag(mut value: &Value) -> &Value {
+    while let Value::Tagged(_, inner) = value {
+        value = inner;
+    }
+    value
+}
+
+fn into_untagged(mut value: Value) -> Value {
+    while let Value::Tagged(_, inner) = value {
+        value = *inner;
+    }
+    value
+}
+
+/// Starts the message of an error that a bound, not the YAML, caused.
+const BOUND_MARK: &str = "bound: ";
+
+/// The checks made on the text before libyaml reads it, in one pass: flow depth and
+/// aliases. The scan knows quotes and comments; a `[` or `{` inside a plain scalar may be
+/// counted as an opening, which only makes the bound a little stricter than YAML's reading.
+fn check_bounds(yaml: &str) -> Result<(), String> {
+    let bytes = yaml.as_bytes();
+    let (mut depth, mut aliases) = (0usize, 0usize);
+    let mut token_start = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'\n' | b' ' | b'\t' | b'\r' => token_start = true,
+            b'#' if token_start => {
+                // A comment runs to the end of its line.
+                i = memchr_newline(bytes, i);
+                continue;
+            }
+            b'"' | b'\'' if token_start => {
+                i = quoted_end(bytes, i);
+                token_start = false;
+                continue;
+            }
+            b'[' | b'{' if token_start || depth > 0 => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Err(format!(
+                        "flow collections nest deeper than {MAX_FLOW_DEPTH} levels"
+                    ));
+                }
+                token_start = true;
+            }
+            b']' | b'}' if depth > 0 => {
+                depth -= 1;
+                token_start = false;
+            }
+            b',' | b':' if depth > 0 => token_start = true,
+            b'*' if token_start => {
+                aliases += 1;
+                if aliases > MAX_ALIASES {
+                    return Err(format!("more than {MAX_ALIASES} aliases (`*name`)"));
+                }
+                token_start = false;
+            }
+            _ => token_start = false,
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |at| from + at)
+}
+
+/// The index after the quoted scalar opening at `open` (or the end of the text).
+fn quoted_end(bytes: &[u8], open: usize) -> usize {
+    let quote = bytes[open];
+    let mut i = open + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if quote == b'"' => i += 2,
+            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// What is left to read of one block.
+struct Budget {
+    values: std::cell::Cell<usize>,
+}
+
+impl Budget {
+    fn take<E: de::Error>(&self) -> Result<(), E> {
+        match self.values.get() {
+            0 => Err(E::custom(format_args!(
+                "{BOUND_MARK}more than {MAX_VALUES} values, aliases expanded"
+            ))),
+            n => {
+                self.values.set(n - 1);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Reads one value, counting it against the budget.
+#[derive(Clone, Copy)]
+struct ValueSeed<'b> {
+    budget: &'b Budget,
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        self.budget.take()?;
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl ValueSeed<'_> {
+    fn inner<E: de::Error>(self) -> Result<Self, E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom(format_args!(
+                "{BOUND_MARK}collections nest deeper than {MAX_DEPTH} levels"
+            )));
+        }
+        Ok(ValueSeed {
+            budget: self.budget,
+            depth: self.depth + 1,
+        })
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(serde_norway::Number::from(n).to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(serde_norway::Number::from(n).to_string()))
+    }
+
+    fn visit_i128<E: de::Error>(self, n: i128) -> Result<Value, E> {
+        Ok(Value::Number(n.to_string()))
+    }
+
+    fn visit_u128<E: de::Error>(self, n: u128) -> Result<Value, E> {
+        Ok(Value::Number(n.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(Value::Number(serde_norway::Number::from(n).to_string()))
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Value::Sequence(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
+        let mut entries: Vec<(Value, Value)> = Vec::new();
+        // Keys seen, as their debug text: enough to tell `1` from `"1"`, in linear time.
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key_seed(inner)? {
+            if !seen.insert(format!("{key:?}")) {
+                return Err(de::Error::custom(duplicate_key(&key)));
+            }
+            let value = map.next_value_seed(inner)?;
+            entries.push((key, value));
+        }
+        Ok(Value::Mapping(entries))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        // A `!tag value`: the variant name is the tag.
+        let (tag, contents) = data.variant::<String>()?;
+        let value = de::VariantAccess::newtype_variant_seed(contents, self.inner()?)?;
+        let tag = match tag.strip_prefix('!') {
+            Some(rest) if !rest.is_empty() => rest.to_owned(),
+            _ => tag,
+        };
+        Ok(Value::Tagged(format!("!{tag}"), Box::new(value)))
+    }
+}
+
+/// serde_yaml's message for a repeated key, word for word.
+fn duplicate_key(key: &Value) -> String {
+    match key {
+        Value::Null => "duplicate entry with null key".to_owned(),
+        Value::Bool(b) => format!("duplicate entry with key `{b}`"),
+        Value::Number(n) => format!("duplicate entry with key {n}"),
+        Value::String(s) => format!("duplicate entry with key {s:?}"),
+        _ => "duplicate entry in YAML map".to_owned(),
+    }
+}
+
 /// The block as `key: value` lines with plain text values, when every non-blank line is
 /// one (no nesting, no lists): the lenient reading that rescues an unquoted second colon.
 fn plain_fields(yaml: &str) -> Option<Vec<(String, Value)>> {
     let mut fields = Vec::new();
+    let mut keys = HashSet::new();
     for line in yaml.lines().filter(|l| !l.trim().is_empty()) {
         let (key, value) = line.split_once(':')?;
         let key_ok = !key.is_empty()
@@ -72,7 +399,7 @@ fn plain_fields(yaml: &str) -> Option<Vec<(String, Value)>> {
         if value.is_empty() || value.starts_with(yaml_start) || line.starts_with(' ') {
             return None;
         }
-        if fields.iter().any(|(k, _)| k == key) {
+        if !keys.insert(key) {
             return None;
         }
         fields.push((key.to_owned(), Value::String(value.to_owned())));
@@ -103,7 +430,7 @@ impl Frontmatter {
     }
 
     /// The raw value of a field.
-    pub(crate) fn value(&self, key: &str) -> Option<&serde_yaml::Value> {
+    pub(crate) fn value(&self, key: &str) -> Option<&Value> {
         self.fields
             .iter()
             .find(|(name, _)| name == key)
@@ -121,7 +448,7 @@ impl Frontmatter {
 
 /// A rule's `paths` field as globs: a YAML list of strings, or one string split on commas
 /// that are not inside `{…}` braces; entries trimmed, empty ones dropped.
-pub(crate) fn parse_paths(value: &serde_yaml::Value) -> Vec<String> {
+pub(crate) fn parse_paths(value: &Value) -> Vec<String> {
     match untag(value) {
         // Numbers and booleans in the list are kept as text, because a YAML author writing
         // `- 2024` means the folder name, not a number.
@@ -182,15 +509,6 @@ fn is_delimiter(line: &str) -> bool {
         == "---"
 }
 
-/// serde_yaml keeps `!tag` values wrapped; the tag carries no meaning for Claude Code, so
-/// every reader looks through it.
-fn untag(mut value: &Value) -> &Value {
-    while let Value::Tagged(tagged) = value {
-        value = &tagged.value;
-    }
-    value
-}
-
 /// Keys are usually strings, but YAML allows `1:` or `true:` as keys too.
 fn key_text(key: &Value) -> String {
     match untag(key) {
@@ -224,7 +542,7 @@ fn render(value: &Value, top: bool) -> String {
                 .collect();
             format!("{{{}}}", inner.join(", "))
         }
-        Value::Tagged(tagged) => format!("{} {}", tagged.tag, render(&tagged.value, top)),
+        Value::Tagged(tag, inner) => format!("{tag} {}", render(inner, top)),
     }
 }
 
@@ -394,7 +712,7 @@ mod tests {
 
     /// Parses `yaml` as the value of `paths` and joins the globs with ` | `.
     fn check_paths(yaml: &str, expected: &str) {
-        let value: Value = serde_yaml::from_str(yaml).expect("valid test YAML");
+        let value = parse_value(yaml).expect("valid test YAML");
         assert_eq!(parse_paths(&value).join(" | "), expected, "paths: {yaml:?}");
     }
 

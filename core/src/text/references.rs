@@ -506,22 +506,9 @@ fn has_scheme(destination: &str) -> bool {
 /// Decodes `%XX` escapes; a malformed escape stays as written, and so does the whole
 /// target when the decoded bytes are not UTF-8.
 fn percent_decode(target: &str) -> String {
-    let bytes = target.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: Option<&u8>| b.and_then(|&b| (b as char).to_digit(16));
-        if bytes[i] == b'%' {
-            if let (Some(hi), Some(lo)) = (hex(bytes.get(i + 1)), hex(bytes.get(i + 2))) {
-                decoded.push((hi * 16 + lo) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        decoded.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(decoded).unwrap_or_else(|_| target.to_owned())
+    percent_encoding::percent_decode_str(target)
+        .decode_utf8()
+        .map_or_else(|_| target.to_owned(), std::borrow::Cow::into_owned)
 }
 
 #[cfg(test)]
