@@ -49,7 +49,9 @@
 //!    The memory-folder name encoding (with the program's 32-bit hash) is in `encode`.
 //! 5. **Footprint** (`footprint`): adds up what discovery marked as sent in every session.
 //! 6. **Report** ([`report`]): the one serialisable boundary; every collection is ordered, so
-//!    the same tree gives byte-identical JSON.
+//!    the same tree gives byte-identical JSON. [`compare`] (in `report::comparison`) marks
+//!    what differs between two reports of one snapshot: rows, findings and figures, for the
+//!    pinned release against a simulated one.
 //! 7. **Share** ([`sanitize`], [`share`]): a minimal snapshot of what the report listed, every
 //!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names
 //!    pseudonymised consistently, so that it analyses to the same report; packed into a
@@ -95,6 +97,7 @@ mod version;
 pub use analyze::{analyze, analyze_with, AnalyzeError, Input, Step};
 pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
 pub use encode::{decode_guess, encode_project_path};
+pub use report::comparison::{compare, Comparison};
 pub use report::{Diagnostic, Report, Severity};
 pub use sanitize::{sanitize, SanitizeOptions, Sanitized};
 /// Claude Code's caps on a `MEMORY.md` index, for a page that draws them.

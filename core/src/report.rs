@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod comparison;
+
 /// The schema name carried by every report, bumped when a field changes meaning.
 pub const REPORT_SCHEMA: &str = "memdiag-report/2";
 
