@@ -59,54 +59,79 @@ function textBlocks(message) {
 
 const unwrap = (t) => t.replace(/^<system-reminder>\n/, '').replace(/\n*<\/system-reminder>\n*$/, '');
 
-/** The instruction block of a session's first request, or null when it has none. */
+const CONTEXT_OPENING = "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n";
+
+/**
+ * The instruction block of a session's first request, or null when it has none. Current
+ * releases send it as a reminder of its own; older ones as the `# claudeMd` entry of the
+ * context reminder (`shape: "context"`), whose next entry starts `\n# <key>\n`.
+ */
 function instructionBlock(body) {
   const first = body.messages[0];
   if (!first) return null;
   for (const block of textBlocks(first)) {
-    if (block.type === 'text' && block.text.startsWith(`<system-reminder>\n${BLOCK_OPENING}`)) {
+    if (block.type !== 'text') continue;
+    if (block.text.startsWith(`<system-reminder>\n${BLOCK_OPENING}`)) {
       const inner = unwrap(block.text);
-      const header = inner.slice(0, inner.search(/\n\nContents of \//) >>> 0);
-      return {
-        chars: units(block.text),
-        header_chars: units(header),
-        files: parseEntries(inner),
-      };
+      return blockOf(inner, units(block.text));
+    }
+    const key = `\n# claudeMd\n${BLOCK_OPENING}`;
+    const at = block.text.startsWith(CONTEXT_OPENING) ? block.text.indexOf(key) : -1;
+    if (at >= 0) {
+      const rest = block.text.slice(at + key.length - BLOCK_OPENING.length);
+      const next = rest.search(/\n# (currentDate|gitStatus|directoryStructure)\n/);
+      const inner = next < 0 ? unwrap(rest) : rest.slice(0, next);
+      return { shape: 'context', ...blockOf(inner, units(inner)) };
     }
   }
   return null;
 }
 
-/** Every text of a request outside its user turns' own words: system prompt and system messages. */
+function blockOf(inner, chars) {
+  const header = inner.slice(0, inner.search(/\n\nContents of (\/|<)/) >>> 0);
+  return { chars, header_chars: units(header), files: parseEntries(inner) };
+}
+
+/**
+ * Every text of a request outside its user turns' own words: the system prompt, system
+ * messages and (older releases) the reminders of the first user turn.
+ */
 function systemTexts(body) {
   const texts = [systemText(body)];
-  for (const m of body.messages) {
-    if (m.role === 'system') for (const b of textBlocks(m)) if (b.type === 'text') texts.push(b.text);
-  }
+  body.messages.forEach((m, i) => {
+    const reminders = m.role === 'system' || (i === 0 && m.role === 'user');
+    if (!reminders) return;
+    for (const b of textBlocks(m)) {
+      if (b.type === 'text' && (m.role === 'system' || b.text.startsWith('<system-reminder>\nThe following skills'))) texts.push(b.text);
+    }
+  });
   return texts;
 }
 
 /** Splits a listing (`- name: description` entries) into entries. */
-function listingEntries(listing) {
+export function listingEntries(listing) {
   return listing.split(/\n(?=- )/).filter((l) => l.startsWith('- ')).map((l) => l.slice(2));
 }
 
-function entryName(entry) {
+export function entryName(entry) {
   const colon = entry.indexOf(': ');
   return (colon < 0 ? entry : entry.slice(0, colon)).replace(/ \(.*\)$/, '');
 }
 
-/** The skills listing every session gets: the user's entries as text, built-ins as lengths. */
-function skillsListing(body) {
+/**
+ * The skills listing every session gets: the user's entries as text, built-ins (the names in
+ * `builtIns`) as lengths.
+ */
+function skillsListing(body, builtIns = BUILT_IN_SKILLS) {
   for (const text of systemTexts(body)) {
     const at = text.indexOf(SKILLS_MARKER);
     if (at < 0 || NEW_SKILLS.test(text)) continue;
     const rest = text.slice(at + SKILLS_MARKER.length);
-    const end = rest.indexOf('\n\n');
+    const end = rest.search(/\n\n|\n<\/system-reminder>/);
     const listing = end < 0 ? rest : rest.slice(0, end);
     const entries = listingEntries(listing);
-    const user = entries.filter((e) => !BUILT_IN_SKILLS.has(entryName(e)));
-    const builtIn = entries.filter((e) => BUILT_IN_SKILLS.has(entryName(e)));
+    const user = entries.filter((e) => !builtIns.has(entryName(e)));
+    const builtIn = entries.filter((e) => builtIns.has(entryName(e)));
     return {
       chars: units(SKILLS_MARKER) + units(listing),
       built_in: builtIn.length,
@@ -117,16 +142,23 @@ function skillsListing(body) {
   return null;
 }
 
-/** The "# Memory" section of the main session's system prompt. */
+/**
+ * The memory section of the main session's system prompt: "# Memory" in current releases,
+ * "# auto memory" in older ones. When the section itself carries the index (older
+ * releases), `index` is its text.
+ */
 function memorySection(body) {
   const text = systemText(body);
-  const at = text.indexOf('\n# Memory\n');
-  if (at < 0) return { enabled: false, dir: null, chars: 0 };
-  const rest = text.slice(at + 1);
+  const heading = text.search(/\n# (Memory|auto memory)\n/);
+  if (heading < 0) return { enabled: false, dir: null, chars: 0 };
+  const rest = text.slice(heading + 1);
   const next = rest.slice(1).search(/\n# /);
   const section = next < 0 ? rest : rest.slice(0, next + 1);
-  const dir = (section.match(/memory at `([^`]+)`/) || [])[1] || null;
-  return { enabled: true, dir, chars: units(section) };
+  const dir = (section.match(/(?:memory|directory) at `([^`]+)`/) || [])[1] || null;
+  const out = { enabled: true, dir, chars: units(section) };
+  const index = section.indexOf('\n## MEMORY.md\n\n');
+  if (index >= 0) out.index = section.slice(index + '\n## MEMORY.md\n\n'.length);
+  return out;
 }
 
 /** The attachments of a request: every `Contents of <path>:` reminder and skills announcement. */
@@ -185,9 +217,10 @@ function agentMemory(body) {
 /**
  * Builds the capture from the stand-in's records and the case's script.
  * `script` is the list of steps the stand-in was given: { tool: 'Read', path } or
- * { tool: 'Agent', agent }.
+ * { tool: 'Agent', agent }. `builtIns` is the set of skill names the release lists in every
+ * session (default: the pinned release's).
  */
-export function buildCapture({ release, records, script }) {
+export function buildCapture({ release, records, script, builtIns }) {
   const main = records.filter((r) => !isSubAgent(r.body) && (r.body.tools || []).length > 0);
   const subs = records.filter((r) => isSubAgent(r.body));
   if (!main.length) throw new Error('the program made no request with tools: it did not start a session');
@@ -196,7 +229,7 @@ export function buildCapture({ release, records, script }) {
   const capture = {
     release,
     startup: block,
-    skills: skillsListing(first),
+    skills: skillsListing(first, builtIns),
     memory: memorySection(first),
     reads: [],
     agents: [],

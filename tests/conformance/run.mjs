@@ -13,7 +13,9 @@
 //
 // The program is `$MEMDIAG_CLAUDE`, default the native binary of the pinned release in
 // `.tools/` (scripts/tools.sh installs it; the pin is in scripts/npm/package.json). It talks to the stand-in in standin.mjs on 127.0.0.1 and nothing
-// else: the environment below switches off telemetry and every other request.
+// else: the environment below switches off telemetry and every other request. A path that
+// ends in `.js` (an early release's `cli.js`) is run with this Node; other releases are
+// recorded by releases.mjs, which calls `captureCase` with its own program.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -120,7 +122,12 @@ function layOut(c) {
   return { root, home, cwd, managed, extras };
 }
 
-async function runProgram(c, where) {
+/** How to start `program`: a `cli.js` runs under this Node, anything else is executed. */
+export function programCommand(program) {
+  return program.endsWith('.js') ? [process.execPath, [program]] : [program, []];
+}
+
+async function runProgram(c, where, program) {
   const script = c.script.map((s) => (s.tool === 'Read'
     ? { tool: 'Read', input: { file_path: path.join(where.root, s.path) } }
     : { tool: 'Agent', input: { subagent_type: s.agent, description: `ask ${s.agent}`, prompt: 'go' } }));
@@ -140,7 +147,8 @@ async function runProgram(c, where) {
   };
   fs.mkdirSync(env.TMPDIR, { recursive: true });
   try {
-    const child = spawn(CLAUDE, ['-p', PROMPT], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, leading] = programCommand(program);
+    const child = spawn(command, [...leading, '-p', PROMPT], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
@@ -148,6 +156,10 @@ async function runProgram(c, where) {
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
     const code = await new Promise((resolve) => child.on('close', resolve));
     clearTimeout(timer);
+    // For finding out how a release shapes its requests: every body, as received.
+    if (process.env.MEMDIAG_DUMP_REQUESTS) {
+      fs.writeFileSync(process.env.MEMDIAG_DUMP_REQUESTS, JSON.stringify(standIn.requests, null, 1));
+    }
     if (code !== 0) throw new Error(`claude exited ${code}: ${stderr.slice(0, 2000)}${stdout.slice(0, 500)}`);
     return standIn.requests;
   } finally {
@@ -155,19 +167,29 @@ async function runProgram(c, where) {
   }
 }
 
-function programRelease() {
-  const r = spawnSync(CLAUDE, ['--version'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${CLAUDE} --version failed: ${r.stderr || r.error}`);
+/** The release number `program` prints for `--version`. */
+export function programRelease(program = CLAUDE) {
+  const [command, leading] = programCommand(program);
+  const r = spawnSync(command, [...leading, '--version'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${program} --version failed: ${r.stderr || r.error}`);
   return r.stdout.trim().split(/\s+/)[0];
 }
 
-/** Runs one case live and returns its capture. */
-export async function captureCase(name, release = programRelease()) {
+/**
+ * Runs one case live and returns its capture. `program` defaults to `$MEMDIAG_CLAUDE`;
+ * `builtIns` names the skills the release lists in every session (capture.mjs's list is
+ * the pinned release's); `onRecords(records, script)` sees the requests before they become
+ * a capture.
+ */
+export async function captureCase(name, release = programRelease(), { program = CLAUDE, builtIns, onRecords } = {}) {
   const c = readCase(name);
   const where = layOut(c);
   try {
-    const records = await runProgram(c, where);
-    const capture = buildCapture({ release, records, script: c.script.map((s) => ({ ...s, path: s.path && path.join(where.root, s.path) })) });
+    const records = await runProgram(c, where, program);
+    const script = c.script.map((s) => ({ ...s, path: s.path && path.join(where.root, s.path) }));
+    // releases.mjs keeps what the program sent, to rebuild captures without re-running it.
+    onRecords?.(records, script);
+    const capture = buildCapture({ release, records, builtIns, script });
     return { root: where.root, home: where.home, cwd: where.cwd, ...where.extras, ...capture };
   } finally {
     if (where.managed) fs.rmSync(MANAGED_DIR, { recursive: true, force: true });

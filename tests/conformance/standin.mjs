@@ -50,7 +50,7 @@ export async function startStandIn({ script = [] } = {}) {
       const step = chooseStep(body, pending);
       // Which scripted step this request was answered with, so a reader can find the
       // request that shows what the step attached: the next one of the same session.
-      requests.push({ body, step: step ? script.indexOf(step) : null });
+      requests.push({ body, step: step ? script.indexOf(step.alias_of ?? step) : null });
       if (body.stream) {
         streamReply(res, body, step, () => `toolu_${String(++toolCounter).padStart(4, '0')}`);
       } else {
@@ -75,9 +75,15 @@ export async function startStandIn({ script = [] } = {}) {
 function chooseStep(body, pending) {
   if (!pending.length || isSubAgent(body)) return null;
   const tools = (body.tools || []).map((t) => t.name);
-  if (!tools.includes(pending[0].tool)) return null;
-  return pending.shift();
+  // Older releases call the sub-agent tool `Task`.
+  const name = [pending[0].tool, ...(TOOL_ALIASES[pending[0].tool] ?? [])].find((n) => tools.includes(n));
+  if (!name) return null;
+  const step = pending.shift();
+  return name === step.tool ? step : { ...step, tool: name, alias_of: step };
 }
+
+/** Other names a release gives the same tool. */
+const TOOL_ALIASES = { Agent: ['Task'] };
 
 /** The text of a request's system prompt, its blocks joined by newlines. */
 export function systemText(body) {

@@ -1,0 +1,284 @@
+// Records the conformance cases on published Claude Code releases other than the pin.
+// Run by hand (each release is a download of 90 to 400 MB); the replay in
+// tests/tests/conformance.rs then checks the core against every release offline.
+//
+//   node tests/conformance/releases.mjs record VER [VER …] [--case NAME …] [--keep]
+//       installs each release into $MEMDIAG_RELEASES (default /work/releases/<ver>, outside
+//       the repository), runs the cases on it, keeps what it sent under raw/<ver>/ there and
+//       writes fixtures/conformance/<case>/releases/<ver>.json; then removes the install
+//       unless --keep (a few releases on disk at once at most).
+//   node tests/conformance/releases.mjs rebuild [VER …]
+//       rewrites those captures from the kept requests (after a change to capture.mjs).
+//   node tests/conformance/releases.mjs diff A B [--case NAME …]
+//       names the cases whose captures differ between two recorded releases, and where.
+//   node tests/conformance/releases.mjs bisect A B --case NAME [--case NAME …]
+//       A and B recorded and different for those cases: installs releases published between
+//       them, halving the interval, and prints the first release that behaves like B.
+//   node tests/conformance/releases.mjs list
+//       the published 2.x releases, as `npm view` gives them.
+//
+// A release's capture holds only what the release sent (`startup`, `skills`, `memory`,
+// `reads`, `agents`) beside its number; the layout (root, home, `~/.claude.json`, `.git`
+// files) is the case's and lives in its capture.json. A case the release could not run is
+// recorded as `{ "release": …, "error": … }`.
+//
+// Old releases send the same things in other shapes (the instruction block inside a
+// "# claudeMd" context reminder, the memory section under "# auto memory", the skills
+// listing as a user-turn reminder); capture.mjs reads every shape seen.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { CASES_DIR, captureCase, caseNames, programRelease } from './run.mjs';
+import { buildCapture, entryName } from './capture.mjs';
+
+const RELEASES = process.env.MEMDIAG_RELEASES || '/work/releases';
+const PACKAGE = '@anthropic-ai/claude-code';
+
+/** The published 2.x releases in order, from npm. */
+export function published() {
+  const r = spawnSync('npm', ['view', PACKAGE, 'versions', '--json'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm view failed: ${r.stderr}`);
+  return JSON.parse(r.stdout).filter((v) => /^2\.\d+\.\d+$/.test(v));
+}
+
+const parts = (v) => v.split('.').map(Number);
+export const compareVersions = (a, b) => {
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
+};
+
+/** Installs `ver` (once) and returns the program to run: the native binary or cli.js. */
+function install(ver) {
+  const dir = path.join(RELEASES, ver);
+  const program = findProgram(dir);
+  if (program) return program;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
+  const r = spawnSync('npm', ['i', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund',
+    `${PACKAGE}@${ver}`], { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm i ${ver}: ${r.stderr.slice(-1500)}`);
+  const found = findProgram(dir);
+  if (!found) throw new Error(`${ver} installed neither a native binary nor a cli.js`);
+  return found;
+}
+
+function findProgram(dir) {
+  const scoped = path.join(dir, 'node_modules/@anthropic-ai');
+  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  const native = path.join(scoped, `claude-code-linux-${arch}/claude`);
+  if (fs.existsSync(native)) return native;
+  const cli = path.join(scoped, 'claude-code/cli.js');
+  return fs.existsSync(cli) ? cli : null;
+}
+
+function uninstall(ver) {
+  fs.rmSync(path.join(RELEASES, ver, 'node_modules'), { recursive: true, force: true });
+}
+
+/** What is kept of a request: all but the tools' schemas (a release's own text). */
+function slim(records) {
+  return records.map(({ body, step }) => ({
+    step,
+    body: { ...body, tools: (body.tools || []).map((t) => ({ name: t.name })) },
+  }));
+}
+
+const rawFile = (ver, name) => path.join(RELEASES, 'raw', ver, `${name}.json`);
+const captureFile = (name, ver) => path.join(CASES_DIR, name, 'releases', `${ver}.json`);
+
+/**
+ * The names the case's own files give skills and commands (every `skills/<name>/` folder and
+ * `commands/<name>.md` file of its tree): any other name a listing holds is the release's own.
+ */
+function userSkillNames(name) {
+  const names = new Set();
+  const visit = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const at = path.join(dir, entry.name);
+      if (!entry.isDirectory()) {
+        if (path.basename(dir) === 'commands' && entry.name.endsWith('.md')) names.add(entry.name.slice(0, -3));
+        continue;
+      }
+      if (path.basename(dir) === 'skills') names.add(entry.name);
+      visit(at);
+    }
+  };
+  const tree = path.join(CASES_DIR, name, 'tree');
+  if (fs.existsSync(tree)) visit(tree);
+  return names;
+}
+
+/** A set that holds every name but the case's own skills: the release's built-in ones. */
+function builtInsOf(name) {
+  const own = userSkillNames(name);
+  return { has: (n) => !own.has(n) };
+}
+
+function writeCapture(name, ver, capture) {
+  const file = captureFile(name, ver);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(capture, null, 2)}\n`);
+}
+
+/** Rebuilds every capture of `ver` from the kept requests. */
+function rebuild(ver, names = caseNames()) {
+  for (const name of names) {
+    const builtIns = builtInsOf(name);
+    const file = rawFile(ver, name);
+    if (!fs.existsSync(file)) continue;
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    let capture;
+    if (raw.error) {
+      capture = { release: ver, error: raw.error };
+    } else {
+      try {
+        const full = buildCapture({ release: ver, records: raw.records, script: raw.script, builtIns });
+        capture = { release: ver, startup: full.startup, skills: full.skills, memory: full.memory,
+          reads: full.reads, agents: full.agents };
+      } catch (e) {
+        capture = { release: ver, error: e.message };
+      }
+    }
+    writeCapture(name, ver, capture);
+  }
+}
+
+async function record(ver, names, keep) {
+  const start = Date.now();
+  const program = install(ver);
+  const printed = programRelease(program);
+  if (printed !== ver) throw new Error(`${program} says it is ${printed}, not ${ver}`);
+  fs.mkdirSync(path.join(RELEASES, 'raw', ver), { recursive: true });
+  let failed = 0;
+  for (const name of names) {
+    let kept = null;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await captureCase(name, ver, {
+          program,
+          onRecords: (records, script) => { kept = { records: slim(records), script }; },
+        });
+        break;
+      } catch (e) {
+        // Another run holds /etc/claude-code for a moment: wait for it.
+        if (/exists already/.test(e.message) && attempt < 5) {
+          await new Promise((r) => setTimeout(r, 5000));
+          continue;
+        }
+        kept = { error: e.message.slice(0, 600) };
+        failed += 1;
+        break;
+      }
+    }
+    fs.writeFileSync(rawFile(ver, name), JSON.stringify(kept));
+  }
+  rebuild(ver, names);
+  if (!keep) uninstall(ver);
+  const secs = ((Date.now() - start) / 1000).toFixed(0);
+  console.log(`recorded ${names.length} cases on ${ver} in ${secs}s, ${failed} failed`);
+}
+
+function loadCapture(name, ver) {
+  const file = captureFile(name, ver);
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (fs.existsSync(path.join(CASES_DIR, name, 'capture.json'))) {
+    const c = JSON.parse(fs.readFileSync(path.join(CASES_DIR, name, 'capture.json'), 'utf8'));
+    if (c.release === ver) return c;
+  }
+  return null;
+}
+
+/**
+ * What the user's files made a release send: the files and their text, the user's skills,
+ * the memory folder, reads and sub-agents; not the lengths of Claude Code's own text.
+ */
+function normal(c) {
+  if (!c) return null;
+  if (c.error) return { error: c.error };
+  return {
+    startup: c.startup?.files ?? [],
+    skills: c.skills?.entries ?? [],
+    memory: { enabled: c.memory.enabled, dir: c.memory.dir, index: c.memory.index },
+    reads: c.reads,
+    agents: c.agents,
+  };
+}
+const behaviour = (c) => JSON.stringify(normal(c));
+
+function firstDifference(a, b, at = '') {
+  if (JSON.stringify(a) === JSON.stringify(b)) return null;
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[k], b[k], `${at}/${k}`);
+      if (d) return d;
+    }
+  }
+  return `${at || '/'}: ${JSON.stringify(a)?.slice(0, 200)} → ${JSON.stringify(b)?.slice(0, 200)}`;
+}
+
+function diff(a, b, names) {
+  for (const name of names) {
+    const [x, y] = [loadCapture(name, a), loadCapture(name, b)];
+    if (!x || !y) continue;
+    if (behaviour(x) !== behaviour(y)) console.log(`${name}: ${firstDifference(normal(x), normal(y))}`);
+  }
+}
+
+async function bisect(a, b, names) {
+  const list = published();
+  const want = Object.fromEntries(names.map((n) => [n, behaviour(loadCapture(n, b))]));
+  const old = Object.fromEntries(names.map((n) => [n, behaviour(loadCapture(n, a))]));
+  let lo = list.indexOf(a);
+  let hi = list.indexOf(b);
+  if (lo < 0 || hi < 0 || lo >= hi) throw new Error(`${a} and ${b} are not two published releases in order`);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const ver = list[mid];
+    await record(ver, names, false);
+    const now = names.map((n) => behaviour(loadCapture(n, ver)));
+    const likeB = names.every((n, i) => now[i] === want[n]);
+    const likeA = names.every((n, i) => now[i] === old[n]);
+    console.log(`${ver}: ${likeB ? 'as ' + b : likeA ? 'as ' + a : 'neither (another change in between)'}`);
+    if (likeB) hi = mid;
+    else if (likeA) lo = mid;
+    else {
+      console.log(`stopping: ${ver} differs from both; bisect each side on its own`);
+      return;
+    }
+  }
+  console.log(`first release as ${b} for ${names.join(', ')}: ${list[hi]} (the one before: ${list[lo]})`);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const verb = args[0];
+  const cases = args.flatMap((x, i) => (x === '--case' ? [args[i + 1]] : []));
+  const rest = args.slice(1).filter((x, i, all) => !x.startsWith('--') && all[i - 1] !== '--case');
+  const names = cases.length ? cases : caseNames();
+  if (verb === 'record') {
+    for (const ver of rest) {
+      try {
+        await record(ver, names, args.includes('--keep'));
+      } catch (e) {
+        console.log(`${ver}: not recorded: ${e.message}`);
+      }
+    }
+  } else if (verb === 'rebuild') {
+    const vers = rest.length ? rest : fs.readdirSync(path.join(RELEASES, 'raw'));
+    for (const ver of vers) rebuild(ver, names);
+  } else if (verb === 'diff') {
+    diff(rest[0], rest[1], names);
+  } else if (verb === 'bisect') {
+    await bisect(rest[0], rest[1], names);
+  } else if (verb === 'list') {
+    console.log(published().join(' '));
+  } else {
+    console.log('usage: releases.mjs record|rebuild|diff|bisect|list … (see the top of this file)');
+    process.exitCode = 2;
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
