@@ -1,0 +1,712 @@
+//! The native reader: lists folders, zips and single files of this machine into one virtual
+//! tree, and reads the files the analysis asks for.
+//!
+//! This is the one place in the workspace that touches `std::fs`. A folder is listed with
+//! sizes and times only; contents are read when [`memdiag_core::analyze`] names them
+//! (`Step::NeedsContents`), never otherwise, and `*.jsonl` transcripts and the bulk folders
+//! of a config directory are never read (not even sized).
+//!
+//! **Links.** A symbolic link to a file is followed as Claude Code follows it (measured on
+//! 2.1.328: the file loads under the link's path), but only when it resolves inside the
+//! folder the mount confines it to; this is checked after resolving (`canonicalize`, then a
+//! prefix test on the resolved path), at listing time and again at read time. A read opens
+//! exactly the path the listing found, never a path rebuilt from the virtual one, so a file
+//! named `rules\secret.md` in a Windows-style mount cannot be reached through a link named
+//! `rules`. Links to folders are not followed (the program does not follow a linked
+//! `.claude/rules/`). Every link left out is named in a `scan-skipped` finding.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use memdiag_core::report::{Code, FileStatus, Os, Report, UnresolvedReason};
+use memdiag_core::{
+    analyze_with, is_bulk_data, mount_zip, ContentSource, Contents, Diagnostic, FileEntry, Input,
+    Severity, Tree, VPath, ZipLimits, ZipSource,
+};
+
+/// The largest file read from a folder, as for a zip entry.
+pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The most entries one folder mount lists before it stops (and says so): running in a home
+/// folder must not walk the whole disk.
+const MAX_LISTED: u64 = 500_000;
+
+/// Rounds of following imports and links to files outside the default mounts.
+const MAX_OUTSIDE_ROUNDS: usize = 10;
+
+/// One `--mount VIRTUAL=LOCAL`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Mount {
+    /// Where the source shows in the virtual tree.
+    pub(crate) at: VPath,
+    /// The folder or `.zip` file on this machine.
+    pub(crate) local: PathBuf,
+}
+
+/// Where the files come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Sources {
+    /// Folders and zips named with `--mount`: a snapshot, whatever machine it came from.
+    Mounts(Vec<Mount>),
+    /// This machine as Claude Code would see it: the config folder, `.claude.json`, the
+    /// project and the folders above it, the managed policy, and any file outside those
+    /// that the analysis references.
+    Host,
+}
+
+/// Lists the sources and runs the analysis to completion.
+///
+/// # Errors
+/// A source that cannot be listed or opened, or an input the analysis refuses.
+pub(crate) fn scan(input: &Input, sources: &Sources) -> Result<Report, String> {
+    let mut reader = Reader {
+        config: match &input.config_dir {
+            Some(dir) => VPath::new(dir).ok(),
+            None => VPath::new(&input.home).ok().map(|home| home.child(".claude")),
+        },
+        ..Reader::default()
+    };
+    match sources {
+        Sources::Mounts(mounts) => {
+            for mount in mounts {
+                reader.mount(mount)?;
+            }
+            reader.run(input)
+        }
+        Sources::Host => {
+            reader.mount_host(input)?;
+            let mut report = reader.run(input)?;
+            for _ in 0..MAX_OUTSIDE_ROUNDS {
+                if !reader.mount_outside(&report) {
+                    break;
+                }
+                report = reader.run(input)?;
+            }
+            Ok(report)
+        }
+    }
+}
+
+/// The virtual path of a path of this machine (`C:\Users\a` becomes `C:/Users/a`).
+///
+/// # Errors
+/// A relative path or one that is not UTF-8.
+pub(crate) fn vpath_of(local: &Path) -> Result<VPath, String> {
+    let text = local
+        .to_str()
+        .ok_or_else(|| format!("{} is not valid UTF-8", local.display()))?;
+    // `canonicalize` on Windows gives verbatim paths (`\\?\C:\…`).
+    let text = text.strip_prefix(r"\\?\").unwrap_or(text);
+    VPath::new(text).map_err(|error| error.to_string())
+}
+
+/// The path of this machine a virtual path of the host names.
+fn local_of(path: &VPath) -> PathBuf {
+    PathBuf::from(path.as_str())
+}
+
+/// The host's operating system, for the managed policy path.
+pub(crate) fn host_os() -> Os {
+    if cfg!(windows) {
+        Os::Windows
+    } else if cfg!(target_os = "macos") {
+        Os::Macos
+    } else {
+        Os::Linux
+    }
+}
+
+/// The tree being built and where each of its files is read from.
+#[derive(Debug, Default)]
+pub(crate) struct Reader {
+    tree: Tree,
+    /// Every listed file of a folder, with the exact path the listing found it at and the
+    /// folder its link (if it is one) must resolve inside.
+    files: BTreeMap<VPath, Local>,
+    /// Zip mounts, by mount point.
+    zips: Vec<(VPath, ZipSource)>,
+    /// The config folder, whose bulk folders are never listed.
+    config: Option<VPath>,
+}
+
+/// A listed file of this machine.
+#[derive(Debug, Clone)]
+struct Local {
+    /// The mount point of the listing that found it.
+    mount: VPath,
+    path: PathBuf,
+    confine: PathBuf,
+}
+
+/// What one folder listing left out, for its finding.
+#[derive(Debug, Default)]
+struct Skipped {
+    unreadable: u64,
+    dangling: u64,
+    folder_links: u64,
+    odd_names: Vec<String>,
+    outside: Vec<String>,
+    stopped: bool,
+}
+
+impl Reader {
+    /// The tree listed so far.
+    #[cfg(test)]
+    pub(crate) fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// Names the config folder, whose bulk folders are never listed.
+    #[cfg(test)]
+    pub(crate) fn set_config(&mut self, config: VPath) {
+        self.config = Some(config);
+    }
+
+    fn run(&mut self, input: &Input) -> Result<Report, String> {
+        let mut tree = self.tree.clone();
+        let report = analyze_with(&mut tree, input, self).map_err(|error| error.to_string())?;
+        // Keep what was read, so a later round reads nothing twice.
+        self.tree = tree;
+        Ok(report)
+    }
+
+    /// Mounts one `--mount`: a folder or a `.zip` file.
+    pub(crate) fn mount(&mut self, mount: &Mount) -> Result<(), String> {
+        let shown = mount.local.display();
+        let metadata =
+            fs::metadata(&mount.local).map_err(|error| format!("cannot read {shown}: {error}"))?;
+        if metadata.is_dir() {
+            let confine = fs::canonicalize(&mount.local)
+                .map_err(|error| format!("cannot read {shown}: {error}"))?;
+            self.list_dir(&mount.at, &mount.local, &confine)
+                .map_err(|error| format!("cannot list {shown}: {error}"))
+        } else if metadata.is_file() && is_zip_name(&mount.local) {
+            let bytes =
+                fs::read(&mount.local).map_err(|error| format!("cannot read {shown}: {error}"))?;
+            let zip = mount_zip(&mut self.tree, mount.at.as_str(), bytes, ZipLimits::default())
+                .map_err(|error| format!("{shown}: {error}"))?;
+            self.zips.push((mount.at.clone(), zip));
+            Ok(())
+        } else {
+            Err(format!("{shown} is neither a folder nor a .zip file"))
+        }
+    }
+
+    /// Mounts what Claude Code reads on this machine for `input`: the config folder (its
+    /// links may lead anywhere in the home folder, as a dotfiles setup does), the
+    /// `.claude.json` beside it, the managed policy folder, the project (links confined to
+    /// it), and in each folder above the project only the names the walk looks at.
+    fn mount_host(&mut self, input: &Input) -> Result<(), String> {
+        let home = VPath::new(&input.home).map_err(|error| format!("home: {error}"))?;
+        let config = match &input.config_dir {
+            Some(dir) => VPath::new(dir).map_err(|error| format!("config directory: {error}"))?,
+            None => home.child(".claude"),
+        };
+        let home_local = local_of(&home);
+        let home_confine = fs::canonicalize(&home_local).unwrap_or_else(|_| home_local.clone());
+        self.mount_dir_if_any(&config, &home_confine)?;
+        for candidate in [home.child(".claude.json"), config.child(".claude.json")] {
+            self.mount_file(&candidate, &home_confine);
+        }
+        let managed = VPath::new(match input.os {
+            Os::Linux => "/etc/claude-code",
+            Os::Macos => "/Library/Application Support/ClaudeCode",
+            Os::Windows => "C:/Program Files/ClaudeCode",
+        })
+        .map_err(|error| error.to_string())?;
+        let managed_confine =
+            fs::canonicalize(local_of(&managed)).unwrap_or_else(|_| local_of(&managed));
+        self.mount_dir_if_any(&managed, &managed_confine)?;
+        let Some(project) = &input.project else {
+            return Ok(());
+        };
+        let project = VPath::new(project).map_err(|error| format!("project: {error}"))?;
+        let project_local = local_of(&project);
+        let confine = fs::canonicalize(&project_local).map_err(|error| {
+            format!("cannot read the project {}: {error}", project_local.display())
+        })?;
+        self.list_dir(&project, &project_local, &confine)
+            .map_err(|error| format!("cannot list {}: {error}", project_local.display()))?;
+        for dir in project.ancestors().filter(|dir| *dir != project) {
+            let dir_local = local_of(&dir);
+            let confine = fs::canonicalize(&dir_local).unwrap_or_else(|_| dir_local.clone());
+            for name in ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", ".git"] {
+                self.mount_file(&dir.child(name), &confine);
+            }
+            let dot_claude = dir.child(".claude");
+            if dot_claude == config || dot_claude.starts_with(&config) {
+                continue;
+            }
+            self.mount_file(&dot_claude.child("CLAUDE.md"), &confine);
+            self.mount_dir_if_any(&dot_claude.child("rules"), &confine)?;
+        }
+        Ok(())
+    }
+
+    /// Lists a folder of the host when it exists, and marks it covered either way.
+    fn mount_dir_if_any(&mut self, at: &VPath, confine: &Path) -> Result<(), String> {
+        let local = local_of(at);
+        match fs::symlink_metadata(&local) {
+            Ok(metadata) if metadata.is_dir() => self
+                .list_dir(at, &local, confine)
+                .map_err(|error| format!("cannot list {}: {error}", local.display())),
+            // A linked folder is listed when it resolves inside its confinement (the config
+            // folder linked into a dotfiles checkout).
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                match fs::canonicalize(&local) {
+                    Ok(target) if target.starts_with(confine) && target.is_dir() => self
+                        .list_dir(at, &local, confine)
+                        .map_err(|error| format!("cannot list {}: {error}", local.display())),
+                    _ => {
+                        self.tree.add_mount(at.clone());
+                        self.note_skipped(
+                            at,
+                            &Skipped {
+                                outside: vec![at.as_str().to_owned()],
+                                ..Skipped::default()
+                            },
+                        );
+                        Ok(())
+                    }
+                }
+            }
+            _ => {
+                self.tree.add_mount(at.clone());
+                Ok(())
+            }
+        }
+    }
+
+    /// Lists one path of the host as a mount of its own: a file (or a link to one that stays
+    /// in `confine`) is listed, a folder (`.git`) is marked, and a missing path is covered and
+    /// absent.
+    fn mount_file(&mut self, at: &VPath, confine: &Path) {
+        let local = local_of(at);
+        self.tree.add_mount(at.clone());
+        let Ok(metadata) = fs::symlink_metadata(&local) else {
+            return;
+        };
+        if metadata.is_dir() {
+            self.tree.add_dir(at.clone());
+            if at.file_name() == ".git" {
+                // Only `worktrees/<name>/gitdir` is read below `.git`.
+                let _ = self.list_dir(at, &local, confine);
+            }
+            return;
+        }
+        let mut skipped = Skipped::default();
+        self.add_file(at, at, &local, &metadata, confine, &mut skipped);
+        if skipped.outside.len() + skipped.dangling as usize + skipped.unreadable as usize > 0 {
+            self.note_skipped(at, &skipped);
+        }
+    }
+
+    /// Mounts every file an analysis of the host referenced outside what is mounted (an
+    /// `@~/notes.md` import, an absolute link), as Claude Code reads them. True when
+    /// anything new was mounted.
+    fn mount_outside(&mut self, report: &Report) -> bool {
+        let mut added = false;
+        for row in &report.files {
+            if row.status != FileStatus::Unresolved
+                || row.unresolved_reason != Some(UnresolvedReason::OutsideSnapshot)
+            {
+                continue;
+            }
+            let Ok(path) = VPath::new(&row.path) else {
+                continue;
+            };
+            if self.tree.is_covered(&path) {
+                continue;
+            }
+            let local = local_of(&path);
+            // The file itself may be a link; it must resolve inside the folder it sits in.
+            let confine = local
+                .parent()
+                .and_then(|parent| fs::canonicalize(parent).ok())
+                .unwrap_or_else(|| local.clone());
+            self.mount_file(&path, &confine);
+            added = true;
+        }
+        added
+    }
+
+    /// Lists the folder `local` into the tree below `at`; links must resolve inside
+    /// `confine`.
+    ///
+    /// # Errors
+    /// When `local` itself cannot be listed.
+    fn list_dir(
+        &mut self,
+        at: &VPath,
+        local: &Path,
+        confine: &Path,
+    ) -> std::io::Result<()> {
+        // Reading the root first makes an unreadable mount an error rather than an empty tree.
+        let mut next = Some((at.clone(), local.to_path_buf(), fs::read_dir(local)?));
+        // Folders wait as paths, not open handles, so a wide tree cannot run out of descriptors.
+        let mut pending: Vec<(VPath, PathBuf)> = Vec::new();
+        let mut skipped = Skipped::default();
+        let mut listed = 0_u64;
+        self.tree.add_dir(at.clone());
+        'folders: loop {
+            let (dir, dir_local, entries) = match next.take() {
+                Some(opened) => opened,
+                None => match pending.pop() {
+                    Some((dir, dir_local)) => match fs::read_dir(&dir_local) {
+                        Ok(entries) => (dir, dir_local, entries),
+                        Err(_) => {
+                            skipped.unreadable += 1;
+                            continue;
+                        }
+                    },
+                    None => break,
+                },
+            };
+            // Below `.git` only `worktrees/<name>/gitdir` matters to the analysis.
+            let in_git = dir.as_str().contains("/.git/") || dir.file_name() == ".git";
+            for entry in entries {
+                listed += 1;
+                if listed > MAX_LISTED {
+                    skipped.stopped = true;
+                    break 'folders;
+                }
+                let Ok(entry) = entry else {
+                    skipped.unreadable += 1;
+                    continue;
+                };
+                // `DirEntry::file_type` does not follow links.
+                let (Ok(file_type), Some(name)) = (
+                    entry.file_type(),
+                    entry.file_name().to_str().map(str::to_owned),
+                ) else {
+                    skipped.unreadable += 1;
+                    continue;
+                };
+                // A name must stay one segment of the virtual path: on a drive path a
+                // backslash is a separator, and `..` would climb.
+                let path = match dir.join(&name) {
+                    Ok(path) if path.parent().as_ref() == Some(&dir) => path,
+                    _ => {
+                        skipped.odd_names.push(format!("{}/{name}", dir.as_str()));
+                        continue;
+                    }
+                };
+                let entry_local = dir_local.join(entry.file_name());
+                if in_git && !git_wanted(&path) {
+                    continue;
+                }
+                if file_type.is_dir() {
+                    self.tree.add_dir(path.clone());
+                    if !self.is_bulk(&format!("{}/x", path.as_str())) {
+                        pending.push((path, entry_local));
+                    }
+                } else if file_type.is_symlink() {
+                    match fs::metadata(&entry_local) {
+                        Ok(metadata) if metadata.is_dir() => {
+                            // Resolved first: a folder link out of the mount is named as such.
+                            match fs::canonicalize(&entry_local) {
+                                Ok(target) if !target.starts_with(confine) => {
+                                    skipped.outside.push(path.to_string());
+                                }
+                                _ => skipped.folder_links += 1,
+                            }
+                        }
+                        // The link's own metadata: `add_file` resolves and confines it.
+                        Ok(_) => match entry.metadata() {
+                            Ok(link) => self.add_file(
+                                at,
+                                &path,
+                                &entry_local,
+                                &link,
+                                confine,
+                                &mut skipped,
+                            ),
+                            Err(_) => skipped.unreadable += 1,
+                        },
+                        // Dangling, or a loop of links.
+                        Err(_) => skipped.dangling += 1,
+                    }
+                } else if file_type.is_file() {
+                    if self.is_bulk(path.as_str()) {
+                        // Named only: a transcript is never sized, dated or read.
+                        self.tree.insert(
+                            path,
+                            FileEntry {
+                                size: 0,
+                                contents: Contents::Unread,
+                                modified: None,
+                            },
+                        );
+                        continue;
+                    }
+                    match entry.metadata() {
+                        Ok(metadata) => self.add_file(
+                            at,
+                            &path,
+                            &entry_local,
+                            &metadata,
+                            confine,
+                            &mut skipped,
+                        ),
+                        Err(_) => skipped.unreadable += 1,
+                    }
+                } else {
+                    // Sockets, pipes and devices hold nothing Claude Code would load.
+                    skipped.unreadable += 1;
+                }
+            }
+        }
+        self.tree.add_mount(at.clone());
+        self.note_skipped(at, &skipped);
+        Ok(())
+    }
+
+    /// Lists one file, or one link to a file when it resolves inside `confine`.
+    fn add_file(
+        &mut self,
+        mount: &VPath,
+        path: &VPath,
+        local: &Path,
+        metadata: &fs::Metadata,
+        confine: &Path,
+        skipped: &mut Skipped,
+    ) {
+        let metadata = if metadata.file_type().is_symlink() {
+            match fs::canonicalize(local) {
+                Err(_) => {
+                    skipped.dangling += 1;
+                    return;
+                }
+                Ok(target) if !target.starts_with(confine) => {
+                    skipped.outside.push(path.to_string());
+                    return;
+                }
+                Ok(target) => match fs::metadata(&target) {
+                    Ok(metadata) if metadata.is_file() => metadata,
+                    Ok(_) => {
+                        skipped.folder_links += 1;
+                        return;
+                    }
+                    Err(_) => {
+                        skipped.unreadable += 1;
+                        return;
+                    }
+                },
+            }
+        } else if metadata.is_file() {
+            metadata.clone()
+        } else {
+            skipped.unreadable += 1;
+            return;
+        };
+        self.tree.insert(
+            path.clone(),
+            FileEntry {
+                size: metadata.len(),
+                contents: Contents::Unread,
+                modified: metadata.modified().ok().and_then(iso_8601_utc),
+            },
+        );
+        self.files.insert(
+            path.clone(),
+            Local {
+                mount: mount.clone(),
+                path: local.to_path_buf(),
+                confine: confine.to_path_buf(),
+            },
+        );
+    }
+
+    /// True for a path of the config folder that names bulk session data.
+    fn is_bulk(&self, path: &str) -> bool {
+        let Some(config) = &self.config else {
+            return false;
+        };
+        let Ok(path) = VPath::new(path) else {
+            return false;
+        };
+        path.strip_prefix(config).is_some_and(is_bulk_data)
+    }
+
+    /// One `scan-skipped` finding on `at` for everything a listing left out.
+    fn note_skipped(&mut self, at: &VPath, skipped: &Skipped) {
+        let mut left_out = Vec::new();
+        let named = |what: String, paths: &[String]| {
+            let shown = paths.iter().take(10).cloned().collect::<Vec<_>>().join(", ");
+            let more = paths.len().saturating_sub(10);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            format!("{what}, never read ({shown}{more})")
+        };
+        if !skipped.outside.is_empty() {
+            left_out.push(named(
+                plural(
+                    skipped.outside.len() as u64,
+                    "symbolic link leading outside the mounted folder",
+                    "symbolic links leading outside the mounted folder",
+                ),
+                &skipped.outside,
+            ));
+        }
+        if !skipped.odd_names.is_empty() {
+            left_out.push(named(
+                plural(
+                    skipped.odd_names.len() as u64,
+                    "entry whose name is not one path segment here",
+                    "entries whose names are not one path segment here",
+                ),
+                &skipped.odd_names,
+            ));
+        }
+        if skipped.dangling > 0 {
+            left_out.push(plural(
+                skipped.dangling,
+                "dangling or looping symbolic link",
+                "dangling or looping symbolic links",
+            ));
+        }
+        if skipped.folder_links > 0 {
+            left_out.push(plural(
+                skipped.folder_links,
+                "symbolic link to a folder (Claude Code does not follow those)",
+                "symbolic links to folders (Claude Code does not follow those)",
+            ));
+        }
+        if skipped.unreadable > 0 {
+            left_out.push(plural(
+                skipped.unreadable,
+                "entry it could not list",
+                "entries it could not list",
+            ));
+        }
+        if skipped.stopped {
+            left_out.push(format!(
+                "everything past the first {MAX_LISTED} entries (the listing stopped there)"
+            ));
+        }
+        if !left_out.is_empty() {
+            self.tree.push_diagnostic(Diagnostic::new(
+                Code::ScanSkipped,
+                Severity::Info,
+                Some(at.as_str()),
+                format!(
+                    "the scan left out {} below this folder",
+                    left_out.join(" and ")
+                ),
+            ));
+        }
+    }
+}
+
+impl ContentSource for Reader {
+    /// Reads a listed file from the exact path it was listed at, or a zip entry from the
+    /// zip with the longest mount point that holds `path`.
+    fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
+        let local = self.files.get(path);
+        let zip = self
+            .zips
+            .iter_mut()
+            .filter(|(at, _)| path.starts_with(at))
+            .filter(|(at, _)| local.is_none_or(|l| at.as_str().len() > l.mount.as_str().len()))
+            .max_by_key(|(at, _)| at.as_str().len());
+        match (zip, local) {
+            (Some((_, zip)), _) => zip.read(path),
+            (None, Some(local)) => read_confined(local),
+            (None, None) => Err("no mount holds this file".to_owned()),
+        }
+    }
+}
+
+/// Reads a listed file after resolving it again (a link may have changed since the listing),
+/// refusing one that now leads outside its folder.
+fn read_confined(local: &Local) -> Result<Vec<u8>, String> {
+    let resolved = fs::canonicalize(&local.path)
+        .map_err(|error| format!("cannot read the file: {error}"))?;
+    if !resolved.starts_with(&local.confine) {
+        return Err("it leads outside the mounted folder; not read".to_owned());
+    }
+    read_local(&resolved)
+}
+
+/// True for the paths below a `.git` folder the analysis reads: `worktrees/<name>/gitdir`.
+fn git_wanted(path: &VPath) -> bool {
+    let text = path.as_str();
+    let Some(cut) = text.rfind("/.git/") else {
+        return false;
+    };
+    let rest: Vec<&str> = text[cut + 6..].split('/').collect();
+    matches!(
+        rest.as_slice(),
+        ["worktrees"] | ["worktrees", _] | ["worktrees", _, "gitdir"]
+    )
+}
+
+fn is_zip_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("zip"))
+}
+
+/// `count` with the noun that agrees with it.
+fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// Reads one file, refusing more than [`MAX_FILE_BYTES`].
+fn read_local(local: &Path) -> Result<Vec<u8>, String> {
+    let file = fs::File::open(local).map_err(|error| format!("cannot read the file: {error}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("cannot read the file: {error}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "the file is over the {} MB cap; left unread",
+            MAX_FILE_BYTES / (1024 * 1024)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The UTC date of `time` (`2026-09-11`): the default for `--today`.
+pub(crate) fn utc_date(time: SystemTime) -> String {
+    iso_8601_utc(time).map_or_else(|| "1970-01-01".to_owned(), |text| text[..10].to_owned())
+}
+
+/// A file time as ISO 8601 in UTC (`2026-09-11T08:30:00Z`), or `None` before 1970.
+pub(crate) fn iso_8601_utc(time: SystemTime) -> Option<String> {
+    let seconds = time.duration_since(UNIX_EPOCH).ok()?.as_secs();
+    let (year, month, day) = civil_from_days(i64::try_from(seconds / 86_400).ok()?);
+    let of_day = seconds % 86_400;
+    Some(format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        of_day / 3600,
+        of_day % 3600 / 60,
+        of_day % 60
+    ))
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`), so the command needs no date crate.
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}

@@ -1,0 +1,285 @@
+//! The text format: what a person reads in a terminal.
+//!
+//! The files by group with the page's load icons and what each sends, what every session
+//! carries part by part, what loads later, and the most severe findings. Styles are ANSI
+//! escapes; the caller's [`anstream::AutoStream`] drops them when the terminal has no colour
+//! (not a terminal, `NO_COLOR`, `TERM=dumb`) or translates them on an old Windows console.
+
+use std::fmt::Write as _;
+
+use anstyle::{AnsiColor, Style};
+use memdiag_core::report::{FileRow, FileStatus, Group, LoadType, Report, UnresolvedReason};
+use memdiag_core::Severity;
+
+use crate::severity_name;
+
+/// Findings listed before "and N more".
+const TOP_FINDINGS: usize = 10;
+
+const BOLD: Style = Style::new().bold();
+const DIM: Style = Style::new().dimmed();
+const RED: Style = AnsiColor::Red.on_default().bold();
+const YELLOW: Style = AnsiColor::Yellow.on_default().bold();
+const CYAN: Style = AnsiColor::Cyan.on_default();
+const GREEN: Style = AnsiColor::Green.on_default().bold();
+
+/// The whole text output; `failures` are the gates the report fails.
+pub(crate) fn render(report: &Report, failures: &[String]) -> String {
+    let mut out = String::new();
+    let home = Home(&report.context.home);
+    header(&mut out, report, &home);
+    session(&mut out, report);
+    files(&mut out, report, &home);
+    findings(&mut out, report, &home);
+    let legend = [
+        LoadType::Always,
+        LoadType::Startup,
+        LoadType::Conditional,
+        LoadType::OnDemand,
+        LoadType::Tree,
+        LoadType::Import,
+        LoadType::Link,
+    ]
+    .map(|load| format!("{} {}", load.icon(), load.label().to_lowercase()))
+    .join("  ");
+    let _ = writeln!(out, "{DIM}{legend}{DIM:#}");
+    let _ = writeln!(
+        out,
+        "{DIM}figures are characters as Claude Code counts them (UTF-16 units) of the text \
+         as sent; (n) loads only sometimes and is not in every session{DIM:#}"
+    );
+    if !failures.is_empty() {
+        out.push('\n');
+        for failure in failures {
+            let _ = writeln!(out, "{RED}gate failed:{RED:#} {failure}");
+        }
+    }
+    out
+}
+
+/// Writes paths under the home folder as `~/…`.
+struct Home<'a>(&'a str);
+
+impl Home<'_> {
+    fn show(&self, path: &str) -> String {
+        match path.strip_prefix(self.0) {
+            Some(rest) if rest.starts_with('/') => format!("~{rest}"),
+            Some("") => "~".to_owned(),
+            _ => path.to_owned(),
+        }
+    }
+}
+
+fn header(out: &mut String, report: &Report, home: &Home<'_>) {
+    let context = &report.context;
+    let project = context
+        .project
+        .as_deref()
+        .map_or_else(|| "no project".to_owned(), |p| home.show(p));
+    let rules = if context.version == "current" {
+        "the current rules (measured on Claude Code 2.1.328)".to_owned()
+    } else {
+        format!("the rules of Claude Code {}", context.version)
+    };
+    let _ = writeln!(out, "{BOLD}memdiag{BOLD:#} {project}: {rules}");
+    let memory = match (&context.memory_dir, context.auto_memory_enabled) {
+        (_, false) => "auto memory off".to_owned(),
+        (Some(dir), true) => format!("memory {}", home.show(dir)),
+        (None, true) => "no memory folder yet".to_owned(),
+    };
+    let os = serde_json::to_value(context.os)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{DIM}home {} · config {} · {os} · {memory}{DIM:#}",
+        context.home,
+        home.show(&context.config_dir)
+    );
+    out.push('\n');
+}
+
+fn session(out: &mut String, report: &Report) {
+    let cost = &report.session.cost;
+    let _ = writeln!(
+        out,
+        "{BOLD}Every session carries {} characters{BOLD:#}, about {} tokens \
+         (estimated: characters / 4)",
+        thousands(cost.total.total()),
+        thousands(cost.tokens_estimate)
+    );
+    for (name, part) in [
+        ("instruction block", cost.instruction_block),
+        ("skills listing", cost.skills_listing),
+        ("memory section", cost.memory_section),
+    ] {
+        let _ = writeln!(
+            out,
+            "  {name:<18} {:>9}   {DIM}yours {} · Claude Code's own text {}{DIM:#}",
+            thousands(part.total()),
+            thousands(part.user),
+            thousands(part.claude_code)
+        );
+    }
+    let later = &report.session.later;
+    let figures: Vec<String> = [
+        ("on a read below a folder", later.on_read),
+        ("conditional rules", later.conditional_rules),
+        ("on demand", later.on_demand),
+        ("sub-agents' memory", later.agent_memory),
+    ]
+    .iter()
+    .filter(|(_, figure)| figure.files > 0)
+    .map(|(name, figure)| {
+        format!(
+            "{name} {} ({})",
+            plural(figure.files, "file"),
+            thousands(figure.utf16)
+        )
+    })
+    .collect();
+    if !figures.is_empty() {
+        let _ = writeln!(out, "  later, not in every session: {}", figures.join(" · "));
+    }
+    out.push('\n');
+}
+
+fn files(out: &mut String, report: &Report, home: &Home<'_>) {
+    for group in Group::ALL {
+        let rows: Vec<&FileRow> = report.files.iter().filter(|r| r.group == group).collect();
+        let top = rows.iter().filter(|r| r.depth == 0).count();
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "{BOLD}{}{BOLD:#} ({top})", group.name());
+        for row in rows {
+            let indent = "  ".repeat(row.depth as usize);
+            let style = if row.counted {
+                Style::new()
+            } else if row.load.is_muted() || row.status != FileStatus::Ok {
+                DIM
+            } else {
+                Style::new()
+            };
+            let (number, status) = figure(row);
+            let _ = writeln!(
+                out,
+                "{number}  {indent}{style}{} {}{style:#}{status}",
+                row.load.icon(),
+                home.show(&row.path)
+            );
+        }
+    }
+    out.push('\n');
+}
+
+/// The row's figure column (what it sends: plain when every session carries it, in
+/// parentheses when only sometimes), and what became of it when that is not `ok`.
+fn figure(row: &FileRow) -> (String, String) {
+    let status = match row.status {
+        FileStatus::Ok => String::new(),
+        FileStatus::Unresolved => match row.unresolved_reason {
+            Some(UnresolvedReason::OutsideSnapshot) => "unresolved: outside what was read".to_owned(),
+            _ => "unresolved: no such file".to_owned(),
+        },
+        other => status_word(other),
+    };
+    let status = if status.is_empty() {
+        status
+    } else {
+        format!("  {YELLOW}{status}{YELLOW:#}")
+    };
+    // A skill sends its listing line in every session, not its body.
+    let sent = row.loaded.or(row.skill_listing);
+    let number = match (sent, row.counted) {
+        (Some(sent), true) => format!("{:>9}", thousands(sent.utf16)),
+        (Some(sent), false) => {
+            format!("{DIM}{:>9}{DIM:#}", format!("({})", thousands(sent.utf16)))
+        }
+        (None, _) => " ".repeat(9),
+    };
+    (number, status)
+}
+
+/// The kebab-case word the report writes for a status (`too-deep`).
+fn status_word(status: FileStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn findings(out: &mut String, report: &Report, home: &Home<'_>) {
+    let count = |severity| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count() as u64
+    };
+    let (errors, warnings, infos) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    if report.diagnostics.is_empty() {
+        let _ = writeln!(out, "{GREEN}No findings.{GREEN:#}\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{BOLD}Findings{BOLD:#}: {}, {}, {} info",
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        infos
+    );
+    let mut sorted: Vec<_> = report.diagnostics.iter().collect();
+    // Stable: within a severity the report's own order stays.
+    sorted.sort_by_key(|d| d.severity);
+    for diagnostic in sorted.iter().take(TOP_FINDINGS) {
+        let style = match diagnostic.severity {
+            Severity::Error => RED,
+            Severity::Warning => YELLOW,
+            Severity::Info => CYAN,
+        };
+        let place = match (&diagnostic.path, diagnostic.line) {
+            (Some(path), Some(line)) => format!(" {}:{line}", home.show(path)),
+            (Some(path), None) => format!(" {}", home.show(path)),
+            (None, _) => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "  {style}{:<7}{style:#} {}{DIM}{place}{DIM:#}",
+            severity_name(diagnostic.severity),
+            diagnostic.code
+        );
+        let _ = writeln!(out, "          {}", diagnostic.message);
+    }
+    let more = sorted.len().saturating_sub(TOP_FINDINGS);
+    if more > 0 {
+        let _ = writeln!(
+            out,
+            "  {DIM}and {more} more (--format json or markdown lists every finding){DIM:#}"
+        );
+    }
+    out.push('\n');
+}
+
+/// `n` and the noun, `s` added unless `n` is 1.
+fn plural(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
+/// `12345` as `12,345`.
+pub(crate) fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
