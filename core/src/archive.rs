@@ -27,7 +27,7 @@ impl Default for ZipLimits {
     fn default() -> ZipLimits {
         ZipLimits {
             max_entries: 500_000,
-            max_entry_bytes: 64 * 1024 * 1024,
+            max_entry_bytes: crate::limits::READ_LIMIT_BYTES,
             max_total_bytes: 512 * 1024 * 1024,
             max_ratio: 200,
         }
@@ -89,6 +89,16 @@ pub fn mount_zip(
     let archive = ZipArchive::new(Cursor::new(bytes))
         .map_err(|error| ZipError::NotAZip(error.to_string()))?;
     let mut entries = BTreeMap::new();
+    if archive.has_duplicate_names() {
+        // The zip reader keeps one entry per name and does not say which names repeat.
+        tree.push_diagnostic(Diagnostic::new(
+            Code::ZipEntryRejected,
+            Severity::Warning,
+            None,
+            "the archive's central directory names some files more than once; one entry of \
+             each name is listed (the last) and the others are left out",
+        ));
+    }
     let count = archive.len();
     for index in 0..count {
         if index >= limits.max_entries {
@@ -111,6 +121,19 @@ pub fn mount_zip(
         };
         let name = entry.name_raw();
         match list_entry(&root, &entry, &limits) {
+            // Two entries can name one file (`a/b` twice, or `a\\b` beside `a/b`): the first
+            // is kept and the others are findings, never a silent swap of contents.
+            Listing::File(path, _) if entries.contains_key(&path) => {
+                tree.push_diagnostic(Diagnostic::new(
+                    Code::ZipEntryRejected,
+                    Severity::Warning,
+                    Some(&String::from_utf8_lossy(name)),
+                    format!(
+                        "zip entry left out: an earlier entry already names {path}; the first \
+                         one is kept"
+                    ),
+                ));
+            }
             Listing::File(path, file) => {
                 entries.insert(path.clone(), index);
                 tree.insert(path, file);
@@ -510,6 +533,39 @@ mod tests {
                 ("../outside/".to_owned(), left_out("holds a `..` segment")),
             ]
         );
+    }
+
+    #[test]
+    fn reports_entries_that_name_one_file_and_keeps_the_first() {
+        // The writer refuses a name twice, so the second `a/x.md` is patched in afterwards.
+        let mut bytes = archive(&[
+            Item::File("a/x.md", b"first"),
+            Item::File("a\\x.md", b"second"),
+            Item::File("a/y.md", b"third"),
+        ]);
+        let names: Vec<usize> = bytes
+            .windows(6)
+            .enumerate()
+            .filter(|(_, w)| *w == b"a/y.md")
+            .map(|(i, _)| i)
+            .collect();
+        for at in names {
+            bytes[at + 2] = b'x';
+        }
+        let (tree, mut source) = mount(bytes, ZipLimits::default());
+        assert_eq!(paths(&tree), ["/home/alice/a/x.md"]);
+        let kept = "zip entry left out: an earlier entry already names /home/alice/a/x.md; the \
+                    first one is kept";
+        let repeated = "the archive's central directory names some files more than once; one \
+                        entry of each name is listed (the last) and the others are left out";
+        assert_eq!(
+            rejections(&tree),
+            [
+                (String::new(), repeated.to_owned()),
+                ("a\\x.md".to_owned(), kept.to_owned()),
+            ]
+        );
+        assert_eq!(source.read(&vpath("/home/alice/a/x.md")).unwrap(), b"third");
     }
 
     #[test]

@@ -56,21 +56,8 @@ pub(crate) const LARGE_FILE_CHARS: u64 = 40_000;
 /// Claude Code warns when all instruction files together are longer than this:
 /// `max(120000, the large-file threshold)`.
 pub(crate) const TOTAL_CHARS: u64 = 120_000;
-/// The largest file the analysis will ask to read (a 50 MB `MEMORY.md` is still read).
-pub(crate) const READ_CAP_BYTES: u64 = 64 * 1024 * 1024;
-
-/// Folders of the config directory that hold bulk data the analysis never reads.
-const BULK_CONFIG_DIRS: [&str; 9] = [
-    "file-history",
-    "todos",
-    "shell-snapshots",
-    "debug",
-    "statsig",
-    "telemetry",
-    "cache",
-    "ide",
-    "session-env",
-];
+/// The largest file the analysis will ask to read: the one limit every source shares.
+pub(crate) const READ_CAP_BYTES: u64 = crate::limits::READ_LIMIT_BYTES;
 
 /// The resolved inputs of one pass.
 #[derive(Debug, Clone)]
@@ -131,7 +118,7 @@ enum Text {
 
 enum NotRead {
     Bulk,
-    TooLarge(u64),
+    TooLarge,
     Unreadable,
 }
 
@@ -480,16 +467,12 @@ impl Discovery<'_> {
                         Severity::Info,
                         "session data is never read; only its size is shown".to_owned(),
                     ),
-                    NotRead::TooLarge(size) => (
-                        Severity::Warning,
-                        format!(
-                            "{} is {}, over the {} this page reads; only its size is shown",
-                            path.file_name(),
-                            format_bytes(size),
-                            format_bytes(READ_CAP_BYTES)
-                        ),
-                    ),
-                    NotRead::Unreadable => return None,
+                    // `text` made the finding, for this and every other file it was asked
+                    // for; the row is not ok, so nothing of it is counted.
+                    NotRead::TooLarge | NotRead::Unreadable => {
+                        row.status = FileStatus::Skipped;
+                        return None;
+                    }
                 };
                 if matches!(severity, Severity::Warning) {
                     row.status = FileStatus::Skipped;
@@ -531,7 +514,20 @@ impl Discovery<'_> {
             return Text::NotRead(NotRead::Bulk);
         }
         if entry.size > READ_CAP_BYTES {
-            return Text::NotRead(NotRead::TooLarge(entry.size));
+            // Whatever asked (a row, a settings layer, a `.git` file), a file the analysis
+            // needs and does not read is a finding.
+            self.diagnostics.push(Diagnostic::new(
+                Code::FileNotRead,
+                Severity::Warning,
+                Some(path.as_str()),
+                format!(
+                    "{} is {}, over the {} this page reads; only its size is shown",
+                    path.file_name(),
+                    format_bytes(entry.size),
+                    format_bytes(READ_CAP_BYTES)
+                ),
+            ));
+            return Text::NotRead(NotRead::TooLarge);
         }
         match &entry.contents {
             Contents::Unread => {
@@ -546,6 +542,19 @@ impl Discovery<'_> {
                     format!("could not be read: {message}"),
                 ));
                 Text::NotRead(NotRead::Unreadable)
+            }
+            Contents::Loaded(bytes) if utf16_form(bytes).is_some() => {
+                let form = utf16_form(bytes).unwrap_or_default();
+                self.diagnostics.push(Diagnostic::new(
+                    Code::InvalidUtf8,
+                    Severity::Warning,
+                    Some(path.as_str()),
+                    format!(
+                        "looks like UTF-16 ({form}), not UTF-8: Claude Code reads it as UTF-8, \
+                         so its text arrives garbled; save it as UTF-8"
+                    ),
+                ));
+                Text::Ready(String::from_utf8_lossy(bytes).into_owned())
             }
             Contents::Loaded(bytes) => match std::str::from_utf8(bytes) {
                 Ok(text) => Text::Ready(text.strip_prefix('\u{feff}').unwrap_or(text).to_owned()),
@@ -569,7 +578,7 @@ impl Discovery<'_> {
         }
         if let Some(rest) = path.strip_prefix(&self.paths.config) {
             let first = rest.split('/').next().unwrap_or_default();
-            if BULK_CONFIG_DIRS.contains(&first) {
+            if crate::limits::BULK_DATA_FOLDERS.contains(&first) {
                 return true;
             }
             // Inside projects/<name>/, only memory/ holds what Claude Code loads.
@@ -582,6 +591,37 @@ impl Discovery<'_> {
             }
         }
         false
+    }
+}
+
+/// How a file that looks like UTF-16 says so: a byte order mark, or a NUL in every other
+/// byte of its start (ASCII text saved as UTF-16). `None` for anything else.
+fn utf16_form(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xff, 0xfe, ..] => return Some("little-endian, with a byte order mark"),
+        [0xfe, 0xff, ..] => return Some("big-endian, with a byte order mark"),
+        _ => {}
+    }
+    let head = &bytes[..bytes.len().min(512) & !1];
+    if head.len() < 8 {
+        return None;
+    }
+    let pairs = head.len() / 2;
+    let zeros_at = |parity: usize| {
+        head.iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    let (even, odd) = (zeros_at(0), zeros_at(1));
+    // Nearly every unit's high byte is zero, and nearly no low byte.
+    if odd * 10 >= pairs * 9 && even * 10 <= pairs {
+        Some("little-endian, without a byte order mark")
+    } else if even * 10 >= pairs * 9 && odd * 10 <= pairs {
+        Some("big-endian, without a byte order mark")
+    } else {
+        None
     }
 }
 

@@ -89,6 +89,9 @@ mod archive;
 mod discover;
 mod encode;
 mod footprint;
+#[doc(hidden)]
+pub mod fuzzing;
+pub mod limits;
 pub mod sanitize;
 pub mod share;
 mod text;
@@ -97,6 +100,7 @@ mod version;
 pub use analyze::{analyze, analyze_with, AnalyzeError, Input, Step};
 pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
 pub use encode::{decode_guess, encode_project_path};
+pub use limits::is_bulk_data;
 pub use report::comparison::{compare, Comparison};
 pub use report::{Diagnostic, Report, Severity};
 pub use sanitize::{sanitize, SanitizeOptions, Sanitized};
@@ -109,6 +113,6 @@ pub use share::{
     open_share_zip_with, to_zip, ShareError, ShareLimits, SharedSnapshot, LINK_KEY, MANIFEST_NAME,
     SHARE_FORMAT,
 };
-pub use tree::{is_bulk_data, ContentSource, Contents, Entry, FileEntry, Tree};
+pub use tree::{ContentSource, Contents, Entry, FileEntry, Tree};
 pub use version::{ClaudeVersion, RuleChange, RULE_CHANGES};
 pub use vpath::{PathError, VPath};

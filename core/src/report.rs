@@ -922,7 +922,7 @@ pub enum DiagnosticData {
 pub struct DroppedEntry {
     /// The 1-based line in the raw file.
     pub line: u64,
-    /// The line as written.
+    /// The line as written: its first 300 characters, and `…` when it is longer.
     pub text: String,
     /// True when it looks like a correction of an earlier entry ("not", "instead", "no
     /// longer", …, or a topic file an earlier entry links to): the newest lines go first.

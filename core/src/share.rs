@@ -108,7 +108,8 @@ impl Default for ShareLimits {
     fn default() -> ShareLimits {
         ShareLimits {
             max_link_chars: 8 * 1024 * 1024,
-            max_payload_bytes: 32 * 1024 * 1024,
+            // A payload carries at least the largest file the analysis reads.
+            max_payload_bytes: crate::limits::READ_LIMIT_BYTES,
             max_files: 100_000,
             zip: ZipLimits::default(),
         }

@@ -289,30 +289,6 @@ impl Tree {
     }
 }
 
-/// Folder names under a Claude config directory that hold only bulk session data.
-const BULK_FOLDERS: [&str; 6] = [
-    "file-history",
-    "shell-snapshots",
-    "todos",
-    "statsig",
-    "telemetry",
-    "session-env",
-];
-
-/// True for a path (relative to whatever was dropped) that names session data the analysis
-/// never reads: a `.jsonl` transcript, or a file below a bulk folder such as `file-history/`.
-///
-/// A source may list such files without their size or date (`size` 0, no `modified`): asking
-/// a browser for them costs a slow lookup per file, and a real `~/.claude` holds tens of
-/// thousands. The analysis shows no size for them.
-pub fn is_bulk_data(path: &str) -> bool {
-    let mut segments: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
-    let Some(name) = segments.pop() else {
-        return false;
-    };
-    name.ends_with(".jsonl") || segments.iter().any(|s| BULK_FOLDERS.contains(s))
-}
-
 /// `dir` with one trailing slash: the prefix every path inside it starts with.
 fn dir_prefix(dir: &VPath) -> String {
     if dir.is_root() {
@@ -400,26 +376,6 @@ mod tests {
             t.file(&p("/a.md")).unwrap().contents,
             Contents::Unreadable("gone".to_owned())
         );
-    }
-
-    #[test]
-    fn bulk_data_is_known_by_its_name_or_folder() {
-        for bulk in [
-            "projects/-home-a/0b7e.jsonl",
-            ".claude/file-history/x/CLAUDE.md",
-            "todos/a.json",
-            "shell-snapshots/s.sh",
-        ] {
-            assert!(is_bulk_data(bulk), "{bulk}");
-        }
-        for kept in [
-            "projects/-home-a/memory/MEMORY.md",
-            "todos.md",
-            "src/debug/CLAUDE.md",
-            "",
-        ] {
-            assert!(!is_bulk_data(kept), "{kept}");
-        }
     }
 
     #[test]

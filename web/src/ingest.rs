@@ -33,8 +33,9 @@ use web_sys::{
 
 use crate::state::{Inputs, Progress, SharedFrom, SourceInfo};
 
-/// Files larger than this are not read into the page; the analysis records why.
-pub const MAX_READ_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
+/// Files larger than this are not read into the page; the analysis records why. The core's
+/// one read limit, which the zip mount and the scan command use too.
+pub const MAX_READ_BYTES: f64 = memdiag_core::limits::READ_LIMIT_BYTES as f64;
 
 /// How many `File` lookups are in flight at once while a dropped folder is listed.
 const LIST_BATCH: usize = 256;

@@ -38,6 +38,9 @@ pub(crate) const CORRECTION_WORDS: [&str; 6] = [
 ];
 /// Dropped index entries listed in a truncation finding; the rest are counted.
 const DROPPED_LISTED: usize = 500;
+/// The most characters of a line a finding quotes: a 50 MB single-line index must not make
+/// a 50 MB report.
+pub(crate) const EXCERPT_CHARS: usize = 300;
 /// The growth window, in days.
 const GROWTH_DAYS: i64 = 60;
 /// Weeks shown in the growth chart.
@@ -519,7 +522,7 @@ impl Discovery<'_> {
                 if entries.len() < DROPPED_LISTED {
                     entries.push(DroppedEntry {
                         line: *number,
-                        text: text.clone(),
+                        text: excerpt(text),
                         correction: says || repeats,
                     });
                 }
@@ -748,6 +751,14 @@ fn scope_name(scope: Option<Scope>) -> &'static str {
         Some(Scope::Project) => "project",
         Some(Scope::Local) => "local",
         Some(Scope::Managed) | None => "no",
+    }
+}
+
+/// The first [`EXCERPT_CHARS`] characters of a line, and `…` when there were more.
+pub(crate) fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
     }
 }
 

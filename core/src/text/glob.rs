@@ -3,6 +3,12 @@
 /// Brace expansion beyond this many patterns is refused: a pattern such as
 /// `{a,b}{a,b}{a,b}…` doubles with every group, and the matcher tries each expansion.
 const MAX_EXPANSIONS: usize = 1024;
+/// Longest pattern compiled, in characters: with the expansion cap this bounds what one
+/// glob costs to compile and to match.
+const MAX_PATTERN_CHARS: usize = 4096;
+/// Most characters brace expansion may copy in all (each step copies one pattern): 1,024
+/// expansions that each walk through a thousand more groups would copy billions.
+const MAX_EXPANSION_WORK: usize = 1 << 24;
 
 /// A compiled glob: `*` (any run within a segment), `**` (any number of segments), `?`,
 /// `[abc]`, `[a-z]`, `[!x]`, and `{a,b}` brace alternatives (nesting allowed).
@@ -23,6 +29,11 @@ impl Glob {
     pub(crate) fn new(pattern: &str) -> Result<Glob, String> {
         if pattern.is_empty() {
             return Err("empty pattern".to_owned());
+        }
+        if pattern.chars().count() > MAX_PATTERN_CHARS {
+            return Err(format!(
+                "pattern longer than {MAX_PATTERN_CHARS} characters"
+            ));
         }
         let expansions = expand_braces(pattern)?;
         let whole = expansions
@@ -239,8 +250,13 @@ fn expand_braces(pattern: &str) -> Result<Vec<String>, String> {
     let mut pending = vec![pattern.to_owned()];
     // A work list rather than recursion, so that deeply nested braces cannot exhaust the
     // stack (the browser's WebAssembly stack is small).
+    let mut work = 0usize;
     while let Some(p) = pending.pop() {
         let chars: Vec<char> = p.chars().collect();
+        work += chars.len() + 1;
+        if work > MAX_EXPANSION_WORK {
+            return Err("braces too complex to expand".to_owned());
+        }
         match find_group(&chars)? {
             None => done.push(p),
             Some(group) => {
@@ -531,6 +547,13 @@ mod tests {
     #[test]
     fn errors() {
         check_error("", "empty pattern");
+        check_error(&"a".repeat(4097), "pattern longer than 4096 characters");
+        assert!(Glob::new(&"a".repeat(4096)).is_ok());
+        // 1,024 expansions, each then expanded through 1,300 one-choice groups.
+        check_error(
+            &format!("{}{}", "{a,b}".repeat(10), "{c}".repeat(1300)),
+            "braces too complex to expand",
+        );
         check_error("[abc", "unclosed `[`");
         check_error("[", "unclosed `[`");
         check_error("[!]", "unclosed `[`");
