@@ -148,11 +148,11 @@ export async function shot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 }
 
-/** Runs the native scan command (core/examples/scan.rs) and returns its JSON report. */
+/** Runs the native command (`memdiag`, core/src/bin/memdiag/) on a snapshot and returns its JSON report. */
 export function scan(args) {
   const out = execFileSync(
     'cargo',
-    ['run', '-q', '--release', '-p', 'memdiag-core', '--example', 'scan', '--', ...args],
+    ['run', '-q', '--release', '-p', 'memdiag-core', '--features', 'cli', '--bin', 'memdiag', '--', '--format', 'json', ...args],
     { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return JSON.parse(out);

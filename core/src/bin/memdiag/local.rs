@@ -15,7 +15,7 @@
 //! `rules`. Links to folders are not followed (the program does not follow a linked
 //! `.claude/rules/`). Every link left out is named in a `scan-skipped` finding.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -32,7 +32,7 @@ pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The most entries one folder mount lists before it stops (and says so): running in a home
 /// folder must not walk the whole disk.
-const MAX_LISTED: u64 = 500_000;
+const MAX_LISTED: u64 = 200_000;
 
 /// Rounds of following imports and links to files outside the default mounts.
 const MAX_OUTSIDE_ROUNDS: usize = 10;
@@ -130,6 +130,8 @@ pub(crate) struct Reader {
     zips: Vec<(VPath, ZipSource)>,
     /// The config folder, whose bulk folders are never listed.
     config: Option<VPath>,
+    /// Files outside the mounts already looked for.
+    tried: BTreeSet<VPath>,
 }
 
 /// A listed file of this machine.
@@ -207,7 +209,13 @@ impl Reader {
         };
         let home_local = local_of(&home);
         let home_confine = fs::canonicalize(&home_local).unwrap_or_else(|_| home_local.clone());
-        self.mount_dir_if_any(&config, &home_confine)?;
+        // A config folder moved out of the home folder confines its links to itself.
+        let config_confine = if config.starts_with(&home) {
+            home_confine.clone()
+        } else {
+            fs::canonicalize(local_of(&config)).unwrap_or_else(|_| local_of(&config))
+        };
+        self.mount_dir_if_any(&config, &config_confine)?;
         for candidate in [home.child(".claude.json"), config.child(".claude.json")] {
             self.mount_file(&candidate, &home_confine);
         }
@@ -246,7 +254,8 @@ impl Reader {
         Ok(())
     }
 
-    /// Lists a folder of the host when it exists, and marks it covered either way.
+    /// Lists a folder of the host when it exists. A missing one is not mounted: a mount
+    /// point is a folder to the tree, and a `.claude/rules` that is not there must not be.
     fn mount_dir_if_any(&mut self, at: &VPath, confine: &Path) -> Result<(), String> {
         let local = local_of(at);
         match fs::symlink_metadata(&local) {
@@ -273,19 +282,14 @@ impl Reader {
                     }
                 }
             }
-            _ => {
-                self.tree.add_mount(at.clone());
-                Ok(())
-            }
+            _ => Ok(()),
         }
     }
 
-    /// Lists one path of the host as a mount of its own: a file (or a link to one that stays
-    /// in `confine`) is listed, a folder (`.git`) is marked, and a missing path is covered and
-    /// absent.
+    /// Lists one path of the host: a file (or a link to one that stays in `confine`) is
+    /// listed, a folder (`.git`) is marked, and a missing path is left out.
     fn mount_file(&mut self, at: &VPath, confine: &Path) {
         let local = local_of(at);
-        self.tree.add_mount(at.clone());
         let Ok(metadata) = fs::symlink_metadata(&local) else {
             return;
         };
@@ -318,7 +322,7 @@ impl Reader {
             let Ok(path) = VPath::new(&row.path) else {
                 continue;
             };
-            if self.tree.is_covered(&path) {
+            if self.tree.is_covered(&path) || !self.tried.insert(path.clone()) {
                 continue;
             }
             let local = local_of(&path);
