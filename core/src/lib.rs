@@ -3,8 +3,9 @@
 //! Reproduces, over a virtual file tree, which memory and instruction files Claude Code
 //! loads, how each one loads, what a `MEMORY.md` loses to its caps, and what the standing
 //! context cost is. The crate does no I/O: it never touches `std::fs`, a clock or the
-//! network, and compiles for `wasm32-unknown-unknown`. The browser page, the `scan` example
-//! and every test drive the same code.
+//! network, and compiles for `wasm32-unknown-unknown`. The browser page, the `memdiag`
+//! command (`src/bin/memdiag/`, feature `cli`: the native reader of folders and zips, the
+//! text, SARIF and Markdown formats, the gates) and every test drive the same code.
 //!
 //! **The reference is the program.** Every rule here reproduces what Claude Code 2.1.328 was
 //! measured to do (the pin is in `scripts/npm/package.json`), not what its documentation
@@ -71,7 +72,10 @@
 //! among them copied from the program's output.
 //!
 //! ## Invariants
-//! - The core never depends on `web-sys`, `js-sys` or `std::fs`, and never reads a clock.
+//! - The core never depends on `web-sys`, `js-sys` or `std::fs`, and never reads a clock
+//!   (the `memdiag` binary, a separate target, is the one place that touches the disk).
+//! - The report's JSON Schema (`core/report.schema.json`, feature `schema`) is what the
+//!   report types derive; `tests/tests/report_schema.rs` fails when it is stale.
 //! - Host facts (home directory, OS, config directory, today) come in through [`Input`].
 //! - Parsing never fails: bad input becomes a [`Diagnostic`] beside the results. `Err` is only
 //!   for an analysis that cannot start (an invalid home path, a file that is not a zip).

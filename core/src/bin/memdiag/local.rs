@@ -27,8 +27,8 @@ use memdiag_core::{
     Severity, Tree, VPath, ZipLimits, ZipSource,
 };
 
-/// The largest file read from a folder, as for a zip entry.
-pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// The largest file read from a folder: the core's one read limit, as for a zip entry.
+const MAX_FILE_BYTES: u64 = memdiag_core::limits::READ_LIMIT_BYTES;
 
 /// The most entries one folder mount lists before it stops (and says so): running in a home
 /// folder must not walk the whole disk.
