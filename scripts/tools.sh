@@ -175,6 +175,7 @@ _tools_npm_current() {
   [ -f "$dir/node_modules/.package-lock.json" ] || return 1
   [ -x "$dir/node_modules/.bin/wasm-opt" ] || return 1
   [ -f "$dir/node_modules/playwright-core/package.json" ] || return 1
+  [ -f "$dir/node_modules/axe-core/axe.min.js" ] || return 1
   [ -x "$MEMDIAG_CLAUDE" ] || return 1
   node -e '
     const fs = require("fs");
@@ -190,14 +191,15 @@ _tools_npm_current() {
   ' "$man/package-lock.json" "$dir" 2>/dev/null
 }
 
-# npm tools: binaryen (wasm-opt), playwright-core and Claude Code, installed with `npm ci`
+# npm tools: binaryen (wasm-opt), playwright-core, axe-core and Claude Code, installed with `npm ci`
 # from the committed manifest into the gitignored .tools/ folder.
 ensure_npm_tools() {
-  local label wasm_opt playwright claude
+  local label wasm_opt playwright axe claude
   wasm_opt="$(node -p 'require(process.argv[1]).dependencies.binaryen' "$MEMDIAG_ROOT/scripts/npm/package.json")" || return
   playwright="$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$MEMDIAG_ROOT/scripts/npm/package.json")" || return
+  axe="$(node -p 'require(process.argv[1]).dependencies["axe-core"]' "$MEMDIAG_ROOT/scripts/npm/package.json")" || return
   claude="$(memdiag_claude_pin)" || return
-  label="npm tools (binaryen $wasm_opt, playwright-core $playwright, Claude Code $claude)"
+  label="npm tools (binaryen $wasm_opt, playwright-core $playwright, axe-core $axe, Claude Code $claude)"
   if _tools_npm_current; then
     _tools_say "$label: present"
     return 0

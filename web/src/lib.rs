@@ -983,7 +983,7 @@ pub fn App() -> Html {
                 <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} />
                 <DiagnosticsList report={report.clone()} on_open={on_open} />
             } else if read_only {
-                <section class="empty-state shared-waiting" data-testid="shared-waiting">
+                <main class="empty-state shared-waiting" data-testid="shared-waiting">
                     <p class="muted">
                         if state.busy.is_some() {
                             <span class="spinner" aria-hidden="true"></span>{ " Opening the shared snapshot…" }
@@ -991,7 +991,7 @@ pub fn App() -> Html {
                             { "The shared snapshot could not be analysed. Press Start fresh to open your own files." }
                         }
                     </p>
-                </section>
+                </main>
             } else {
                 { empty_state(state.busy.is_some()) }
             }
@@ -1195,7 +1195,8 @@ fn sources_text(state: &State) -> String {
 
 fn empty_state(busy: bool) -> Html {
     html! {
-        <section class={classes!("empty-state", busy.then_some("busy"))} data-testid="empty-state">
+        // The page's one main landmark while nothing is loaded; the workspace is it otherwise.
+        <main class={classes!("empty-state", busy.then_some("busy"))} data-testid="empty-state">
             <div class="drop-zone">
                 <h2>{ "Drop your ~/.claude folder here" }</h2>
                 <p>{ "…and, if you like, a project folder beside it. Or use the buttons above: Choose folder, Open zip, or Try the demo." }</p>
@@ -1203,7 +1204,7 @@ fn empty_state(busy: bool) -> Html {
                 <p class="muted">{ "Nothing is uploaded: the page reads the files in this tab, and only the Markdown and settings files it needs." }</p>
                 <p class="muted">{ "Imports that leave a project load only once you approved them, which Claude Code keeps in ~/.claude.json beside ~/.claude: add it with Add ~/.claude.json above, and only that approval is read." }</p>
             </div>
-        </section>
+        </main>
     }
 }
 

@@ -359,7 +359,7 @@ fn truncation_figures(row: &FileRow, t: &Truncation) -> Html {
                 </div>
             }
             <table class="caps">
-                <thead><tr><th></th><th>{ "loaded" }</th><th>{ "whole file" }</th><th>{ "cap" }</th></tr></thead>
+                <thead><tr><th><span class="visually-hidden">{ "measure" }</span></th><th>{ "loaded" }</th><th>{ "whole file" }</th><th>{ "cap" }</th></tr></thead>
                 <tr class={if over_lines { "over" } else { "" }}>
                     <th scope="row">{ "Lines" }</th>
                     <td>{ grouped(t.loaded_lines) }</td><td>{ grouped(t.total_lines) }</td><td>{ grouped(LINE_CAP) }</td>
@@ -521,7 +521,8 @@ fn text_body(
             html! {
                 <>
                     { note.unwrap_or_default() }
-                    <div class={if cut_at.is_some() { "raw has-cut" } else { "raw" }} data-testid="raw" data-lines={total.to_string()}>
+                    <div class={if cut_at.is_some() { "raw has-cut" } else { "raw" }} data-testid="raw" data-lines={total.to_string()}
+                        tabindex="0" role="region" aria-label="the file's text, line by line">
                         { for nodes }
                     </div>
                     if total > shown {

@@ -355,7 +355,7 @@ fn preview(prepared: Option<&Shared<Prepared>>, made: &str) -> Html {
                     { for prepared.warnings().iter().map(|w| html! { <li>{ w.clone() }</li> }) }
                 </ul>
             }
-            <ul class="share-files" data-testid="share-files" aria-label="Files in the shared copy">
+            <ul class="share-files" data-testid="share-files" aria-label="Files in the shared copy" tabindex="0">
                 { for prepared.files.iter().map(|file| html! {
                     <li key={file.path.clone()} data-testid="share-file" data-path={file.path.clone()}
                         data-size={file.size.to_string()} data-carried={file.carried.to_string()}>
