@@ -4,6 +4,8 @@
 import init from './memdiag-web.js';
 
 const wasm = new URL('./memdiag-web_bg.wasm', import.meta.url);
+// The analysis runs in a worker that loads the same wasm (web/assets/worker.js).
+globalThis.memdiagWorker = new URL('./worker.js', import.meta.url).href;
 
 init({ module_or_path: wasm }).catch((error) => {
   const message = document.getElementById('boot-message');

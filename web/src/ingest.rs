@@ -40,8 +40,9 @@ pub const MAX_READ_BYTES: f64 = memdiag_core::limits::READ_LIMIT_BYTES as f64;
 /// How many `File` lookups are in flight at once while a dropped folder is listed.
 const LIST_BATCH: usize = 256;
 
-/// How many contents are read between two yields to the event loop.
-const READ_BATCH: usize = 16;
+/// How many contents are read between two yields to the event loop (and asked of the page
+/// in one message by the worker).
+const READ_BATCH: usize = 64;
 
 /// Where a source mounts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +72,9 @@ pub enum Reader {
     Entry(FileSystemFileEntry),
     /// Bulk data listed by name only, from a kept folder handle (Refresh).
     Handle(JsValue),
+    /// A copy of a page source inside the analysis worker: the page reads it on request
+    /// (see [`crate::worker`]).
+    Remote,
 }
 
 /// One listed file of a source.
@@ -100,10 +104,15 @@ pub enum Origin {
         /// Its home, project and OS.
         inputs: Inputs,
     },
+    /// The analysis worker's copy of a page source, with the page source's kind
+    /// (`folder`, `zip`, `file`).
+    Listed(&'static str),
 }
 
 /// One dropped or chosen folder or zip.
 pub struct Source {
+    /// Names this source in messages between the page and the analysis worker.
+    id: u32,
     /// The folder or zip name.
     pub name: String,
     /// Where it mounts.
@@ -131,6 +140,7 @@ impl Source {
             FolderKind::Project => Role::Project,
         };
         Source {
+            id: next_source_id(),
             name,
             role,
             origin: Origin::Folder(handle),
@@ -207,6 +217,7 @@ impl Source {
         inputs: Inputs,
     ) -> Source {
         Source {
+            id: next_source_id(),
             name: "demo".to_owned(),
             role: Role::Fixed,
             origin: Origin::Demo { mounts, inputs },
@@ -228,6 +239,7 @@ impl Source {
     /// The added `~/.claude.json`: listed by its size only; nothing of it is read here.
     pub fn claude_json(file: File) -> Source {
         Source {
+            id: next_source_id(),
             name: file.name(),
             role: Role::ClaudeJson,
             files: vec![SourceFile {
@@ -249,6 +261,7 @@ impl Source {
             Origin::Folder(handle) => handle.is_some(),
             Origin::Zip(file) => file.is_some(),
             Origin::File(_) | Origin::Demo { .. } => true,
+            Origin::Listed(_) => false,
         }
     }
 
@@ -279,6 +292,7 @@ impl Source {
                 Origin::Zip(_) => "zip",
                 Origin::File(_) => "file",
                 Origin::Demo { .. } => "demo",
+                Origin::Listed(kind) => kind,
             },
             role: match self.role {
                 Role::Config => "config",
@@ -292,8 +306,58 @@ impl Source {
         }
     }
 
+    /// The number that names this source between the page and the analysis worker.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The worker's copy of a page source: the same listing and findings, read on request.
+    pub(crate) fn listed(
+        id: u32,
+        name: String,
+        role: Role,
+        kind: &'static str,
+        files: Vec<SourceFile>,
+        diagnostics: Vec<Diagnostic>,
+    ) -> Source {
+        Source {
+            id,
+            name,
+            role,
+            origin: Origin::Listed(kind),
+            files,
+            zip: None,
+            diagnostics,
+            cache: RefCell::default(),
+        }
+    }
+
+    /// The same source under another id (the worker's demo, named as the page's).
+    pub(crate) fn with_id(mut self, id: u32) -> Source {
+        self.id = id;
+        self
+    }
+
+    /// The findings made while the source was listed (a zip's rejected entries).
+    pub(crate) fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// A content read before, if any.
+    pub(crate) fn cached(&self, index: usize) -> Option<Result<Vec<u8>, String>> {
+        let rel = &self.files.get(index)?.rel;
+        self.cache.borrow().get(rel).cloned()
+    }
+
+    /// Keeps a content read elsewhere (the worker's copy, from the page).
+    pub(crate) fn remember(&self, index: usize, contents: Result<Vec<u8>, String>) {
+        if let Some(file) = self.files.get(index) {
+            self.cache.borrow_mut().insert(file.rel.clone(), contents);
+        }
+    }
+
     /// Reads one of its files, from the cache when it was read before.
-    async fn read(&self, index: usize) -> Result<Vec<u8>, String> {
+    pub(crate) async fn read(&self, index: usize) -> Result<Vec<u8>, String> {
         let file = &self.files[index];
         if let Some(hit) = self.cache.borrow().get(&file.rel) {
             return hit.clone();
@@ -309,6 +373,7 @@ impl Source {
                 None => Err("the browser could not open the file".to_owned()),
             },
             Reader::Static(bytes) => Ok(bytes.to_vec()),
+            Reader::Remote => Err("the page did not hand this file over".to_owned()),
             Reader::Zip(path) => match &self.zip {
                 Some(archive) => archive.borrow_mut().read(path),
                 None => Err("the archive is gone".to_owned()),
@@ -321,12 +386,35 @@ impl Source {
     }
 }
 
+thread_local! {
+    static NEXT_SOURCE_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+fn next_source_id() -> u32 {
+    NEXT_SOURCE_ID.with(|next| {
+        let id = next.get();
+        next.set(id.wrapping_add(1));
+        id
+    })
+}
+
 /// A shared snapshot opened from a link or a share zip.
 pub struct SharedSource {
     /// What the link or file holds.
     pub snapshot: SharedSnapshot,
     /// Where it came from.
     pub from: SharedFrom,
+    /// The link or file itself, which the analysis worker opens again for its own copy.
+    pub raw: SharedRaw,
+}
+
+/// A shared snapshot as it came: the analysis worker decodes it again from this.
+#[derive(Clone)]
+pub enum SharedRaw {
+    /// A link's fragment.
+    Link(String),
+    /// A share zip.
+    Zip(File),
 }
 
 impl SharedSource {
@@ -588,7 +676,11 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     Mounted { tree, origins }
 }
 
-/// Runs the analysis loop: mount, analyse, read exactly the files the core names, repeat.
+/// Runs the analysis loop in the page itself: mount, analyse, read exactly the files the core
+/// names, repeat.
+///
+/// The page runs it in the analysis worker ([`crate::worker`]); this in-process form serves
+/// where no worker can start (the component tests) and states the loop once for both.
 ///
 /// `progress` hears how far it got after every batch, and the loop yields to the event loop
 /// between batches so the page stays responsive.
@@ -603,17 +695,56 @@ pub async fn run_analysis(
     inputs: Inputs,
     progress: impl Fn(Progress),
 ) -> Result<(Report, Tree, Input), String> {
-    let Mounted { mut tree, origins } = mount(&sources, &inputs);
+    let input = run_input(&inputs, &today());
+    let read = |items: Vec<(usize, usize)>| {
+        let sources = sources.clone();
+        async move {
+            let mut out = Vec::with_capacity(items.len());
+            for (s, f) in items {
+                out.push(sources[s].read(f).await);
+            }
+            out
+        }
+    };
+    analysis_loop(&sources, &inputs, input, read, progress).await
+}
+
+/// The analysis input the fields describe, on the day `today` (`YYYY-MM-DD`).
+pub fn run_input(inputs: &Inputs, today: &str) -> Input {
     let mut input = inputs.to_input();
-    // The core never reads a clock; the page tells it the date for the growth projection,
-    // the person's local date rather than the one in UTC.
+    input.today = Some(today.to_owned());
+    input
+}
+
+/// The person's local date as `YYYY-MM-DD`: the core never reads a clock, and the growth
+/// projection wants the local date rather than the one in UTC.
+pub fn today() -> String {
     let now = js_sys::Date::new_0();
-    input.today = Some(format!(
+    format!(
         "{:04}-{:02}-{:02}",
         now.get_full_year(),
         now.get_month() + 1,
         now.get_date()
-    ));
+    )
+}
+
+/// The analysis loop over `sources`, reading through `read` (source and file indexes in,
+/// contents out in the same order), which the page and the worker each supply.
+///
+/// # Errors
+/// A message for a person when the analysis cannot start.
+pub async fn analysis_loop<R, F>(
+    sources: &[Rc<Source>],
+    inputs: &Inputs,
+    input: Input,
+    read: R,
+    progress: impl Fn(Progress),
+) -> Result<(Report, Tree, Input), String>
+where
+    R: Fn(Vec<(usize, usize)>) -> F,
+    F: std::future::Future<Output = Vec<Result<Vec<u8>, String>>>,
+{
+    let Mounted { mut tree, origins } = mount(sources, inputs);
     let mut seen = Progress {
         entries: tree.len() as u64,
         ..Progress::default()
@@ -626,23 +757,26 @@ pub async fn run_analysis(
             Step::Done(report) => return Ok((*report, tree, input)),
             Step::NeedsContents(paths) => paths,
         };
-        for (n, path) in paths.iter().enumerate() {
-            let contents = match origins.get(path) {
-                Some(&(s, f)) => sources[s].read(f).await,
-                None => Err("not part of the dropped files".to_owned()),
-            };
-            if let Ok(bytes) = &contents {
-                seen.files_read += 1;
-                seen.bytes_read += bytes.len() as u64;
-            }
-            tree.set_contents(path, contents);
-            if n % READ_BATCH == READ_BATCH - 1 {
-                progress(seen);
-                yield_now().await;
+        let mut wanted = Vec::new();
+        for path in paths {
+            match origins.get(&path) {
+                Some(&place) => wanted.push((path, place)),
+                None => tree.set_contents(&path, Err("not part of the dropped files".to_owned())),
             }
         }
+        for chunk in wanted.chunks(READ_BATCH) {
+            let contents = read(chunk.iter().map(|(_, place)| *place).collect()).await;
+            for ((path, _), contents) in chunk.iter().zip(contents) {
+                if let Ok(bytes) = &contents {
+                    seen.files_read += 1;
+                    seen.bytes_read += bytes.len() as u64;
+                }
+                tree.set_contents(path, contents);
+            }
+            progress(seen);
+            yield_now().await;
+        }
         progress(seen);
-        yield_now().await;
     }
     Err("the analysis kept asking for more files; please report this".to_owned())
 }
@@ -722,7 +856,7 @@ pub fn folder_from_input(list: &FileList) -> Result<Source, String> {
         }
         // Asking Chromium for a file's size or date costs a slow lookup the first time, so
         // the tens of thousands of transcripts in a real ~/.claude are listed by name only.
-        let bulk = is_bulk_data(rest);
+        let bulk = listed_by_name(root.as_deref().unwrap_or(""), rest);
         files.push(SourceFile {
             rel: rest.to_owned(),
             size: if bulk { 0 } else { file.size() as u64 },
@@ -775,8 +909,9 @@ pub fn dropped_items(transfer: &web_sys::DataTransfer) -> Vec<DroppedItem> {
 pub enum Opened {
     /// A folder or an ordinary zip: a source of the person's own files.
     Source(Source),
-    /// A share zip: a shared snapshot to show read-only, with the zip's file name.
-    Shared(SharedSnapshot, String),
+    /// A share zip: a shared snapshot to show read-only, with the zip's file name and the
+    /// zip itself.
+    Shared(SharedSnapshot, String, SharedRaw),
 }
 
 impl Opened {
@@ -835,7 +970,7 @@ pub async fn open_zip_file(file: File) -> Result<Opened, String> {
     let name = file.name();
     if is_share_zip(&bytes) {
         return open_share_zip(&bytes)
-            .map(|shared| Opened::Shared(shared, name.clone()))
+            .map(|shared| Opened::Shared(shared, name.clone(), SharedRaw::Zip(file.clone())))
             .map_err(|error| format!("{name}: {}", crate::share::open_error("file", &error)));
     }
     Source::zip(&name, bytes, Some(file)).map(Opened::Source)
@@ -875,6 +1010,7 @@ pub async fn list_entry_folder(
     root: &FileSystemDirectoryEntry,
     listed: &dyn Fn(u64),
 ) -> Result<Vec<SourceFile>, String> {
+    let root_name = root.name();
     let mut folders = vec![(root.clone(), String::new())];
     let mut pending: Vec<(String, FileSystemFileEntry)> = Vec::new();
     let mut files = Vec::new();
@@ -905,7 +1041,7 @@ pub async fn list_entry_folder(
                 let rel = format!("{prefix}{}", entry.name());
                 if entry.is_directory() {
                     folders.push((entry.unchecked_into(), format!("{rel}/")));
-                } else if entry.is_file() && is_bulk_data(&rel) {
+                } else if entry.is_file() && listed_by_name(&root_name, &rel) {
                     // Bulk data is listed by name only: no `File`, no size, no date.
                     files.push(SourceFile {
                         rel,
@@ -993,6 +1129,7 @@ pub async fn list_handle_folder(
     root: &FileSystemDirectoryHandle,
     listed: &dyn Fn(u64),
 ) -> Result<Vec<SourceFile>, String> {
+    let root_name = root.name();
     let mut folders = vec![(JsValue::from(root.clone()), String::new())];
     let mut pending: Vec<(String, JsValue)> = Vec::new();
     let mut files = Vec::new();
@@ -1012,7 +1149,7 @@ pub async fn list_handle_folder(
             let rel = format!("{prefix}{name}");
             match get(&handle, "kind").as_string().as_deref() {
                 Some("directory") => folders.push((handle, format!("{rel}/"))),
-                Some("file") if is_bulk_data(&rel) => files.push(SourceFile {
+                Some("file") if listed_by_name(&root_name, &rel) => files.push(SourceFile {
                     rel,
                     size: 0,
                     modified: None,
@@ -1085,13 +1222,31 @@ pub async fn reread(source: &Source, listed: &dyn Fn(u64)) -> Result<Option<Sour
             )))
         }
         Origin::Zip(Some(file)) => zip_from_file(file.clone()).await.map(Some),
-        Origin::Folder(None) | Origin::Zip(None) => Ok(None),
+        Origin::Folder(None) | Origin::Zip(None) | Origin::Listed(_) => Ok(None),
         // Read again only if the next run asks for it.
         Origin::File(_) | Origin::Demo { .. } => {
             source.forget_contents();
             Ok(None)
         }
     }
+}
+
+/// True for a file the page lists by name only, with no size or date: bulk data
+/// ([`is_bulk_data`]) and, in a dropped `.claude` folder (`root`), everything in
+/// `projects/<name>/` but its `memory/`, which the analysis never reads either (session
+/// transcripts, their sub-agent logs and tool results).
+///
+/// The first read of a `File`'s size or date is a slow lookup in Chromium, and a real
+/// `~/.claude` holds tens of thousands of such files: 73 % of a large drop went to them.
+pub fn listed_by_name(root: &str, rel: &str) -> bool {
+    if is_bulk_data(rel) {
+        return true;
+    }
+    let mut parts = rel.split('/');
+    root == ".claude"
+        && parts.next() == Some("projects")
+        && parts.next().is_some()
+        && parts.next().is_some_and(|third| third != "memory")
 }
 
 /// The name of the single top folder every path sits in, if there is one.
@@ -1134,5 +1289,33 @@ pub fn js_message(value: &JsValue) -> String {
         (_, Some(message)) => message,
         (Some(name), None) => name,
         (None, None) => "unknown error".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listed_by_name;
+
+    #[test]
+    fn only_files_the_analysis_never_reads_are_listed_by_name() {
+        for never in [
+            "projects/-home-a/0b7e.jsonl",
+            "projects/-home-a/0b7e/subagents/agent-1.jsonl",
+            "projects/-home-a/0b7e/tool-results/out.txt",
+            "projects/-home-a/notes.txt",
+            "todos/a.json",
+        ] {
+            assert!(listed_by_name(".claude", never), "{never}");
+        }
+        for read in [
+            "projects/-home-a/memory/MEMORY.md",
+            "projects/-home-a/memory/topic.md",
+            "CLAUDE.md",
+            "rules/a.md",
+        ] {
+            assert!(!listed_by_name(".claude", read), "{read}");
+        }
+        // A project may have a projects/ folder of its own, read like any other.
+        assert!(!listed_by_name("shop", "projects/app/src/CLAUDE.md"));
     }
 }

@@ -43,6 +43,8 @@ pub mod demo;
 pub mod ingest;
 pub mod share;
 pub mod state;
+pub mod worker;
+pub mod worker_host;
 
 use components::context_bar::ContextBar;
 use components::diagnostics::DiagnosticsList;
@@ -52,11 +54,12 @@ use components::health::HealthView;
 use components::picker::{choices, ProjectPicker};
 use components::share_dialog::ShareDialog;
 use components::tree::TreeView;
-use ingest::{Opened, SharedSource, Snapshot, Source};
+use ingest::{Opened, SharedRaw, SharedSource, Snapshot, Source};
 use state::{
     approval_hint, grouped, human_bytes, needs_rescan, Action, ApprovalHint, ClaudeJsonInfo,
     Inputs, Progress, RunReason, Shared, SharedFrom, SharedView, State, TreeItem, View,
 };
+use worker_host::{Failure, Host};
 
 /// Mounts the page into `#app` (or the body).
 pub fn run() {
@@ -98,6 +101,9 @@ struct Engine {
     snapshot: Rc<RefCell<Snapshot>>,
     runs: Rc<RefCell<u64>>,
     dispatch: UseReducerDispatcher<State>,
+    /// The analysis worker; `None` where the page has none (the component tests), and the
+    /// analysis runs in place.
+    host: Option<Host>,
 }
 
 impl Engine {
@@ -117,6 +123,26 @@ impl Engine {
         let shared = self.snapshot.borrow().shared.clone();
         if let Some(shared) = shared {
             spawn_local(async move {
+                if let Some(host) = engine.host.clone() {
+                    let version = inputs.version.clone();
+                    match host.shared(&shared.raw, version.clone()).await {
+                        Ok((report, missing)) => {
+                            let mut tree = shared.snapshot.tree.clone();
+                            for path in missing {
+                                if let Ok(path) = memdiag_core::VPath::new(&path) {
+                                    tree.set_contents(&path, Err(worker::NOT_SHARED.to_owned()));
+                                }
+                            }
+                            let input = memdiag_core::Input {
+                                version,
+                                ..shared.snapshot.input.clone()
+                            };
+                            engine.finished(run, report, tree, input);
+                        }
+                        Err(failure) => engine.failed(run, &failure),
+                    }
+                    return;
+                }
                 // One turn of the event loop first, so the page paints that it is working.
                 ingest::yield_now().await;
                 match ingest::analyze_shared(&shared.snapshot, inputs.version) {
@@ -146,6 +172,20 @@ impl Engine {
             }
             let dispatch = engine.dispatch.clone();
             let progress = move |p: Progress| dispatch.dispatch(Action::Progressed(run, p));
+            if let Some(host) = engine.host.clone() {
+                let today = ingest::today();
+                match host.run(sources.clone(), &inputs, &today, progress).await {
+                    Ok(report) => {
+                        // The page's own tree, for the file view and sharing: the same
+                        // listing, with every content the worker asked the page for.
+                        let tree = ingest::mount(&sources, &inputs).tree;
+                        let input = ingest::run_input(&inputs, &today);
+                        engine.finished(run, report, tree, input);
+                    }
+                    Err(failure) => engine.failed(run, &failure),
+                }
+                return;
+            }
             match ingest::run_analysis(sources, inputs, progress).await {
                 Ok((report, tree, input)) => engine.dispatch.dispatch(Action::RunFinished {
                     run,
@@ -157,6 +197,28 @@ impl Engine {
                 Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
             }
         });
+    }
+
+    fn finished(
+        &self,
+        run: u64,
+        report: Report,
+        tree: memdiag_core::Tree,
+        input: memdiag_core::Input,
+    ) {
+        self.dispatch.dispatch(Action::RunFinished {
+            run,
+            report: Shared::new(report),
+            tree: Shared::new(tree),
+            input: Shared::new(input),
+            at: now_ms(),
+        });
+    }
+
+    fn failed(&self, run: u64, failure: &Failure) {
+        if let Some(message) = failure.message() {
+            self.dispatch.dispatch(Action::RunFailed(run, message));
+        }
     }
 
     /// Lists and reads again every source the browser lets the page read again.
@@ -212,8 +274,12 @@ impl Engine {
     ///
     /// `current` are the fields before the drop: their home is the fallback when no source
     /// tells one, and the simulated version stays as chosen.
-    fn add_sources(&self, added: Vec<Source>, current: Inputs) {
+    ///
+    /// The guess reads the dropped folder names, so with a worker it runs there: should the
+    /// core fail on a name, the page says so and goes back to the sources it had.
+    fn add_sources(&self, run: u64, added: Vec<Source>, current: Inputs) {
         let was_demo = self.snapshot.borrow().is_demo();
+        let before = self.snapshot.borrow().sources.clone();
         {
             let mut snapshot = self.snapshot.borrow_mut();
             for source in added {
@@ -225,15 +291,32 @@ impl Engine {
         } else {
             current.home
         };
-        let (infos, inputs) = {
-            let snapshot = self.snapshot.borrow();
-            let mut inputs = snapshot.infer_inputs(&home);
+        let engine = self.clone();
+        spawn_local(async move {
+            let guessed = match engine.host.clone() {
+                Some(host) => {
+                    let sources = engine.snapshot.borrow().sources.clone();
+                    host.infer(&sources, &home).await
+                }
+                None => Ok(engine.snapshot.borrow().infer_inputs(&home)),
+            };
+            let mut inputs = match guessed {
+                Ok(inputs) => inputs,
+                Err(failure) => {
+                    if failure != Failure::Cancelled {
+                        engine.snapshot.borrow_mut().sources = before;
+                    }
+                    engine.failed(run, &failure);
+                    return;
+                }
+            };
             inputs.version = current.version;
-            (snapshot.infos(), inputs)
-        };
-        self.dispatch
-            .dispatch(Action::SourcesChanged(infos, inputs.clone()));
-        self.launch(inputs, RunReason::NewSources, None);
+            let infos = engine.snapshot.borrow().infos();
+            engine
+                .dispatch
+                .dispatch(Action::SourcesChanged(infos, inputs.clone()));
+            engine.launch(inputs, RunReason::NewSources, None);
+        });
     }
 
     /// Adds the chosen `~/.claude.json` in place of any added before (`None` removes it), and
@@ -274,7 +357,7 @@ impl Engine {
     }
 
     /// Shows a shared snapshot, read-only, in place of whatever was shown.
-    fn open_shared(&self, snapshot: SharedSnapshot, from: SharedFrom) {
+    fn open_shared(&self, snapshot: SharedSnapshot, from: SharedFrom, raw: SharedRaw) {
         if matches!(from, SharedFrom::File(_)) {
             // What shows is the file, not whatever link the address bar may still hold.
             share::clear_fragment();
@@ -285,7 +368,11 @@ impl Engine {
             format: snapshot.format,
             text_kept: snapshot.text_kept,
         };
-        let source = SharedSource { snapshot, from };
+        let source = SharedSource {
+            snapshot,
+            from,
+            raw,
+        };
         let inputs = source.inputs();
         let infos = vec![source.info()];
         self.snapshot.borrow_mut().set_shared(source);
@@ -298,7 +385,11 @@ impl Engine {
     /// empty, with the reason.
     fn open_link(&self, fragment: &str) {
         match memdiag_core::decode_link(fragment) {
-            Ok(snapshot) => self.open_shared(snapshot, SharedFrom::Link),
+            Ok(snapshot) => self.open_shared(
+                snapshot,
+                SharedFrom::Link,
+                SharedRaw::Link(fragment.to_owned()),
+            ),
             Err(error) => {
                 self.start_fresh(false);
                 self.dispatch
@@ -400,10 +491,12 @@ pub fn App() -> Html {
             }
         });
     }
+    let host = use_memo((), |_| Host::from_page());
     let engine = Engine {
         snapshot: snapshot.clone(),
         runs: runs.clone(),
         dispatch: state.dispatcher(),
+        host: (*host).clone(),
     };
 
     // A share link opens what it carries; anything else opens with the demo, so a first
@@ -505,15 +598,15 @@ pub fn App() -> Html {
                     };
                     match ingest::open_dropped(item, &listed).await {
                         Ok(Opened::Source(source)) => added.push(source),
-                        Ok(Opened::Shared(snapshot, name)) => {
-                            shared.get_or_insert((snapshot, name));
+                        Ok(Opened::Shared(snapshot, name, raw)) => {
+                            shared.get_or_insert((snapshot, name, raw));
                         }
                         Err(message) => errors.push(message),
                     }
                 }
-                if let Some((snapshot, name)) = shared {
+                if let Some((snapshot, name, raw)) = shared {
                     let others = !added.is_empty() || !errors.is_empty();
-                    engine.open_shared(snapshot, SharedFrom::File(name.clone()));
+                    engine.open_shared(snapshot, SharedFrom::File(name.clone()), raw);
                     if others {
                         engine.dispatch.dispatch(Action::Notice(Some(format!(
                             "{name} is a shared snapshot and shows on its own: the other dropped items were left out."
@@ -564,8 +657,8 @@ pub fn App() -> Html {
                     Ok(Opened::Source(source)) => {
                         finish_adding(&engine, run, vec![source], Vec::new(), current)
                     }
-                    Ok(Opened::Shared(snapshot, name)) => {
-                        engine.open_shared(snapshot, SharedFrom::File(name))
+                    Ok(Opened::Shared(snapshot, name, raw)) => {
+                        engine.open_shared(snapshot, SharedFrom::File(name), raw)
                     }
                     Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
                 }
@@ -1101,7 +1194,7 @@ fn finish_adding(
         engine.dispatch.dispatch(Action::RunFailed(run, message));
         return;
     }
-    engine.add_sources(added, current);
+    engine.add_sources(run, added, current);
     if !errors.is_empty() {
         engine.dispatch.dispatch(Action::Notice(Some(format!(
             "Some items were left out: {}",

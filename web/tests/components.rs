@@ -2257,7 +2257,7 @@ async fn a_share_zip_opens_as_a_shared_snapshot_and_another_zip_as_a_source() {
         .await
         .unwrap()
     {
-        ingest::Opened::Shared(shared, name) => {
+        ingest::Opened::Shared(shared, name, _) => {
             assert_eq!(name, "memdiag-share-2026-11-30.zip");
             assert_eq!(shared.made, "2026-11-30T12:22:30Z");
             let (again, _, _) = ingest::analyze_shared(&shared, None).unwrap();

@@ -12,6 +12,11 @@ use yew::{component, html, AttrValue, Html, Properties};
 /// Sources longer than this are previewed only in part, to keep the page responsive.
 const PREVIEW_LIMIT: usize = 256 * 1024;
 
+/// Elements nest at most this deep in the preview; what nests deeper is shown flat, inside
+/// the deepest element. Building, drawing and dropping nodes recurse once per level, and
+/// 5,000 nested `>` overflowed the wasm stack.
+pub const MAX_DEPTH: usize = 32;
+
 /// Props of [`Markdown`].
 #[derive(Properties, PartialEq)]
 pub struct MarkdownProps {
@@ -61,6 +66,8 @@ pub fn render(source: &str) -> Html {
         children: Vec::new(),
     }];
     let mut skip_depth = 0usize;
+    // Elements opened past MAX_DEPTH: not built, their contents go to the deepest one.
+    let mut flattened = 0usize;
     let mut in_table_head = false;
     for event in Parser::new_ext(source, options) {
         if skip_depth > 0 {
@@ -73,6 +80,23 @@ pub fn render(source: &str) -> Html {
         }
         match event {
             Event::Start(Tag::MetadataBlock(_)) => skip_depth = 1,
+            Event::Start(_) if flattened > 0 || stack.len() > MAX_DEPTH => {
+                if flattened == 0 {
+                    let mut note = VTag::new("span");
+                    note.add_attribute("class", "md-flat muted");
+                    note.add_attribute("data-testid", "markdown-flat");
+                    note.add_child(
+                        VText::new(format!(
+                            "[nested deeper than {MAX_DEPTH} levels: shown flat from here] "
+                        ))
+                        .into(),
+                    );
+                    push(&mut stack, note.into());
+                }
+                flattened += 1;
+            }
+            // Ends come innermost first: the flattened elements close before any built one.
+            Event::End(_) if flattened > 0 => flattened -= 1,
             Event::Start(tag) => {
                 if matches!(tag, Tag::TableHead) {
                     in_table_head = true;
@@ -249,5 +273,30 @@ mod tests {
         ] {
             let _ = super::render(source);
         }
+    }
+
+    /// How deep elements nest in a rendered node.
+    fn depth(node: &yew::virtual_dom::VNode) -> usize {
+        use yew::virtual_dom::VNode;
+        match node {
+            VNode::VTag(tag) => 1 + tag.children().map_or(0, depth),
+            VNode::VList(list) => list.iter().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_rendered_flat_past_the_limit() {
+        let deep = format!("{} words\n\n{}x\n", ">".repeat(5000), "- ".repeat(3000));
+        let rendered = super::render(&deep);
+        let nested = depth(&rendered);
+        assert!(
+            (super::MAX_DEPTH..=super::MAX_DEPTH + 1).contains(&nested),
+            "{nested}"
+        );
+        // Dropping the nodes does not overflow the stack either.
+        drop(rendered);
+        // Shallow nesting keeps every level: three quotes and the paragraph.
+        assert_eq!(depth(&super::render("> > > x\n")), 4);
     }
 }

@@ -1,0 +1,18 @@
+// Starts the analysis worker: the page's own wasm, whose `main` sees no window and answers
+// the page's messages (web/src/worker.rs). Messages that arrive while the wasm loads wait
+// in `memdiagQueued`; a crash the wasm cannot report itself is posted as `crashed`.
+import init from './memdiag-web.js';
+
+self.memdiagQueued = [];
+self.onmessage = (event) => self.memdiagQueued.push(event);
+
+const crashed = (message) => self.postMessage({ type: 'crashed', message: String(message) });
+self.addEventListener('error', (event) => crashed(event.message || 'the worker stopped'));
+self.addEventListener('unhandledrejection', (event) => {
+  const reason = event.reason;
+  crashed(reason && reason.message ? reason.message : reason);
+});
+
+init({ module_or_path: new URL('./memdiag-web_bg.wasm', import.meta.url) }).catch((error) =>
+  crashed('the analysis could not start: ' + (error && error.message ? error.message : error)),
+);

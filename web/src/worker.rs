@@ -1,0 +1,398 @@
+//! The analysis worker: tree building and analysis off the page's main thread.
+//!
+//! The worker loads the page's own wasm (`web/assets/worker.js` starts it; `main` sees no
+//! window and calls [`start`]), so it costs no second download. The page keeps every source
+//! and reads every file; the worker keeps a copy of each source's listing (names, sizes,
+//! dates, no `File` objects), mounts them, runs [`crate::ingest::analysis_loop`] and asks
+//! the page for the contents the core names. The messages, page to worker:
+//!
+//! - `source`: a source's listing, sent once per worker (`id`, `name`, `role`, `kind`,
+//!   `rels` and `modified` joined by NUL, `sizes` as a `Float64Array`, `diagnostics` as
+//!   JSON); the demo is named only, the worker has it compiled in;
+//! - `infer`: guess home, project and OS for these sources (answered with `inferred`);
+//! - `run`: analyse (answered with `progress` and `read` messages, then `done`);
+//! - `contents`: the answer to a `read` (an `ArrayBuffer` per file, or the reason as text);
+//! - `shared`: analyse a shared link or share zip (answered with `done`, which also names
+//!   the files the snapshot lacked).
+//!
+//! A panic posts `panic` with its text before the wasm traps; the page then ends the worker
+//! and says so, and starts a new one for the next run ([`crate::worker_host`]).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint32Array, Uint8Array};
+use memdiag_core::report::Os;
+use memdiag_core::{Contents, Diagnostic};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
+
+use crate::ingest::{self, Reader, Role, Snapshot, Source, SourceFile};
+use crate::state::{Inputs, Progress};
+
+/// What `analyze_shared` marks a file the snapshot lacks with.
+pub(crate) const NOT_SHARED: &str = "not in the shared snapshot";
+
+thread_local! {
+    static SOURCES: RefCell<BTreeMap<u32, Rc<Source>>> = RefCell::default();
+    static PENDING: RefCell<BTreeMap<u32, js_sys::Function>> = RefCell::default();
+    static NEXT_REQUEST: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// Starts the worker: answers the messages that arrived while the wasm loaded, then every
+/// later one.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = object(&[
+            ("type", "panic".into()),
+            ("message", info.to_string().into()),
+        ]);
+        let _ = scope().post_message(&message);
+    }));
+    let queued = get(&scope(), "memdiagQueued");
+    let handler = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+        handle(event.data());
+    });
+    scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    handler.forget();
+    if let Ok(queued) = queued.dyn_into::<Array>() {
+        for event in queued.iter() {
+            handle(get(&event, "data"));
+        }
+        queued.set_length(0);
+    }
+}
+
+fn handle(data: JsValue) {
+    let kind = text(&data, "type");
+    match kind.as_str() {
+        "source" => {
+            if let Some(source) = source_from_message(&data) {
+                SOURCES.with(|all| all.borrow_mut().insert(source.id(), Rc::new(source)));
+            }
+        }
+        "contents" => {
+            let request = number(&data, "req") as u32;
+            if let Some(resolve) = PENDING.with(|p| p.borrow_mut().remove(&request)) {
+                let _ = resolve.call1(&JsValue::NULL, &get(&data, "results"));
+            }
+        }
+        "infer" => {
+            let sources = sources_named(&data);
+            let snapshot = Snapshot {
+                sources,
+                ..Snapshot::default()
+            };
+            let inputs = snapshot.infer_inputs(&text(&data, "fallback"));
+            post(&[
+                ("type", "inferred".into()),
+                ("inputs", inputs_to_json(&inputs).into()),
+            ]);
+        }
+        "run" => {
+            let sources = sources_named(&data);
+            // The page names every source a run uses: the others were replaced.
+            let keep: Vec<u32> = sources.iter().map(|s| s.id()).collect();
+            SOURCES.with(|all| all.borrow_mut().retain(|id, _| keep.contains(id)));
+            let inputs = inputs_from_json(&text(&data, "inputs")).unwrap_or_default();
+            let input = ingest::run_input(&inputs, &text(&data, "today"));
+            wasm_bindgen_futures::spawn_local(run(sources, inputs, input));
+        }
+        "shared" => wasm_bindgen_futures::spawn_local(shared(data)),
+        _ => {}
+    }
+}
+
+async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Input) {
+    let read = |items: Vec<(usize, usize)>| {
+        let sources = sources.clone();
+        async move { read_through_page(&sources, items).await }
+    };
+    let progress = |p: Progress| {
+        post(&[
+            ("type", "progress".into()),
+            ("entries", (p.entries as f64).into()),
+            ("files_read", (p.files_read as f64).into()),
+            ("bytes_read", (p.bytes_read as f64).into()),
+        ]);
+    };
+    match ingest::analysis_loop(&sources, &inputs, input, read, progress).await {
+        Ok((report, _tree, _input)) => match serde_json::to_string(&report) {
+            Ok(json) => post(&[("type", "done".into()), ("report", json.into())]),
+            Err(error) => failed(&error.to_string()),
+        },
+        Err(message) => failed(&message),
+    }
+}
+
+/// Reads what the worker has not read before through the page, and keeps it.
+async fn read_through_page(
+    sources: &[Rc<Source>],
+    items: Vec<(usize, usize)>,
+) -> Vec<Result<Vec<u8>, String>> {
+    let mut out: Vec<Option<Result<Vec<u8>, String>>> = items
+        .iter()
+        .map(|&(s, f)| match sources[s].files[f].reader {
+            Reader::Remote => sources[s].cached(f),
+            // The demo's bytes are compiled into the worker too.
+            _ => None,
+        })
+        .collect();
+    let static_or_asked: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_none()).collect();
+    let mut asked = Vec::new();
+    for &i in &static_or_asked {
+        let (s, f) = items[i];
+        if matches!(sources[s].files[f].reader, Reader::Remote) {
+            asked.push(i);
+        } else {
+            out[i] = Some(sources[s].read(f).await);
+        }
+    }
+    if !asked.is_empty() {
+        let pairs: Vec<u32> = asked
+            .iter()
+            .flat_map(|&i| {
+                let (s, f) = items[i];
+                [sources[s].id(), f as u32]
+            })
+            .collect();
+        let request = NEXT_REQUEST.with(|n| {
+            let id = n.get();
+            n.set(id.wrapping_add(1));
+            id
+        });
+        let promise = Promise::new(&mut |resolve, _reject| {
+            PENDING.with(|p| p.borrow_mut().insert(request, resolve));
+        });
+        post(&[
+            ("type", "read".into()),
+            ("req", f64::from(request).into()),
+            ("items", Uint32Array::from(pairs.as_slice()).into()),
+        ]);
+        let results: Array = JsFuture::from(promise)
+            .await
+            .map(JsCast::unchecked_into)
+            .unwrap_or_default();
+        for (n, &i) in asked.iter().enumerate() {
+            let value = results.get(n as u32);
+            let contents = match value.as_string() {
+                Some(message) => Err(message),
+                None if value.is_instance_of::<js_sys::ArrayBuffer>() => {
+                    Ok(Uint8Array::new(&value).to_vec())
+                }
+                None => Err("the page did not hand this file over".to_owned()),
+            };
+            let (s, f) = items[i];
+            sources[s].remember(f, contents.clone());
+            out[i] = Some(contents);
+        }
+    }
+    out.into_iter()
+        .map(|c| c.unwrap_or_else(|| Err("not read".to_owned())))
+        .collect()
+}
+
+async fn shared(data: JsValue) {
+    let version = get(&data, "version").as_string();
+    let link = get(&data, "link").as_string();
+    let opened = match link {
+        Some(link) => {
+            memdiag_core::decode_link(&link).map_err(|e| crate::share::open_error("link", &e))
+        }
+        None => match get(&data, "zip").dyn_into::<File>() {
+            Ok(file) => match ingest::read_file(&file).await {
+                Ok(bytes) => memdiag_core::open_share_zip(&bytes)
+                    .map_err(|e| crate::share::open_error("file", &e)),
+                Err(message) => Err(message),
+            },
+            Err(_) => Err("nothing to open".to_owned()),
+        },
+    };
+    let snapshot = match opened {
+        Ok(snapshot) => snapshot,
+        Err(message) => return failed(&message),
+    };
+    match ingest::analyze_shared(&snapshot, version) {
+        Ok((report, tree, _input)) => {
+            let missing: Array = tree
+                .files()
+                .filter(|(_, entry)| {
+                    matches!(&entry.contents, Contents::Unreadable(m) if m == NOT_SHARED)
+                })
+                .map(|(path, _)| JsValue::from_str(path.as_str()))
+                .collect();
+            match serde_json::to_string(&report) {
+                Ok(json) => post(&[
+                    ("type", "done".into()),
+                    ("report", json.into()),
+                    ("missing", missing.into()),
+                ]),
+                Err(error) => failed(&error.to_string()),
+            }
+        }
+        Err(message) => failed(&message),
+    }
+}
+
+fn failed(message: &str) {
+    post(&[("type", "failed".into()), ("message", message.into())]);
+}
+
+/// The sources a message names, in its order, that this worker holds.
+fn sources_named(data: &JsValue) -> Vec<Rc<Source>> {
+    let ids = get(data, "sources")
+        .dyn_into::<Uint32Array>()
+        .map(|ids| ids.to_vec())
+        .unwrap_or_default();
+    SOURCES.with(|all| {
+        let all = all.borrow();
+        ids.iter().filter_map(|id| all.get(id).cloned()).collect()
+    })
+}
+
+/// The worker's copy of a source from its `source` message.
+fn source_from_message(data: &JsValue) -> Option<Source> {
+    let id = number(data, "id") as u32;
+    let kind = text(data, "kind");
+    if kind == "demo" {
+        return crate::demo::source().map(|demo| demo.with_id(id));
+    }
+    let role = role_from(&text(data, "role"))?;
+    let kind: &'static str = match kind.as_str() {
+        "zip" => "zip",
+        "file" => "file",
+        _ => "folder",
+    };
+    let rels = text(data, "rels");
+    let modified = text(data, "modified");
+    let sizes = get(data, "sizes").dyn_into::<Float64Array>().ok()?.to_vec();
+    let files: Vec<SourceFile> = if sizes.is_empty() {
+        Vec::new()
+    } else {
+        rels.split('\0')
+            .zip(modified.split('\0'))
+            .zip(sizes)
+            .map(|((rel, modified), size)| SourceFile {
+                rel: rel.to_owned(),
+                size: size as u64,
+                reader: Reader::Remote,
+                modified: (!modified.is_empty()).then(|| modified.to_owned()),
+            })
+            .collect()
+    };
+    let diagnostics: Vec<Diagnostic> =
+        serde_json::from_str(&text(data, "diagnostics")).unwrap_or_default();
+    Some(Source::listed(
+        id,
+        text(data, "name"),
+        role,
+        kind,
+        files,
+        diagnostics,
+    ))
+}
+
+/// The `source` message that gives the worker its copy of `source`.
+pub(crate) fn source_message(source: &Source) -> JsValue {
+    let info = source.info();
+    if info.kind == "demo" {
+        return object(&[
+            ("type", "source".into()),
+            ("id", f64::from(source.id()).into()),
+            ("kind", "demo".into()),
+        ]);
+    }
+    let mut rels = String::new();
+    let mut modified = String::new();
+    let mut sizes = Vec::with_capacity(source.files.len());
+    for (n, file) in source.files.iter().enumerate() {
+        if n > 0 {
+            rels.push('\0');
+            modified.push('\0');
+        }
+        rels.push_str(&file.rel);
+        modified.push_str(file.modified.as_deref().unwrap_or(""));
+        sizes.push(file.size as f64);
+    }
+    let diagnostics = serde_json::to_string(source.diagnostics()).unwrap_or_default();
+    object(&[
+        ("type", "source".into()),
+        ("id", f64::from(source.id()).into()),
+        ("kind", info.kind.into()),
+        ("role", info.role.into()),
+        ("name", source.name.as_str().into()),
+        ("rels", rels.into()),
+        ("modified", modified.into()),
+        ("sizes", Float64Array::from(sizes.as_slice()).into()),
+        ("diagnostics", diagnostics.into()),
+    ])
+}
+
+fn role_from(role: &str) -> Option<Role> {
+    Some(match role {
+        "config" => Role::Config,
+        "home" => Role::Home,
+        "project" => Role::Project,
+        "demo" => Role::Fixed,
+        "claude-json" => Role::ClaudeJson,
+        _ => return None,
+    })
+}
+
+/// The fields as JSON, for messages between the page and the worker.
+pub(crate) fn inputs_to_json(inputs: &Inputs) -> String {
+    serde_json::json!({
+        "home": inputs.home,
+        "project": inputs.project,
+        "os": inputs.os,
+        "config_dir": inputs.config_dir,
+        "project_mount": inputs.project_mount,
+        "version": inputs.version,
+    })
+    .to_string()
+}
+
+/// The fields from [`inputs_to_json`].
+pub(crate) fn inputs_from_json(json: &str) -> Option<Inputs> {
+    let value: serde_json::Value = serde_json::from_str(json).ok()?;
+    let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+    Some(Inputs {
+        home: text("home")?,
+        project: text("project").unwrap_or_default(),
+        os: serde_json::from_value::<Os>(value.get("os")?.clone()).ok()?,
+        config_dir: text("config_dir").unwrap_or_default(),
+        project_mount: text("project_mount"),
+        version: text("version"),
+    })
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(fields: &[(&str, JsValue)]) {
+    let _ = scope().post_message(&object(fields));
+}
+
+pub(crate) fn object(fields: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (key, value) in fields {
+        let _ = Reflect::set(&object, &JsValue::from_str(key), value);
+    }
+    object.into()
+}
+
+pub(crate) fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+pub(crate) fn text(target: &JsValue, key: &str) -> String {
+    get(target, key).as_string().unwrap_or_default()
+}
+
+pub(crate) fn number(target: &JsValue, key: &str) -> f64 {
+    get(target, key).as_f64().unwrap_or(0.0)
+}

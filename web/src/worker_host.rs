@@ -1,0 +1,364 @@
+//! The page's side of the analysis worker ([`crate::worker`]): starts it, gives it each
+//! source's listing once, answers its reads from the page's sources, and turns its answers
+//! (or its death) into results.
+//!
+//! One job runs at a time. A new job while one runs ends the worker (the old job answers
+//! [`Failure::Cancelled`]) and starts a fresh one, so a second drop never waits for the
+//! first. A panic in the core ends only the worker: the job answers
+//! [`Failure::Crashed`] with the panic's text, and the next job starts a new worker.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::rc::{Rc, Weak};
+
+use js_sys::{Array, Promise, Uint32Array, Uint8Array};
+use memdiag_core::report::Report;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::ingest::{SharedRaw, Source};
+use crate::state::{Inputs, Progress};
+use crate::worker::{get, inputs_from_json, inputs_to_json, number, object, source_message, text};
+
+/// Why a job gave no result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// A newer job replaced it.
+    Cancelled,
+    /// The worker died: a panic in the core, or the wasm ran out of stack or memory.
+    Crashed(String),
+    /// The analysis answered with a message for a person.
+    Message(String),
+}
+
+impl Failure {
+    /// The message the page shows, or `None` for a cancelled job (a newer one shows).
+    pub fn message(&self) -> Option<String> {
+        match self {
+            Failure::Cancelled => None,
+            Failure::Crashed(detail) => Some(format!(
+                "The analysis failed on this input: {detail}. The page is still usable: what it showed before is kept, and you can drop another folder or zip."
+            )),
+            Failure::Message(message) => Some(message.clone()),
+        }
+    }
+}
+
+/// Runs analyses in a Web Worker.
+#[derive(Clone)]
+pub struct Host {
+    inner: Rc<RefCell<Inner>>,
+}
+
+struct Inner {
+    url: String,
+    live: Option<Live>,
+}
+
+struct Live {
+    worker: Worker,
+    /// The sources whose listing this worker holds.
+    known: BTreeSet<u32>,
+    job: Option<Job>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+struct Job {
+    sources: Vec<Rc<Source>>,
+    progress: Option<Rc<dyn Fn(Progress)>>,
+    resolve: js_sys::Function,
+}
+
+impl Host {
+    /// The host for the worker script the page's loader names (`globalThis.memdiagWorker`);
+    /// `None` where there is none (the component tests), and the page analyses in place.
+    pub fn from_page() -> Option<Host> {
+        let url = get(&js_sys::global(), "memdiagWorker").as_string()?;
+        Some(Host {
+            inner: Rc::new(RefCell::new(Inner { url, live: None })),
+        })
+    }
+
+    /// Guesses home, project and OS for `sources` in the worker (the guess reads folder
+    /// names, which the core must survive whatever they hold).
+    ///
+    /// # Errors
+    /// When the worker dies or a newer job replaces this one.
+    pub async fn infer(&self, sources: &[Rc<Source>], fallback: &str) -> Result<Inputs, Failure> {
+        let message = object(&[
+            ("type", "infer".into()),
+            ("sources", ids(sources).into()),
+            ("fallback", fallback.into()),
+        ]);
+        let answer = self.job(sources.to_vec(), None, message).await?;
+        inputs_from_json(&text(&answer, "inputs"))
+            .ok_or_else(|| Failure::Message("the worker sent no host facts".to_owned()))
+    }
+
+    /// Analyses `sources` with `inputs` on `today`; `progress` hears how far it got.
+    ///
+    /// # Errors
+    /// When the analysis cannot start, the worker dies, or a newer job replaces this one.
+    pub async fn run(
+        &self,
+        sources: Vec<Rc<Source>>,
+        inputs: &Inputs,
+        today: &str,
+        progress: impl Fn(Progress) + 'static,
+    ) -> Result<Report, Failure> {
+        let message = object(&[
+            ("type", "run".into()),
+            ("sources", ids(&sources).into()),
+            ("inputs", inputs_to_json(inputs).into()),
+            ("today", today.into()),
+        ]);
+        let answer = self.job(sources, Some(Rc::new(progress)), message).await?;
+        report_of(&answer)
+    }
+
+    /// Analyses a shared snapshot as `raw` holds it, simulating `version`; also returns the
+    /// paths the analysis asked for that the snapshot lacks.
+    ///
+    /// # Errors
+    /// When it cannot be opened, the worker dies, or a newer job replaces this one.
+    pub async fn shared(
+        &self,
+        raw: &SharedRaw,
+        version: Option<String>,
+    ) -> Result<(Report, Vec<String>), Failure> {
+        let (key, value): (&str, JsValue) = match raw {
+            SharedRaw::Link(link) => ("link", link.as_str().into()),
+            SharedRaw::Zip(file) => ("zip", file.clone().into()),
+        };
+        let message = object(&[
+            ("type", "shared".into()),
+            (key, value),
+            ("version", version.map_or(JsValue::NULL, JsValue::from)),
+        ]);
+        let answer = self.job(Vec::new(), None, message).await?;
+        let missing = get(&answer, "missing")
+            .dyn_into::<Array>()
+            .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
+            .unwrap_or_default();
+        Ok((report_of(&answer)?, missing))
+    }
+
+    /// Sends one job, replacing any that runs, and waits for its final answer.
+    async fn job(
+        &self,
+        sources: Vec<Rc<Source>>,
+        progress: Option<Rc<dyn Fn(Progress)>>,
+        message: JsValue,
+    ) -> Result<JsValue, Failure> {
+        let mut resolve_slot = None;
+        let promise = Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
+        let resolve = resolve_slot.expect("a promise calls its executor at once");
+        {
+            let mut inner = self.inner.borrow_mut();
+            if inner.live.as_ref().is_some_and(|live| live.job.is_some()) {
+                // The running job is cancelled: ending the worker is the only way to stop a
+                // long analysis, and the new worker gets every listing again.
+                if let Some(live) = inner.live.take() {
+                    live.end(&object(&[("type", "cancelled".into())]));
+                }
+            }
+            if inner.live.is_none() {
+                let live = self.start_worker(&inner.url).map_err(|e| {
+                    Failure::Crashed(format!(
+                        "the analysis worker could not start ({})",
+                        crate::ingest::js_message(&e)
+                    ))
+                })?;
+                inner.live = Some(live);
+            }
+            let live = inner.live.as_mut().expect("started above");
+            for source in &sources {
+                if live.known.insert(source.id()) {
+                    let _ = live.worker.post_message(&source_message(source));
+                }
+            }
+            live.job = Some(Job {
+                sources,
+                progress,
+                resolve,
+            });
+            if let Err(error) = live.worker.post_message(&message) {
+                let detail = crate::ingest::js_message(&error);
+                if let Some(live) = inner.live.take() {
+                    live.end(&crashed(&detail));
+                }
+            }
+        }
+        let answer = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
+        match text(&answer, "type").as_str() {
+            "cancelled" => Err(Failure::Cancelled),
+            "crashed" => Err(Failure::Crashed(text(&answer, "message"))),
+            "failed" => Err(Failure::Message(text(&answer, "message"))),
+            _ => Ok(answer),
+        }
+    }
+
+    fn start_worker(&self, url: &str) -> Result<Live, JsValue> {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(url, &options)?;
+        let weak = Rc::downgrade(&self.inner);
+        let from = worker.clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            on_message(&weak, &from, event.data());
+        });
+        let weak = Rc::downgrade(&self.inner);
+        let from = worker.clone();
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            let detail = match event.message() {
+                message if message.is_empty() => "the worker stopped".to_owned(),
+                message => message,
+            };
+            died(&weak, &from, &detail);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Live {
+            worker,
+            known: BTreeSet::new(),
+            job: None,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+}
+
+impl Live {
+    /// Ends the worker, answering its job (if any) with `answer`.
+    fn end(self, answer: &JsValue) {
+        let Live {
+            worker,
+            job,
+            _on_message,
+            _on_error,
+            ..
+        } = self;
+        worker.terminate();
+        worker.set_onmessage(None);
+        worker.set_onerror(None);
+        // This may run inside one of the closures: they are dropped after it returns.
+        wasm_bindgen_futures::spawn_local(async move {
+            drop((_on_message, _on_error));
+        });
+        if let Some(job) = job {
+            let _ = job.resolve.call1(&JsValue::NULL, answer);
+        }
+    }
+}
+
+fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
+    let Some(inner) = inner.upgrade() else { return };
+    let kind = text(&data, "type");
+    let mut guard = inner.borrow_mut();
+    let Some(live) = guard.live.as_mut().filter(|live| &live.worker == from) else {
+        return;
+    };
+    match kind.as_str() {
+        "progress" => {
+            if let Some(progress) = live.job.as_ref().and_then(|job| job.progress.clone()) {
+                drop(guard);
+                progress(Progress {
+                    entries: number(&data, "entries") as u64,
+                    files_read: number(&data, "files_read") as u64,
+                    bytes_read: number(&data, "bytes_read") as u64,
+                });
+            }
+        }
+        "read" => {
+            let sources = live
+                .job
+                .as_ref()
+                .map(|job| job.sources.clone())
+                .unwrap_or_default();
+            let worker = live.worker.clone();
+            drop(guard);
+            wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data));
+        }
+        "panic" | "crashed" => {
+            // The trap that follows a panic may surface as an error event, a rejected
+            // promise, or nothing at all: the worker is ended here either way.
+            let detail = text(&data, "message");
+            let live = guard.live.take();
+            drop(guard);
+            if let Some(live) = live {
+                live.end(&crashed(&detail));
+            }
+        }
+        _ => {
+            if let Some(job) = live.job.take() {
+                drop(guard);
+                let _ = job.resolve.call1(&JsValue::NULL, &data);
+            }
+        }
+    }
+}
+
+fn died(inner: &Weak<RefCell<Inner>>, from: &Worker, detail: &str) {
+    let Some(inner) = inner.upgrade() else { return };
+    let live = {
+        let mut guard = inner.borrow_mut();
+        match &guard.live {
+            Some(live) if &live.worker == from => guard.live.take(),
+            _ => None,
+        }
+    };
+    if let Some(live) = live {
+        live.end(&crashed(detail));
+    }
+}
+
+/// Reads the files a `read` message names from the page's sources and answers it.
+async fn answer_read(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
+    let items = get(&data, "items")
+        .dyn_into::<Uint32Array>()
+        .map(|items| items.to_vec())
+        .unwrap_or_default();
+    let results = Array::new();
+    let transfer = Array::new();
+    for pair in items.chunks_exact(2) {
+        let (id, index) = (pair[0], pair[1] as usize);
+        let contents = match sources.iter().find(|s| s.id() == id) {
+            Some(source) if index < source.files.len() => source.read(index).await,
+            _ => Err("the page no longer holds this file".to_owned()),
+        };
+        match contents {
+            Ok(bytes) => {
+                let buffer = Uint8Array::from(bytes.as_slice()).buffer();
+                transfer.push(&buffer);
+                results.push(&buffer);
+            }
+            Err(message) => {
+                results.push(&JsValue::from_str(&message));
+            }
+        }
+    }
+    let answer = object(&[
+        ("type", "contents".into()),
+        ("req", get(&data, "req")),
+        ("results", results.into()),
+    ]);
+    let _ = worker.post_message_with_transfer(&answer, &transfer);
+}
+
+fn report_of(answer: &JsValue) -> Result<Report, Failure> {
+    serde_json::from_str(&text(answer, "report"))
+        .map_err(|e| Failure::Message(format!("the worker's report could not be read: {e}")))
+}
+
+fn crashed(detail: &str) -> JsValue {
+    object(&[("type", "crashed".into()), ("message", detail.into())])
+}
+
+fn ids(sources: &[Rc<Source>]) -> Uint32Array {
+    let ids: Vec<u32> = sources.iter().map(|s| s.id()).collect();
+    Uint32Array::from(ids.as_slice())
+}
