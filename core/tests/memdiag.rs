@@ -178,7 +178,11 @@ fn text_is_the_reviewed_snapshot_and_colour_only_when_asked() {
     let mut command = Command::new(MEMDIAG);
     let plain = command
         .args(["--home", "/home/alice", "--color", "auto"])
-        .args(folders().iter().flat_map(|m| ["--mount".to_owned(), m.clone()]))
+        .args(
+            folders()
+                .iter()
+                .flat_map(|m| ["--mount".to_owned(), m.clone()]),
+        )
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
@@ -255,13 +259,22 @@ fn sarif_has_one_result_per_finding_and_validates_against_sarif_2_1_0() {
 
 #[test]
 fn markdown_is_a_pull_request_summary() {
-    let output = run(&folders(), &["--format", "markdown", "--fail-on", "warning"]);
+    let output = run(
+        &folders(),
+        &["--format", "markdown", "--fail-on", "warning"],
+    );
     assert_eq!(output.status.code(), Some(1));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.starts_with("## memdiag: what Claude Code loads in `~/work/shop`\n"));
     assert!(text.contains("**Gate failed:** 8 findings at warning or above"));
-    assert!(text.contains("**Every session carries 24,317 characters**"), "{text}");
-    assert!(text.contains("| ● | `~/work/shop/CLAUDE.md` | 473 |"), "{text}");
+    assert!(
+        text.contains("**Every session carries 24,317 characters**"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| ● | `~/work/shop/CLAUDE.md` | 473 |"),
+        "{text}"
+    );
     assert!(text.contains("- ⚠️ **warning** `memory-index-truncated`"));
     assert!(text.contains("<details><summary>7 more worth knowing</summary>"));
 }
@@ -371,7 +384,10 @@ fn with_no_arguments_it_reads_this_machine_from_home_and_the_current_folder() {
     let home = root.0.join("home");
     let project = home.join("work/app");
     root.write("home/.claude/CLAUDE.md", "# Mine\n\n@~/notes/shared.md\n");
-    root.write("home/notes/shared.md", "Shared notes outside every default folder.\n");
+    root.write(
+        "home/notes/shared.md",
+        "Shared notes outside every default folder.\n",
+    );
     root.write("home/.claude/projects/x/session.jsonl", "{\"secret\": 1}\n");
     root.write("home/work/CLAUDE.md", "Parent folder instructions.\n");
     root.write("home/work/unrelated/CLAUDE.md", "Not on the walk.\n");
@@ -391,7 +407,11 @@ fn with_no_arguments_it_reads_this_machine_from_home_and_the_current_folder() {
     {
         use std::os::unix::fs::symlink;
         // A link out of the project, and a loop: neither is read, both are named.
-        symlink(root.0.join("outside/secret.md"), project.join("CLAUDE.local.md")).unwrap();
+        symlink(
+            root.0.join("outside/secret.md"),
+            project.join("CLAUDE.local.md"),
+        )
+        .unwrap();
         symlink(project.join("loop-b.md"), project.join("loop-a.md")).unwrap();
         symlink(project.join("loop-a.md"), project.join("loop-b.md")).unwrap();
     }
@@ -408,7 +428,10 @@ fn with_no_arguments_it_reads_this_machine_from_home_and_the_current_folder() {
     let home_text = home.to_str().unwrap();
     assert_eq!(value["context"]["home"], home_text);
     assert_eq!(value["context"]["project"], project.to_str().unwrap());
-    assert_eq!(value["context"]["config_dir"], format!("{home_text}/.claude"));
+    assert_eq!(
+        value["context"]["config_dir"],
+        format!("{home_text}/.claude")
+    );
     assert_eq!(value["context"]["git_root"], project.to_str().unwrap());
     let sent: Vec<&str> = value["session"]["files"]
         .as_array()
@@ -433,7 +456,9 @@ fn with_no_arguments_it_reads_this_machine_from_home_and_the_current_folder() {
         .collect();
     assert!(rows.contains(&format!("{home_text}/work/app/src/CLAUDE.md").as_str()));
     assert!(
-        !rows.iter().any(|p| p.contains("unrelated") || p.contains("secret")),
+        !rows
+            .iter()
+            .any(|p| p.contains("unrelated") || p.contains("secret")),
         "{rows:?}"
     );
     #[cfg(unix)]

@@ -42,7 +42,12 @@ fn validator() -> jsonschema::Validator {
     jsonschema::validator_for(&schema).expect("the generated schema is a valid schema")
 }
 
-fn check(validator: &jsonschema::Validator, report: &Report, what: &str, failures: &mut Vec<String>) {
+fn check(
+    validator: &jsonschema::Validator,
+    report: &Report,
+    what: &str,
+    failures: &mut Vec<String>,
+) {
     let value = serde_json::to_value(report).expect("a report serialises");
     for error in validator.iter_errors(&value).take(3) {
         failures.push(format!("{what}: {error} at {}", error.instance_path()));
@@ -57,7 +62,12 @@ fn every_fixture_report_validates_against_the_schema() {
     // The fixture folders (the demo, the canary).
     for dir in fixture_dirs() {
         let report = Fixture::load_dir(&dir).analyze();
-        check(&validator, &report, &dir.display().to_string(), &mut failures);
+        check(
+            &validator,
+            &report,
+            &dir.display().to_string(),
+            &mut failures,
+        );
         checked += 1;
     }
     // The rule cases: the tree part of each file.
@@ -69,14 +79,21 @@ fn every_fixture_report_validates_against_the_schema() {
     cases.sort();
     for path in cases {
         let text = std::fs::read_to_string(&path).unwrap();
-        let tree = text.split_once("//= rows\n").map_or(text.as_str(), |(t, _)| t);
+        let tree = text
+            .split_once("//= rows\n")
+            .map_or(text.as_str(), |(t, _)| t);
         let files: String = tree
             .lines()
             .filter(|l| !l.trim_start().starts_with("//> "))
             .map(|l| format!("{l}\n"))
             .collect();
         let report = Fixture::parse(&files).analyze();
-        check(&validator, &report, &path.display().to_string(), &mut failures);
+        check(
+            &validator,
+            &report,
+            &path.display().to_string(),
+            &mut failures,
+        );
         checked += 1;
     }
     assert!(checked >= 12, "the fixtures are missing ({checked})");

@@ -65,7 +65,9 @@ pub(crate) fn scan(input: &Input, sources: &Sources) -> Result<Report, String> {
     let mut reader = Reader {
         config: match &input.config_dir {
             Some(dir) => VPath::new(dir).ok(),
-            None => VPath::new(&input.home).ok().map(|home| home.child(".claude")),
+            None => VPath::new(&input.home)
+                .ok()
+                .map(|home| home.child(".claude")),
         },
         ..Reader::default()
     };
@@ -188,8 +190,13 @@ impl Reader {
         } else if metadata.is_file() && is_zip_name(&mount.local) {
             let bytes =
                 fs::read(&mount.local).map_err(|error| format!("cannot read {shown}: {error}"))?;
-            let zip = mount_zip(&mut self.tree, mount.at.as_str(), bytes, ZipLimits::default())
-                .map_err(|error| format!("{shown}: {error}"))?;
+            let zip = mount_zip(
+                &mut self.tree,
+                mount.at.as_str(),
+                bytes,
+                ZipLimits::default(),
+            )
+            .map_err(|error| format!("{shown}: {error}"))?;
             self.zips.push((mount.at.clone(), zip));
             Ok(())
         } else {
@@ -234,7 +241,10 @@ impl Reader {
         let project = VPath::new(project).map_err(|error| format!("project: {error}"))?;
         let project_local = local_of(&project);
         let confine = fs::canonicalize(&project_local).map_err(|error| {
-            format!("cannot read the project {}: {error}", project_local.display())
+            format!(
+                "cannot read the project {}: {error}",
+                project_local.display()
+            )
         })?;
         self.list_dir(&project, &project_local, &confine)
             .map_err(|error| format!("cannot list {}: {error}", project_local.display()))?;
@@ -264,24 +274,22 @@ impl Reader {
                 .map_err(|error| format!("cannot list {}: {error}", local.display())),
             // A linked folder is listed when it resolves inside its confinement (the config
             // folder linked into a dotfiles checkout).
-            Ok(metadata) if metadata.file_type().is_symlink() => {
-                match fs::canonicalize(&local) {
-                    Ok(target) if target.starts_with(confine) && target.is_dir() => self
-                        .list_dir(at, &local, confine)
-                        .map_err(|error| format!("cannot list {}: {error}", local.display())),
-                    _ => {
-                        self.tree.add_mount(at.clone());
-                        self.note_skipped(
-                            at,
-                            &Skipped {
-                                outside: vec![at.as_str().to_owned()],
-                                ..Skipped::default()
-                            },
-                        );
-                        Ok(())
-                    }
+            Ok(metadata) if metadata.file_type().is_symlink() => match fs::canonicalize(&local) {
+                Ok(target) if target.starts_with(confine) && target.is_dir() => self
+                    .list_dir(at, &local, confine)
+                    .map_err(|error| format!("cannot list {}: {error}", local.display())),
+                _ => {
+                    self.tree.add_mount(at.clone());
+                    self.note_skipped(
+                        at,
+                        &Skipped {
+                            outside: vec![at.as_str().to_owned()],
+                            ..Skipped::default()
+                        },
+                    );
+                    Ok(())
                 }
-            }
+            },
             _ => Ok(()),
         }
     }
@@ -342,12 +350,7 @@ impl Reader {
     ///
     /// # Errors
     /// When `local` itself cannot be listed.
-    fn list_dir(
-        &mut self,
-        at: &VPath,
-        local: &Path,
-        confine: &Path,
-    ) -> std::io::Result<()> {
+    fn list_dir(&mut self, at: &VPath, local: &Path, confine: &Path) -> std::io::Result<()> {
         // Reading the root first makes an unreadable mount an error rather than an empty tree.
         let mut next = Some((at.clone(), local.to_path_buf(), fs::read_dir(local)?));
         // Folders wait as paths, not open handles, so a wide tree cannot run out of descriptors.
@@ -420,14 +423,9 @@ impl Reader {
                         }
                         // The link's own metadata: `add_file` resolves and confines it.
                         Ok(_) => match entry.metadata() {
-                            Ok(link) => self.add_file(
-                                at,
-                                &path,
-                                &entry_local,
-                                &link,
-                                confine,
-                                &mut skipped,
-                            ),
+                            Ok(link) => {
+                                self.add_file(at, &path, &entry_local, &link, confine, &mut skipped)
+                            }
                             Err(_) => skipped.unreadable += 1,
                         },
                         // Dangling, or a loop of links.
@@ -447,14 +445,9 @@ impl Reader {
                         continue;
                     }
                     match entry.metadata() {
-                        Ok(metadata) => self.add_file(
-                            at,
-                            &path,
-                            &entry_local,
-                            &metadata,
-                            confine,
-                            &mut skipped,
-                        ),
+                        Ok(metadata) => {
+                            self.add_file(at, &path, &entry_local, &metadata, confine, &mut skipped)
+                        }
                         Err(_) => skipped.unreadable += 1,
                     }
                 } else {
@@ -539,7 +532,12 @@ impl Reader {
     fn note_skipped(&mut self, at: &VPath, skipped: &Skipped) {
         let mut left_out = Vec::new();
         let named = |what: String, paths: &[String]| {
-            let shown = paths.iter().take(10).cloned().collect::<Vec<_>>().join(", ");
+            let shown = paths
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
             let more = paths.len().saturating_sub(10);
             let more = if more > 0 {
                 format!(" and {more} more")
@@ -630,8 +628,8 @@ impl ContentSource for Reader {
 /// Reads a listed file after resolving it again (a link may have changed since the listing),
 /// refusing one that now leads outside its folder.
 fn read_confined(local: &Local) -> Result<Vec<u8>, String> {
-    let resolved = fs::canonicalize(&local.path)
-        .map_err(|error| format!("cannot read the file: {error}"))?;
+    let resolved =
+        fs::canonicalize(&local.path).map_err(|error| format!("cannot read the file: {error}"))?;
     if !resolved.starts_with(&local.confine) {
         return Err("it leads outside the mounted folder; not read".to_owned());
     }

@@ -347,11 +347,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
         None => None,
         Some("error") => Some(Severity::Error),
         Some("warning") => Some(Severity::Warning),
-        Some(other) => {
-            return Err(format!(
-                "--fail-on must be warning or error, not {other:?}"
-            ))
-        }
+        Some(other) => return Err(format!("--fail-on must be warning or error, not {other:?}")),
     };
     let count = |flag: &str, value: Option<String>| -> Result<Option<u64>, String> {
         value

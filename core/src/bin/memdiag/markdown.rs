@@ -24,7 +24,11 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         .as_deref()
         .map_or_else(|| "no project".to_owned(), &show);
     let cost = &report.session.cost;
-    let _ = writeln!(out, "## memdiag: what Claude Code loads in `{}`\n", code(&project));
+    let _ = writeln!(
+        out,
+        "## memdiag: what Claude Code loads in `{}`\n",
+        code(&project)
+    );
     if failures.is_empty() {
         let _ = writeln!(out, "No gate failed.\n");
     } else {
@@ -61,10 +65,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         let _ = writeln!(out, "| | File sent in every session | Characters |");
         let _ = writeln!(out, "| --- | --- | ---: |");
         for file in sent {
-            let icon = report
-                .files
-                .get(file.row)
-                .map_or("", |row| row.load.icon());
+            let icon = report.files.get(file.row).map_or("", |row| row.load.icon());
             let _ = writeln!(
                 out,
                 "| {icon} | `{}` | {} |",
@@ -145,7 +146,10 @@ fn code(text: &str) -> String {
 fn escape(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|'
+        ) {
             out.push('\\');
         }
         out.push(c);

@@ -261,7 +261,9 @@ fn lists_a_folder_and_reads_from_it() {
         "a bulk folder is named and never entered"
     );
     let transcript = tree
-        .file(&vpath("/home/alice/.claude/projects/-home-alice-app/s.jsonl"))
+        .file(&vpath(
+            "/home/alice/.claude/projects/-home-alice-app/s.jsonl",
+        ))
         .unwrap();
     assert_eq!(
         (transcript.size, &transcript.modified),

@@ -140,7 +140,11 @@ fn session(out: &mut String, report: &Report) {
     })
     .collect();
     if !figures.is_empty() {
-        let _ = writeln!(out, "  later, not in every session: {}", figures.join(" · "));
+        let _ = writeln!(
+            out,
+            "  later, not in every session: {}",
+            figures.join(" · ")
+        );
     }
     out.push('\n');
 }
@@ -180,7 +184,9 @@ fn figure(row: &FileRow) -> (String, String) {
     let status = match row.status {
         FileStatus::Ok => String::new(),
         FileStatus::Unresolved => match row.unresolved_reason {
-            Some(UnresolvedReason::OutsideSnapshot) => "unresolved: outside what was read".to_owned(),
+            Some(UnresolvedReason::OutsideSnapshot) => {
+                "unresolved: outside what was read".to_owned()
+            }
             _ => "unresolved: no such file".to_owned(),
         },
         other => status_word(other),
