@@ -10,3 +10,35 @@ pub mod markdown;
 pub mod picker;
 pub mod share_dialog;
 pub mod tree;
+
+/// Where [`reveal_in`] puts the element it brings into view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reveal {
+    /// Scroll as little as possible.
+    Nearest,
+    /// In the middle of the container.
+    Center,
+}
+
+/// Scrolls `container` so that `element`, which it holds, shows, and moves no other scroller.
+/// `scrollIntoView` would scroll the window too, which on a phone or at 200 % zoom pushes
+/// the page's title and buttons out of sight whenever a row is selected.
+pub(crate) fn reveal_in(
+    container: &web_sys::HtmlElement,
+    element: &web_sys::Element,
+    align: Reveal,
+) {
+    let outer = container.get_bounding_client_rect();
+    let inner = element.get_bounding_client_rect();
+    let above = inner.top() - outer.top();
+    let below = inner.bottom() - outer.bottom();
+    let delta = match align {
+        Reveal::Center => above - (outer.height() - inner.height()) / 2.0,
+        Reveal::Nearest if above < 0.0 => above,
+        Reveal::Nearest if below > 0.0 => below.min(above),
+        Reveal::Nearest => 0.0,
+    };
+    if delta != 0.0 {
+        container.set_scroll_top(container.scroll_top() + delta.round() as i32);
+    }
+}

@@ -15,6 +15,7 @@ use web_sys::HtmlElement;
 use yew::{component, html, use_effect_with, use_node_ref, AttrValue, Callback, Html, Properties};
 
 use crate::components::markdown::Markdown;
+use crate::components::{reveal_in, Reveal};
 use crate::state::{display_path, grouped, human_bytes, ApprovalHint, Shared, Tab};
 
 pub use memdiag_core::caps::{MAX_LINES as LINE_CAP, MAX_UTF16 as SIZE_CAP};
@@ -115,11 +116,7 @@ pub fn FileView(props: &FileViewProps) -> Html {
                     None => None,
                 };
                 match target.and_then(|t| t.dyn_into::<HtmlElement>().ok()) {
-                    Some(element) => {
-                        let options = web_sys::ScrollIntoViewOptions::new();
-                        options.set_block(web_sys::ScrollLogicalPosition::Center);
-                        element.scroll_into_view_with_scroll_into_view_options(&options);
-                    }
+                    Some(element) => reveal_in(&body, &element, Reveal::Center),
                     None => body.set_scroll_top(0),
                 }
             },

@@ -8,13 +8,13 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use memdiag_core::report::{FileRow, FileStatus, Group, Report, Scope, UnresolvedReason};
-use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::{
     component, html, use_effect_with, use_node_ref, Callback, Event, Html, InputEvent, Properties,
     TargetCast,
 };
 
+use crate::components::{reveal_in, Reveal};
 use crate::state::{display_path, human_bytes, ApprovalHint, NavKey, Shared, TreeItem};
 
 /// Props of [`TreeView`].
@@ -73,7 +73,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
         use_effect_with(props.cursor, move |cursor| {
             if let (Some(cursor), Some(tree)) = (cursor, tree_ref.cast::<HtmlElement>()) {
                 if let Ok(Some(element)) = tree.query_selector(&format!("#{}", item_id(*cursor))) {
-                    scroll_into_view(&element);
+                    reveal_in(&tree, &element, Reveal::Nearest);
                 }
             }
         });
@@ -408,12 +408,4 @@ fn classes_of(names: &[&str]) -> String {
         .copied()
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn scroll_into_view(element: &web_sys::Element) {
-    let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-    if let Some(element) = element.dyn_ref::<HtmlElement>() {
-        element.scroll_into_view_with_scroll_into_view_options(&options);
-    }
 }
