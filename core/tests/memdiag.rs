@@ -248,6 +248,18 @@ fn sarif_has_one_result_per_finding_and_validates_against_sarif_2_1_0() {
         location("/home/alice/.claude/CLAUDE.md")["uri"],
         "file:///home/alice/.claude/CLAUDE.md"
     );
+    // Every result has a location (code scanning needs one): a finding about no file in
+    // particular is placed on the project folder.
+    let (pathless, _) = results
+        .iter()
+        .zip(diagnostics)
+        .find(|(_, d)| d["path"].is_null())
+        .expect("the demo has a finding about no file");
+    assert_eq!(
+        pathless["locations"][0]["physicalLocation"]["artifactLocation"],
+        serde_json::json!({"uri": "./", "uriBaseId": "PROJECTROOT"})
+    );
+    assert!(results.iter().all(|r| r["locations"][0].is_object()));
     // The check can fail: a result without a message is refused.
     let mut broken = sarif.clone();
     broken["runs"][0]["results"][0]

@@ -57,13 +57,19 @@ pub(crate) fn render(report: &Report) -> Value {
                 "level": level(diagnostic.severity),
                 "message": { "text": diagnostic.message },
             });
-            if let Some(path) = &diagnostic.path {
-                let mut location = json!({ "artifactLocation": artifact(path, project) });
-                if let Some(line) = diagnostic.line.filter(|line| *line > 0) {
-                    location["region"] = json!({ "startLine": line });
-                }
-                result["locations"] = json!([{ "physicalLocation": location }]);
+            // Code scanning refuses a result without a location: a finding about no file in
+            // particular (the project's memory key, all instructions together) is placed on
+            // the project folder, or the home folder without a project.
+            let path = diagnostic
+                .path
+                .as_deref()
+                .or(project)
+                .unwrap_or(report.context.home.as_str());
+            let mut location = json!({ "artifactLocation": artifact(path, project) });
+            if let Some(line) = diagnostic.line.filter(|line| *line > 0) {
+                location["region"] = json!({ "startLine": line });
             }
+            result["locations"] = json!([{ "physicalLocation": location }]);
             result
         })
         .collect();
@@ -96,6 +102,9 @@ fn artifact(path: &str, project: Option<&str>) -> Value {
         path.strip_prefix(project)
             .and_then(|rest| rest.strip_prefix('/'))
     });
+    if project == Some(path) {
+        return json!({ "uri": "./", "uriBaseId": "PROJECTROOT" });
+    }
     match inside {
         Some(relative) if !relative.is_empty() => {
             json!({ "uri": percent_encode(relative), "uriBaseId": "PROJECTROOT" })
