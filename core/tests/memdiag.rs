@@ -560,6 +560,16 @@ fn read_answers_what_a_read_attaches_in_order_each_file_once() {
         .as_str()
         .unwrap()
         .contains("outside the project"));
+    // The text format says the same.
+    let text = stdout(&run(&folders(), &["--read", "src/web/App.tsx"]));
+    assert!(
+        text.contains(
+            "A Read of ~/work/shop/src/web/App.tsx attaches 2 files and 0 announced skills \
+             (390 characters)\n         74  ~/work/shop/src/web/CLAUDE.md\n        122  \
+             ~/work/shop/.claude/rules/frontend.md\n"
+        ),
+        "{text}"
+    );
 }
 
 fn write_zip(folder: &Path, to: &Path) {

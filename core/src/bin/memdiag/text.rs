@@ -29,6 +29,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     let home = Home(&report.context.home);
     header(&mut out, report, &home);
     session(&mut out, report);
+    reads(&mut out, report, &home);
     files(&mut out, report, &home);
     findings(&mut out, report, &home);
     let legend = [
@@ -147,6 +148,35 @@ fn session(out: &mut String, report: &Report) {
         );
     }
     out.push('\n');
+}
+
+/// What each `--read` attaches, in the order asked.
+fn reads(out: &mut String, report: &Report, home: &Home<'_>) {
+    for read in &report.reads {
+        let _ = write!(out, "{BOLD}A Read of {}{BOLD:#} ", home.show(&read.path));
+        if let Some(note) = &read.note {
+            let _ = writeln!(out, "attaches nothing: {note}");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "attaches {} and {} ({} characters)",
+            plural(read.files.len() as u64, "file"),
+            plural(read.skills.len() as u64, "announced skill"),
+            thousands(read.cost.total())
+        );
+        for file in &read.files {
+            let _ = writeln!(
+                out,
+                "  {:>9}  {}",
+                thousands(file.loaded.utf16),
+                home.show(&file.path)
+            );
+        }
+    }
+    if !report.reads.is_empty() {
+        out.push('\n');
+    }
 }
 
 fn files(out: &mut String, report: &Report, home: &Home<'_>) {
