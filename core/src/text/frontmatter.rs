@@ -10,7 +10,8 @@
 //! - more than [`MAX_ALIASES`] aliases (`*name`) are refused, as JavaScript's `yaml` package
 //!   refuses them by default;
 //! - reading stops with an error past [`MAX_VALUES`] values, aliases counted as expanded
-//!   (an alias bomb), and past [`MAX_DEPTH`] levels of nesting.
+//!   (an alias bomb), and past [`MAX_DEPTH`] levels of nesting;
+//! - a block over [`MAX_YAML_BYTES`] is not parsed at all.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -26,6 +27,9 @@ pub(crate) const MAX_DEPTH: usize = 128;
 pub(crate) const MAX_ALIASES: usize = 100;
 /// Most values (scalars and collections, aliases expanded) a block may hold.
 pub(crate) const MAX_VALUES: usize = 200_000;
+/// Largest block read, in bytes: libyaml holds every event of a document before the first
+/// value is read, so the size bounds the memory (real frontmatter is a few hundred bytes).
+pub(crate) const MAX_YAML_BYTES: usize = 1024 * 1024;
 
 /// A YAML value as frontmatter uses it. Mapping keys keep file order.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,9 +131,22 @@ pub(crate) fn parse_value(yaml: &str) -> Result<Value, ParseError> {
     };
     match seed.deserialize(serde_norway::Deserializer::from_str(yaml)) {
         Ok(value) => Ok(value),
-        Err(error) if error.to_string().starts_with(BOUND_MARK) => Err(ParseError::Bound(
-            error.to_string().trim_start_matches(BOUND_MARK).to_owned(),
-        )),
+        // serde_norway puts the path of the value first (`a[0][8]: bound: …`).
+        Err(error) if error.to_string().contains(BOUND_MARK) => {
+            let message = error.to_string();
+            let at = message
+                .find(BOUND_MARK)
+                .map_or(0, |at| at + BOUND_MARK.len());
+            Err(ParseError::Bound(message[at..].to_owned()))
+        }
+        // serde_norway's own bounds: 128 levels, and alias jumps past 100 per event.
+        Err(error)
+            if ["recursion limit exceeded", "repetition limit exceeded"]
+                .iter()
+                .any(|limit| error.to_string().contains(limit)) =>
+        {
+            Err(ParseError::Bound(error.to_string()))
+        }
         Err(error) => Err(ParseError::Yaml(error.to_string())),
     }
 }
@@ -163,6 +180,12 @@ const BOUND_MARK: &str = "bound: ";
 /// aliases. The scan knows quotes and comments; a `[` or `{` inside a plain scalar may be
 /// counted as an opening, which only makes the bound a little stricter than YAML's reading.
 fn check_bounds(yaml: &str) -> Result<(), String> {
+    if yaml.len() > MAX_YAML_BYTES {
+        return Err(format!(
+            "frontmatter of {} bytes, over the {MAX_YAML_BYTES} read",
+            yaml.len()
+        ));
+    }
     let bytes = yaml.as_bytes();
     let (mut depth, mut aliases) = (0usize, 0usize);
     let mut token_start = true;
@@ -675,6 +698,72 @@ mod tests {
             "body=18 lines=4 error=duplicate entry with key \"a\"",
         );
         check("---\n\ta: 1\n---\n", "body=14 lines=3 error=found character that cannot start any token, while scanning for the next token");
+    }
+
+    /// The error of a YAML text, for the bounds' tests.
+    fn bound_error(yaml: &str) -> String {
+        match parse_value(yaml) {
+            Err(ParseError::Bound(error)) => error,
+            other => panic!("no bound error for {} bytes: {other:?}", yaml.len()),
+        }
+    }
+
+    #[test]
+    fn bounds_refuse_hostile_yaml_quickly() {
+        let start = std::time::Instant::now();
+        // Deep flow nesting, which libyaml reads in quadratic time.
+        let deep = format!("paths: {}", "[".repeat(100_000));
+        assert_eq!(
+            bound_error(&deep),
+            "flow collections nest deeper than 64 levels"
+        );
+        assert_eq!(
+            bound_error(&"{a: ".repeat(50_000)),
+            "flow collections nest deeper than 64 levels"
+        );
+        // Brackets inside quotes and comments are text.
+        let quoted = format!(
+            "a: \"{}\"\nb: '{}' # {}\n",
+            "[".repeat(500),
+            "{".repeat(500),
+            "[".repeat(500)
+        );
+        assert!(parse_value(&quoted).is_ok());
+        assert!(parse_value(&format!("a: {}{}", "[".repeat(64), "]".repeat(64))).is_ok());
+        // A billion laughs: nine levels of ten aliases each stop at libyaml's jump limit,
+        // and eleven levels hold more aliases than are read at all.
+        let laughs = |levels: usize| {
+            let mut bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n".to_owned();
+            for level in 1..levels {
+                let refs = vec![format!("*a{}", level - 1); 10].join(", ");
+                bomb.push_str(&format!("a{level}: &a{level} [{refs}]\n"));
+            }
+            bomb
+        };
+        assert_eq!(bound_error(&laughs(10)), "repetition limit exceeded");
+        assert_eq!(bound_error(&laughs(12)), "more than 100 aliases (`*name`)");
+        // Fewer aliases that still expand past the value budget.
+        let mut bomb = format!("a0: &a0 [{}]\n", vec!["x"; 1000].join(", "));
+        for level in 1..4 {
+            let refs = vec![format!("*a{}", level - 1); 10].join(", ");
+            bomb.push_str(&format!("a{level}: &a{level} [{refs}]\n"));
+        }
+        assert!(
+            bound_error(&bomb).starts_with("more than 200000 values, aliases expanded"),
+            "{}",
+            bound_error(&bomb)
+        );
+        // A million keys is over the size read.
+        let keys: String = (0..1_000_000).map(|i| format!("k{i}: v\n")).collect();
+        assert!(bound_error(&keys).starts_with("frontmatter of 10"));
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        // Under the bounds, a bounded error becomes the frontmatter's error.
+        let fm = parse(&format!("---\n{deep}\n---\nbody")).expect("a block");
+        assert!(fm.fields.is_empty());
+        assert_eq!(
+            fm.error.as_deref(),
+            Some("flow collections nest deeper than 64 levels")
+        );
     }
 
     /// Checks a typed accessor against the field `k` of a one-field frontmatter.
