@@ -18,7 +18,8 @@
 //!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`]
 //!    (in `archive`) for a zip archive: central directory first, entries inflated on request
 //!    under size, ratio and count caps. Paths are [`VPath`]s, made by one normalising
-//!    constructor that rejects escapes.
+//!    constructor that rejects escapes. Every source (the page's folder reader, the zip
+//!    mount, the command) reads with the one limit and bulk-data list of [`limits`].
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
 //!    still needs ([`Step::NeedsContents`]) or the finished [`Report`]. The caller reads the
 //!    requested files, hands them over with [`Tree::set_contents`] and calls again.
@@ -27,7 +28,8 @@
 //!    directory and OS, optionally a release to simulate (`version`), today's date, the paths
 //!    whose Read to answer, and `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
-//!    `text::frontmatter`, `text::references` (imports, read from Markdown text only, and
+//!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded
+//!    in flow depth, aliases, values and size), `text::references` (imports, read from Markdown text only, and
 //!    links), `text::measure` (the text exactly as sent, and the four sizes),
 //!    `text::memory_index` (the 200-line and 25,000-unit caps and the warning, word for
 //!    word), `text::settings` (settings keys, and the one key of `~/.claude.json` read),
@@ -59,7 +61,7 @@
 //!    versioned link fragment or a zip with a manifest.
 //!
 //! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
-//! names.
+//! names. `fuzzing` (hidden) hands the private parsers to the fuzz targets in `fuzz/`.
 //!
 //! ## Where each rule is tested
 //! Against the program: `fixtures/conformance/` (live, by `tests/conformance/run.mjs`) and
@@ -67,7 +69,9 @@
 //! `fixtures/rules/` (`tests/tests/cases.rs`); rules that need the context, measurements or
 //! reads in `tests/tests/discovery.rs`; the health findings and simulated releases in
 //! `tests/tests/diagnose.rs`; sanitizing and sharing in `tests/tests/sanitize.rs` and
-//! `tests/tests/share.rs`; the demo's whole report is the reviewed snapshot
+//! `tests/tests/share.rs`; hostile input (bombs, lying archives, deep nesting, huge files)
+//! in `tests/tests/hostile.rs`, with time and memory bounds, and by the fuzz targets
+//! (`scripts/fuzz.sh`); the demo's whole report is the reviewed snapshot
 //! `fixtures/demo/expected.txt`; parsers carry their own unit tests, the warning texts
 //! among them copied from the program's output.
 //!
@@ -81,6 +85,10 @@
 //!   for an analysis that cannot start (an invalid home path, a file that is not a zip).
 //! - Only files the analysis names are read; `*.jsonl` transcripts never are.
 //! - Only [`report`] types (and the share payload) are serialisable.
+//! - Input cannot panic the core or make it quadratic: every parser bounds its nesting,
+//!   collection size and expansion; every byte slice of input text falls on a character
+//!   boundary; no `expect`/`unwrap` rests on what the input says; a finding quotes at most a
+//!   short excerpt; a file not read, or unreadable, is a finding and is not counted.
 
 pub mod date;
 pub mod infer;

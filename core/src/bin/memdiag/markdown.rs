@@ -75,11 +75,13 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         }
         out.push('\n');
     }
-    let serious: Vec<_> = report
+    let mut serious: Vec<_> = report
         .diagnostics
         .iter()
         .filter(|d| d.severity != Severity::Info)
         .collect();
+    // Errors first; within a severity the report's own order stays.
+    serious.sort_by_key(|d| d.severity);
     let infos: Vec<_> = report
         .diagnostics
         .iter()
