@@ -6,7 +6,7 @@
 // Run by hand after a release build (`bash scripts/serve.sh` builds dist/, or
 // `trunk build --release`):
 //
-//   node tests/e2e/bench.mjs [--files 1000,5000,20000] [--runs 3] [--keep]
+//   node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64] [--keep]
 //
 // It honours the environment of the end-to-end tests (MEMDIAG_DIST, MEMDIAG_PLAYWRIGHT,
 // MEMDIAG_CHROMIUM, MEMDIAG_E2E_ARTIFACTS, MEMDIAG_BASE_URL; see scripts/test.sh).
@@ -31,6 +31,15 @@
 // files listed, files read and bytes read, and the long tasks (main thread busy > 50 ms) in
 // the page-owned window. Each measurement runs --runs times (default 3); the table shows
 // medians, and tests/e2e/artifacts/bench.json holds every run.
+//
+// Transcripts are sparse files of --sparse-kb KB each (default 64; 0 writes small real ones),
+// so a 300,000-entry tree holds gigabytes of transcripts and almost nothing on disk. The zip
+// leaves them out, as the README's zip command does (and the support zip writer has no zip64:
+// no zip past 65,535 entries). For every drop it also prints the bytes the page read from
+// `File`s (counted by wrapping Blob.arrayBuffer/text/stream in the page and in its worker)
+// against the bytes of the files that matter (what the analysis was handed), the main
+// thread's JS heap and the wasm memory of the page and of its analysis worker, and between
+// consecutive sizes the ratio of page time to the ratio of entries.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,18 +50,20 @@ import { artifacts, dist, serveDist, launchWithProfile, watch, zipFolder, chromi
 
 const { values: options } = parseArgs({
   options: {
-    files: { type: 'string', default: '1000,5000,20000' },
+    files: { type: 'string', default: '3000,30000,300000' },
     runs: { type: 'string', default: '3' },
+    'sparse-kb': { type: 'string', default: '64' },
     keep: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (options.help) {
-  console.log('usage: node tests/e2e/bench.mjs [--files 1000,5000,20000] [--runs 3] [--keep]');
+  console.log('usage: node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64] [--keep]');
   process.exit(0);
 }
 const sizes = options.files.split(',').map((s) => Number(s.replace(/[_\s]/g, ''))).filter((n) => n > 0);
 const runs = Math.max(1, Number(options.runs) || 3);
+const sparseBytes = Math.max(0, Number(options['sparse-kb']) || 0) * 1024;
 if (sizes.length === 0) throw new Error(`--files: no sizes in "${options.files}"`);
 if (!fs.existsSync(path.join(dist, 'index.html'))) {
   console.error(`no built page in ${dist}: run \`trunk build --release\` (or bash scripts/serve.sh) first`);
@@ -80,13 +91,26 @@ function rng(seed) {
 
 function writer(root) {
   let count = 0;
+  const made = new Set();
+  const dir = (folder) => {
+    if (!made.has(folder)) { fs.mkdirSync(folder, { recursive: true }); made.add(folder); }
+  };
   const write = (rel, body) => {
     const file = path.join(root, rel);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    dir(path.dirname(file));
     fs.writeFileSync(file, body);
     count += 1;
   };
-  return { write, count: () => count };
+  /** A file of `size` bytes that takes no disk: a hole. */
+  const sparse = (rel, size) => {
+    const file = path.join(root, rel);
+    dir(path.dirname(file));
+    const fd = fs.openSync(file, 'w');
+    fs.ftruncateSync(fd, size);
+    fs.closeSync(fd);
+    count += 1;
+  };
+  return { write, sparse, count: () => count };
 }
 
 /**
@@ -149,6 +173,10 @@ function generate(base, total) {
   for (let i = 0; i < counts.transcripts; i++) {
     // Skewed: the first projects hold most sessions, as a real history does.
     const p = projects[Math.min(projects.length - 1, Math.floor(projects.length * random() ** 2))];
+    if (sparseBytes > 0) {
+      c.sparse(`projects/${p}/${uuid()}.jsonl`, sparseBytes);
+      continue;
+    }
     const lines = 2 + Math.floor(random() * 6);
     const body = Array.from({ length: lines }, (_, n) => JSON.stringify({
       type: n % 2 ? 'assistant' : 'user',
@@ -248,9 +276,45 @@ function installProbe() {
   }
 }
 
+/**
+ * Counts the bytes read from `Blob`s (a dropped `File` is one) in the page and in its workers:
+ * installed before any script runs, as an init script.
+ */
+function countBlobReads() {
+  const scope = globalThis;
+  scope.__blobBytes = 0;
+  for (const name of ['arrayBuffer', 'text', 'stream']) {
+    const original = Blob.prototype[name];
+    Blob.prototype[name] = function read(...args) {
+      scope.__blobBytes += this.size;
+      return original.apply(this, args);
+    };
+  }
+}
+
+/** The main thread's JS heap and the wasm memory of the page and its workers, in bytes. */
+async function memory(page) {
+  const main = await page.evaluate(() => ({
+    jsHeap: performance.memory ? performance.memory.usedJSHeapSize : null,
+    wasm: globalThis.memdiagMemory ? globalThis.memdiagMemory.buffer.byteLength : null,
+    blobBytes: globalThis.__blobBytes ?? 0,
+  }));
+  let workerWasm = null;
+  let workerBlobBytes = 0;
+  for (const worker of page.workers()) {
+    const w = await worker.evaluate(() => ({
+      wasm: globalThis.memdiagMemory ? globalThis.memdiagMemory.buffer.byteLength : null,
+      blobBytes: globalThis.__blobBytes ?? 0,
+    })).catch(() => null);
+    if (w) { workerWasm = (workerWasm ?? 0) + (w.wasm ?? 0); workerBlobBytes += w.blobBytes; }
+  }
+  return { ...main, workerWasm, blobBytes: main.blobBytes + workerBlobBytes };
+}
+
 /** Hands `target` to the input `selector` and waits for the page to settle. */
 async function upload(page, selector, target) {
   await page.evaluate(() => window.__bench.arm());
+  const readBefore = (await memory(page)).blobBytes;
   // Epoch milliseconds on both sides (same machine), for the wait as a person sees it.
   const startEpoch = performance.timeOrigin + performance.now();
   const start = performance.now();
@@ -283,7 +347,12 @@ async function upload(page, selector, target) {
   });
   const last = b.progress.at(-1) ?? {};
   const { settledEpoch, ...rest } = b;
+  const after = await memory(page);
   return {
+    blobBytesRead: after.blobBytes - readBefore,
+    jsHeapBytes: after.jsHeap,
+    wasmBytes: after.wasm,
+    workerWasmBytes: after.workerWasm,
     wallMs,
     totalMs: settledEpoch - startEpoch,
     ...rest,
@@ -299,6 +368,8 @@ async function upload(page, selector, target) {
 async function freshPage(context, baseUrl) {
   const page = await context.newPage();
   page.setDefaultTimeout(0);
+  await page.addInitScript(countBlobReads);
+  page.on('worker', (worker) => worker.evaluate(countBlobReads).catch(() => {}));
   const watched = watch(page, baseUrl);
   await page.goto(`${baseUrl}?empty`);
   await page.waitForSelector('[data-testid=empty-state]');
@@ -345,17 +416,22 @@ async function main() {
       const base = path.join(scratch, `tree-${size}`);
       const t0 = performance.now();
       const tree = generate(base, size);
-      const zip = path.join(scratch, `claude-${size}.zip`);
-      if (tree.files > 65_535) throw new Error(`${tree.files} files: the support zip writer has no zip64`);
-      zipFolder(tree.claude, '.claude', zip);
-      const zipBytes = fs.statSync(zip).size;
+      let zip = path.join(scratch, `claude-${size}.zip`);
+      const zipped_files = tree.files - (sparseBytes > 0 ? tree.counts.transcripts : 0);
+      if (zipped_files > 65_535) {
+        console.error(`${size}: ${zipped_files} files to zip, past the support zip writer (no zip64): no zip drop`);
+        zip = null;
+      } else {
+        zipFolder(tree.claude, '.claude', zip, sparseBytes > 0 ? (rel) => !rel.endsWith('.jsonl') : undefined);
+      }
+      const zipBytes = zip ? fs.statSync(zip).size : 0;
       console.error(`${size}: wrote ${tree.files} files in ~/.claude (+${tree.projectFiles} in the project) and a ${(zipBytes / 1e6).toFixed(1)} MB zip in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       const folder = [];
       const zipped = [];
       for (let r = 0; r < runs; r++) {
         const f = await measureFolder(context, baseUrl, tree);
         folder.push(f);
-        const z = await measureZip(context, baseUrl, zip);
+        const z = zip ? await measureZip(context, baseUrl, zip) : { claude: {}, errors: [] };
         zipped.push(z);
         console.error(
           `  run ${r + 1}: folder setInputFiles ${ms(f.claude.wallMs)} ms, change→settled ${ms(f.claude.changeToSettledMs)} ms`
@@ -393,6 +469,13 @@ async function main() {
       row.phases = { folder: phases(folder.map((f) => f.claude)), zip: phases(zipped.map((z) => z.claude)) };
       row.filesRead = { folder: folder[0].claude.filesRead, folderThenProject: folder[0].project.filesRead, zip: zipped[0].claude.filesRead };
       row.bytesRead = { folder: folder[0].claude.bytesRead, folderThenProject: folder[0].project.bytesRead, zip: zipped[0].claude.bytesRead };
+      // Bytes taken from `File`s, against the bytes of the files that matter (what the
+      // analysis was handed): 1.00 is the floor.
+      row.blobBytesRead = { folder: folder[0].claude.blobBytesRead, zip: zipped[0].claude.blobBytesRead ?? null };
+      row.memory = {
+        folder: { jsHeap: folder[0].project.jsHeapBytes, wasm: folder[0].project.wasmBytes, workerWasm: folder[0].project.workerWasmBytes },
+        zip: { jsHeap: zipped[0].claude.jsHeapBytes ?? null, wasm: zipped[0].claude.wasmBytes ?? null, workerWasm: zipped[0].claude.workerWasmBytes ?? null },
+      };
       row.inferred = folder[0].inferred;
       row.summary = { folder: folder[0].project.summary, zip: zipped[0].claude.summary };
       row.shape = tree.counts;
@@ -433,6 +516,34 @@ async function main() {
       return [String(r.files), kind, ms(p.changeToBusyMs), ms(p.busyToLastProgressMs), ms(p.lastProgressToSettledMs), ms(p.longTaskMs)];
     })),
   );
+  const mb = (x) => (typeof x === 'number' ? (x / 1e6).toFixed(1) : '-');
+  const kb = (x) => (typeof x === 'number' ? (x / 1e3).toFixed(1) : '-');
+  const ratio = (a, b) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? (a / b).toFixed(2) : '-');
+  console.log('\nbytes read from Files against the files that matter (kB), and memory after the drop (MB)\n');
+  table(
+    ['files', 'folder read/matter', 'zip read/matter', 'JS heap', 'page wasm', 'worker wasm', 'zip: JS heap', 'zip: page wasm', 'zip: worker wasm'],
+    results.map((r) => [
+      String(r.files),
+      `${kb(r.blobBytesRead.folder)}/${kb(r.bytesRead.folder)} = ${ratio(r.blobBytesRead.folder, r.bytesRead.folder)}×`,
+      `${kb(r.blobBytesRead.zip)}/${kb(r.bytesRead.zip)} = ${ratio(r.blobBytesRead.zip, r.bytesRead.zip)}×`,
+      mb(r.memory.folder.jsHeap), mb(r.memory.folder.wasm), mb(r.memory.folder.workerWasm),
+      mb(r.memory.zip.jsHeap), mb(r.memory.zip.wasm), mb(r.memory.zip.workerWasm),
+    ]),
+  );
+  if (results.length > 1) {
+    console.log('\nlinearity: page time ratio against entries ratio between consecutive sizes (1.0 = linear)\n');
+    table(
+      ['sizes', 'entries ×', 'folder time ×', 'then project ×', 'zip time ×', 'setInputFiles ×'],
+      results.slice(1).map((r, i) => {
+        const q = results[i];
+        const k = r.files / q.files;
+        const rel = (a, b) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? `${(a / b).toFixed(1)} (${(a / b / k).toFixed(2)})` : '-');
+        return [`${q.files}→${r.files}`, k.toFixed(1), rel(r.folderChangeToSettledMs, q.folderChangeToSettledMs),
+          rel(r.folderThenProjectChangeToSettledMs, q.folderThenProjectChangeToSettledMs),
+          rel(r.zipChangeToSettledMs, q.zipChangeToSettledMs), rel(r.folderSetInputFilesMs, q.folderSetInputFilesMs)];
+      }),
+    );
+  }
 
   const out = path.join(artifacts, 'bench.json');
   fs.writeFileSync(out, `${JSON.stringify({

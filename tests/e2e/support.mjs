@@ -173,16 +173,17 @@ export function crc32(bytes) {
 
 /**
  * Writes a zip (stored, no compression) of `dir`, every entry under `prefix/`; returns how
- * many files it holds. No zip64: fine below 65,535 entries and 4 GB.
+ * many files it holds. No zip64: fine below 65,535 entries and 4 GB. `keep(rel)`, when given,
+ * says which files go in.
  */
-export function zipFolder(dir, prefix, target) {
+export function zipFolder(dir, prefix, target, keep = () => true) {
   const files = [];
   const walk = (abs, rel) => {
     for (const entry of fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const a = path.join(abs, entry.name);
       const r = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(a, r);
-      else if (entry.isFile()) files.push([`${prefix}/${r}`, fs.readFileSync(a)]);
+      else if (entry.isFile() && keep(r)) files.push([`${prefix}/${r}`, fs.readFileSync(a)]);
     }
   };
   walk(dir, '');

@@ -7,7 +7,10 @@ const wasm = new URL('./memdiag-web_bg.wasm', import.meta.url);
 // The analysis runs in a worker that loads the same wasm (web/assets/worker.js).
 globalThis.memdiagWorker = new URL('./worker.js', import.meta.url).href;
 
-init({ module_or_path: wasm }).catch((error) => {
+// The wasm memory is kept where the page benchmark (tests/e2e/bench.mjs) reads its size.
+init({ module_or_path: wasm }).then((exports) => {
+  globalThis.memdiagMemory = exports.memory;
+}).catch((error) => {
   const message = document.getElementById('boot-message');
   if (message) {
     message.textContent =

@@ -13,6 +13,9 @@ self.addEventListener('unhandledrejection', (event) => {
   crashed(reason && reason.message ? reason.message : reason);
 });
 
-init({ module_or_path: new URL('./memdiag-web_bg.wasm', import.meta.url) }).catch((error) =>
-  crashed('the analysis could not start: ' + (error && error.message ? error.message : error)),
-);
+// The wasm memory is kept where the page benchmark (tests/e2e/bench.mjs) reads its size.
+init({ module_or_path: new URL('./memdiag-web_bg.wasm', import.meta.url) })
+  .then((exports) => { self.memdiagMemory = exports.memory; })
+  .catch((error) =>
+    crashed('the analysis could not start: ' + (error && error.message ? error.message : error)),
+  );

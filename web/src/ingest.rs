@@ -842,28 +842,60 @@ pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
 /// When the list is empty.
 pub fn folder_from_input(list: &FileList) -> Result<Source, String> {
     let mut root = None;
-    let mut files = Vec::new();
-    for i in 0..list.length() {
-        let Some(file) = list.get(i) else { continue };
-        let relative = Reflect::get(&file, &JsValue::from_str("webkitRelativePath"))
-            .ok()
-            .and_then(|v| v.as_string())
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| file.name());
-        let (first, rest) = relative.split_once('/').unwrap_or(("", relative.as_str()));
-        if root.is_none() && !first.is_empty() {
-            root = Some(first.to_owned());
+    let files = files_of(list)
+        .into_iter()
+        .map(|file| input_file(&mut root, file))
+        .collect();
+    input_folder(root, files)
+}
+
+/// The `File`s of a file input, taken at once: the input is cleared after.
+pub fn files_of(list: &FileList) -> Vec<File> {
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// [`folder_from_input`] in batches of [`LIST_BATCH`] files, yielding to the event loop
+/// after each, so that `listed` can show how far it got (30,000 files take half a second).
+///
+/// # Errors
+/// When the list is empty.
+pub async fn folder_from_files(list: Vec<File>, listed: &dyn Fn(u64)) -> Result<Source, String> {
+    let mut root = None;
+    let mut files = Vec::with_capacity(list.len());
+    for (n, file) in list.into_iter().enumerate() {
+        files.push(input_file(&mut root, file));
+        if n % (4 * LIST_BATCH) == 4 * LIST_BATCH - 1 {
+            listed(files.len() as u64);
+            yield_now().await;
         }
-        // Asking Chromium for a file's size or date costs a slow lookup the first time, so
-        // the tens of thousands of transcripts in a real ~/.claude are listed by name only.
-        let bulk = listed_by_name(root.as_deref().unwrap_or(""), rest);
-        files.push(SourceFile {
-            rel: rest.to_owned(),
-            size: if bulk { 0 } else { file.size() as u64 },
-            modified: if bulk { None } else { modified_of(&file) },
-            reader: Reader::File(file),
-        });
     }
+    listed(files.len() as u64);
+    input_folder(root, files)
+}
+
+/// One file of a folder input; `root` learns the chosen folder's name from the first.
+fn input_file(root: &mut Option<String>, file: File) -> SourceFile {
+    let relative = Reflect::get(&file, &JsValue::from_str("webkitRelativePath"))
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| file.name());
+    let (first, rest) = relative.split_once('/').unwrap_or(("", relative.as_str()));
+    if root.is_none() && !first.is_empty() {
+        *root = Some(first.to_owned());
+    }
+    // Asking Chromium for a file's size or date costs a slow lookup the first time, so
+    // the tens of thousands of transcripts in a real ~/.claude are listed by name only.
+    let bulk = listed_by_name(root.as_deref().unwrap_or(""), rest);
+    SourceFile {
+        rel: rest.to_owned(),
+        size: if bulk { 0 } else { file.size() as u64 },
+        modified: if bulk { None } else { modified_of(&file) },
+        reader: Reader::File(file),
+    }
+}
+
+fn input_folder(root: Option<String>, files: Vec<SourceFile>) -> Result<Source, String> {
     if files.is_empty() {
         return Err("That folder holds no files.".to_owned());
     }

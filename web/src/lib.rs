@@ -624,19 +624,29 @@ pub fn App() -> Html {
         Callback::from(move |event: Event| {
             let input: HtmlInputElement = event.target_unchecked_into();
             let Some(list) = input.files() else { return };
-            let result = ingest::folder_from_input(&list);
+            let files = ingest::files_of(&list);
             // Clearing the value lets the same folder be chosen again after a change.
             input.set_value("");
             let run = engine.next_run();
             engine.dispatch.dispatch(Action::RunStarted(run));
-            match result {
-                Ok(source) => {
-                    finish_adding(&engine, run, vec![source], Vec::new(), current.clone())
+            let engine = engine.clone();
+            let current = current.clone();
+            spawn_local(async move {
+                let dispatch = engine.dispatch.clone();
+                let listed = move |n: u64| {
+                    dispatch.dispatch(Action::Progressed(
+                        run,
+                        Progress {
+                            entries: n,
+                            ..Progress::default()
+                        },
+                    ))
+                };
+                match ingest::folder_from_files(files, &listed).await {
+                    Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
+                    Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
                 }
-                Err(message) => {
-                    finish_adding(&engine, run, Vec::new(), vec![message], current.clone())
-                }
-            }
+            });
         })
     };
     let on_zip_chosen = {

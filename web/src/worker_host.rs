@@ -75,11 +75,16 @@ struct Job {
 impl Host {
     /// The host for the worker script the page's loader names (`globalThis.memdiagWorker`);
     /// `None` where there is none (the component tests), and the page analyses in place.
+    ///
+    /// The worker starts at once, so that it has compiled the wasm before the first drop.
     pub fn from_page() -> Option<Host> {
         let url = get(&js_sys::global(), "memdiagWorker").as_string()?;
-        Some(Host {
+        let host = Host {
             inner: Rc::new(RefCell::new(Inner { url, live: None })),
-        })
+        };
+        let started = host.start_worker(&host.inner.borrow().url).ok();
+        host.inner.borrow_mut().live = started;
+        Some(host)
     }
 
     /// Guesses home, project and OS for `sources` in the worker (the guess reads folder
