@@ -67,9 +67,9 @@ const CONTEXT_OPENING = "<system-reminder>\nAs you answer the user's questions, 
  * context reminder (`shape: "context"`), whose next entry starts `\n# <key>\n`.
  */
 function instructionBlock(body) {
-  const first = body.messages[0];
-  if (!first) return null;
-  for (const block of textBlocks(first)) {
+  const first = firstTurn(body);
+  if (!first.length) return null;
+  for (const block of first.flatMap(textBlocks)) {
     if (block.type !== 'text') continue;
     if (block.text.startsWith(`<system-reminder>\n${BLOCK_OPENING}`)) {
       const inner = unwrap(block.text);
@@ -87,6 +87,20 @@ function instructionBlock(body) {
   return null;
 }
 
+/**
+ * The messages of the session's first user turn: one message in most releases, several
+ * consecutive user messages in some (2.1.69 sends its deferred tools, the skills listing and
+ * the context as messages of their own).
+ */
+function firstTurn(body) {
+  const out = [];
+  for (const m of body.messages) {
+    if (m.role !== 'user') break;
+    out.push(m);
+  }
+  return out;
+}
+
 function blockOf(inner, chars) {
   const header = inner.slice(0, inner.search(/\n\nContents of (\/|<)/) >>> 0);
   return { chars, header_chars: units(header), files: parseEntries(inner) };
@@ -98,8 +112,9 @@ function blockOf(inner, chars) {
  */
 function systemTexts(body) {
   const texts = [systemText(body)];
+  const leading = firstTurn(body).length;
   body.messages.forEach((m, i) => {
-    const reminders = m.role === 'system' || (i === 0 && m.role === 'user');
+    const reminders = m.role === 'system' || (i < leading && m.role === 'user');
     if (!reminders) return;
     for (const b of textBlocks(m)) {
       if (b.type === 'text' && (m.role === 'system' || b.text.startsWith('<system-reminder>\nThe following skills'))) texts.push(b.text);
@@ -154,7 +169,8 @@ function memorySection(body) {
   const rest = text.slice(heading + 1);
   const next = rest.slice(1).search(/\n# /);
   const section = next < 0 ? rest : rest.slice(0, next + 1);
-  const dir = (section.match(/(?:memory|directory) at `([^`]+)`/) || [])[1] || null;
+  // "memory at", "auto memory directory at", "memory system at": the first folder named.
+  const dir = (section.match(/ at `(\/[^`]+)`/) || [])[1] || null;
   const out = { enabled: true, dir, chars: units(section) };
   const index = section.indexOf('\n## MEMORY.md\n\n');
   if (index >= 0) out.index = section.slice(index + '\n## MEMORY.md\n\n'.length);
@@ -165,19 +181,33 @@ function memorySection(body) {
 function attachments(body) {
   const files = [];
   const skills = [];
+  const leading = firstTurn(body).length;
   body.messages.forEach((m, i) => {
-    if (i === 0 && m.role === 'user') return;
+    if (i < leading) return;
     for (const b of textBlocks(m)) {
+      if (b.type === 'tool_result') {
+        // Some releases append what a Read attaches to the tool's result, one reminder a file.
+        const content = typeof b.content === 'string' ? b.content
+          : (b.content || []).map((c) => c.text || '').join('\n');
+        for (const r of content.matchAll(/<system-reminder>\n(Contents of \/[\s\S]*?)\n<\/system-reminder>/g)) {
+          for (const e of parseEntries(`\n\n${r[1]}`)) files.push({ path: e.path, text: e.text });
+        }
+        continue;
+      }
       if (b.type !== 'text') continue;
-      const announced = b.text.match(NEW_SKILLS);
+      // A system message carries the context's token count after each batch; not a file's.
+      const text = b.text.replace(/\n*<total_tokens>[^<]*<\/total_tokens>/g, '');
+      const announced = text.match(NEW_SKILLS);
       if (announced) {
-        const at = b.text.indexOf(SKILLS_MARKER);
-        const listing = at < 0 ? '' : b.text.slice(at + SKILLS_MARKER.length);
+        const at = text.indexOf(SKILLS_MARKER);
+        const listing = at < 0 ? '' : text.slice(at + SKILLS_MARKER.length).replace(/\n+$/, '');
         skills.push({ dir: announced[1], entries: listingEntries(listing) });
         continue;
       }
-      if (!b.text.startsWith('<system-reminder>\nContents of /')) continue;
-      for (const e of parseEntries(unwrap(b.text))) files.push({ path: e.path, text: e.text });
+      // In a reminder of the user turn, or (some releases) a system message of its own.
+      const bare = text.startsWith('Contents of /');
+      if (!bare && !text.startsWith('<system-reminder>\nContents of /')) continue;
+      for (const e of parseEntries(bare ? `\n\n${text}` : unwrap(text))) files.push({ path: e.path, text: e.text });
     }
   });
   return { files, skills };
@@ -221,8 +251,15 @@ function agentMemory(body) {
  * session (default: the pinned release's).
  */
 export function buildCapture({ release, records, script, builtIns }) {
-  const main = records.filter((r) => !isSubAgent(r.body) && (r.body.tools || []).length > 0);
-  const subs = records.filter((r) => isSubAgent(r.body));
+  // Older releases do not mark a sub-agent's requests; their system prompt opens otherwise
+  // than the main session's (its third line names the agent).
+  const flagged = records.some((r) => isSubAgent(r.body));
+  const withTools = records.filter((r) => (r.body.tools || []).length > 0);
+  const opening = (r) => systemText(r.body).split('\n').slice(0, 3).join('\n');
+  const mainOpening = withTools.length ? opening(withTools[0]) : null;
+  const sub = (r) => (flagged ? isSubAgent(r.body) : opening(r) !== mainOpening);
+  const main = withTools.filter((r) => !sub(r));
+  const subs = withTools.filter(sub);
   if (!main.length) throw new Error('the program made no request with tools: it did not start a session');
   const first = main[0].body;
   const block = instructionBlock(first);

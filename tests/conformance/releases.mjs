@@ -11,9 +11,10 @@
 //       rewrites those captures from the kept requests (after a change to capture.mjs).
 //   node tests/conformance/releases.mjs diff A B [--case NAME …]
 //       names the cases whose captures differ between two recorded releases, and where.
-//   node tests/conformance/releases.mjs bisect A B --case NAME [--case NAME …]
-//       A and B recorded and different for those cases: installs releases published between
-//       them, halving the interval, and prints the first release that behaves like B.
+//   node tests/conformance/releases.mjs bisect A B [C …] [--case NAME …]
+//       for each pair of neighbours given (all recorded), every case whose capture differs
+//       between them: installs releases published in between, halving the interval, and
+//       prints (FIRST …) the first release that sends what the newer one sends.
 //   node tests/conformance/releases.mjs list
 //       the published 2.x releases, as `npm view` gives them.
 //
@@ -131,7 +132,7 @@ function rebuild(ver, names = caseNames()) {
     if (!fs.existsSync(file)) continue;
     const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
     let capture;
-    if (raw.error) {
+    if (!raw.records) {
       capture = { release: ver, error: raw.error };
     } else {
       try {
@@ -146,6 +147,13 @@ function rebuild(ver, names = caseNames()) {
   }
 }
 
+/** True when the case lays out a managed policy in the real /etc/claude-code. */
+const usesManaged = (name) => fs.existsSync(path.join(CASES_DIR, name, 'tree/etc'));
+
+/**
+ * Runs `names` on `ver`, two cases at a time (each case has its own folder); a case that
+ * writes /etc/claude-code runs alone, since every other case would see that policy.
+ */
 async function record(ver, names, keep) {
   const start = Date.now();
   const program = install(ver);
@@ -153,28 +161,27 @@ async function record(ver, names, keep) {
   if (printed !== ver) throw new Error(`${program} says it is ${printed}, not ${ver}`);
   fs.mkdirSync(path.join(RELEASES, 'raw', ver), { recursive: true });
   let failed = 0;
-  for (const name of names) {
+  const runOne = async (name) => {
     let kept = null;
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await captureCase(name, ver, {
-          program,
-          onRecords: (records, script) => { kept = { records: slim(records), script }; },
-        });
-        break;
-      } catch (e) {
-        // Another run holds /etc/claude-code for a moment: wait for it.
-        if (/exists already/.test(e.message) && attempt < 5) {
-          await new Promise((r) => setTimeout(r, 5000));
-          continue;
-        }
-        kept = { error: e.message.slice(0, 600) };
-        failed += 1;
-        break;
-      }
+    try {
+      await captureCase(name, ver, {
+        program,
+        onRecords: (records, script) => { kept = { records: slim(records), script }; },
+      });
+    } catch (e) {
+      // What the program sent is kept even when it does not make a capture yet.
+      kept = { ...(kept ?? {}), error: e.message.slice(0, 600) };
+      failed += 1;
     }
     fs.writeFileSync(rawFile(ver, name), JSON.stringify(kept));
-  }
+  };
+  const shared = names.filter((n) => !usesManaged(n));
+  const queue = [...shared];
+  const worker = async () => {
+    while (queue.length) await runOne(queue.shift());
+  };
+  await Promise.all([worker(), worker()]);
+  for (const name of names.filter(usesManaged)) await runOne(name);
   rebuild(ver, names);
   if (!keep) uninstall(ver);
   const secs = ((Date.now() - start) / 1000).toFixed(0);
@@ -227,29 +234,34 @@ function diff(a, b, names) {
   }
 }
 
-async function bisect(a, b, names) {
-  const list = published();
-  const want = Object.fromEntries(names.map((n) => [n, behaviour(loadCapture(n, b))]));
-  const old = Object.fromEntries(names.map((n) => [n, behaviour(loadCapture(n, a))]));
-  let lo = list.indexOf(a);
-  let hi = list.indexOf(b);
+/**
+ * Finds, for every case whose capture differs between the recorded releases `a` and `b`,
+ * the first release published between them that sends what `b` sends. Each step records
+ * only the cases still open on the middle release and splits them by which side it matches;
+ * a case that matches neither has two changes in the interval and is searched on both.
+ */
+async function bisect(a, b, names, list = published(), found = []) {
+  const open = names.filter((n) => {
+    const [x, y] = [loadCapture(n, a), loadCapture(n, b)];
+    return x && y && behaviour(x) !== behaviour(y);
+  });
+  if (!open.length) return found;
+  const lo = list.indexOf(a);
+  const hi = list.indexOf(b);
   if (lo < 0 || hi < 0 || lo >= hi) throw new Error(`${a} and ${b} are not two published releases in order`);
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    const ver = list[mid];
-    await record(ver, names, false);
-    const now = names.map((n) => behaviour(loadCapture(n, ver)));
-    const likeB = names.every((n, i) => now[i] === want[n]);
-    const likeA = names.every((n, i) => now[i] === old[n]);
-    console.log(`${ver}: ${likeB ? 'as ' + b : likeA ? 'as ' + a : 'neither (another change in between)'}`);
-    if (likeB) hi = mid;
-    else if (likeA) lo = mid;
-    else {
-      console.log(`stopping: ${ver} differs from both; bisect each side on its own`);
-      return;
+  if (hi - lo === 1) {
+    for (const n of open) {
+      console.log(`FIRST ${b} (after ${a}): ${n}: ${firstDifference(normal(loadCapture(n, a)), normal(loadCapture(n, b)))?.slice(0, 300)}`);
+      found.push({ first: b, before: a, case: n });
     }
+    return found;
   }
-  console.log(`first release as ${b} for ${names.join(', ')}: ${list[hi]} (the one before: ${list[lo]})`);
+  const mid = list[Math.floor((lo + hi) / 2)];
+  const missing = open.filter((n) => !loadCapture(n, mid));
+  if (missing.length) await record(mid, missing, false);
+  await bisect(a, mid, open, list, found);
+  await bisect(mid, b, open, list, found);
+  return found;
 }
 
 async function main() {
@@ -272,7 +284,9 @@ async function main() {
   } else if (verb === 'diff') {
     diff(rest[0], rest[1], names);
   } else if (verb === 'bisect') {
-    await bisect(rest[0], rest[1], names);
+    // Each neighbouring pair of the releases given, in order.
+    const vers = rest.sort(compareVersions);
+    for (let i = 0; i + 1 < vers.length; i += 1) await bisect(vers[i], vers[i + 1], names);
   } else if (verb === 'list') {
     console.log(published().join(' '));
   } else {

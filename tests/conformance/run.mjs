@@ -183,7 +183,14 @@ export function programRelease(program = CLAUDE) {
  */
 export async function captureCase(name, release = programRelease(), { program = CLAUDE, builtIns, onRecords } = {}) {
   const c = readCase(name);
-  const where = layOut(c);
+  const release_ = await lock(name, fs.existsSync(path.join(c.dir, 'tree/etc')));
+  let where;
+  try {
+    where = layOut(c);
+  } catch (e) {
+    release_();
+    throw e;
+  }
   try {
     const records = await runProgram(c, where, program);
     const script = c.script.map((s) => ({ ...s, path: s.path && path.join(where.root, s.path) }));
@@ -194,6 +201,63 @@ export async function captureCase(name, release = programRelease(), { program = 
   } finally {
     if (where.managed) fs.rmSync(MANAGED_DIR, { recursive: true, force: true });
     if (!process.env.MEMDIAG_KEEP_LAYOUT) fs.rmSync(where.root, { recursive: true, force: true });
+    release_();
+  }
+}
+
+const LOCKS = path.join(LAYOUT_ROOT, '.locks');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Removes the locks of processes that are gone. */
+function clearStale() {
+  for (const n of fs.existsSync(LOCKS) ? fs.readdirSync(LOCKS) : []) {
+    const pid = Number(n.split('.').pop());
+    if (!alive(pid)) fs.rmSync(path.join(LOCKS, n), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Several runs at once (releases.mjs runs two cases at a time; another run may be going):
+ * a case's folder is its own, but a case that writes the real /etc/claude-code must run
+ * alone, since every other case would see that policy. Returns the release function.
+ */
+async function lock(name, managed) {
+  fs.mkdirSync(LOCKS, { recursive: true });
+  const mine = path.join(LOCKS, `${managed ? 'managed' : `case-${name}`}.${process.pid}`);
+  const managedHeld = () => fs.readdirSync(LOCKS).some((n) => n.startsWith('managed.') && path.join(LOCKS, n) !== mine);
+  for (;;) {
+    clearStale();
+    const taken = fs.readdirSync(LOCKS).some((n) => n.startsWith(managed ? 'managed.' : `case-${name}.`));
+    if (taken || managedHeld()) {
+      await sleep(300);
+      continue;
+    }
+    fs.mkdirSync(mine);
+    if (managed) {
+      // Wait for every other case to finish; newcomers see this lock and wait.
+      if (fs.readdirSync(LOCKS).filter((n) => n.startsWith('managed.')).length > 1) {
+        fs.rmSync(mine, { recursive: true, force: true });
+        await sleep(300 + Math.random() * 500);
+        continue;
+      }
+      while (fs.readdirSync(LOCKS).some((n) => !n.startsWith('managed.'))) {
+        clearStale();
+        await sleep(200);
+      }
+    } else if (managedHeld() || fs.readdirSync(LOCKS).filter((n) => n.startsWith(`case-${name}.`)).length > 1) {
+      fs.rmSync(mine, { recursive: true, force: true });
+      await sleep(300 + Math.random() * 500);
+      continue;
+    }
+    return () => fs.rmSync(mine, { recursive: true, force: true });
   }
 }
 
