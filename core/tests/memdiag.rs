@@ -599,3 +599,52 @@ fn write_zip(folder: &Path, to: &Path) {
     }
     writer.finish().unwrap();
 }
+
+/// Issue 10: with a Windows-style mount, a file named `rules\secret.md` is one entry of the
+/// folder, and the file behind a link named `rules` that leaves the mount is never read.
+#[cfg(unix)]
+#[test]
+fn a_windows_style_mount_never_reads_through_a_link_out_of_it() {
+    let root = TempDir::new("windows-mount");
+    root.write(
+        "outside/secret.md",
+        "A secret of eleven words that must never be measured here.\n",
+    );
+    root.write("claude/rules\\secret.md", "in the mount\n");
+    root.write("claude/CLAUDE.md", "# User\n\n@rules/secret.md\n");
+    std::os::unix::fs::symlink(root.0.join("outside"), root.0.join("claude/rules")).unwrap();
+    let output = Command::new(MEMDIAG)
+        .args([
+            "--format",
+            "json",
+            "--os",
+            "windows",
+            "--home",
+            "C:/Users/alice",
+            "--mount",
+            &format!("C:/Users/alice/.claude={}", root.0.join("claude").display()),
+        ])
+        .output()
+        .unwrap();
+    let value = report(&output);
+    let secret = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "C:/Users/alice/.claude/rules/secret.md")
+        .expect("the import is a row");
+    assert_ne!(secret["status"], "ok", "{secret}");
+    assert!(secret["raw"].is_null(), "nothing was read: {secret}");
+    let skipped: Vec<&str> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "scan-skipped")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        skipped.iter().any(|m| m.contains("rules\\secret.md")
+            && m.contains("1 symbolic link leading outside the mounted folder")),
+        "{skipped:?}"
+    );
+}
