@@ -643,8 +643,10 @@ impl<'a> Builder<'a> {
         let unreadable =
             || Contents::Unreadable("it could not be read when the snapshot was shared".to_owned());
         let (size, contents) = match (&entry.contents, role) {
-            (_, Role::SizeOnly) | (Contents::Unread, _) => (entry.size, Contents::Unread),
+            // Before size-only: a file that could not be read is skipped in the report, and
+            // must stay unreadable rather than become one the analysis asks for.
             (Contents::Unreadable(_), _) => (entry.size, unreadable()),
+            (_, Role::SizeOnly) | (Contents::Unread, _) => (entry.size, Contents::Unread),
             (Contents::Loaded(bytes), Role::Text(kind)) => {
                 let text = self.text_bytes(bytes, &mut |b, s| b.text(s, kind, shown));
                 (entry.size, Contents::Loaded(text))
