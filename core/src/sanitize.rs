@@ -998,12 +998,16 @@ impl<'a> Builder<'a> {
             return all;
         }
         let mut failing = BTreeSet::new();
+        // Each key's first index, looked up in a map: a search per field would be quadratic
+        // in a frontmatter of many keys.
+        let mut first_index: BTreeMap<&str, usize> = BTreeMap::new();
+        for (index, key) in lexed.keys.iter().enumerate() {
+            if let Some(key) = key {
+                first_index.entry(key.as_str()).or_insert(index);
+            }
+        }
         for ((key, before), (shared_key, after)) in original.fields.iter().zip(&shared.fields) {
-            let index = lexed
-                .keys
-                .iter()
-                .position(|k| k.as_deref() == Some(key.as_str()))
-                .unwrap_or(0);
+            let index = first_index.get(key.as_str()).copied().unwrap_or(0);
             let ok = key == shared_key
                 && match policy(Some(key), kind) {
                     Policy::Keep => before == after,
@@ -1278,11 +1282,12 @@ fn text_placeholder(text: &str, keep: bool) -> String {
 /// A YAML `\x..`, `\u....` or `\U........` escape rewritten to name the placeholder of the
 /// character it names, at the same width; other escapes stay.
 fn escape_placeholder(escape: &str) -> String {
-    let digits = &escape[2.min(escape.len())..];
+    // `get`, not slicing: an escape such as `\é` has no character boundary at 2.
+    let digits = escape.get(2..).unwrap_or_default();
     let parsed = u32::from_str_radix(digits, 16)
         .ok()
         .and_then(char::from_u32)
-        .filter(|_| escape.len() > 2 && matches!(&escape[1..2], "x" | "u" | "U"));
+        .filter(|_| escape.len() > 2 && matches!(escape.get(1..2), Some("x" | "u" | "U")));
     let Some(c) = parsed else {
         return escape.to_owned();
     };

@@ -768,6 +768,31 @@ fn a_path_longer_than_a_zip_name_still_shares_as_a_zip() {
 }
 
 #[test]
+fn a_frontmatter_of_many_keys_sanitizes_in_linear_time() {
+    // Four times the keys must cost about four times the time, not sixteen.
+    let time_for = |count: usize| {
+        let keys: String = (0..count).map(|i| format!("k{i}: v{i}\n")).collect();
+        let skill = "/home/a/p/.claude/skills/many/SKILL.md";
+        let text = format!("---\nname: many\ndescription: Many keys.\n{keys}---\nBody.\n");
+        let mut t = tree(vec![(skill.to_owned(), text.into_bytes())]);
+        let report = run(&mut t, &mut Nothing);
+        assert_eq!(row(&report, skill).frontmatter.len(), count + 2);
+        bounded(&format!("sanitizing a frontmatter of {count} keys"), || {
+            let start = Instant::now();
+            let shared = sanitize(&t, &input(), &report, &SanitizeOptions::default());
+            assert!(shared.warnings.is_empty(), "{:?}", shared.warnings);
+            start.elapsed()
+        })
+    };
+    let small = time_for(15_000);
+    let large = time_for(60_000);
+    assert!(
+        large < small * 10 + Duration::from_secs(2),
+        "15,000 keys took {small:?}, 60,000 took {large:?}"
+    );
+}
+
+#[test]
 fn hostile_links_are_errors() {
     let bomb = format!(
         "1.{}",
@@ -791,6 +816,11 @@ fn the_pipeline_regressions_stay_fixed() {
             "a UTF-16 user CLAUDE.md",
             [&[0u8][..], &[0xff, 0xfe, b'h', 0, b'i', 0]].concat(),
         ),
+        ("a YAML escape of a multi-byte character, sanitized", {
+            let mut d = vec![12u8];
+            d.extend("---\nname: d\ndescription: \"caf\\é \\x\\u00e9\"\n---\nBody\n".bytes());
+            d
+        }),
         ("frontmatter nested deeply", {
             let mut d = vec![2u8];
             d.extend(format!("---\npaths: {}\n---\n", "[".repeat(5_000)).bytes());
