@@ -5,9 +5,12 @@ use std::fmt;
 use crate::date;
 use crate::discover::{self, Found, Paths};
 use crate::footprint;
-use crate::report::{Context, Diagnostic, Group, GroupSummary, Os, Report, REPORT_SCHEMA};
+use crate::report::{
+    BehaviourInForce, Context, Diagnostic, Group, GroupSummary, Os, Report, RulesInForce,
+    REPORT_SCHEMA,
+};
 use crate::tree::{ContentSource, Tree};
-use crate::version::{ClaudeVersion, Rules};
+use crate::version::{ClaudeVersion, Rules, Unsimulated, NOT_REPRODUCED, RULE_CHANGES};
 use crate::vpath::VPath;
 
 /// What the analysis is told about the host; everything else comes from the tree.
@@ -48,12 +51,15 @@ pub enum Step {
 pub enum AnalyzeError {
     /// An input path is not absolute or climbs above its root.
     BadInput(String),
+    /// The release to simulate is older than the first one measured.
+    Unsimulated(Unsimulated),
 }
 
 impl fmt::Display for AnalyzeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnalyzeError::BadInput(why) => write!(f, "bad input: {why}"),
+            AnalyzeError::Unsimulated(why) => write!(f, "{why}"),
         }
     }
 }
@@ -67,7 +73,8 @@ impl std::error::Error for AnalyzeError {}
 /// tree: calling it again without new contents gives the same answer.
 ///
 /// # Errors
-/// When an input path is not a valid absolute path.
+/// When an input path is not a valid absolute path, or the release to simulate is older
+/// than the first one measured.
 pub fn analyze(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
     let paths = resolve_input(input)?;
     let found = discover::run(tree, paths.clone());
@@ -80,7 +87,7 @@ pub fn analyze(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
 /// Runs the analysis to completion, reading each requested file from `source`.
 ///
 /// # Errors
-/// When an input path is not a valid absolute path.
+/// As [`analyze`].
 pub fn analyze_with(
     tree: &mut Tree,
     input: &Input,
@@ -127,7 +134,7 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
         config,
         project,
         os: input.os,
-        rules: Rules::of(version),
+        rules: Rules::of(version).map_err(AnalyzeError::Unsimulated)?,
         version,
         today,
         reads: input.reads.clone(),
@@ -203,5 +210,36 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         health,
         session,
         reads,
+        rules: rules_in_force(&paths.rules),
+    }
+}
+
+/// The report's account of the rules applied.
+fn rules_in_force(rules: &Rules) -> RulesInForce {
+    use crate::text::memory_index::{MAX_LINES, MAX_UTF16};
+    RulesInForce {
+        release: rules
+            .release
+            .map_or_else(|| "current".to_owned(), |v| v.to_string()),
+        memory_max_lines: MAX_LINES,
+        memory_max_utf16: rules.memory_size_cap.then_some(MAX_UTF16),
+        import_max_hops: rules.max_import_hops,
+        file_max_bytes: discover::CLAUDE_MD_MAX_BYTES,
+        large_file_chars: discover::LARGE_FILE_CHARS,
+        total_chars: discover::TOTAL_CHARS,
+        behaviours: RULE_CHANGES
+            .iter()
+            .map(|change| BehaviourInForce {
+                id: change.behaviour.id().to_owned(),
+                since: change.version.to_string(),
+                summary: change.summary.to_owned(),
+                applies: rules.has(change.behaviour),
+            })
+            .collect(),
+        not_reproduced: NOT_REPRODUCED
+            .iter()
+            .filter(|gap| rules.release.is_some_and(|v| gap.from <= v && v <= gap.to))
+            .map(|gap| gap.summary.to_owned())
+            .collect(),
     }
 }

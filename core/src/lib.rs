@@ -13,6 +13,15 @@
 //! program sent; the test command runs the program on every case, and
 //! `tests/tests/conformance.rs` replays every capture against this crate.
 //!
+//! **Other releases** (`version`): the same cases were recorded on other
+//! published releases (`releases/<ver>.json` beside each capture, by
+//! `tests/conformance/releases.mjs`, run by hand). [`RULE_CHANGES`] is the table of
+//! behaviour changes with the first release of each and the cases whose captures prove it;
+//! [`NOT_REPRODUCED`] names what older releases were measured to do that the core does not
+//! simulate; [`PUBLISHED_RELEASES`] lists npm's releases. A release older than
+//! [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report carries the
+//! rules it applied ([`report::RulesInForce`]), so that readers draw only those.
+//!
 //! ## The pipeline
 //! 1. **Tree** ([`tree`], [`vpath`]): a source lists files with their sizes into a [`Tree`]:
 //!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`]
@@ -126,5 +135,8 @@ pub use share::{
     SHARE_FORMAT,
 };
 pub use tree::{ContentSource, Contents, Entry, FileEntry, Tree};
-pub use version::{ClaudeVersion, RuleChange, RULE_CHANGES};
+pub use version::{
+    first_release, Behaviour, ClaudeVersion, RuleChange, Unreproduced, Unsimulated,
+    FIRST_SIMULATED, NOT_REPRODUCED, PINNED, PUBLISHED_RELEASES, RULE_CHANGES, UNSIMULATED_BEFORE,
+};
 pub use vpath::{PathError, VPath};

@@ -39,6 +39,49 @@ pub struct Report {
     pub session: Session,
     /// What a Read of each path in [`crate::Input::reads`] attaches, in that order.
     pub reads: Vec<ReadAnswer>,
+    /// The rules the analysis applied: the caps, depth and thresholds of the simulated
+    /// release and which measured behaviours apply, so that a reader draws only these.
+    #[serde(default)]
+    pub rules: RulesInForce,
+}
+
+/// The loading rules of the simulated release, as measured on the published releases.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RulesInForce {
+    /// The release whose rules were applied: `current` or `2.1.80`.
+    pub release: String,
+    /// Lines of a `MEMORY.md` that load (200).
+    pub memory_max_lines: u64,
+    /// UTF-16 units of a `MEMORY.md` that load, or null for a release without that cap.
+    pub memory_max_utf16: Option<u64>,
+    /// Import hops that load below the file that starts the chain.
+    pub import_max_hops: u32,
+    /// An instruction file larger than this many bytes is skipped.
+    pub file_max_bytes: u64,
+    /// Claude Code's large-file notice threshold, in characters (UTF-16 units).
+    pub large_file_chars: u64,
+    /// Claude Code's notice threshold for all instruction files together.
+    pub total_chars: u64,
+    /// Every measured behaviour change, oldest first, and whether it applies.
+    pub behaviours: Vec<BehaviourInForce>,
+    /// What the simulated release was measured to do that the analysis does not reproduce:
+    /// its figures are approximate there.
+    pub not_reproduced: Vec<String>,
+}
+
+/// One measured behaviour change and whether the simulated release has it.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct BehaviourInForce {
+    /// A stable name (`memory-size-cap`).
+    pub id: String,
+    /// The first release with it.
+    pub since: String,
+    /// What it is, for a person.
+    pub summary: String,
+    /// True when the simulated release has it.
+    pub applies: bool,
 }
 
 /// What every session starts with: the instruction block, the skills listing and the

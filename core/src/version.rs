@@ -1,8 +1,16 @@
-//! Claude Code releases whose loading rules differ, and the rules each one applies.
+//! Claude Code releases: the ones published, the ones measured, and the behaviour changes
+//! the measurements show.
 //!
-//! The rules changed one issue at a time (the changelog in the seed document): the 25KB cap
-//! arrived in 2.1.83, list-form rule `paths` in 2.1.84, measuring without frontmatter and
-//! comments in 2.1.211. Simulating a release lets a person pinned to it see what it does.
+//! Every row of [`RULE_CHANGES`] was found by running the conformance cases on published
+//! releases (`tests/conformance/releases.mjs`): its first release is the first one, in the
+//! published list, whose captures show the new behaviour, and the release before it in that
+//! list still shows the old one. The replay (`tests/tests/conformance.rs`) checks that the
+//! captures of the cases a row names really differ across that boundary, and that the core's
+//! report matches every recorded release's captures.
+//!
+//! Releases older than [`FIRST_SIMULATED`] are refused: they were measured to differ in ways
+//! the core does not reproduce (see [`UNSIMULATED_BEFORE`]), and a guess would be a
+//! confident wrong answer.
 
 use std::fmt;
 
@@ -26,6 +34,11 @@ impl ClaudeVersion {
             _ => Err(format!("{text:?} is not a Claude Code version like 2.1.80")),
         }
     }
+
+    /// True when npm lists this release ([`PUBLISHED_RELEASES`]).
+    pub fn is_published(self) -> bool {
+        PUBLISHED_RELEASES.binary_search(&self).is_ok()
+    }
 }
 
 impl fmt::Display for ClaudeVersion {
@@ -34,95 +47,776 @@ impl fmt::Display for ClaudeVersion {
     }
 }
 
-/// A release at which a rule the analysis reproduces changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RuleChange {
-    /// The first release with the new behaviour.
-    pub version: ClaudeVersion,
-    /// What changed, for a person choosing a version.
-    pub summary: &'static str,
+/// A behaviour of Claude Code that changed at a measured release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Behaviour {
+    /// Linked git worktrees use the main worktree's memory folder.
+    WorktreesShareMemory,
+    /// The `autoMemoryDirectory` setting moves the memory folder.
+    AutoMemoryDirectory,
+    /// `MEMORY.md` is cut at 25,000 UTF-16 units as well as 200 lines.
+    MemorySizeCap,
+    /// A YAML list in a rule's `paths` is a list of patterns.
+    PathsList,
+    /// The warning on a cut `MEMORY.md` says "Only part of it was loaded".
+    WarningPartLoaded,
+    /// The warning names what was cut and where.
+    WarningDetailed,
+    /// `AGENTS.md` loads when the walk sends no `CLAUDE.md`.
+    AgentsMdFallback,
+    /// A memory folder with topic files and no `MEMORY.md` gets an index written.
+    IndexBackfill,
 }
 
-/// The rule changes the simulation knows, oldest first: the page offers these as choices.
-pub const RULE_CHANGES: [RuleChange; 6] = [
-    RuleChange {
-        version: ClaudeVersion(2, 1, 59),
-        summary: "auto memory arrives; before it, no MEMORY.md loads",
-    },
+impl Behaviour {
+    /// A stable name for the report and the page (`memory-size-cap`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Behaviour::WorktreesShareMemory => "worktrees-share-memory",
+            Behaviour::AutoMemoryDirectory => "auto-memory-directory",
+            Behaviour::MemorySizeCap => "memory-size-cap",
+            Behaviour::PathsList => "paths-list",
+            Behaviour::WarningPartLoaded => "warning-part-loaded",
+            Behaviour::WarningDetailed => "warning-detailed",
+            Behaviour::AgentsMdFallback => "agents-md-fallback",
+            Behaviour::IndexBackfill => "index-backfill",
+        }
+    }
+}
+
+/// A release at which a behaviour the analysis reproduces changed, and the conformance
+/// cases whose captures show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleChange {
+    /// The first published release with the new behaviour.
+    pub version: ClaudeVersion,
+    /// The published release just before it, the last with the old behaviour.
+    pub before: ClaudeVersion,
+    /// What changed.
+    pub behaviour: Behaviour,
+    /// What changed, for a person choosing a version.
+    pub summary: &'static str,
+    /// The conformance cases (`fixtures/conformance/<case>/`) whose captures on
+    /// [`RuleChange::before`] and [`RuleChange::version`] differ by this change.
+    pub cases: &'static [&'static str],
+}
+
+/// The first release the core simulates; older ones are refused.
+pub const FIRST_SIMULATED: ClaudeVersion = ClaudeVersion(2, 1, 59);
+
+/// The release the core reproduces when no release is simulated: the one the conformance
+/// suite runs (pinned in `scripts/npm/package.json`; `tests/tests/comparison.rs` checks the
+/// two agree).
+pub const PINNED: ClaudeVersion = ClaudeVersion(2, 1, 328);
+
+/// What releases before [`FIRST_SIMULATED`] were measured to do differently, for the
+/// message that refuses them.
+pub const UNSIMULATED_BEFORE: &str =
+    "releases before 2.1.59 have no auto memory and were not measured";
+
+/// The measured behaviour changes, oldest first. Each is proven by the captures of the cases
+/// it names on [`RuleChange::before`] and [`RuleChange::version`].
+pub const RULE_CHANGES: &[RuleChange] = &[
     RuleChange {
         version: ClaudeVersion(2, 1, 63),
-        summary: "git worktrees share the main worktree's auto memory",
+        before: ClaudeVersion(2, 1, 62),
+        behaviour: Behaviour::WorktreesShareMemory,
+        summary: "a linked git worktree uses its main worktree's memory folder",
+        cases: &["auto-memory-linked-worktree-uses-main-repository"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 74),
+        before: ClaudeVersion(2, 1, 73),
+        behaviour: Behaviour::AutoMemoryDirectory,
+        summary: "the autoMemoryDirectory setting moves the memory folder",
+        cases: &[
+            "auto-memory-directory-local-settings-tilde",
+            "auto-memory-directory-user-settings-tilde-is-the-folder",
+        ],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 83),
+        before: ClaudeVersion(2, 1, 81),
+        behaviour: Behaviour::MemorySizeCap,
         summary: "MEMORY.md is cut at 25,000 UTF-16 units as well as 200 lines",
+        cases: &[
+            "memory-md-25001-units-cut-at-last-newline",
+            "memory-md-size-cut-short-lines",
+        ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 83),
+        before: ClaudeVersion(2, 1, 81),
+        behaviour: Behaviour::WarningPartLoaded,
+        summary: "the MEMORY.md warning says only part of it was loaded, and asks for index \
+                  lines under ~200 chars",
+        cases: &["memory-md-201-lines-cut-with-warning"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 84),
+        before: ClaudeVersion(2, 1, 83),
+        behaviour: Behaviour::PathsList,
         summary: "rule paths may be a YAML list; before, a list was joined into one pattern",
+        cases: &["rule-paths-missing-empty-or-only-globstar-load-at-startup"],
     },
     RuleChange {
-        version: ClaudeVersion(2, 1, 150),
-        summary: "imports documented as four hops deep (about May 2026; five before)",
+        version: ClaudeVersion(2, 1, 268),
+        before: ClaudeVersion(2, 1, 267),
+        behaviour: Behaviour::WarningDetailed,
+        summary: "the MEMORY.md warning names what was cut and where",
+        cases: &[
+            "memory-md-300-lines-cut-with-warning",
+            "memory-md-warning-quote-cut-at-word-after-unit-40",
+        ],
     },
     RuleChange {
-        version: ClaudeVersion(2, 1, 211),
-        summary: "MEMORY.md is measured without frontmatter and comments",
+        version: ClaudeVersion(2, 1, 281),
+        before: ClaudeVersion(2, 1, 280),
+        behaviour: Behaviour::AgentsMdFallback,
+        summary: "AGENTS.md loads when the walk sends no CLAUDE.md (measured from 2.1.281; the \
+                  changelog says 2.1.277)",
+        cases: &[
+            "agents-md-fallback-when-the-walk-loads-no-claude-md",
+            "agents-md-fallback-with-managed-claude-md",
+        ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 285),
+        before: ClaudeVersion(2, 1, 284),
+        behaviour: Behaviour::IndexBackfill,
+        summary: "a memory folder with topic files and no MEMORY.md gets an index written",
+        cases: &[
+            "auto-memory-backfill-uses-file-name-and-description",
+            "auto-memory-backfill-nested-topic-file",
+        ],
+    },
+];
+
+/// A measured behaviour of older releases that the core does not reproduce: releases
+/// `from..=to` send something else for the cases named. The report of such a release names
+/// it ([`crate::report::RulesInForce::not_reproduced`]), and the replay checks that those
+/// cases, and only those, still differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unreproduced {
+    /// The first release affected.
+    pub from: ClaudeVersion,
+    /// The last release affected; the next published one behaves as the core does.
+    pub to: ClaudeVersion,
+    /// What those releases do, for a person.
+    pub summary: &'static str,
+    /// The conformance cases whose captures on those releases show it.
+    pub cases: &'static [&'static str],
+}
+
+/// The measured differences the core does not reproduce, oldest first.
+pub const NOT_REPRODUCED: &[Unreproduced] = &[
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 59),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "config-dir-from-claude-config-dir-env",
+            "generated-01",
+            "generated-06",
+            "skills-above-working-directory-without-git",
+            "skills-in-subdirectory-announced-after-read",
+            "skills-listing-budget-from-env",
+            "skills-listing-max-desc-chars-setting",
+            "skills-user-project-and-parents-up-to-git-root",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 62),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "generated-03",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 68),
+        summary: "other differences",
+        cases: &[
+            "agents-md-ignored-when-a-parent-has-claude-md",
+            "claude-md-excludes-merged-across-settings",
+            "managed-policy-claude-md-and-rules-never-excluded",
+            "nested-read-dot-claude-local-and-rules-once",
+            "nested-read-no-depth-limit-and-no-skip-list",
+            "nested-read-outside-and-at-the-working-directory",
+            "walk-every-parent-directory-and-its-rules",
+            "walk-parent-rule-paths-relative-to-its-folder",
+            "worktree-nested-in-main-repository-walk",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 68),
+        summary: "a Read attaches other files or skills than the current releases do",
+        cases: &[
+            "agents-md-ignored-when-a-parent-has-claude-md",
+            "claude-md-excludes-merged-across-settings",
+            "managed-policy-claude-md-and-rules-never-excluded",
+            "nested-read-dot-claude-local-and-rules-once",
+            "nested-read-no-depth-limit-and-no-skip-list",
+            "nested-read-outside-and-at-the-working-directory",
+            "walk-every-parent-directory-and-its-rules",
+            "walk-parent-rule-paths-relative-to-its-folder",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 68),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "generated-03",
+            "worktree-nested-in-main-repository-walk",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 71),
+        summary: "other differences",
+        cases: &[
+            "agents-md-fallback-when-the-walk-loads-no-claude-md",
+            "memory-md-empty-after-stripping-not-sent",
+            "text-empty-files-are-not-sent",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 71),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "agents-md-fallback-when-the-walk-loads-no-claude-md",
+            "imports-in-html-and-comments",
+            "memory-md-empty-after-stripping-not-sent",
+            "text-empty-files-are-not-sent",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 71),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "generated-01",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 78),
+        summary: "other differences",
+        cases: &[
+            "generated-03",
+            "generated-05",
+            "imports-in-html-and-comments",
+            "imports-syntax-forms",
+            "memory-md-25001-units-cut-at-last-newline",
+            "memory-md-exactly-200-lines-loads-whole",
+            "memory-md-exactly-25000-units-loads-whole",
+            "memory-md-frontmatter-comments-and-leading-blank-lines",
+            "memory-md-korean-size-in-utf16-units",
+            "memory-md-lines-counted-after-comments-stripped",
+            "memory-md-single-line-over-25000",
+            "memory-md-size-cut-short-lines",
+            "text-frontmatter-and-block-comments-stripped",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 78),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "generated-02",
+            "generated-04",
+            "generated-05",
+            "generated-06",
+            "imports-syntax-forms",
+            "memory-md-25001-units-cut-at-last-newline",
+            "memory-md-exactly-200-lines-loads-whole",
+            "memory-md-exactly-25000-units-loads-whole",
+            "memory-md-frontmatter-comments-and-leading-blank-lines",
+            "memory-md-korean-size-in-utf16-units",
+            "memory-md-lines-counted-after-comments-stripped",
+            "memory-md-single-line-over-25000",
+            "memory-md-size-cut-short-lines",
+            "text-frontmatter-and-block-comments-stripped",
+            "walk-order-and-three-names",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 83),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 84),
+        summary: "the managed policy's files (and their imports) are labelled as the user's instructions",
+        cases: &[
+            "agents-md-fallback-with-managed-claude-md",
+            "managed-import-of-sibling-loads-when-external-approved",
+            "managed-policy-claude-md-and-rules-never-excluded",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 84),
+        summary: "other differences",
+        cases: &[
+            "managed-settings-inline-claude-md",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 84),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "managed-settings-inline-claude-md",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 186),
+        summary: "other differences",
+        cases: &[
+            "size-4-mib-cap-counts-bytes-not-chars",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 186),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "size-4-mib-cap-counts-bytes-not-chars",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 186),
+        summary: "a sub-agent receives other files or another memory index",
+        cases: &[
+            "generated-04",
+            "subagent-memory-declared-scope-missing-other-present",
+            "subagent-memory-local-scope",
+            "subagent-memory-md-capped-like-main",
+            "subagent-memory-project-scope",
+            "subagent-memory-user-scope",
+            "subagent-two-agents-in-one-session",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 211),
+        summary: "other differences",
+        cases: &[
+            "generated-01",
+            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
+            "rule-paths-patterns-match-on-read",
+            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
+            "text-trim-bom-crlf-and-korean",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 211),
+        summary: "a Read attaches other files or skills than the current releases do",
+        cases: &[
+            "generated-01",
+            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
+            "rule-paths-patterns-match-on-read",
+            "skills-in-subdirectory-announced-after-read",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 211),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 211),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "text-trim-bom-crlf-and-korean",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 283),
+        summary: "other differences",
+        cases: &[
+            "memory-md-crlf-control-and-format-characters",
+            "memory-md-crlf-frontmatter-stripped",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 283),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "memory-md-crlf-control-and-format-characters",
+            "memory-md-crlf-frontmatter-stripped",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 289),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "generated-02",
+            "skills-listing-line-forms",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 303),
+        summary: "other differences",
+        cases: &[
+            "generated-02",
+            "generated-04",
+            "generated-06",
+            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
+            "walk-order-and-three-names",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 303),
+        summary: "a Read attaches other files or skills than the current releases do",
+        cases: &[
+            "generated-02",
+            "generated-04",
+            "generated-06",
+            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
+            "walk-order-and-three-names",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 332),
+        summary: "other differences",
+        cases: &[
+            "symlinked-file-imports-resolve-from-the-targets-folder",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 332),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "skills-listing-over-budget",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 332),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "symlinked-file-imports-resolve-from-the-targets-folder",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 70),
+        to: ClaudeVersion(2, 1, 78),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "generated-03",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 72),
+        to: ClaudeVersion(2, 1, 78),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "imports-in-html-and-comments",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 74),
+        to: ClaudeVersion(2, 1, 84),
+        summary: "the memory folder is chosen otherwise (which settings layers autoMemoryDirectory is read from)",
+        cases: &[
+            "auto-memory-directory-project-settings-absolute",
+            "generated-01",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 74),
+        to: ClaudeVersion(2, 1, 84),
+        summary: "other differences",
+        cases: &[
+            "auto-memory-directory-project-settings-absolute",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 74),
+        to: ClaudeVersion(2, 1, 84),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "auto-memory-directory-project-settings-absolute",
+            "generated-01",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 186),
+        to: ClaudeVersion(2, 1, 332),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "skills-listing-budget-from-env",
+            "skills-listing-max-desc-chars-setting",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 263),
+        to: ClaudeVersion(2, 1, 303),
+        summary: "other differences",
+        cases: &[
+            "nested-read-outside-and-at-the-working-directory",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 263),
+        to: ClaudeVersion(2, 1, 303),
+        summary: "a Read attaches other files or skills than the current releases do",
+        cases: &[
+            "nested-read-outside-and-at-the-working-directory",
+        ],
+    },
+];
+
+/// The first release with `behaviour`.
+pub fn first_release(behaviour: Behaviour) -> ClaudeVersion {
+    RULE_CHANGES
+        .iter()
+        .find(|c| c.behaviour == behaviour)
+        .map_or(FIRST_SIMULATED, |c| c.version)
+}
+
+/// The published 2.x releases, as npm lists them (late 2026), oldest first: the page's
+/// suggestions. A release missing here (2.1.82) was never published.
+pub const PUBLISHED_RELEASES: &[ClaudeVersion] = &published::LIST;
+
+mod published {
+    use super::ClaudeVersion as V;
+    include!("version/published.rs");
+}
+
+/// The text Claude Code puts around the user's files, by its measured length (UTF-16
+/// units). It changes from release to release; each row holds from its release until the
+/// next row's, measured at the recorded releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OwnText {
+    /// The first release these lengths were measured on.
+    pub(crate) since: ClaudeVersion,
+    /// The instruction block's header and wrapping (`<system-reminder>` or the `# claudeMd`
+    /// entry of the context reminder).
+    pub(crate) block_wrap: u64,
+    /// The skills listing without the user's lines: its opening and the built-in skills'
+    /// lines; 0 when a release lists no built-in skill (no listing without the user's).
+    pub(crate) skills_listing: u64,
+    /// The memory section of the system prompt, but for the folder path it names once.
+    pub(crate) memory_section: u64,
+}
+
+/// Claude Code's own text, by release, oldest first.
+pub(crate) const OWN_TEXT: &[OwnText] = &[
+    OwnText {
+        since: ClaudeVersion(2, 1, 59),
+        block_wrap: 193,
+        skills_listing: 0,
+        memory_section: 1_682,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 63),
+        block_wrap: 193,
+        skills_listing: 159,
+        memory_section: 1_682,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 69),
+        block_wrap: 193,
+        skills_listing: 467,
+        memory_section: 1_944,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 72),
+        block_wrap: 193,
+        skills_listing: 782,
+        memory_section: 1_944,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 74),
+        block_wrap: 193,
+        skills_listing: 782,
+        memory_section: 2_064,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 77),
+        block_wrap: 193,
+        skills_listing: 1_478,
+        memory_section: 2_064,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 83),
+        block_wrap: 193,
+        skills_listing: 1_478,
+        memory_section: 12_499,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 186),
+        block_wrap: 193,
+        skills_listing: 4_518,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 210),
+        block_wrap: 193,
+        skills_listing: 5_867,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 263),
+        block_wrap: 193,
+        skills_listing: 5_514,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 268),
+        block_wrap: 230,
+        skills_listing: 5_514,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 277),
+        block_wrap: 230,
+        skills_listing: 5_561,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 286),
+        block_wrap: 230,
+        skills_listing: 5_811,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 289),
+        block_wrap: 230,
+        skills_listing: 5_960,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 290),
+        block_wrap: 230,
+        skills_listing: 5_952,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 295),
+        block_wrap: 230,
+        skills_listing: 5_971,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 328),
+        block_wrap: 230,
+        skills_listing: 6_275,
+        memory_section: 2_018,
     },
 ];
 
 /// The loading rules of one release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Rules {
-    /// Auto memory exists at all.
-    pub(crate) auto_memory: bool,
+    /// The simulated release; `None` for current.
+    pub(crate) release: Option<ClaudeVersion>,
     /// Linked worktrees use the main worktree's memory folder.
     pub(crate) worktrees_share_memory: bool,
+    /// `autoMemoryDirectory` is read.
+    pub(crate) auto_memory_directory: bool,
     /// `MEMORY.md` is cut at 25,000 units too.
     pub(crate) memory_size_cap: bool,
     /// A YAML list in `paths` works; before, it was joined without separators.
     pub(crate) paths_list: bool,
-    /// Hops an import chain loads.
+    /// Hops an import chain loads: 4 in every release measured.
     pub(crate) max_import_hops: u32,
-    /// Frontmatter and block comments are stripped before the caps measure.
-    pub(crate) strip_before_caps: bool,
     /// The words of the warning appended to a cut `MEMORY.md`.
     pub(crate) warning_style: WarningStyle,
+    /// `AGENTS.md` loads when the walk sends no `CLAUDE.md`.
+    pub(crate) agents_md_fallback: bool,
+    /// A missing `MEMORY.md` is written from the topic files.
+    pub(crate) index_backfill: bool,
+    /// Claude Code's own text around the user's.
+    pub(crate) own_text: OwnText,
+}
+
+/// Why a release cannot be simulated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsimulated {
+    /// The release asked for.
+    pub release: ClaudeVersion,
+}
+
+impl fmt::Display for Unsimulated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Claude Code {} is older than the first release simulated ({FIRST_SIMULATED}): \
+             {UNSIMULATED_BEFORE}",
+            self.release
+        )
+    }
 }
 
 impl Rules {
-    /// The rules of current releases.
-    pub(crate) const CURRENT: Rules = Rules {
-        auto_memory: true,
-        worktrees_share_memory: true,
-        memory_size_cap: true,
-        paths_list: true,
-        max_import_hops: 4,
-        strip_before_caps: true,
-        warning_style: WarningStyle::Detailed,
-    };
-
     /// The rules `version` applies; the current ones for `None`.
-    pub(crate) fn of(version: Option<ClaudeVersion>) -> Rules {
-        let Some(v) = version else {
-            return Rules::CURRENT;
-        };
-        let since = |index: usize| v >= RULE_CHANGES[index].version;
+    ///
+    /// # Errors
+    /// A release older than [`FIRST_SIMULATED`].
+    pub(crate) fn of(version: Option<ClaudeVersion>) -> Result<Rules, Unsimulated> {
+        match version {
+            Some(release) if release < FIRST_SIMULATED => Err(Unsimulated { release }),
+            _ => Ok(Rules::at(version)),
+        }
+    }
+
+    fn at(version: Option<ClaudeVersion>) -> Rules {
+        let has = |behaviour: Behaviour| version.is_none_or(|v| v >= first_release(behaviour));
+        let own_text = OWN_TEXT
+            .iter()
+            .rev()
+            .find(|row| version.is_none_or(|v| v >= row.since))
+            .copied()
+            .unwrap_or(OWN_TEXT[0]);
         Rules {
-            auto_memory: since(0),
-            worktrees_share_memory: since(1),
-            memory_size_cap: since(2),
-            paths_list: since(3),
-            max_import_hops: if since(4) { 4 } else { 5 },
-            strip_before_caps: since(5),
-            warning_style: if v >= ClaudeVersion(2, 1, 268) {
+            release: version,
+            worktrees_share_memory: has(Behaviour::WorktreesShareMemory),
+            auto_memory_directory: has(Behaviour::AutoMemoryDirectory),
+            memory_size_cap: has(Behaviour::MemorySizeCap),
+            paths_list: has(Behaviour::PathsList),
+            max_import_hops: 4,
+            warning_style: if has(Behaviour::WarningDetailed) {
                 WarningStyle::Detailed
-            } else if v >= ClaudeVersion(2, 1, 210) {
+            } else if has(Behaviour::WarningPartLoaded) {
                 WarningStyle::PartLoaded
             } else {
                 WarningStyle::FirstLines
             },
+            agents_md_fallback: has(Behaviour::AgentsMdFallback),
+            index_backfill: has(Behaviour::IndexBackfill),
+            own_text,
         }
+    }
+
+    /// Whether `behaviour` applies under these rules.
+    pub(crate) fn has(&self, behaviour: Behaviour) -> bool {
+        self.release.is_none_or(|v| v >= first_release(behaviour))
     }
 }
 
@@ -143,25 +837,50 @@ mod tests {
     }
 
     #[test]
-    fn each_change_switches_at_its_release() {
-        let at = |v: (u32, u32, u32)| Rules::of(Some(ClaudeVersion(v.0, v.1, v.2)));
-        assert_eq!(Rules::of(None), Rules::CURRENT);
-        assert_eq!(at((2, 1, 328)), Rules::CURRENT);
-        assert_eq!(at((2, 1, 209)).warning_style, WarningStyle::FirstLines);
+    fn each_change_switches_at_its_release_and_its_neighbour_is_published() {
+        for change in RULE_CHANGES {
+            assert!(change.version.is_published(), "{}", change.version);
+            assert!(change.before.is_published(), "{}", change.before);
+            let at = PUBLISHED_RELEASES
+                .iter()
+                .position(|v| *v == change.version)
+                .unwrap_or(0);
+            assert_eq!(PUBLISHED_RELEASES[at - 1], change.before, "{change:?}");
+            let old = Rules::at(Some(change.before));
+            let new = Rules::at(Some(change.version));
+            assert!(!old.has(change.behaviour) && new.has(change.behaviour));
+            assert!(!change.cases.is_empty());
+        }
+        let at = |v: (u32, u32, u32)| Rules::at(Some(ClaudeVersion(v.0, v.1, v.2)));
+        assert_eq!(at((2, 1, 81)).warning_style, WarningStyle::FirstLines);
+        assert_eq!(at((2, 1, 83)).warning_style, WarningStyle::PartLoaded);
         assert_eq!(at((2, 1, 210)).warning_style, WarningStyle::PartLoaded);
-        assert_eq!(at((2, 1, 267)).warning_style, WarningStyle::PartLoaded);
         assert_eq!(at((2, 1, 268)).warning_style, WarningStyle::Detailed);
-        assert!(!at((2, 1, 58)).auto_memory && at((2, 1, 59)).auto_memory);
-        assert!(!at((2, 1, 62)).worktrees_share_memory && at((2, 1, 63)).worktrees_share_memory);
-        assert!(!at((2, 1, 82)).memory_size_cap && at((2, 1, 83)).memory_size_cap);
-        assert!(!at((2, 1, 83)).paths_list && at((2, 1, 84)).paths_list);
-        assert_eq!(
-            (
-                at((2, 1, 149)).max_import_hops,
-                at((2, 1, 150)).max_import_hops
-            ),
-            (5, 4)
-        );
-        assert!(!at((2, 1, 210)).strip_before_caps && at((2, 1, 211)).strip_before_caps);
+        assert!(!at((2, 1, 81)).memory_size_cap && at((2, 1, 83)).memory_size_cap);
+        // Every release measured loads four hops of imports.
+        assert_eq!(at((2, 1, 59)).max_import_hops, 4);
+    }
+
+    #[test]
+    fn older_releases_are_refused() {
+        let refused = Rules::of(Some(ClaudeVersion(2, 1, 58))).unwrap_err();
+        assert!(refused
+            .to_string()
+            .contains("older than the first release simulated (2.1.59)"));
+        assert!(Rules::of(Some(FIRST_SIMULATED)).is_ok());
+        assert!(Rules::of(None).is_ok());
+    }
+
+    #[test]
+    fn the_published_list_is_sorted_and_holds_the_pin() {
+        assert!(PUBLISHED_RELEASES.windows(2).all(|w| w[0] < w[1]));
+        assert!(ClaudeVersion(2, 1, 328).is_published());
+        assert!(!ClaudeVersion(2, 1, 82).is_published());
+    }
+
+    #[test]
+    fn own_text_rows_are_in_order() {
+        assert!(OWN_TEXT.windows(2).all(|w| w[0].since < w[1].since));
+        assert_eq!(OWN_TEXT[0].since, FIRST_SIMULATED);
     }
 }

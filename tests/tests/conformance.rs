@@ -11,7 +11,10 @@
 use std::path::{Path, PathBuf};
 
 use memdiag_core::report::{Measure, Report, SentFile, SentLabel};
-use memdiag_core::{analyze_with, ContentSource, Entry, Input, Tree, VPath};
+use memdiag_core::{
+    analyze_with, AnalyzeError, ClaudeVersion, ContentSource, Entry, Input, Tree, VPath,
+    FIRST_SIMULATED, NOT_REPRODUCED, RULE_CHANGES,
+};
 use memdiag_tests::workspace_root;
 use serde_json::Value;
 
@@ -216,11 +219,23 @@ fn compare_files(
     }
 }
 
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Replays the pinned release's capture (`capture.json`) with the current rules.
 fn check(case: &Path) -> Vec<String> {
-    let capture: Value =
-        serde_json::from_str(&std::fs::read_to_string(case.join("capture.json")).expect("capture"))
-            .expect("capture is JSON");
-    let (mut tree, input) = lay_out(case, &capture);
+    let capture = read_json(&case.join("capture.json"));
+    check_release(case, &capture, &capture, None)
+}
+
+/// Replays what `release` sent (`sent`: a capture, or a `releases/<ver>.json`) on the
+/// case's layout (from `capture.json`), simulating `version`.
+fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&str>) -> Vec<String> {
+    let (mut tree, mut input) = lay_out(case, capture);
+    input.version = version.map(str::to_owned);
+    let capture = sent;
     let report: Report = match analyze_with(&mut tree, &input, &mut NoReads) {
         Ok(report) => report,
         Err(error) => return vec![format!("analysis failed: {error}")],
@@ -253,7 +268,8 @@ fn check(case: &Path) -> Vec<String> {
             "skills listing: the program lists {want:?}, the core {:?}",
             session.skills
         ));
-    } else if skills["chars"].as_u64() != Some(session.cost.skills_listing.total()) {
+    } else if skills["chars"].as_u64().unwrap_or(0) != session.cost.skills_listing.total() {
+        // A release with no built-in skills sends no listing at all when the user has none.
         out.push(format!(
             "skills listing: {} characters, the core says {}",
             skills["chars"],
@@ -359,10 +375,7 @@ fn every_capture_replays_against_the_core() {
         // A case whose case.json says `core_differs` names a behaviour the core does not
         // reproduce yet (the README lists them); it must still differ, so the list stays
         // true when the core catches up.
-        let spec: Value = serde_json::from_str(
-            &std::fs::read_to_string(case.join("case.json")).expect("case.json"),
-        )
-        .expect("case.json is JSON");
+        let spec = read_json(&case.join("case.json"));
         let known = spec["core_differs"].as_str();
         match (known, problems.is_empty()) {
             (None, false) => {
@@ -383,4 +396,163 @@ fn every_capture_replays_against_the_core() {
         cases.len(),
         failures.join("\n")
     );
+}
+
+/// The recorded captures of other releases: `(release, capture)` for each
+/// `releases/<ver>.json` of a case, oldest first.
+fn release_captures(case: &Path) -> Vec<(ClaudeVersion, Value)> {
+    let dir = case.join("releases");
+    let mut out: Vec<(ClaudeVersion, Value)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let stem = p
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let version = ClaudeVersion::parse(&stem).expect("releases/<version>.json");
+            (version, read_json(&p))
+        })
+        .collect();
+    out.sort_by_key(|(v, _)| *v);
+    out
+}
+
+#[test]
+fn every_recorded_release_replays_against_the_core() {
+    let mut failures = Vec::new();
+    let mut replayed = 0;
+    let mut refused = 0;
+    for case in &cases() {
+        let name = case
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let layout = read_json(&case.join("capture.json"));
+        for (version, sent) in release_captures(case) {
+            if sent.get("error").is_some() {
+                // The release could not run this case (README, "Releases").
+                continue;
+            }
+            let release = version.to_string();
+            if version < FIRST_SIMULATED {
+                // Measured, but the core refuses to simulate it rather than guess.
+                let (mut tree, mut input) = lay_out(case, &layout);
+                input.version = Some(release.clone());
+                match analyze_with(&mut tree, &input, &mut NoReads) {
+                    Err(AnalyzeError::Unsimulated(_)) => refused += 1,
+                    other => failures.push(format!(
+                        "== {name} on {release}: older than {FIRST_SIMULATED} but not refused: {:?}",
+                        other.map(|r| r.rules.release)
+                    )),
+                }
+                continue;
+            }
+            replayed += 1;
+            let problems = check_release(case, &layout, &sent, Some(&release));
+            let excuse = NOT_REPRODUCED
+                .iter()
+                .find(|k| k.from <= version && version <= k.to && k.cases.contains(&name.as_str()));
+            match (excuse, problems.is_empty()) {
+                (None, false) => {
+                    let shown: Vec<String> = problems.iter().map(|p| shorten(p, 1_200)).collect();
+                    failures.push(format!("== {name} on {release}\n  {}", shown.join("\n  ")));
+                }
+                (Some(k), true) => failures.push(format!(
+                    "== {name} on {release} now replays, but NOT_REPRODUCED says the core \
+                     differs ({}): narrow that entry",
+                    k.summary
+                )),
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        replayed > 0,
+        "no release captures under fixtures/conformance/*/releases/"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} release captures differ from the core ({replayed} replayed, {refused} refused):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// What the user's files made a release send, without Claude Code's own text: the files
+/// and texts, the user's skills, the memory folder, reads and sub-agents.
+fn behaviour(capture: &Value) -> Value {
+    serde_json::json!({
+        "startup": capture["startup"]["files"],
+        "skills": capture["skills"]["entries"],
+        "memory": [capture["memory"]["enabled"], capture["memory"]["dir"]],
+        "reads": capture["reads"],
+        "agents": capture["agents"],
+    })
+}
+
+/// The capture of `case` on `version`: its `releases/<ver>.json`, or its `capture.json`
+/// when that is the release it was recorded on.
+fn capture_on(case: &Path, version: ClaudeVersion) -> Option<Value> {
+    let file = case.join("releases").join(format!("{version}.json"));
+    if file.is_file() {
+        return Some(read_json(&file));
+    }
+    let pinned = read_json(&case.join("capture.json"));
+    (pinned["release"].as_str() == Some(version.to_string().as_str())).then_some(pinned)
+}
+
+#[test]
+fn each_rule_change_is_shown_by_the_captures_it_names() {
+    let root = workspace_root().join("fixtures/conformance");
+    let mut failures = Vec::new();
+    for change in RULE_CHANGES {
+        for name in change.cases {
+            let case = root.join(name);
+            let (Some(before), Some(after)) = (
+                capture_on(&case, change.before),
+                capture_on(&case, change.version),
+            ) else {
+                failures.push(format!(
+                    "{} ({}): {name} has no capture on {} and {}",
+                    change.behaviour.id(),
+                    change.version,
+                    change.before,
+                    change.version
+                ));
+                continue;
+            };
+            if behaviour(&before) == behaviour(&after) {
+                failures.push(format!(
+                    "{} ({}): {name} sends the same on {} and {}",
+                    change.behaviour.id(),
+                    change.version,
+                    change.before,
+                    change.version
+                ));
+            }
+            // The core must say the same on each side: its report under each release's
+            // rules replays that release's capture, but for what NOT_REPRODUCED names.
+            let layout = read_json(&case.join("capture.json"));
+            for (version, sent) in [(change.before, &before), (change.version, &after)] {
+                let problems = check_release(&case, &layout, sent, Some(&version.to_string()));
+                let excused = NOT_REPRODUCED
+                    .iter()
+                    .any(|k| k.from <= version && version <= k.to && k.cases.contains(name));
+                if !problems.is_empty() && !excused {
+                    failures.push(format!(
+                        "{} ({}): the core does not replay {name} on {version}: {}",
+                        change.behaviour.id(),
+                        change.version,
+                        shorten(&problems.join("; "), 600)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

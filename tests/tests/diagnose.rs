@@ -411,6 +411,30 @@ fn versions_before_2_1_83_cut_lines_only() {
     assert_eq!(old.files[0].truncation.as_ref().unwrap().cut_by, None);
     assert_eq!(old.context.version, "2.1.81");
     assert_eq!(current.context.version, "current");
+    // The report says which caps it applied, so that a reader draws only those.
+    assert_eq!(old.rules.memory_max_utf16, None);
+    assert_eq!(current.rules.memory_max_utf16, Some(25_000));
+    assert_eq!(
+        (old.rules.memory_max_lines, current.rules.memory_max_lines),
+        (200, 200)
+    );
+    let applies = |report: &Report, id: &str| {
+        report
+            .rules
+            .behaviours
+            .iter()
+            .find(|b| b.id == id)
+            .map(|b| (b.applies, b.since.clone()))
+    };
+    assert_eq!(
+        applies(&old, "memory-size-cap"),
+        Some((false, "2.1.83".to_owned()))
+    );
+    assert_eq!(
+        applies(&current, "memory-size-cap"),
+        Some((true, "2.1.83".to_owned()))
+    );
+    assert_eq!(old.rules.release, "2.1.81");
 }
 
 #[test]
@@ -427,27 +451,27 @@ fn versions_before_2_1_84_join_a_paths_list() {
     assert!(!codes(&current).contains(&Code::RulePathsJoined));
 }
 
-// NOTE: this states the core's simulation; the reference
-// (/work/shared/reference/claude-code-memory.md, "Release history") measured every release
-// from 2.1.81 on stripping frontmatter and comments first. Left as is: the core decides.
+// Measured on every release recorded from 2.1.59 on (fixtures/conformance/*/releases/): the
+// index is measured after frontmatter and comments are stripped. The changelog line for
+// 2.1.211 changed nothing measurable, so no release simulates otherwise.
 #[test]
-fn versions_before_2_1_211_measure_frontmatter_and_comments() {
+fn every_simulated_release_measures_memory_md_after_stripping() {
     let body: String = (0..199).map(|i| format!("- entry {i}\n")).collect();
     let fixture = format!("//@ project=/home/alice/app\n//- {MEMORY}/MEMORY.md\n---\ntype: index\n---\n<!-- a note -->\n{body}");
-    let current = analyze(&fixture);
-    assert_eq!(current.files[0].truncation.as_ref().unwrap().cut_by, None);
-    let old = analyze_as("2.1.210", &fixture);
-    let t = old.files[0].truncation.clone().unwrap();
-    assert_eq!(
-        (t.total_lines, t.loaded_lines, t.cut_by),
-        (203, 200, Some(CutBy::Lines))
-    );
+    for version in ["2.1.81", "2.1.210", "2.1.211"] {
+        let report = analyze_as(version, &fixture);
+        assert_eq!(
+            report.files[0].truncation.as_ref().unwrap().cut_by,
+            None,
+            "{version}"
+        );
+    }
 }
 
-// NOTE: this states the core's simulation; the reference measured four hops in every release
-// from 2.1.81 to 2.1.332 ("five hops" was only ever documented). Left as is: the core decides.
+// Four hops in every release measured (the documentation's "five hops" never matched the
+// program): the root and four imports load, the fifth does not.
 #[test]
-fn versions_before_may_2026_load_five_import_hops() {
+fn every_simulated_release_loads_four_import_hops() {
     let chain: String = (0..6)
         .map(|i| {
             let file = if i == 0 {
@@ -466,11 +490,15 @@ fn versions_before_may_2026_load_five_import_hops() {
         "{}",
         render(&analyze(&fixture))
     );
-    assert_eq!(count(&analyze_as("2.1.100", &fixture)), 6);
+    for version in ["2.1.59", "2.1.100", "2.1.211"] {
+        let report = analyze_as(version, &fixture);
+        assert_eq!(count(&report), 5, "{version}");
+        assert_eq!(report.rules.import_max_hops, 4);
+    }
 }
 
 #[test]
-fn versions_before_2_1_59_have_no_auto_memory_and_before_2_1_63_no_shared_worktrees() {
+fn versions_before_2_1_59_are_refused_and_before_2_1_63_no_shared_worktrees() {
     let fixture = format!(
         "//@ project=/home/alice/app-wt\n//- /home/alice/app-wt/.git\ngitdir: /home/alice/app/.git/worktrees/app-wt\n//- {MEMORY}/MEMORY.md\n- x\n"
     );
@@ -483,9 +511,16 @@ fn versions_before_2_1_59_have_no_auto_memory_and_before_2_1_63_no_shared_worktr
         folder(old),
         Some("/home/alice/.claude/projects/-home-alice-app-wt/memory".to_owned())
     );
-    let ancient = analyze_as("2.1.50", &fixture);
-    assert!(ancient.context.memory_dir.is_none());
-    assert!(codes(&ancient).contains(&Code::AutoMemoryAbsent));
+    // Older than the first release measured: refused, not guessed.
+    let mut ancient = Fixture::parse(&fixture);
+    ancient.input.version = Some("2.1.58".to_owned());
+    let refused = memdiag_core::analyze(&ancient.tree, &ancient.input).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("older than the first release simulated (2.1.59)"),
+        "{refused}"
+    );
 }
 
 #[test]

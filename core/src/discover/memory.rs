@@ -64,19 +64,6 @@ impl Discovery<'_> {
         let encoded = encode_project_path(key.as_str());
         result.folder_name = Some(encoded.clone());
         facts.key_path = Some(key.clone());
-        if !self.paths.rules.auto_memory {
-            self.diagnostics.push(Diagnostic::new(
-                Code::AutoMemoryAbsent,
-                Severity::Info,
-                None,
-                format!(
-                    "{} has no auto memory: it arrived in 2.1.59",
-                    self.version_name()
-                ),
-            ));
-            result.facts = facts;
-            return result;
-        }
         let (dir, via) = match &self.settings.memory_directory {
             Some((dir, _)) => (dir.clone(), MemoryLookup::Path),
             None => {
@@ -143,7 +130,8 @@ impl Discovery<'_> {
             let node = self.file_node(path, group, LoadType::OnDemand, scope, true);
             nodes.push(node);
         }
-        if !self.tree.is_file(&index) && !topics.is_empty() && agent.is_none() {
+        let backfills = self.paths.rules.index_backfill;
+        if backfills && !self.tree.is_file(&index) && !topics.is_empty() && agent.is_none() {
             let node = self.backfilled_index(dir, &topics, group, scope);
             self.top_level.insert(index.clone());
             self.note_sent(&index, Sent::AtStartup);
@@ -201,7 +189,8 @@ impl Discovery<'_> {
         let rules = self.paths.rules;
         let caps = memory_index::Caps {
             size_cap: rules.memory_size_cap,
-            strip_first: rules.strip_before_caps,
+            // Every release simulated measures the index after stripping (2.1.59 on).
+            strip_first: true,
             warning: rules.warning_style,
         };
         let cut = memory_index::cut_with(&text, caps);
@@ -274,7 +263,7 @@ impl Discovery<'_> {
         let rules = self.paths.rules;
         let caps = memory_index::Caps {
             size_cap: rules.memory_size_cap,
-            strip_first: rules.strip_before_caps,
+            strip_first: true,
             warning: rules.warning_style,
         };
         let cut = memory_index::cut_with(&lines.join("\n"), caps);
@@ -406,7 +395,7 @@ impl Discovery<'_> {
                 let rules = self.paths.rules;
                 let caps = memory_index::Caps {
                     size_cap: rules.memory_size_cap,
-                    strip_first: rules.strip_before_caps,
+                    strip_first: true,
                     warning: rules.warning_style,
                 };
                 Some(memory_index::cut_with(&text, caps).as_sent())

@@ -1,9 +1,11 @@
 //! What Claude Code sends, and when: every session's instruction block, skills listing and
 //! memory section; what a Read attaches; what a spawned sub-agent receives.
 //!
-//! Claude Code's own text around the user's files is modelled by its measured length on
-//! 2.1.328 plus the paths and labels it repeats, never by copying it: the conformance
-//! captures (`fixtures/conformance/*/capture.json`) hold the lengths these constants must
+//! Claude Code's own text around the user's files is modelled by its measured length plus
+//! the paths and labels it repeats, never by copying it. The lengths that change between
+//! releases (the block's header and wrapping, the built-in skills, the memory section) are
+//! per release in `version::OWN_TEXT`; the conformance captures
+//! (`fixtures/conformance/*/capture.json`, `releases/<ver>.json`) hold the lengths they must
 //! reproduce, and `tests/tests/conformance.rs` checks them to the character.
 
 use std::collections::BTreeSet;
@@ -18,19 +20,10 @@ use crate::report::{
 use crate::text::measure::measure;
 use crate::vpath::VPath;
 
-/// `Codebase and user instructions are shown below. …`: the instruction block's header.
-const INSTRUCTION_HEADER_UTF16: u64 = 193;
-/// `<system-reminder>\n` and `\n</system-reminder>` around the instruction block.
-const REMINDER_WRAP_UTF16: u64 = 18 + 19;
 /// `\n\nContents of ` + `:\n\n` around each file's path and label.
 const ENTRY_FRAME_UTF16: u64 = 14 + 3;
-/// `The following skills are available for use with the Skill tool:\n\n` and the 13 built-in
-/// skills' lines, which every session lists.
-const SKILLS_LISTING_UTF16: u64 = 65 + 6_210;
 /// `\n- ` before each of the user's listing lines.
 const SKILL_LINE_FRAME_UTF16: u64 = 3;
-/// The "# Memory" section of the system prompt, but for the folder path it names once.
-const MEMORY_SECTION_UTF16: u64 = 2_018;
 /// The name the instruction block gives the managed settings' inline `claudeMd`.
 pub(crate) const INLINE_MANAGED_NAME: &str = "<managed-settings>";
 /// "Your MEMORY.md is currently empty. …": what a sub-agent's memory section holds when its
@@ -77,27 +70,38 @@ impl Discovery<'_> {
             .clone()
             .filter(|_| self.settings.auto_memory_enabled && self.paths.project.is_some());
 
+        let own = self.paths.rules.own_text;
         let mut cost = SessionCost::default();
         if !files.is_empty() {
             cost.instruction_block = Cost {
                 user: files.iter().map(|f: &SentFile| f.loaded.utf16).sum(),
-                claude_code: REMINDER_WRAP_UTF16
-                    + INSTRUCTION_HEADER_UTF16
+                claude_code: own.block_wrap
                     + files
                         .iter()
                         .map(|f| ENTRY_FRAME_UTF16 + utf16(&f.path) + label_units(f.label))
                         .sum::<u64>(),
             };
         }
-        cost.skills_listing = Cost {
-            user: skills.iter().map(|l| utf16(l)).sum(),
-            claude_code: SKILLS_LISTING_UTF16 + SKILL_LINE_FRAME_UTF16 * skills.len() as u64,
+        // A release without built-in skills sends no listing unless the user has skills;
+        // its opening is then the 64 units of `The following skills …\n\n` and the first
+        // line goes without its `\n`.
+        let listing_base = match (own.skills_listing, skills.len()) {
+            (0, 0) => None,
+            (0, _) => Some(64),
+            (base, _) => Some(base),
         };
+        if let Some(base) = listing_base {
+            cost.skills_listing = Cost {
+                user: skills.iter().map(|l| utf16(l)).sum(),
+                claude_code: base + SKILL_LINE_FRAME_UTF16 * skills.len() as u64
+                    - u64::from(own.skills_listing == 0),
+            };
+        }
         if let Some(dir) = &memory_dir {
             // The section names the folder with a trailing slash.
             cost.memory_section = Cost {
                 user: 0,
-                claude_code: MEMORY_SECTION_UTF16 + utf16(dir.as_str()) + 1,
+                claude_code: own.memory_section + utf16(dir.as_str()) + 1,
             };
         }
         cost.total = Cost {

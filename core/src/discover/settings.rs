@@ -138,7 +138,9 @@ impl Discovery<'_> {
                 )),
             }
         }
-        if let Some((_, from, dir)) = directory {
+        // Releases before `autoMemoryDirectory` arrived ignore it.
+        let honoured = self.paths.rules.auto_memory_directory;
+        if let Some((_, from, dir)) = directory.filter(|_| honoured) {
             self.set_memory_directory(&from, &dir);
         }
         // The environment variable wins over every settings file.

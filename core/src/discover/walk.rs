@@ -110,7 +110,8 @@ impl Discovery<'_> {
                     .collect::<Vec<_>>()
             })
             .collect();
-        let agents_fallback = !candidates.iter().any(|path| self.would_send(path));
+        let agents_fallback = self.paths.rules.agents_md_fallback
+            && !candidates.iter().any(|path| self.would_send(path));
         let mut nodes = Vec::new();
         for dir in dirs {
             let local_only = main_above.is_some_and(|g| dir.starts_with(&g.root) && dir != g.top);

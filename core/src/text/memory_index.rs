@@ -58,11 +58,11 @@ pub(crate) struct Caps {
 /// The three forms the load-time warning has had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum WarningStyle {
-    /// Before 2.1.210: `MEMORY.md is 300 lines (limit: 200). Only the first 200 lines were
-    /// loaded. Move detailed content …`.
+    /// Before 2.1.83 (no size cap): `MEMORY.md is 300 lines (limit: 200). Only the first 200
+    /// lines were loaded. Move detailed content …`, whatever the size.
     FirstLines,
-    /// 2.1.210 to 2.1.267: `Only part of it was loaded.` without saying what was cut, and
-    /// the `~150 chars` advice.
+    /// From 2.1.83 (measured on the releases recorded from 2.1.83 to 2.1.263):
+    /// `Only part of it was loaded.` without saying what was cut.
     PartLoaded,
     /// From 2.1.268: what was cut and where, and the `~200 chars` advice.
     Detailed,
@@ -211,15 +211,15 @@ fn load_warning(t: &Truncation, dropped: &Dropped<'_>, style: WarningStyle) -> S
         _ => format!("{size}KB (limit: {limit}KB) — index entries are too long"),
     };
     match style {
-        WarningStyle::FirstLines if !over_size => format!(
+        WarningStyle::FirstLines => format!(
             "> WARNING: MEMORY.md is {} lines (limit: {MAX_LINES}). Only the first {MAX_LINES} \
              lines were loaded. Move detailed content into separate topic files and keep \
              MEMORY.md as a concise index.",
             t.total_lines
         ),
-        WarningStyle::FirstLines | WarningStyle::PartLoaded => format!(
+        WarningStyle::PartLoaded => format!(
             "> WARNING: MEMORY.md is {what}. Only part of it was loaded. Keep index entries to \
-             one line under ~150 chars; move detail into topics."
+             one line under ~200 chars; move detail into topic files."
         ),
         WarningStyle::Detailed => {
             let detail = match dropped {
