@@ -53,7 +53,10 @@ fn a_release_without_the_size_cap_loads_more_of_memory_md() {
     // The index travels in the instruction block; the memory section names only its folder,
     // and its length moves only with the release's own prompt (measured: 2,064 units on
     // 2.1.81, 2,018 on 2.1.328, both without the folder).
-    assert!(figures.contains(&FigureName::InstructionBlock), "{figures:?}");
+    assert!(
+        figures.contains(&FigureName::InstructionBlock),
+        "{figures:?}"
+    );
     // The user's part grows; the total also moves with the release's own text (a shorter
     // built-in skills listing on 2.1.81), so only the user's part says which way.
     let user = comparison
