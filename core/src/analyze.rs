@@ -5,6 +5,7 @@ use std::fmt;
 use crate::date;
 use crate::discover::{self, Found, Paths};
 use crate::footprint;
+use crate::report::comparison::compare;
 use crate::report::{
     BehaviourInForce, Context, Diagnostic, Group, GroupSummary, Os, Report, RulesInForce,
     REPORT_SCHEMA,
@@ -76,6 +77,39 @@ impl std::error::Error for AnalyzeError {}
 /// When an input path is not a valid absolute path, or the release to simulate is older
 /// than the first one measured.
 pub fn analyze(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
+    let step = analyze_once(tree, input)?;
+    if input.version.is_none() {
+        return Ok(step);
+    }
+    // A simulated release is compared with the pinned one on the same tree, so that every
+    // reader can mark what the simulation changes. The pinned rules may ask for other files
+    // (an AGENTS.md an older release never reads): ask for those too before finishing.
+    let pinned = analyze_once(
+        tree,
+        &Input {
+            version: None,
+            ..input.clone()
+        },
+    )?;
+    match (step, pinned) {
+        (Step::Done(mut simulated), Step::Done(pinned)) => {
+            simulated.comparison = Some(compare(&pinned, &simulated));
+            Ok(Step::Done(simulated))
+        }
+        (Step::NeedsContents(mut needs), Step::NeedsContents(more)) => {
+            needs.extend(more);
+            needs.sort();
+            needs.dedup();
+            Ok(Step::NeedsContents(needs))
+        }
+        (Step::NeedsContents(needs), _) | (_, Step::NeedsContents(needs)) => {
+            Ok(Step::NeedsContents(needs))
+        }
+    }
+}
+
+/// One analysis under one release's rules.
+fn analyze_once(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
     let paths = resolve_input(input)?;
     let found = discover::run(tree, paths.clone());
     if !found.needs.is_empty() {
@@ -211,6 +245,7 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         session,
         reads,
         rules: rules_in_force(&paths.rules),
+        comparison: None,
     }
 }
 

@@ -43,6 +43,10 @@ pub struct Report {
     /// release and which measured behaviours apply, so that a reader draws only these.
     #[serde(default)]
     pub rules: RulesInForce,
+    /// When a release is simulated: what differs from the pinned release's report of the
+    /// same files (rows, findings, figures). Null for the pinned release itself.
+    #[serde(default)]
+    pub comparison: Option<comparison::Comparison>,
 }
 
 /// The loading rules of the simulated release, as measured on the published releases.

@@ -32,6 +32,9 @@ fn a_release_without_the_size_cap_loads_more_of_memory_md() {
     let pinned = analyze_as(None, &fixture);
     let old = analyze_as(Some("2.1.81"), &fixture);
     let comparison = compare(&pinned, &old);
+    // The report of a simulated release carries the same comparison; the pinned one none.
+    assert_eq!(old.comparison.as_ref(), Some(&comparison));
+    assert_eq!(pinned.comparison, None);
 
     assert_eq!(comparison.other_version, "2.1.81");
     let row = comparison.row_in_other(0).expect("MEMORY.md changed");
@@ -57,14 +60,13 @@ fn a_release_without_the_size_cap_loads_more_of_memory_md() {
         figures.contains(&FigureName::InstructionBlock),
         "{figures:?}"
     );
-    // The user's part grows; the total also moves with the release's own text (a shorter
-    // built-in skills listing on 2.1.81), so only the user's part says which way.
+    // More of the user's text loads; Claude Code's own text is the older release's.
     let user = comparison
         .figures
         .iter()
         .find(|f| f.name == FigureName::SessionUser)
-        .expect("the user's part moves");
-    assert!(user.other > user.base);
+        .expect("the user's figure moves");
+    assert!(user.other > user.base, "{:#?}", comparison.figures);
 }
 
 #[test]
@@ -130,4 +132,43 @@ fn rows_only_one_report_has_are_added_or_removed() {
         .map(|r| r.path.as_str())
         .collect();
     assert_eq!(added, [dropped.path.as_str()]);
+}
+
+#[test]
+fn the_pinned_release_is_the_one_the_conformance_suite_runs() {
+    let manifest =
+        std::fs::read_to_string(memdiag_tests::workspace_root().join("scripts/npm/package.json"))
+            .expect("scripts/npm/package.json");
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).expect("JSON");
+    let pin = manifest["dependencies"]["@anthropic-ai/claude-code"]
+        .as_str()
+        .expect("Claude Code is pinned");
+    assert_eq!(memdiag_core::PINNED.to_string(), pin);
+}
+
+#[test]
+fn figure_ids_are_their_json_names() {
+    use memdiag_core::report::comparison::FigureChange;
+    let names = [
+        FigureName::SessionTotal,
+        FigureName::SessionUser,
+        FigureName::SessionClaudeCode,
+        FigureName::InstructionBlock,
+        FigureName::SkillsListing,
+        FigureName::MemorySection,
+        FigureName::SessionFiles,
+        FigureName::ConditionalRules,
+        FigureName::OnRead,
+        FigureName::OnDemand,
+        FigureName::AgentMemory,
+    ];
+    for name in names {
+        let json = serde_json::to_value(FigureChange {
+            name,
+            base: 0,
+            other: 1,
+        })
+        .unwrap();
+        assert_eq!(json["name"], name.id());
+    }
 }

@@ -135,6 +135,23 @@ pub enum FigureName {
 }
 
 impl FigureName {
+    /// Its stable kebab-case name, as in JSON (`session-total`).
+    pub fn id(self) -> &'static str {
+        match self {
+            FigureName::SessionTotal => "session-total",
+            FigureName::SessionUser => "session-user",
+            FigureName::SessionClaudeCode => "session-claude-code",
+            FigureName::InstructionBlock => "instruction-block",
+            FigureName::SkillsListing => "skills-listing",
+            FigureName::MemorySection => "memory-section",
+            FigureName::SessionFiles => "session-files",
+            FigureName::ConditionalRules => "conditional-rules",
+            FigureName::OnRead => "on-read",
+            FigureName::OnDemand => "on-demand",
+            FigureName::AgentMemory => "agent-memory",
+        }
+    }
+
     /// The figure's name for a person.
     pub fn label(self) -> &'static str {
         match self {
@@ -200,8 +217,11 @@ fn compare_rows(base: &[FileRow], other: &[FileRow]) -> Vec<RowChange> {
     let other_keys = row_keys(other);
     let base_at: BTreeMap<RowKey<'_>, usize> =
         base_keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
-    let other_at: BTreeMap<RowKey<'_>, usize> =
-        other_keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    let other_at: BTreeMap<RowKey<'_>, usize> = other_keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (*k, i))
+        .collect();
 
     let mut changes = Vec::new();
     for (other_index, key) in other_keys.iter().enumerate() {
@@ -223,10 +243,7 @@ fn compare_rows(base: &[FileRow], other: &[FileRow]) -> Vec<RowChange> {
             load: differs(ours.load, theirs.load),
             status: differs(ours.status, theirs.status),
             counted: differs(ours.counted, theirs.counted),
-            loaded_utf16: differs(
-                ours.loaded.map(|m| m.utf16),
-                theirs.loaded.map(|m| m.utf16),
-            ),
+            loaded_utf16: differs(ours.loaded.map(|m| m.utf16), theirs.loaded.map(|m| m.utf16)),
         };
         if change.load.is_some()
             || change.status.is_some()
