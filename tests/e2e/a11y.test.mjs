@@ -2,9 +2,9 @@
 // playwright-core, in light and dark mode.
 //
 // Every view a person reaches is audited: the demo's main view, a file view, the Health view,
-// the Share dialog, the project picker, the empty page and a shared (read-only) view. The test
-// fails on any serious or critical violation and prints every violation it saw, so that a
-// minor one is visible too. It also checks the page's landmarks and that every scrollable
+// the Share dialog, the project picker, a simulated release, the empty page and a shared
+// (read-only) view. The test fails on any serious or critical violation and prints every
+// violation it saw, so that a minor one is visible too. It also checks the page's landmarks and that every scrollable
 // region can be reached by keyboard, which axe checks only for regions it sees scrolled.
 //
 // axe-core is pinned in scripts/npm/package.json and installed into .tools/ by
@@ -128,6 +128,19 @@ for (const colorScheme of ['light', 'dark']) {
     assertClean(await audit(page), `project picker (${colorScheme})`);
     await shot(page, `a11y-picker-${colorScheme}`);
     await page.keyboard.press('Escape');
+
+    // A simulated release: the panel of what it changes, opened, and the marked rows.
+    const run = Number(await page.getAttribute('[data-testid=app]', 'data-run'));
+    await page.fill('[data-testid=input-version]', '2.1.83');
+    await page.press('[data-testid=input-version]', 'Enter');
+    await ready(page, run);
+    await page.click('[data-testid=release-panel] summary');
+    assertClean(await audit(page), `simulated release (${colorScheme})`);
+    await page.fill('[data-testid=input-version]', '2.1.20');
+    await page.press('[data-testid=input-version]', 'Enter');
+    await page.waitForSelector('[data-testid=version-error]');
+    assertClean(await audit(page), `refused release (${colorScheme})`);
+    await shot(page, `a11y-release-${colorScheme}`);
 
     // The empty page.
     await page.goto(`${baseUrl}?empty`);

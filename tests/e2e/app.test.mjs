@@ -400,23 +400,44 @@ test('the demo opens on a first visit and matches the scan of its fixture', asyn
   assert.ok(inView, 'the focused line is scrolled into the file view');
   await shot(page, '18-demo-finding-opened');
 
-  // The version select re-runs at once with an older release's rules: before 2.1.84 a
-  // `paths` list was joined into one pattern.
+  // The version field takes a typed release and re-runs with its rules once committed
+  // (typing alone runs nothing): before 2.1.84 a `paths` list was joined into one pattern.
+  // The page and the scan command agree on the findings and on what differs from the pinned
+  // release (the report's comparison).
   const older = scan([...demoArgs, '--claude-version', '2.1.83']);
   let run = await currentRun(page);
-  await page.selectOption('[data-testid=input-version]', '2.1.83');
+  await page.fill('[data-testid=input-version]', '2.1.8');
+  assert.equal(await currentRun(page), run, 'typing runs nothing');
+  await page.fill('[data-testid=input-version]', '2.1.83');
+  await page.press('[data-testid=input-version]', 'Enter');
   await settled(page, run);
   assert.match(await page.textContent('[data-testid=simulated-version]'), /2\.1\.83/);
   const codesShown = await page.$$eval('[data-testid=diagnostic]', (d) => d.map((e) => e.dataset.code).sort());
   assert.deepEqual(codesShown, older.diagnostics.map((d) => d.code).sort());
   assert.ok(codesShown.includes('rule-paths-joined'), codesShown.join(', '));
+  const panel = page.locator('[data-testid=release-panel]');
+  assert.equal(Number(await panel.getAttribute('data-rows')), older.comparison.rows.length);
+  assert.equal(Number(await panel.getAttribute('data-appeared')), older.comparison.findings_appeared.length);
+  assert.equal(Number(await panel.getAttribute('data-vanished')), older.comparison.findings_vanished.length);
+  assert.equal(Number(await panel.getAttribute('data-figures')), older.comparison.figures.length);
+  await panel.locator('summary').click();
+  const figuresShown = await page.$$eval('[data-testid=release-figure]', (f) => f.map((e) => `${e.dataset.name}:${e.dataset.base}->${e.dataset.other}`));
+  assert.deepEqual(figuresShown, older.comparison.figures.map((f) => `${f.name}:${f.base}->${f.other}`));
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.click('[data-testid=view-health]');
   await shot(page, '22-demo-version-2.1.83');
+  await page.click('[data-testid=view-health]');
+  // A release older than the first one measured is refused beside the field.
   run = await currentRun(page);
-  await page.selectOption('[data-testid=input-version]', 'current');
+  await page.fill('[data-testid=input-version]', '2.1.40');
+  await page.press('[data-testid=input-version]', 'Enter');
+  await page.waitForSelector('[data-testid=version-error]');
+  assert.match(await page.textContent('[data-testid=version-error]'), /2\.1\.40 cannot be simulated/);
+  assert.equal(await currentRun(page), run, 'a refused release runs nothing');
+  await page.fill('[data-testid=input-version]', '');
+  await page.press('[data-testid=input-version]', 'Enter');
   await settled(page, run);
   assert.equal(await page.locator('[data-testid=simulated-version]').count(), 0);
+  assert.equal(await page.locator('[data-testid=release-panel]').count(), 0);
 
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, [], 'requests outside the page origin');

@@ -8,6 +8,7 @@ pub mod footprint;
 pub mod health;
 pub mod markdown;
 pub mod picker;
+pub mod release;
 pub mod share_dialog;
 pub mod tree;
 

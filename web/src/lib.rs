@@ -52,6 +52,7 @@ use components::file_view::{file_text, FileText, FileView};
 use components::footprint::{FootprintBar, SummaryCards};
 use components::health::HealthView;
 use components::picker::{choices, ProjectPicker};
+use components::release::ReleasePanel;
 use components::share_dialog::ShareDialog;
 use components::tree::TreeView;
 use ingest::{Opened, SharedRaw, SharedSource, Snapshot, Source};
@@ -1054,6 +1055,7 @@ pub fn App() -> Html {
                 on_change={on_inputs} on_project={on_project} on_pick={pick_click} read_only={read_only} />
             { status_line(&state, is_demo, dismiss) }
             if let Some(report) = state.report.clone() {
+                <ReleasePanel report={report.clone()} on_select={on_select.clone()} />
                 <FootprintBar footprint={report.footprint.clone()} unit={state.unit} on_unit={on_unit}
                     cost={Some(report.session.cost)} />
                 <main class={classes!("workspace", state.busy.is_some().then_some("stale"))} data-testid="workspace">

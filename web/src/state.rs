@@ -12,7 +12,10 @@ use std::ops::Deref;
 use std::rc::Rc;
 
 use memdiag_core::report::{Context, FileRow, FileStatus, Group, Os, Report};
-use memdiag_core::{ClaudeVersion, Input, Tree, VPath, RULE_CHANGES};
+use memdiag_core::{
+    ClaudeVersion, Input, Tree, VPath, FIRST_SIMULATED, PINNED, PUBLISHED_RELEASES,
+    UNSIMULATED_BEFORE,
+};
 use yew::Reducible;
 
 /// How long a scan's result is reused before a re-run lists and reads the sources again.
@@ -227,39 +230,40 @@ impl Inputs {
     }
 }
 
-/// One choice of the "Claude Code version" select.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VersionChoice {
-    /// The release simulated, or `None` for the current rules.
-    pub version: Option<String>,
-    /// What the select shows.
-    pub label: String,
+/// The releases the version field suggests: every published one the core can simulate,
+/// newest first.
+pub fn release_suggestions() -> Vec<String> {
+    PUBLISHED_RELEASES
+        .iter()
+        .rev()
+        .filter(|v| **v >= FIRST_SIMULATED)
+        .map(ToString::to_string)
+        .collect()
 }
 
-/// The choices of the version select: the current rules, then, newest first, the release
-/// just before each change of [`RULE_CHANGES`], so that each choice shows what that change
-/// fixed (or broke).
-pub fn version_choices() -> Vec<VersionChoice> {
-    let mut choices = vec![VersionChoice {
-        version: None,
-        label: "Current".to_owned(),
-    }];
-    choices.extend(RULE_CHANGES.iter().rev().map(|change| VersionChoice {
-        version: Some(release_before(change.version).to_string()),
-        label: format!("before {} \u{2014} {}", change.version, change.summary),
-    }));
-    choices
-}
-
-/// The release just before `version`: `2.1.82` for `2.1.83`. A `.0` release steps back into
-/// the previous minor (or major) line, whose last patch is unknown, so it takes a large one.
-pub fn release_before(version: ClaudeVersion) -> ClaudeVersion {
-    let ClaudeVersion(major, minor, patch) = version;
-    match (patch, minor) {
-        (1.., _) => ClaudeVersion(major, minor, patch - 1),
-        (0, 1..) => ClaudeVersion(major, minor - 1, 999),
-        (0, 0) => ClaudeVersion(major.saturating_sub(1), 999, 999),
+/// What a typed release number means: `Ok(None)` for the pinned release (empty, `current`
+/// or its own number), `Ok(Some(number))` for one the core simulates, or why not.
+///
+/// # Errors
+/// Text that is not a release number, or a release older than the first one measured.
+pub fn check_release(text: &str) -> Result<Option<String>, String> {
+    let text = text.trim();
+    if text.is_empty()
+        || text.eq_ignore_ascii_case("current")
+        || text.eq_ignore_ascii_case("pinned")
+    {
+        return Ok(None);
     }
+    let version = ClaudeVersion::parse(text)?;
+    if version == PINNED {
+        return Ok(None);
+    }
+    if version < FIRST_SIMULATED {
+        return Err(format!(
+            "{version} cannot be simulated: {UNSIMULATED_BEFORE}; pick {FIRST_SIMULATED} or later"
+        ));
+    }
+    Ok(Some(version.to_string()))
 }
 
 /// Where the analysis looks for `~/.claude.json` with this home and config dir (`None` for
@@ -1251,37 +1255,37 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_version_select_offers_the_release_before_each_change() {
-        let choices = version_choices();
-        assert_eq!(choices[0].version, None);
-        assert_eq!(choices[0].label, "Current");
-        assert_eq!(choices.len(), RULE_CHANGES.len() + 1);
-        let by_version = |v: &str| {
-            choices
-                .iter()
-                .find(|c| c.version.as_deref() == Some(v))
-                .unwrap_or_else(|| panic!("a choice for {v}"))
-        };
-        assert!(by_version("2.1.82")
-            .label
-            .starts_with("before 2.1.83 \u{2014} MEMORY.md is cut"));
-        assert!(by_version("2.1.210").label.starts_with("before 2.1.211"));
-        // Newest first, right after Current.
-        assert_eq!(choices[1].version.as_deref(), Some("2.1.210"));
-        assert_eq!(
-            release_before(ClaudeVersion(2, 1, 0)),
-            ClaudeVersion(2, 0, 999)
+    fn the_version_field_takes_any_simulated_release_and_refuses_older_ones() {
+        assert_eq!(check_release(""), Ok(None));
+        assert_eq!(check_release(" current "), Ok(None));
+        assert_eq!(check_release(&PINNED.to_string()), Ok(None));
+        assert_eq!(check_release("v2.1.83"), Ok(Some("2.1.83".to_owned())));
+        // Not published, but inside the measured range: the rules around it apply.
+        assert_eq!(check_release("2.1.82"), Ok(Some("2.1.82".to_owned())));
+        let older = check_release("2.1.58").unwrap_err();
+        assert!(older.contains("2.1.58 cannot be simulated"), "{older}");
+        assert!(older.contains(&FIRST_SIMULATED.to_string()), "{older}");
+        assert!(check_release("latest").is_err());
+
+        let suggestions = release_suggestions();
+        assert_eq!(suggestions.last(), Some(&FIRST_SIMULATED.to_string()));
+        assert!(suggestions.contains(&"2.1.83".to_owned()));
+        assert!(
+            !suggestions.contains(&"2.1.82".to_owned()),
+            "2.1.82 was never published"
         );
-        assert_eq!(
-            release_before(ClaudeVersion(3, 0, 0)),
-            ClaudeVersion(2, 999, 999)
-        );
+        let parsed: Vec<ClaudeVersion> = suggestions
+            .iter()
+            .map(|s| ClaudeVersion::parse(s).unwrap())
+            .collect();
+        assert!(parsed.windows(2).all(|w| w[0] > w[1]), "newest first");
+
         let input = Inputs {
-            version: Some("2.1.82".to_owned()),
+            version: Some("2.1.83".to_owned()),
             ..Inputs::default()
         }
         .to_input();
-        assert_eq!(input.version.as_deref(), Some("2.1.82"));
+        assert_eq!(input.version.as_deref(), Some("2.1.83"));
     }
 
     #[test]

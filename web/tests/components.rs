@@ -1061,14 +1061,19 @@ fn click(element: &Element) {
 }
 
 /// Chooses an option of a select and tells the page, as a person would.
-fn choose(select: &Element, value: &str) {
-    let select: web_sys::HtmlSelectElement = select.clone().unchecked_into();
-    select.set_value(value);
-    assert_eq!(select.value(), value, "the select offers {value}");
+/// Sets a select's or a text field's value and commits it, as picking or pressing Enter does.
+fn choose(field: &Element, value: &str) {
+    if let Some(select) = field.dyn_ref::<web_sys::HtmlSelectElement>() {
+        select.set_value(value);
+        assert_eq!(select.value(), value, "the select offers {value}");
+    } else {
+        let input: &web_sys::HtmlInputElement = field.unchecked_ref();
+        input.set_value(value);
+    }
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
     let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
-    select.dispatch_event(&event).unwrap();
+    field.dispatch_event(&event).unwrap();
 }
 
 fn reasons(root: &Element) -> Vec<(String, String)> {
@@ -1267,64 +1272,86 @@ async fn the_health_view_shows_the_five_reasons_and_findings_open_their_line() {
 }
 
 #[wasm_bindgen_test]
-async fn the_version_select_runs_the_analysis_again_with_older_rules() {
+async fn the_version_field_simulates_a_release_and_marks_what_differs() {
     let Some((root, app)) = demo_app().await else {
         return;
     };
     click(&one(&root, "[data-testid=view-health]"));
     settle().await;
-    let select = one(&root, "[data-testid=input-version]");
-    let options: Vec<String> = all(&select, "option")
+    let field = one(&root, "[data-testid=input-version]");
+    // Suggestions: the published releases the core simulates, newest first.
+    let suggestions: Vec<String> = all(&root, "[data-testid=release-suggestions] option")
         .iter()
-        .map(|o| o.text_content().unwrap())
+        .map(|o| attr(o, "value"))
         .collect();
-    assert_eq!(options[0], "Current");
-    assert!(options
-        .iter()
-        .any(|o| o.starts_with("before 2.1.83 — MEMORY.md is cut at 25,000")));
-    assert!(root
-        .query_selector("[data-testid=simulated-version]")
-        .unwrap()
-        .is_none());
-
-    // Before 2.1.59 there was no auto memory: nothing loads, so nothing is cut.
-    let run = run_of(&root);
-    choose(&select, "2.1.58");
-    wait_for_run(&root, run).await;
-    assert!(one(&root, "[data-testid=simulated-version]")
-        .text_content()
-        .unwrap()
-        .contains("2.1.58"));
-    assert!(one(&root, "[data-testid=health-version]")
-        .text_content()
-        .unwrap()
-        .contains("2.1.58"));
-    let verdicts = reasons(&root);
-    assert_eq!(verdicts[4], ("truncated".to_owned(), "true".to_owned()));
+    assert!(suggestions.contains(&"2.1.83".to_owned()));
     assert_eq!(
-        verdicts[1],
-        ("nothing-saved".to_owned(), "false".to_owned())
+        suggestions.last().map(String::as_str),
+        Some(&memdiag_core::FIRST_SIMULATED.to_string()[..])
     );
-    assert!(codes(&root).contains(&"auto-memory-absent".to_owned()));
-    assert!(!codes(&root).contains(&"memory-index-truncated".to_owned()));
+    assert!(!exists(&root, "[data-testid=simulated-version]"));
+    assert!(!exists(&root, "[data-testid=release-panel]"));
 
-    // Before 2.1.84 a `paths` list was joined into one pattern.
+    // Too old: refused beside the field, nothing runs, the report stays.
+    let run = run_of(&root);
+    choose(&field, "2.1.58");
+    settle().await;
+    assert_eq!(run_of(&root), run, "a refused release runs nothing");
+    assert!(one(&root, "[data-testid=version-error]")
+        .text_content()
+        .unwrap()
+        .contains("2.1.58 cannot be simulated"));
+    assert!(codes(&root).contains(&"memory-index-truncated".to_owned()));
+
+    // Before 2.1.84 a `paths` list was joined into one pattern: the finding appears, and
+    // the panel says so, with the rows and figures that differ.
     let run = run_of(&root);
     choose(&one(&root, "[data-testid=input-version]"), "2.1.83");
     wait_for_run(&root, run).await;
-    assert!(codes(&root).contains(&"rule-paths-joined".to_owned()));
-    assert_eq!(reasons(&root)[4].1, "false");
-
-    // Back to the current rules.
-    let run = run_of(&root);
-    choose(&one(&root, "[data-testid=input-version]"), "current");
-    wait_for_run(&root, run).await;
-    assert!(root
-        .query_selector("[data-testid=simulated-version]")
+    assert!(!exists(&root, "[data-testid=version-error]"));
+    assert!(one(&root, "[data-testid=simulated-version]")
+        .text_content()
         .unwrap()
-        .is_none());
+        .contains("2.1.83"));
+    assert!(codes(&root).contains(&"rule-paths-joined".to_owned()));
+    let panel = one(&root, "[data-testid=release-panel]");
+    assert_eq!(attr(&panel, "data-release"), "2.1.83");
+    let appeared: Vec<String> = all(
+        &panel,
+        "[data-testid=release-finding][data-change=appeared]",
+    )
+    .iter()
+    .map(|f| attr(f, "data-code"))
+    .collect();
+    assert!(
+        appeared.contains(&"rule-paths-joined".to_owned()),
+        "{appeared:?}"
+    );
+    let behaviours: Vec<(String, String)> = all(&panel, "[data-testid=release-behaviour]")
+        .iter()
+        .map(|b| (attr(b, "data-id"), attr(b, "data-applies")))
+        .collect();
+    assert!(
+        behaviours.contains(&("paths-list".to_owned(), "false".to_owned())),
+        "{behaviours:?}"
+    );
+    assert!(
+        behaviours.contains(&("memory-size-cap".to_owned(), "true".to_owned())),
+        "{behaviours:?}"
+    );
+    // Every row the panel lists as changed is marked in the tree.
+    let marked = all(&root, "[data-testid=tree-row][data-change]").len();
+    let listed = all(&panel, "[data-testid=release-row]:not([data-kind=removed])").len();
+    assert_eq!(marked, listed);
+
+    // Back to the pinned release: no panel, no marks.
+    let run = run_of(&root);
+    choose(&one(&root, "[data-testid=input-version]"), "");
+    wait_for_run(&root, run).await;
+    assert!(!exists(&root, "[data-testid=simulated-version]"));
+    assert!(!exists(&root, "[data-testid=release-panel]"));
+    assert!(all(&root, "[data-testid=tree-row][data-change]").is_empty());
     assert!(!codes(&root).contains(&"rule-paths-joined".to_owned()));
-    assert!(codes(&root).contains(&"memory-index-truncated".to_owned()));
     app.destroy();
     root.remove();
 }
@@ -2173,9 +2200,9 @@ async fn a_share_link_opens_read_only_with_no_drop_zone_until_start_fresh() {
     settle().await;
     assert_eq!(all(&root, "[data-testid=reason]").len(), 5);
 
-    // The version select runs the same snapshot under older rules.
+    // The version field runs the same snapshot under older rules.
     let run = run_of(&root);
-    choose(&one(&root, "[data-testid=input-version]"), "2.1.58");
+    choose(&one(&root, "[data-testid=input-version]"), "2.1.63");
     wait_for_run(&root, run).await;
     assert!(exists(&root, "[data-testid=shared-banner]"));
     assert!(exists(&root, "[data-testid=simulated-version]"));

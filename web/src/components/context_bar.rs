@@ -3,9 +3,9 @@
 
 use memdiag_core::report::Os;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
-use yew::{component, html, Callback, Event, Html, Properties, TargetCast};
+use yew::{component, html, use_state, Callback, Event, Html, Properties, TargetCast};
 
-use crate::state::{version_choices, Inputs, SourceInfo};
+use crate::state::{check_release, release_suggestions, Inputs, SourceInfo};
 
 /// Props of [`ContextBar`].
 #[derive(Properties, PartialEq)]
@@ -82,18 +82,6 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
         Os::Macos => "macos",
         Os::Windows => "windows",
     };
-    // Each choice is the release just before a rule change; the value is that release.
-    let choices = version_choices();
-    let on_version = {
-        let on_change = props.on_change.clone();
-        let inputs = inputs.clone();
-        Callback::from(move |event: Event| {
-            let select: HtmlSelectElement = event.target_unchecked_into();
-            let mut next = inputs.clone();
-            next.version = Some(select.value()).filter(|v| !v.is_empty() && v != "current");
-            on_change.emit(next);
-        })
-    };
     let on_pick = {
         let on_pick = props.on_pick.clone();
         Callback::from(move |_| on_pick.emit(()))
@@ -120,24 +108,15 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
                     <option value="windows" selected={os == "windows"}>{ "Windows" }</option>
                 </select>
             </label>
-            <label class="field field-version" title={if read_only {
-                "Apply the loading rules of an older Claude Code release to the shared snapshot. It holds the files the sender's version loads, so a file only an older release would load is not in it."
-            } else {
-                "Apply the loading rules of an older Claude Code release"
-            }}>
-                <span class="field-label">{ "Claude Code version" }</span>
-                <select data-testid="input-version" onchange={on_version}>
-                    { for choices.iter().map(|choice| {
-                        let value = choice.version.clone().unwrap_or_else(|| "current".to_owned());
-                        let selected = choice.version == inputs.version;
-                        html! {
-                            <option key={value.clone()} value={value.clone()} selected={selected} title={choice.label.clone()}>
-                                { choice.label.clone() }
-                            </option>
-                        }
-                    }) }
-                </select>
-            </label>
+            <VersionField version={inputs.version.clone()} read_only={read_only} on_change={
+                let on_change = props.on_change.clone();
+                let inputs = inputs.clone();
+                Callback::from(move |version: Option<String>| {
+                    let mut next = inputs.clone();
+                    next.version = version;
+                    on_change.emit(next);
+                })
+            } />
             { text_field("Config dir", "config", inputs.config_dir.clone(), "<home>/.claude", |i, v| i.config_dir = v) }
             <ul class="sources" aria-label="Sources" data-testid="sources">
                 { for props.sources.iter().map(|s| html! {
@@ -148,5 +127,66 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
                 }) }
             </ul>
         </section>
+    }
+}
+
+/// Props of [`VersionField`].
+#[derive(Properties, PartialEq)]
+pub struct VersionFieldProps {
+    /// The release simulated, or `None` for the pinned one.
+    pub version: Option<String>,
+    /// A shared snapshot is shown (the field stays editable; only its hint differs).
+    pub read_only: bool,
+    /// A valid release was committed (Enter, leaving the field, or a suggestion picked).
+    pub on_change: Callback<Option<String>>,
+}
+
+/// The Claude Code release to simulate: any release number, typed, with the published
+/// releases the core can simulate as suggestions. Typing runs nothing; committing a number
+/// the core cannot simulate says why beside the field and keeps the report as it is.
+#[component]
+pub fn VersionField(props: &VersionFieldProps) -> Html {
+    let error = use_state(|| None::<String>);
+    let onchange = {
+        let error = error.clone();
+        let on_change = props.on_change.clone();
+        let current = props.version.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            match check_release(&input.value()) {
+                Ok(version) => {
+                    error.set(None);
+                    input.set_value(version.as_deref().unwrap_or(""));
+                    if version != current {
+                        on_change.emit(version);
+                    }
+                }
+                Err(why) => error.set(Some(why)),
+            }
+        })
+    };
+    let pinned = memdiag_core::PINNED.to_string();
+    let hint = if props.read_only {
+        "Apply the loading rules of another Claude Code release to the shared snapshot. It holds the files the sender's release loads, so a file only another release would load is not in it."
+    } else {
+        "Apply the loading rules of another Claude Code release: type a release number or pick one; empty means the pinned release"
+    };
+    html! {
+        <label class="field field-version" title={hint}>
+            <span class="field-label">{ "Claude Code version" }</span>
+            <input type="text" inputmode="decimal" spellcheck="false" autocomplete="off"
+                list="claude-releases" data-testid="input-version"
+                value={props.version.clone().unwrap_or_default()}
+                placeholder={format!("{pinned} (pinned)")}
+                aria-invalid={error.is_some().then_some("true")}
+                aria-describedby={error.is_some().then_some("version-error")}
+                onchange={onchange} />
+            <datalist id="claude-releases" data-testid="release-suggestions">
+                { for release_suggestions().into_iter().map(|v| html! { <option key={v.clone()} value={v} /> }) }
+            </datalist>
+            if let Some(why) = &*error {
+                <span class="field-error" id="version-error" role="alert" data-testid="version-error">{ why.clone() }</span>
+            }
+        </label>
     }
 }

@@ -7,7 +7,9 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use memdiag_core::report::comparison::{RowChange, RowChangeKind};
 use memdiag_core::report::{FileRow, FileStatus, Group, Report, Scope, UnresolvedReason};
+use memdiag_core::PINNED;
 use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::{
     component, html, use_effect_with, use_node_ref, Callback, Event, Html, InputEvent, Properties,
@@ -15,7 +17,7 @@ use yew::{
 };
 
 use crate::components::{reveal_in, Reveal};
-use crate::state::{display_path, human_bytes, ApprovalHint, NavKey, Shared, TreeItem};
+use crate::state::{display_path, grouped, human_bytes, ApprovalHint, NavKey, Shared, TreeItem};
 
 /// Props of [`TreeView`].
 #[derive(Properties, PartialEq)]
@@ -274,6 +276,21 @@ fn file_row(
     let muted = row.load.is_muted();
     let level = 2 + row.depth;
     let marks = status_marks(row, props.approval);
+    let change = props
+        .report
+        .comparison
+        .as_ref()
+        .and_then(|c| c.row_in_other(index).map(|change| (c, change)));
+    let change_mark = change.map(|(comparison, change)| {
+        let pinned = &comparison.base_version;
+        let pinned = if pinned == "current" {
+            PINNED.to_string()
+        } else {
+            pinned.clone()
+        };
+        let (label, why) = describe_row_change(change, &pinned);
+        html! { <span class="badge changed" title={why} data-testid="row-change">{ label }</span> }
+    });
     let cut = row
         .truncation
         .as_ref()
@@ -300,6 +317,7 @@ fn file_row(
             data-load={load_slug(row)}
             data-status={status_slug(row.status)}
             data-parent-index={row.parent_index.map(|p| p.to_string())}
+            data-change={change.map(|(_, c)| row_change_slug(c.kind()))}
             onclick={onclick}
         >
             if has_children {
@@ -322,9 +340,54 @@ fn file_row(
                 </span>
             }
             { marks }
+            { change_mark.unwrap_or_default() }
             <span class="size">{ row.size.map(human_bytes).unwrap_or_default() }</span>
         </li>
     }
+}
+
+/// `added` or `changed`, for tests and styles.
+fn row_change_slug(kind: RowChangeKind) -> &'static str {
+    match kind {
+        RowChangeKind::Added => "added",
+        RowChangeKind::Removed => "removed",
+        RowChangeKind::Changed => "changed",
+    }
+}
+
+/// A row's badge and its tooltip when the simulated release treats it otherwise than the
+/// pinned one.
+fn describe_row_change(change: &RowChange, pinned: &str) -> (String, String) {
+    if change.kind() == RowChangeKind::Added {
+        return (
+            "new".to_owned(),
+            format!("Claude Code {pinned} does not list this file"),
+        );
+    }
+    let mut what = Vec::new();
+    if let Some([was, now]) = change.load {
+        what.push(format!("loads {} (was {})", now.label(), was.label()));
+    }
+    if let Some([was, now]) = change.status {
+        what.push(format!("{} (was {})", status_slug(now), status_slug(was)));
+    }
+    if let Some([was, now]) = change.counted {
+        what.push(if now && !was {
+            "counted in every session".to_owned()
+        } else {
+            "not counted".to_owned()
+        });
+    }
+    if let Some([was, now]) = change.loaded_utf16 {
+        let units = |u: Option<u64>| {
+            u.map_or_else(|| "nothing".to_owned(), |u| format!("{} units", grouped(u)))
+        };
+        what.push(format!("{} load (was {})", units(now), units(was)));
+    }
+    (
+        "differs".to_owned(),
+        format!("Unlike Claude Code {pinned}: {}", what.join("; ")),
+    )
 }
 
 /// The marks a row's status earns: ⚠ with its reason, or a labelled badge.
