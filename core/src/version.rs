@@ -236,22 +236,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 68),
-        summary: "other differences",
-        cases: &[
-            "agents-md-ignored-when-a-parent-has-claude-md",
-            "claude-md-excludes-merged-across-settings",
-            "managed-policy-claude-md-and-rules-never-excluded",
-            "nested-read-dot-claude-local-and-rules-once",
-            "nested-read-no-depth-limit-and-no-skip-list",
-            "nested-read-outside-and-at-the-working-directory",
-            "walk-every-parent-directory-and-its-rules",
-            "walk-parent-rule-paths-relative-to-its-folder",
-            "worktree-nested-in-main-repository-walk",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 68),
         summary: "a Read attaches other files or skills than the current releases do",
         cases: &[
             "agents-md-ignored-when-a-parent-has-claude-md",
@@ -276,16 +260,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 71),
-        summary: "other differences",
-        cases: &[
-            "agents-md-fallback-when-the-walk-loads-no-claude-md",
-            "memory-md-empty-after-stripping-not-sent",
-            "text-empty-files-are-not-sent",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 71),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "agents-md-fallback-when-the-walk-loads-no-claude-md",
@@ -300,26 +274,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "generated-01",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 78),
-        summary: "other differences",
-        cases: &[
-            "generated-03",
-            "generated-05",
-            "imports-in-html-and-comments",
-            "imports-syntax-forms",
-            "memory-md-25001-units-cut-at-last-newline",
-            "memory-md-exactly-200-lines-loads-whole",
-            "memory-md-exactly-25000-units-loads-whole",
-            "memory-md-frontmatter-comments-and-leading-blank-lines",
-            "memory-md-korean-size-in-utf16-units",
-            "memory-md-lines-counted-after-comments-stripped",
-            "memory-md-single-line-over-25000",
-            "memory-md-size-cut-short-lines",
-            "text-frontmatter-and-block-comments-stripped",
         ],
     },
     Unreproduced {
@@ -365,25 +319,9 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 84),
-        summary: "other differences",
-        cases: &[
-            "managed-settings-inline-claude-md",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 84),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "managed-settings-inline-claude-md",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 186),
-        summary: "other differences",
-        cases: &[
-            "size-4-mib-cap-counts-bytes-not-chars",
         ],
     },
     Unreproduced {
@@ -410,19 +348,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 211),
-        summary: "other differences",
-        cases: &[
-            "generated-01",
-            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
-            "rule-paths-patterns-match-on-read",
-            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
-            "text-trim-bom-crlf-and-korean",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 211),
+        to: ClaudeVersion(2, 1, 214),
         summary: "a Read attaches other files or skills than the current releases do",
         cases: &[
             "generated-01",
@@ -433,7 +359,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 211),
+        to: ClaudeVersion(2, 1, 214),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "symlinked-files-load-at-the-link-path-folders-are-not-followed",
@@ -441,19 +367,10 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 211),
+        to: ClaudeVersion(2, 1, 214),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "text-trim-bom-crlf-and-korean",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 283),
-        summary: "other differences",
-        cases: &[
-            "memory-md-crlf-control-and-format-characters",
-            "memory-md-crlf-frontmatter-stripped",
         ],
     },
     Unreproduced {
@@ -477,18 +394,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 303),
-        summary: "other differences",
-        cases: &[
-            "generated-02",
-            "generated-04",
-            "generated-06",
-            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
-            "walk-order-and-three-names",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 303),
         summary: "a Read attaches other files or skills than the current releases do",
         cases: &[
             "generated-02",
@@ -496,14 +401,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
             "generated-06",
             "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
             "walk-order-and-three-names",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 332),
-        summary: "other differences",
-        cases: &[
-            "symlinked-file-imports-resolve-from-the-targets-folder",
         ],
     },
     Unreproduced {
@@ -550,14 +447,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 74),
         to: ClaudeVersion(2, 1, 84),
-        summary: "other differences",
-        cases: &[
-            "auto-memory-directory-project-settings-absolute",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 74),
-        to: ClaudeVersion(2, 1, 84),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "auto-memory-directory-project-settings-absolute",
@@ -571,14 +460,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         cases: &[
             "skills-listing-budget-from-env",
             "skills-listing-max-desc-chars-setting",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 263),
-        to: ClaudeVersion(2, 1, 303),
-        summary: "other differences",
-        cases: &[
-            "nested-read-outside-and-at-the-working-directory",
         ],
     },
     Unreproduced {
