@@ -648,3 +648,77 @@ fn a_windows_style_mount_never_reads_through_a_link_out_of_it() {
         "{skipped:?}"
     );
 }
+
+#[test]
+fn a_simulated_release_says_what_differs_from_the_pinned_one() {
+    let json = report(&run(
+        &folders(),
+        &["--format", "json", "--claude-version", "2.1.83"],
+    ));
+    assert_eq!(json["rules"]["release"], "2.1.83");
+    let comparison = &json["comparison"];
+    let appeared: Vec<&str> = comparison["findings_appeared"]
+        .as_array()
+        .expect("findings that appear")
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert!(appeared.contains(&"rule-paths-joined"), "{appeared:?}");
+    let pinned = report(&run(&folders(), &["--format", "json"]));
+    assert!(
+        pinned["comparison"].is_null(),
+        "the pinned release compares with nothing"
+    );
+
+    // The text says the same, figure by figure and finding by finding.
+    let text = stdout(&run(
+        &folders(),
+        &["--format", "text", "--claude-version", "2.1.83"],
+    ));
+    assert!(
+        text.contains(&format!(
+            "Claude Code 2.1.83 differs from {} here:",
+            memdiag_core::PINNED
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("finding only in 2.1.83: rule-paths-joined"),
+        "{text}"
+    );
+    for figure in comparison["figures"].as_array().expect("figures") {
+        let base = figure["base"].as_u64().expect("a number");
+        assert!(
+            text.contains(&thousands(base)),
+            "{base} missing from:\n{text}"
+        );
+    }
+
+    let markdown = stdout(&run(
+        &folders(),
+        &["--format", "markdown", "--claude-version", "2.1.83"],
+    ));
+    assert!(
+        markdown.contains("Simulating Claude Code 2.1.83: it differs from"),
+        "{markdown}"
+    );
+
+    // Too old a release is an input error: one line, exit 2.
+    let refused = run(&folders(), &["--claude-version", "2.1.20"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("2.1.59"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -37,6 +37,35 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         }
         out.push('\n');
     }
+    if let Some(comparison) = &report.comparison {
+        let release = &report.rules.release;
+        let pinned = memdiag_core::PINNED;
+        if comparison.is_empty() {
+            let _ = writeln!(out, "Simulating Claude Code {release}: it loads these files exactly as {pinned} does.\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "Simulating Claude Code {release}: it differs from {pinned} in {} files, {} findings more, {} findings fewer.\n",
+                comparison.rows.len(),
+                comparison.findings_appeared.len(),
+                comparison.findings_vanished.len()
+            );
+            if !comparison.figures.is_empty() {
+                let _ = writeln!(out, "| Figure | {pinned} | {release} |");
+                let _ = writeln!(out, "| --- | ---: | ---: |");
+                for figure in &comparison.figures {
+                    let _ = writeln!(
+                        out,
+                        "| {} | {} | {} |",
+                        figure.name.label(),
+                        thousands(figure.base),
+                        thousands(figure.other)
+                    );
+                }
+                out.push('\n');
+            }
+        }
+    }
     let _ = writeln!(
         out,
         "**Every session carries {} characters** (about {} tokens, estimated as characters / 4).\n",

@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
+use memdiag_core::report::comparison::RowChangeKind;
 use memdiag_core::report::{FileRow, FileStatus, Group, LoadType, Report, UnresolvedReason};
 use memdiag_core::Severity;
 
@@ -28,6 +29,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     let mut out = String::new();
     let home = Home(&report.context.home);
     header(&mut out, report, &home);
+    simulated(&mut out, report, &home);
     session(&mut out, report);
     reads(&mut out, report, &home);
     files(&mut out, report, &home);
@@ -78,7 +80,10 @@ fn header(out: &mut String, report: &Report, home: &Home<'_>) {
         .as_deref()
         .map_or_else(|| "no project".to_owned(), |p| home.show(p));
     let rules = if context.version == "current" {
-        "the current rules (measured on Claude Code 2.1.328)".to_owned()
+        format!(
+            "the current rules (measured on Claude Code {})",
+            memdiag_core::PINNED
+        )
     } else {
         format!("the rules of Claude Code {}", context.version)
     };
@@ -98,6 +103,58 @@ fn header(out: &mut String, report: &Report, home: &Home<'_>) {
         context.home,
         home.show(&context.config_dir)
     );
+    out.push('\n');
+}
+
+/// What the simulated release does otherwise than the pinned one, from the report's
+/// comparison: nothing at all when no release is simulated.
+fn simulated(out: &mut String, report: &Report, home: &Home<'_>) {
+    let Some(comparison) = &report.comparison else {
+        return;
+    };
+    let release = &report.rules.release;
+    let pinned = memdiag_core::PINNED;
+    if comparison.is_empty() {
+        let _ = writeln!(
+            out,
+            "Claude Code {release} loads these files exactly as {pinned} does.\n"
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{YELLOW}Claude Code {release} differs from {pinned} here:{YELLOW:#}"
+    );
+    for figure in &comparison.figures {
+        let _ = writeln!(
+            out,
+            "  {:<40} {:>10} -> {:>10}",
+            figure.name.label(),
+            thousands(figure.base),
+            thousands(figure.other)
+        );
+    }
+    for change in &comparison.rows {
+        let what = match change.kind() {
+            RowChangeKind::Added => format!("only {release} lists it"),
+            RowChangeKind::Removed => format!("only {pinned} lists it"),
+            RowChangeKind::Changed => "loads differently".to_owned(),
+        };
+        let _ = writeln!(out, "  file    {} ({what})", home.show(&change.path));
+    }
+    for finding in &comparison.findings_appeared {
+        let _ = writeln!(out, "  finding only in {release}: {}", finding.code);
+    }
+    for finding in &comparison.findings_vanished {
+        let _ = writeln!(out, "  finding only in {pinned}: {}", finding.code);
+    }
+    if !report.rules.not_reproduced.is_empty() {
+        let _ = writeln!(
+            out,
+            "{DIM}  measured on {release} but not reproduced (figures approximate there): {}{DIM:#}",
+            report.rules.not_reproduced.join("; ")
+        );
+    }
     out.push('\n');
 }
 
