@@ -699,8 +699,9 @@ fn set_agent(node: &mut Node, agent: &str) {
     }
 }
 
-/// `1234567` as `1,234,567`.
-pub(crate) fn group_digits(n: u64) -> String {
+/// `1234567` as `1,234,567`: how the report's messages, the page and the command write a
+/// count, so that all three show the same figure the same way.
+pub fn group_digits(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -120,6 +120,7 @@ mod version;
 
 pub use analyze::{analyze, analyze_with, AnalyzeError, Input, Step};
 pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
+pub use discover::group_digits;
 pub use encode::{decode_guess, encode_project_path};
 pub use limits::is_bulk_data;
 pub use report::comparison::{compare, Comparison};

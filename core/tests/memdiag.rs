@@ -689,7 +689,7 @@ fn a_simulated_release_says_what_differs_from_the_pinned_one() {
     for figure in comparison["figures"].as_array().expect("figures") {
         let base = figure["base"].as_u64().expect("a number");
         assert!(
-            text.contains(&thousands(base)),
+            text.contains(&memdiag_core::group_digits(base)),
             "{base} missing from:\n{text}"
         );
     }
@@ -709,16 +709,4 @@ fn a_simulated_release_says_what_differs_from_the_pinned_one() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("2.1.59"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

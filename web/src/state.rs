@@ -980,17 +980,9 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
-/// A number with thousands separators: `25,000`.
+/// A number with thousands separators: `25,000`, as the core's messages write it.
 pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    memdiag_core::group_digits(n)
 }
 
 #[cfg(test)]
