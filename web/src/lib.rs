@@ -108,6 +108,20 @@ struct Engine {
 }
 
 impl Engine {
+    /// Reports how many entries a listing has reached, as progress of `run`.
+    fn listing_progress(&self, run: u64) -> impl Fn(u64) + 'static {
+        let dispatch = self.dispatch.clone();
+        move |entries: u64| {
+            dispatch.dispatch(Action::Progressed(
+                run,
+                Progress {
+                    entries,
+                    ..Progress::default()
+                },
+            ))
+        }
+    }
+
     fn next_run(&self) -> u64 {
         let mut runs = self.runs.borrow_mut();
         *runs += 1;
@@ -228,16 +242,7 @@ impl Engine {
         let mut stuck = Vec::new();
         let mut failed = Vec::new();
         for source in sources {
-            let dispatch = self.dispatch.clone();
-            let listed = move |n: u64| {
-                dispatch.dispatch(Action::Progressed(
-                    run,
-                    Progress {
-                        entries: n,
-                        ..Progress::default()
-                    },
-                ))
-            };
+            let listed = self.listing_progress(run);
             match ingest::reread(&source, &listed).await {
                 Ok(Some(fresh)) => self.replace(&source, fresh),
                 Ok(None) if !source.rereadable() => stuck.push(source.name.clone()),
@@ -587,16 +592,7 @@ pub fn App() -> Html {
                 let mut errors = Vec::new();
                 let mut shared = None;
                 for item in items {
-                    let dispatch = engine.dispatch.clone();
-                    let listed = move |n: u64| {
-                        dispatch.dispatch(Action::Progressed(
-                            run,
-                            Progress {
-                                entries: n,
-                                ..Progress::default()
-                            },
-                        ))
-                    };
+                    let listed = engine.listing_progress(run);
                     match ingest::open_dropped(item, &listed).await {
                         Ok(Opened::Source(source)) => added.push(source),
                         Ok(Opened::Shared(snapshot, name, raw)) => {
@@ -633,16 +629,7 @@ pub fn App() -> Html {
             let engine = engine.clone();
             let current = current.clone();
             spawn_local(async move {
-                let dispatch = engine.dispatch.clone();
-                let listed = move |n: u64| {
-                    dispatch.dispatch(Action::Progressed(
-                        run,
-                        Progress {
-                            entries: n,
-                            ..Progress::default()
-                        },
-                    ))
-                };
+                let listed = engine.listing_progress(run);
                 match ingest::folder_from_files(files, &listed).await {
                     Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
                     Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
