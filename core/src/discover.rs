@@ -34,6 +34,9 @@ mod walk;
 
 pub(crate) use health::{CORRECTION_WORDS, RULE_MATCH_FILES};
 
+/// How many frontmatter keys a row carries in the report; the rest are only counted.
+pub(crate) const FRONTMATTER_FIELDS_SHOWN: usize = 100;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::report::{
@@ -452,10 +455,18 @@ impl Discovery<'_> {
                             format!("frontmatter ignored: {error}"),
                         ));
                     }
-                    row.frontmatter = fm
-                        .display_fields()
+                    // The report shows frontmatter for reading, not for analysis: a block
+                    // of a million keys or a megabyte-long value must not travel whole.
+                    let fields = fm.display_fields();
+                    row.frontmatter_omitted =
+                        fields.len().saturating_sub(FRONTMATTER_FIELDS_SHOWN) as u64;
+                    row.frontmatter = fields
                         .into_iter()
-                        .map(|(key, value)| FrontmatterField { key, value })
+                        .take(FRONTMATTER_FIELDS_SHOWN)
+                        .map(|(key, value)| FrontmatterField {
+                            key: health::excerpt(&key),
+                            value: health::excerpt(&value),
+                        })
                         .collect();
                 }
                 Some(text)

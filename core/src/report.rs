@@ -564,8 +564,12 @@ pub struct FileRow {
     pub agent: Option<String>,
     /// What the caps did to a `MEMORY.md`.
     pub truncation: Option<Truncation>,
-    /// The frontmatter, key by key, values as YAML text.
+    /// The frontmatter, key by key, values as YAML text: at most the first 100 keys, each
+    /// key and value cut to 300 characters (`…` marks a cut).
     pub frontmatter: Vec<FrontmatterField>,
+    /// Frontmatter keys past the first 100, counted but not carried.
+    #[serde(default)]
+    pub frontmatter_omitted: u64,
     /// Every reference the file holds and where each resolves.
     pub references: Vec<ReferenceSite>,
     /// True for a `MEMORY.md` that is not in the snapshot but that Claude Code writes (from

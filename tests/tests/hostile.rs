@@ -525,6 +525,30 @@ fn hostile_frontmatter_is_a_finding() {
 }
 
 #[test]
+fn a_megabyte_of_frontmatter_stays_out_of_the_report() {
+    let long = "v".repeat(900 * 1024);
+    let keys: String = (0..5_000).map(|i| format!("key{i}: {i}\n")).collect();
+    let skill = "/home/a/p/.claude/skills/long/SKILL.md";
+    let text = format!("---\nname: long\ndescription: {long}\n{keys}---\nBody.\n");
+    let mut t = tree(vec![(skill.to_owned(), text.into_bytes())]);
+    let report = bounded("a 900 KB description and 5,000 keys", || {
+        run(&mut t, &mut Nothing)
+    });
+    let shown = row(&report, skill);
+    assert_eq!(shown.frontmatter.len(), 100);
+    assert_eq!(shown.frontmatter_omitted, 5_002 - 100);
+    let description = &shown.frontmatter[1];
+    assert_eq!(description.key, "description");
+    assert_eq!(
+        description.value.chars().count(),
+        301,
+        "300 characters and `…`"
+    );
+    let size = report_json_len(&report);
+    assert!(size < 100 * 1024, "the report is {size} bytes");
+}
+
+#[test]
 fn import_chains_and_fan_outs_of_ten_thousand() {
     let mut files = vec![(
         "/home/a/p/CLAUDE.md".to_owned(),
@@ -776,7 +800,9 @@ fn a_frontmatter_of_many_keys_sanitizes_in_linear_time() {
         let text = format!("---\nname: many\ndescription: Many keys.\n{keys}---\nBody.\n");
         let mut t = tree(vec![(skill.to_owned(), text.into_bytes())]);
         let report = run(&mut t, &mut Nothing);
-        assert_eq!(row(&report, skill).frontmatter.len(), count + 2);
+        let shown = row(&report, skill);
+        assert_eq!(shown.frontmatter.len(), 100);
+        assert_eq!(shown.frontmatter_omitted as usize, count + 2 - 100);
         bounded(&format!("sanitizing a frontmatter of {count} keys"), || {
             let start = Instant::now();
             let shared = sanitize(&t, &input(), &report, &SanitizeOptions::default());

@@ -176,6 +176,9 @@ pub fn FileView(props: &FileViewProps) -> Html {
                             <tr><th scope="row">{ field.key.clone() }</th><td>{ field.value.clone() }</td></tr>
                         }) }
                     </table>
+                    if row.frontmatter_omitted > 0 {
+                        <p class="note">{ format!("and {} more keys, not shown", memdiag_core::group_digits(row.frontmatter_omitted)) }</p>
+                    }
                 </details>
             }
             if !row.references.is_empty() {
