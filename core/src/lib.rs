@@ -70,7 +70,10 @@
 //!    versioned link fragment or a zip with a manifest.
 //!
 //! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
-//! names. `fuzzing` (hidden) hands the private parsers to the fuzz targets in `fuzz/`.
+//! names. [`cleanup`] plans clean-ups from a report and its tree (dead index lines, orphaned
+//! topic files, an over-cap index, deleting a file): each a list of whole-file changes with
+//! their unified diff, its undo, and the same plan as a POSIX `sh` script; the page writes
+//! them, the core never does. `fuzzing` (hidden) hands the private parsers to the fuzz targets in `fuzz/`.
 //!
 //! ## Where each rule is tested
 //! Against the program: `fixtures/conformance/` (live, by `tests/conformance/run.mjs`) and
@@ -99,6 +102,7 @@
 //!   boundary; no `expect`/`unwrap` rests on what the input says; a finding quotes at most a
 //!   short excerpt; a file not read, or unreadable, is a finding and is not counted.
 
+pub mod cleanup;
 pub mod date;
 pub mod infer;
 pub mod report;
