@@ -54,6 +54,9 @@ pub enum AnalyzeError {
     BadInput(String),
     /// The release to simulate is older than the first one measured.
     Unsimulated(Unsimulated),
+    /// The analysis still asked for contents after [`MAX_TURNS`] turns: a bug, since each
+    /// turn asks only for files it has not asked for before.
+    Endless,
 }
 
 impl fmt::Display for AnalyzeError {
@@ -61,6 +64,10 @@ impl fmt::Display for AnalyzeError {
         match self {
             AnalyzeError::BadInput(why) => write!(f, "bad input: {why}"),
             AnalyzeError::Unsimulated(why) => write!(f, "{why}"),
+            AnalyzeError::Endless => write!(
+                f,
+                "the analysis kept asking for more files after {MAX_TURNS} turns; please report this"
+            ),
         }
     }
 }
@@ -118,17 +125,58 @@ fn analyze_once(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
     Ok(Step::Done(Box::new(finish(tree, &paths, found))))
 }
 
+/// The most turns an analysis takes. Each turn asks only for files the previous ones
+/// revealed (an import, a nested rule, a skill), so real trees finish in a handful.
+pub const MAX_TURNS: u32 = 64;
+
+/// The analysis loop, driven by its caller: the one loop the page (which reads contents
+/// asynchronously), the scan command and the tests all run.
+///
+/// Call [`Analysis::turn`] on the tree, put the contents it asks for into the tree, and call
+/// it again until it is done; after [`MAX_TURNS`] turns it gives up with
+/// [`AnalyzeError::Endless`] rather than loop for ever.
+#[derive(Debug, Clone)]
+pub struct Analysis<'a> {
+    input: &'a Input,
+    turns: u32,
+}
+
+impl<'a> Analysis<'a> {
+    /// A loop over `input`, before its first turn.
+    pub fn new(input: &'a Input) -> Analysis<'a> {
+        Analysis { input, turns: 0 }
+    }
+
+    /// Runs one turn of [`analyze`] over `tree`.
+    ///
+    /// # Errors
+    /// As [`analyze`], and [`AnalyzeError::Endless`] once the turns are used up.
+    pub fn turn(&mut self, tree: &Tree) -> Result<Step, AnalyzeError> {
+        if self.turns >= MAX_TURNS {
+            return Err(AnalyzeError::Endless);
+        }
+        self.turns += 1;
+        analyze(tree, self.input)
+    }
+
+    /// How many turns have run.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+}
+
 /// Runs the analysis to completion, reading each requested file from `source`.
 ///
 /// # Errors
-/// As [`analyze`].
+/// As [`Analysis::turn`].
 pub fn analyze_with(
     tree: &mut Tree,
     input: &Input,
     source: &mut dyn ContentSource,
 ) -> Result<Report, AnalyzeError> {
+    let mut analysis = Analysis::new(input);
     loop {
-        match analyze(tree, input)? {
+        match analysis.turn(tree)? {
             Step::Done(report) => return Ok(*report),
             Step::NeedsContents(paths) => {
                 for path in paths {
@@ -276,5 +324,55 @@ fn rules_in_force(rules: &Rules) -> RulesInForce {
             .filter(|gap| rules.release.is_some_and(|v| gap.from <= v && v <= gap.to))
             .map(|gap| gap.summary.to_owned())
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::Entry;
+
+    fn waiting_tree() -> (Tree, Input) {
+        let tree = Tree::from_entries(
+            &["/home/alice/.claude"],
+            [Entry {
+                path: "/home/alice/.claude/CLAUDE.md".to_owned(),
+                size: 12,
+                bytes: None,
+                modified: None,
+            }],
+        );
+        let input = Input {
+            home: "/home/alice".to_owned(),
+            ..Input::default()
+        };
+        (tree, input)
+    }
+
+    #[test]
+    fn the_loop_gives_up_after_its_turns_when_contents_never_come() {
+        let (tree, input) = waiting_tree();
+        let mut analysis = Analysis::new(&input);
+        for _ in 0..MAX_TURNS {
+            assert!(matches!(analysis.turn(&tree), Ok(Step::NeedsContents(_))));
+        }
+        assert_eq!(analysis.turns(), MAX_TURNS);
+        assert_eq!(analysis.turn(&tree), Err(AnalyzeError::Endless));
+    }
+
+    #[test]
+    fn the_loop_finishes_once_the_contents_arrive() {
+        let (mut tree, input) = waiting_tree();
+        struct Text;
+        impl ContentSource for Text {
+            fn read(&mut self, _: &VPath) -> Result<Vec<u8>, String> {
+                Ok(b"be concise\n".to_vec())
+            }
+        }
+        let report = analyze_with(&mut tree, &input, &mut Text).unwrap();
+        assert!(report
+            .files
+            .iter()
+            .any(|row| row.path == "/home/alice/.claude/CLAUDE.md"));
     }
 }

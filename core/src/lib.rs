@@ -32,10 +32,13 @@
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
 //!    still needs ([`Step::NeedsContents`]) or the finished [`Report`]. The caller reads the
 //!    requested files, hands them over with [`Tree::set_contents`] and calls again.
-//!    [`analyze_with`] runs the loop for a synchronous [`ContentSource`]. Session transcripts
-//!    and other bulk data are never requested. The [`Input`] names home, project, config
-//!    directory and OS, optionally a release to simulate (`version`), today's date, the paths
-//!    whose Read to answer, and `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the caller knows it.
+//!    [`Analysis`] is that loop, bounded to [`MAX_TURNS`] turns: the page (which reads
+//!    asynchronously, in its worker) drives it turn by turn, and [`analyze_with`] runs it for
+//!    a synchronous [`ContentSource`] (the command, the tests, a shared snapshot). Session
+//!    transcripts and other bulk data are never requested. The [`Input`] names home,
+//!    project, config directory and OS, optionally a release to simulate (`version`), today's
+//!    date, the paths whose Read to answer, and `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the
+//!    caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
 //!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded
 //!    in flow depth, aliases, values and size), `text::references` (imports, read from Markdown text only, and
@@ -122,7 +125,7 @@ pub mod share;
 mod text;
 mod version;
 
-pub use analyze::{analyze, analyze_with, AnalyzeError, Input, Step};
+pub use analyze::{analyze, analyze_with, Analysis, AnalyzeError, Input, Step, MAX_TURNS};
 pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
 pub use discover::group_digits;
 pub use encode::{decode_guess, encode_project_path};

@@ -1,5 +1,7 @@
-//! The page's components. Each takes data and `Callback` props and derives `PartialEq`; the
-//! state they show lives in [`crate::state`].
+//! The page's components. Most take data and `Callback` props and derive `PartialEq`; the
+//! state they show lives in [`crate::state`]. The parts of the layout ([`topbar`],
+//! [`status`], [`workspace`]) read the state and the engine from the [`crate::Page`]
+//! context instead, so that the layout passes nothing through.
 
 pub mod context_bar;
 pub mod diagnostics;
@@ -10,7 +12,10 @@ pub mod markdown;
 pub mod picker;
 pub mod release;
 pub mod share_dialog;
+pub mod status;
+pub mod topbar;
 pub mod tree;
+pub mod workspace;
 
 /// Where [`reveal_in`] puts the element it brings into view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

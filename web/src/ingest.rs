@@ -15,14 +15,13 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::time::Duration;
 
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use memdiag_core::infer::{self, FolderKind};
 use memdiag_core::report::Report;
 use memdiag_core::{
-    analyze, is_bulk_data, is_share_zip, mount_zip, open_share_zip, ContentSource, Diagnostic,
-    Entry, Input, SharedSnapshot, Step, Tree, VPath, ZipLimits, ZipSource,
+    analyze_with, is_bulk_data, is_share_zip, mount_zip, open_share_zip, Analysis, ContentSource,
+    Diagnostic, Entry, Input, SharedSnapshot, Step, Tree, VPath, ZipLimits, ZipSource,
 };
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -31,6 +30,7 @@ use web_sys::{
     FileSystemFileEntry,
 };
 
+use crate::browser::{js_message, today, yield_now};
 use crate::state::{Inputs, Progress, SharedFrom, SourceInfo};
 
 /// Files larger than this are not read into the page; the analysis records why. The core's
@@ -716,18 +716,6 @@ pub fn run_input(inputs: &Inputs, today: &str) -> Input {
     input
 }
 
-/// The person's local date as `YYYY-MM-DD`: the core never reads a clock, and the growth
-/// projection wants the local date rather than the one in UTC.
-pub fn today() -> String {
-    let now = js_sys::Date::new_0();
-    format!(
-        "{:04}-{:02}-{:02}",
-        now.get_full_year(),
-        now.get_month() + 1,
-        now.get_date()
-    )
-}
-
 /// The analysis loop over `sources`, reading through `read` (source and file indexes in,
 /// contents out in the same order), which the page and the worker each supply.
 ///
@@ -751,8 +739,9 @@ where
     };
     progress(seen);
     yield_now().await;
-    for _round in 0..64 {
-        let step = analyze(&tree, &input).map_err(|e| e.to_string())?;
+    let mut analysis = Analysis::new(&input);
+    loop {
+        let step = analysis.turn(&tree).map_err(|e| e.to_string())?;
         let paths = match step {
             Step::Done(report) => return Ok((*report, tree, input)),
             Step::NeedsContents(paths) => paths,
@@ -778,7 +767,6 @@ where
         }
         progress(seen);
     }
-    Err("the analysis kept asking for more files; please report this".to_owned())
 }
 
 /// Analyses a shared snapshot, simulating `version` (the one it was shared with, or another
@@ -798,22 +786,17 @@ pub fn analyze_shared(
         version,
         ..shared.input.clone()
     };
-    for _round in 0..8 {
-        match analyze(&tree, &input).map_err(|e| e.to_string())? {
-            Step::Done(report) => return Ok((*report, tree, input)),
-            Step::NeedsContents(paths) => {
-                for path in paths {
-                    tree.set_contents(&path, Err("not in the shared snapshot".to_owned()));
-                }
-            }
-        }
-    }
-    Err("the shared snapshot kept asking for more files; please report this".to_owned())
+    let report = analyze_with(&mut tree, &input, &mut NotShared).map_err(|e| e.to_string())?;
+    Ok((report, tree, input))
 }
 
-/// Lets the browser handle events and paint before the work goes on.
-pub async fn yield_now() {
-    yew::platform::time::sleep(Duration::ZERO).await;
+/// What a shared snapshot answers for a file it does not hold.
+struct NotShared;
+
+impl ContentSource for NotShared {
+    fn read(&mut self, _: &VPath) -> Result<Vec<u8>, String> {
+        Err("not in the shared snapshot".to_owned())
+    }
 }
 
 /// Reads a `File` whole.
@@ -1307,21 +1290,6 @@ fn modified_of(file: &File) -> Option<String> {
 
 fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// A readable message from a thrown JavaScript value.
-pub fn js_message(value: &JsValue) -> String {
-    if let Some(text) = value.as_string() {
-        return text;
-    }
-    let message = get(value, "message").as_string();
-    let name = get(value, "name").as_string();
-    match (name, message) {
-        (Some(name), Some(message)) if !message.is_empty() => format!("{name}: {message}"),
-        (_, Some(message)) => message,
-        (Some(name), None) => name,
-        (None, None) => "unknown error".to_owned(),
-    }
 }
 
 #[cfg(test)]

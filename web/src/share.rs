@@ -6,14 +6,14 @@
 //! file list for the preview, the link, the zip, and readable messages when a link or file
 //! cannot be opened.
 
-use js_sys::{Array, Reflect, Uint8Array};
+use js_sys::{Array, Uint8Array};
 use memdiag_core::report::Report;
 use memdiag_core::{
     encode_link, sanitize, to_zip, Contents, Input, SanitizeOptions, Sanitized, ShareError, Tree,
     LINK_KEY, SHARE_FORMAT,
 };
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
+use wasm_bindgen::JsValue;
+use web_sys::{Blob, BlobPropertyBag};
 
 /// Links longer than this (in characters) are cut by many chat tools and issue trackers, so
 /// the dialog warns and offers the file instead.
@@ -124,38 +124,6 @@ pub fn fragment_has_link(hash: &str) -> bool {
         .any(|part| part.starts_with(&key))
 }
 
-/// The page's current fragment, `#…` or empty.
-pub fn current_fragment() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
-/// Removes the fragment from the address bar without reloading or adding a history entry.
-pub fn clear_fragment() {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let location = window.location();
-    let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else {
-        return;
-    };
-    if let Ok(history) = window.history() {
-        let _ =
-            history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{search}")));
-    }
-}
-
-/// Now as an ISO 8601 date-time to the second (`2026-11-30T12:22:30Z`), for `made`.
-pub fn now_iso() -> String {
-    let iso: String = js_sys::Date::new_0().to_iso_string().into();
-    // `2026-11-30T12:22:30.123Z`: the milliseconds say nothing a reader needs.
-    match iso.split_once('.') {
-        Some((seconds, _)) => format!("{seconds}Z"),
-        None => iso,
-    }
-}
-
 /// How the read-only banner shows when a snapshot was made: `2026-11-30 12:22 UTC` for an
 /// ISO date-time in UTC, the text as it is otherwise.
 pub fn made_label(made: &str) -> String {
@@ -196,56 +164,7 @@ pub fn download_zip(prepared: &Prepared, made: &str) -> Result<(), JsValue> {
     let options = BlobPropertyBag::new();
     options.set_type("application/zip");
     let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options)?;
-    save_blob(&blob, &zip_name(made))
-}
-
-/// Starts the download of `blob` as `name`.
-///
-/// # Errors
-/// When the browser refuses to make the link.
-pub fn save_blob(blob: &Blob, name: &str) -> Result<(), JsValue> {
-    let url = Url::create_object_url_with_blob(blob)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| JsValue::from_str("no document"))?;
-    let anchor: HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
-    anchor.set_href(&url);
-    anchor.set_download(name);
-    anchor.click();
-    // The click has started the download; the URL can go once the event loop turns.
-    wasm_bindgen_futures::spawn_local(async move {
-        crate::ingest::yield_now().await;
-        let _ = Url::revoke_object_url(&url);
-    });
-    Ok(())
-}
-
-/// Writes `text` to the clipboard.
-///
-/// # Errors
-/// When the browser has no clipboard for the page (an insecure origin, an old browser) or
-/// refuses the write (no permission, the page not focused).
-pub async fn copy_text(text: &str) -> Result<(), String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let navigator = Reflect::get(&window, &JsValue::from_str("navigator"))
-        .map_err(|e| crate::ingest::js_message(&e))?;
-    let clipboard = Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .ok()
-        .filter(|c| c.is_object())
-        .ok_or("this browser offers no clipboard here")?;
-    let write = Reflect::get(&clipboard, &JsValue::from_str("writeText"))
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .ok_or("this browser offers no clipboard here")?;
-    let promise = write
-        .call1(&clipboard, &JsValue::from_str(text))
-        .map_err(|e| crate::ingest::js_message(&e))?
-        .dyn_into::<js_sys::Promise>()
-        .map_err(|_| "the clipboard did not answer".to_owned())?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map(|_| ())
-        .map_err(|e| crate::ingest::js_message(&e))
+    crate::browser::save_blob(&blob, &zip_name(made))
 }
 
 /// What went wrong opening a shared `what` ("link" or "file"), for a person.

@@ -411,9 +411,43 @@ pub struct SharedView {
     pub text_kept: bool,
 }
 
-/// The whole state of the page.
-#[derive(Debug, Clone, PartialEq)]
+/// The whole state of the page, in the parts each view reads; one reducer
+/// ([`State::apply`]) changes all of them, as in yew's `function_todomvc`.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
+    /// The run in progress or the last one: its id, progress, error and notice.
+    pub status: Status,
+    /// The last finished report, with what it was made from.
+    pub loaded: Loaded,
+    /// What the page analyses: its sources, the host facts, an added `~/.claude.json`, or a
+    /// shared snapshot.
+    pub sources: Sources,
+    /// The tree's selection, collapsing and filter.
+    pub nav: Nav,
+    /// What the pane beside the tree shows, and the footprint's unit.
+    pub pane: Pane,
+    /// Which dialog is open.
+    pub dialogs: Dialogs,
+}
+
+/// The run in progress or the last one.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Status {
+    /// The id of the newest run; results of older runs are dropped.
+    pub run: u64,
+    /// Progress of the running scan, if one runs.
+    pub busy: Option<Progress>,
+    /// A failure that stopped the last run.
+    pub error: Option<String>,
+    /// A message for the person that is not an error (a source that cannot be re-read).
+    pub notice: Option<String>,
+    /// When the last scan finished, in milliseconds of the page clock.
+    pub scanned_at: Option<f64>,
+}
+
+/// The last finished report and what it was made from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Loaded {
     /// The last finished report.
     pub report: Option<Shared<Report>>,
     /// The tree that report was made from; the file view reads raw text from it, and
@@ -421,8 +455,25 @@ pub struct State {
     pub tree: Option<Shared<Tree>>,
     /// The exact input that report was made with (today's date included), for sharing.
     pub input: Option<Shared<Input>>,
+}
+
+/// What the page analyses.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Sources {
+    /// The sources of the snapshot, as the page lists them.
+    pub infos: Vec<SourceInfo>,
+    /// The host facts in the editable fields.
+    pub inputs: Inputs,
+    /// The `~/.claude.json` the person added, if any; it stays across new sources until
+    /// removed, a fresh start or a shared snapshot.
+    pub claude_json: Option<ClaudeJsonInfo>,
     /// The shared snapshot shown, read-only; `None` for the person's own files.
     pub shared: Option<SharedView>,
+}
+
+/// The tree's selection, collapsing and filter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Nav {
     /// The selected item.
     pub cursor: Option<TreeItem>,
     /// Collapsed group headers.
@@ -431,24 +482,24 @@ pub struct State {
     pub collapsed_rows: BTreeSet<usize>,
     /// The tree filter as typed.
     pub filter: String,
-    /// The footprint bar's unit.
-    pub unit: Unit,
-    /// The host facts in the editable fields.
-    pub inputs: Inputs,
-    /// True while the project picker is open.
-    pub picker_open: bool,
-    /// Progress of the running scan, if one runs.
-    pub busy: Option<Progress>,
-    /// A failure that stopped the last run.
-    pub error: Option<String>,
-    /// A message for the person that is not an error (a source that cannot be re-read).
-    pub notice: Option<String>,
-    /// The sources of the snapshot.
-    pub sources: Vec<SourceInfo>,
-    /// When the last scan finished, in milliseconds of the page clock.
-    pub scanned_at: Option<f64>,
-    /// The id of the newest run; results of older runs are dropped.
-    pub run: u64,
+}
+
+impl Default for Nav {
+    fn default() -> Nav {
+        Nav {
+            cursor: None,
+            collapsed: BTreeSet::from([Group::AgentMemory]),
+            collapsed_rows: BTreeSet::new(),
+            filter: String::new(),
+        }
+    }
+}
+
+/// What the pane beside the tree shows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pane {
+    /// The file view or the health view.
+    pub view: View,
     /// The file view's tab.
     pub tab: Tab,
     /// A line the file view should scroll to (from a diagnostic).
@@ -456,40 +507,17 @@ pub struct State {
     /// Counts requests to open a file at a line, so that opening the same line again scrolls
     /// to it again.
     pub focus_seq: u64,
-    /// What the pane beside the tree shows.
-    pub view: View,
-    /// The `~/.claude.json` the person added, if any; it stays across new sources until
-    /// removed, a fresh start or a shared snapshot.
-    pub claude_json: Option<ClaudeJsonInfo>,
+    /// The footprint bar's unit.
+    pub unit: Unit,
 }
 
-impl Default for State {
-    fn default() -> State {
-        State {
-            report: None,
-            tree: None,
-            input: None,
-            shared: None,
-            cursor: None,
-            collapsed: BTreeSet::from([Group::AgentMemory]),
-            collapsed_rows: BTreeSet::new(),
-            filter: String::new(),
-            unit: Unit::default(),
-            inputs: Inputs::default(),
-            picker_open: false,
-            busy: None,
-            error: None,
-            notice: None,
-            sources: Vec::new(),
-            scanned_at: None,
-            run: 0,
-            tab: Tab::default(),
-            focus_line: None,
-            focus_seq: 0,
-            view: View::default(),
-            claude_json: None,
-        }
-    }
+/// Which dialog is open; at most one is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Dialogs {
+    /// True while the project picker is open.
+    pub picker: bool,
+    /// While the Share dialog is open: the moment its snapshot is made (ISO 8601).
+    pub share: Option<String>,
 }
 
 /// Everything that changes the state.
@@ -540,6 +568,8 @@ pub enum Action {
     SetUnit(Unit),
     /// Open or close the project picker.
     SetPicker(bool),
+    /// Open the Share dialog for a snapshot made at this moment (ISO 8601), or close it.
+    SetShare(Option<String>),
     /// The file view's tab.
     SetTab(Tab),
     /// Show the file view or the health view.
@@ -569,13 +599,13 @@ impl State {
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::RunStarted(run) => {
-                self.run = run;
-                self.busy = Some(Progress::default());
-                self.error = None;
+                self.status.run = run;
+                self.status.busy = Some(Progress::default());
+                self.status.error = None;
             }
-            Action::Progressed(run, progress) if run == self.run => {
-                if self.busy.is_some() {
-                    self.busy = Some(progress);
+            Action::Progressed(run, progress) if run == self.status.run => {
+                if self.status.busy.is_some() {
+                    self.status.busy = Some(progress);
                 }
             }
             Action::RunFinished {
@@ -584,76 +614,95 @@ impl State {
                 tree,
                 input,
                 at,
-            } if run == self.run => self.finish(report, tree, input, at),
-            Action::RunFailed(run, message) if run == self.run => {
-                self.busy = None;
-                self.error = Some(message);
+            } if run == self.status.run => self.finish(report, tree, input, at),
+            Action::RunFailed(run, message) if run == self.status.run => {
+                self.status.busy = None;
+                self.status.error = Some(message);
             }
             Action::Progressed(..) | Action::RunFinished { .. } | Action::RunFailed(..) => {}
             Action::SourcesChanged(sources, inputs) => {
-                self.sources = sources;
-                self.inputs = inputs;
-                self.notice = None;
-                self.shared = None;
+                self.sources.infos = sources;
+                self.sources.inputs = inputs;
+                self.status.notice = None;
+                self.sources.shared = None;
             }
             Action::OpenShared(view, sources, inputs) => {
                 // Nothing of what was shown before may stay under the read-only banner.
                 *self = State {
-                    run: self.run,
-                    unit: self.unit,
-                    shared: Some(view),
-                    sources,
-                    inputs,
+                    status: Status {
+                        run: self.status.run,
+                        ..Status::default()
+                    },
+                    sources: Sources {
+                        infos: sources,
+                        inputs,
+                        claude_json: None,
+                        shared: Some(view),
+                    },
+                    pane: Pane {
+                        unit: self.pane.unit,
+                        ..Pane::default()
+                    },
                     ..State::default()
                 };
             }
             Action::Reset(run) => {
                 *self = State {
-                    run,
-                    unit: self.unit,
+                    status: Status {
+                        run,
+                        ..Status::default()
+                    },
+                    pane: Pane {
+                        unit: self.pane.unit,
+                        ..Pane::default()
+                    },
                     ..State::default()
                 };
             }
-            Action::SetInputs(inputs) => self.inputs = inputs,
+            Action::SetInputs(inputs) => self.sources.inputs = inputs,
             Action::Select(item) => {
-                self.cursor = Some(item);
-                self.focus_line = None;
-                self.view = View::File;
+                self.nav.cursor = Some(item);
+                self.pane.focus_line = None;
+                self.pane.view = View::File;
             }
             Action::SelectPath(path, line) => {
                 if let Some(index) = self.row_index(&path) {
                     self.reveal(index);
-                    self.cursor = Some(TreeItem::File(index));
-                    self.focus_line = line;
-                    self.focus_seq += 1;
-                    self.tab = Tab::Raw;
-                    self.view = View::File;
+                    self.nav.cursor = Some(TreeItem::File(index));
+                    self.pane.focus_line = line;
+                    self.pane.focus_seq += 1;
+                    self.pane.tab = Tab::Raw;
+                    self.pane.view = View::File;
                 }
             }
             Action::Key(key) => {
-                let before = self.cursor;
+                let before = self.nav.cursor;
                 self.key(key);
                 // Walking the tree shows the files walked to.
-                if self.cursor != before {
-                    self.view = View::File;
+                if self.nav.cursor != before {
+                    self.pane.view = View::File;
                 }
             }
-            Action::ToggleGroup(group) => toggle(&mut self.collapsed, group),
-            Action::ToggleRow(index) => toggle(&mut self.collapsed_rows, index),
-            Action::SetFilter(filter) => self.filter = filter,
-            Action::SetUnit(unit) => self.unit = unit,
-            Action::SetPicker(open) => self.picker_open = open,
-            Action::SetTab(tab) => self.tab = tab,
-            Action::SetView(view) => self.view = view,
+            Action::ToggleGroup(group) => toggle(&mut self.nav.collapsed, group),
+            Action::ToggleRow(index) => toggle(&mut self.nav.collapsed_rows, index),
+            Action::SetFilter(filter) => self.nav.filter = filter,
+            Action::SetUnit(unit) => self.pane.unit = unit,
+            Action::SetPicker(open) => self.dialogs.picker = open,
+            Action::SetShare(made) => {
+                // Nothing of the person's own can be shared from a shared snapshot.
+                self.dialogs.share = made.filter(|_| self.sources.shared.is_none());
+            }
+            Action::SetTab(tab) => self.pane.tab = tab,
+            Action::SetView(view) => self.pane.view = view,
             Action::ToggleView => {
-                self.view = match self.view {
+                self.pane.view = match self.pane.view {
                     View::File => View::Health,
                     View::Health => View::File,
                 }
             }
-            Action::Notice(notice) => self.notice = notice,
-            Action::Error(error) => self.error = error,
-            Action::SetClaudeJson(info) => self.claude_json = info,
+            Action::Notice(notice) => self.status.notice = notice,
+            Action::Error(error) => self.status.error = error,
+            Action::SetClaudeJson(info) => self.sources.claude_json = info,
         }
     }
 
@@ -666,23 +715,23 @@ impl State {
         at: f64,
     ) {
         let old_path = self.selected_row().map(|row| row.path.clone());
-        let old_group = match self.cursor {
+        let old_group = match self.nav.cursor {
             Some(TreeItem::Group(group)) => Some(group),
             _ => None,
         };
-        self.report = Some(report);
-        self.tree = Some(tree);
-        self.input = Some(input);
-        self.busy = None;
-        self.error = None;
-        self.scanned_at = Some(at);
-        self.collapsed_rows.clear();
-        self.cursor = match (old_path.and_then(|p| self.row_index(&p)), old_group) {
+        self.loaded.report = Some(report);
+        self.loaded.tree = Some(tree);
+        self.loaded.input = Some(input);
+        self.status.busy = None;
+        self.status.error = None;
+        self.status.scanned_at = Some(at);
+        self.nav.collapsed_rows.clear();
+        self.nav.cursor = match (old_path.and_then(|p| self.row_index(&p)), old_group) {
             (Some(index), _) => Some(TreeItem::File(index)),
             (None, Some(group)) => Some(TreeItem::Group(group)),
             (None, None) => self.default_selection(),
         };
-        if let Some(TreeItem::File(index)) = self.cursor {
+        if let Some(TreeItem::File(index)) = self.nav.cursor {
             self.reveal(index);
         }
     }
@@ -690,7 +739,7 @@ impl State {
     /// What a fresh report selects: its first truncated `MEMORY.md` (the file people most
     /// need to see), else its first row.
     fn default_selection(&self) -> Option<TreeItem> {
-        let report = self.report.as_ref()?;
+        let report = self.loaded.report.as_ref()?;
         let cut = report.files.iter().position(|row| {
             row.truncation
                 .as_ref()
@@ -708,7 +757,7 @@ impl State {
 
     /// The index of the row with `path`, preferring a top-level row.
     pub fn row_index(&self, path: &str) -> Option<usize> {
-        let files = &self.report.as_ref()?.files;
+        let files = &self.loaded.report.as_ref()?.files;
         files
             .iter()
             .position(|row| row.path == path && row.parent_index.is_none())
@@ -717,31 +766,32 @@ impl State {
 
     /// The selected file row.
     pub fn selected_row(&self) -> Option<&FileRow> {
-        match self.cursor? {
-            TreeItem::File(index) => self.report.as_ref()?.files.get(index),
+        match self.nav.cursor? {
+            TreeItem::File(index) => self.loaded.report.as_ref()?.files.get(index),
             TreeItem::Group(_) => None,
         }
     }
 
     /// Expands the group and every collapsed ancestor of a row so that it shows.
     fn reveal(&mut self, index: usize) {
-        let Some(report) = self.report.clone() else {
+        let Some(report) = self.loaded.report.clone() else {
             return;
         };
         let Some(row) = report.files.get(index) else {
             return;
         };
-        self.collapsed.remove(&row.group);
+        self.nav.collapsed.remove(&row.group);
         let mut parent = row.parent_index;
         while let Some(p) = parent {
-            self.collapsed_rows.remove(&p);
+            self.nav.collapsed_rows.remove(&p);
             parent = report.files.get(p).and_then(|r| r.parent_index);
         }
     }
 
     /// True when some row is referenced by row `index`.
     pub fn has_children(&self, index: usize) -> bool {
-        self.report
+        self.loaded
+            .report
             .as_ref()
             .is_some_and(|r| r.files.iter().any(|row| row.parent_index == Some(index)))
     }
@@ -750,10 +800,10 @@ impl State {
     /// out while filtering), then its rows unless the group or an ancestor row is collapsed.
     /// A filter shows each matching row with its ancestors and ignores collapsing.
     pub fn visible_items(&self) -> Vec<TreeItem> {
-        let Some(report) = self.report.as_ref() else {
+        let Some(report) = self.loaded.report.as_ref() else {
             return Vec::new();
         };
-        let needle = self.filter.trim().to_lowercase();
+        let needle = self.nav.filter.trim().to_lowercase();
         let shown: Option<Vec<bool>> = (!needle.is_empty()).then(|| {
             let mut shown = vec![false; report.files.len()];
             for (index, row) in report.files.iter().enumerate() {
@@ -787,7 +837,7 @@ impl State {
                 }
                 None => {
                     items.push(TreeItem::Group(group));
-                    if !self.collapsed.contains(&group) {
+                    if !self.nav.collapsed.contains(&group) {
                         items.extend(
                             rows.filter(|(_, row)| !self.ancestor_collapsed(report, row))
                                 .map(|(i, _)| TreeItem::File(i)),
@@ -802,7 +852,7 @@ impl State {
     fn ancestor_collapsed(&self, report: &Report, row: &FileRow) -> bool {
         let mut parent = row.parent_index;
         while let Some(p) = parent {
-            if self.collapsed_rows.contains(&p) {
+            if self.nav.collapsed_rows.contains(&p) {
                 return true;
             }
             parent = report.files.get(p).and_then(|r| r.parent_index);
@@ -811,7 +861,7 @@ impl State {
     }
 
     fn filtering(&self) -> bool {
-        !self.filter.trim().is_empty()
+        !self.nav.filter.trim().is_empty()
     }
 
     /// Moves the cursor or toggles an item, as the ARIA tree pattern asks.
@@ -820,7 +870,10 @@ impl State {
         if items.is_empty() {
             return;
         }
-        let position = self.cursor.and_then(|c| items.iter().position(|&i| i == c));
+        let position = self
+            .nav
+            .cursor
+            .and_then(|c| items.iter().position(|&i| i == c));
         let target = match (key, position) {
             (NavKey::Down, None) | (NavKey::Home, _) => Some(items[0]),
             (NavKey::Up, None) | (NavKey::End, _) => items.last().copied(),
@@ -830,9 +883,9 @@ impl State {
             (NavKey::Left, Some(p)) => return self.collapse_or_step_out(items[p]),
             (NavKey::Enter, Some(p)) => {
                 match items[p] {
-                    TreeItem::Group(group) => toggle(&mut self.collapsed, group),
+                    TreeItem::Group(group) => toggle(&mut self.nav.collapsed, group),
                     TreeItem::File(index) if self.has_children(index) => {
-                        toggle(&mut self.collapsed_rows, index)
+                        toggle(&mut self.nav.collapsed_rows, index)
                     }
                     TreeItem::File(_) => {}
                 }
@@ -841,36 +894,38 @@ impl State {
             (NavKey::Right | NavKey::Left | NavKey::Enter, None) => Some(items[0]),
         };
         if let Some(target) = target {
-            self.cursor = Some(target);
-            self.focus_line = None;
+            self.nav.cursor = Some(target);
+            self.pane.focus_line = None;
         }
     }
 
     fn expand_or_step_in(&mut self, item: TreeItem, next: Option<&TreeItem>) {
         let expanded = match item {
-            TreeItem::Group(group) => self.filtering() || !self.collapsed.contains(&group),
+            TreeItem::Group(group) => self.filtering() || !self.nav.collapsed.contains(&group),
             TreeItem::File(index) => {
                 if !self.has_children(index) {
                     return;
                 }
-                self.filtering() || !self.collapsed_rows.contains(&index)
+                self.filtering() || !self.nav.collapsed_rows.contains(&index)
             }
         };
         if !expanded {
             match item {
-                TreeItem::Group(group) => self.collapsed.remove(&group),
-                TreeItem::File(index) => self.collapsed_rows.remove(&index),
+                TreeItem::Group(group) => self.nav.collapsed.remove(&group),
+                TreeItem::File(index) => self.nav.collapsed_rows.remove(&index),
             };
             return;
         }
         // The first child directly follows its parent in the visible order.
         let child = match (item, next) {
             (TreeItem::Group(group), Some(&TreeItem::File(i))) => self
+                .loaded
                 .report
                 .as_ref()
                 .is_some_and(|r| r.files[i].group == group)
                 .then_some(TreeItem::File(i)),
             (TreeItem::File(parent), Some(&TreeItem::File(i))) => self
+                .loaded
                 .report
                 .as_ref()
                 .is_some_and(|r| r.files[i].parent_index == Some(parent))
@@ -878,8 +933,8 @@ impl State {
             _ => None,
         };
         if let Some(child) = child {
-            self.cursor = Some(child);
-            self.focus_line = None;
+            self.nav.cursor = Some(child);
+            self.pane.focus_line = None;
         }
     }
 
@@ -887,25 +942,25 @@ impl State {
         match item {
             TreeItem::Group(group) => {
                 if !self.filtering() {
-                    self.collapsed.insert(group);
+                    self.nav.collapsed.insert(group);
                 }
             }
             TreeItem::File(index) => {
                 if self.has_children(index)
                     && !self.filtering()
-                    && !self.collapsed_rows.contains(&index)
+                    && !self.nav.collapsed_rows.contains(&index)
                 {
-                    self.collapsed_rows.insert(index);
+                    self.nav.collapsed_rows.insert(index);
                     return;
                 }
-                let Some(row) = self.report.as_ref().and_then(|r| r.files.get(index)) else {
+                let Some(row) = self.loaded.report.as_ref().and_then(|r| r.files.get(index)) else {
                     return;
                 };
-                self.cursor = Some(match row.parent_index {
+                self.nav.cursor = Some(match row.parent_index {
                     Some(parent) => TreeItem::File(parent),
                     None => TreeItem::Group(row.group),
                 });
-                self.focus_line = None;
+                self.pane.focus_line = None;
             }
         }
     }
@@ -913,12 +968,18 @@ impl State {
     /// True when the page shows a shared snapshot: nothing can be added, refreshed or edited
     /// but the simulated version.
     pub fn read_only(&self) -> bool {
-        self.shared.is_some()
+        self.sources.shared.is_some()
+    }
+
+    /// True when the page shows the built-in demo.
+    pub fn is_demo(&self) -> bool {
+        self.sources.infos.iter().any(|s| s.role == "demo")
     }
 
     /// True when the last scan is recent enough to be reused.
     pub fn scan_is_fresh(&self, now_ms: f64) -> bool {
-        self.scanned_at
+        self.status
+            .scanned_at
             .is_some_and(|at| now_ms - at < SCAN_FRESH_MS)
     }
 }
@@ -1087,38 +1148,38 @@ pub(crate) mod tests {
 
     #[test]
     fn a_fresh_report_selects_its_first_row() {
-        assert_eq!(state().cursor, Some(TreeItem::File(0)));
+        assert_eq!(state().nav.cursor, Some(TreeItem::File(0)));
     }
 
     #[test]
     fn arrows_walk_the_visible_order() {
         let mut state = state();
         press(&mut state, &[NavKey::Down]);
-        assert_eq!(state.cursor, Some(TreeItem::File(1)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(1)));
         press(&mut state, &[NavKey::Down]);
-        assert_eq!(state.cursor, Some(TreeItem::Group(Group::Project)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::Group(Group::Project)));
         press(&mut state, &[NavKey::Up, NavKey::Up, NavKey::Up]);
-        assert_eq!(state.cursor, Some(TreeItem::Group(Group::User)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::Group(Group::User)));
         press(&mut state, &[NavKey::End]);
-        assert_eq!(state.cursor, Some(TreeItem::Group(Group::AgentMemory)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::Group(Group::AgentMemory)));
     }
 
     #[test]
     fn left_collapses_then_steps_out_and_right_expands_then_steps_in() {
         let mut state = state();
         press(&mut state, &[NavKey::Left]);
-        assert!(state.collapsed_rows.contains(&0));
+        assert!(state.nav.collapsed_rows.contains(&0));
         assert!(!state.visible_items().contains(&TreeItem::File(1)));
         press(&mut state, &[NavKey::Left]);
-        assert_eq!(state.cursor, Some(TreeItem::Group(Group::User)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::Group(Group::User)));
         press(&mut state, &[NavKey::Left]);
-        assert!(state.collapsed.contains(&Group::User));
+        assert!(state.nav.collapsed.contains(&Group::User));
         press(&mut state, &[NavKey::Right]);
-        assert!(!state.collapsed.contains(&Group::User));
+        assert!(!state.nav.collapsed.contains(&Group::User));
         press(&mut state, &[NavKey::Right]);
-        assert_eq!(state.cursor, Some(TreeItem::File(0)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(0)));
         press(&mut state, &[NavKey::Right, NavKey::Right]);
-        assert_eq!(state.cursor, Some(TreeItem::File(1)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(1)));
     }
 
     #[test]
@@ -1156,8 +1217,8 @@ pub(crate) mod tests {
             "/home/alice/.claude/agent-memory/rev/MEMORY.md".to_owned(),
             Some(4),
         ));
-        assert_eq!(state.cursor, Some(TreeItem::File(3)));
-        assert_eq!(state.focus_line, Some(4));
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(3)));
+        assert_eq!(state.pane.focus_line, Some(4));
         assert!(state.visible_items().contains(&TreeItem::File(3)));
     }
 
@@ -1166,11 +1227,11 @@ pub(crate) mod tests {
         let mut state = state();
         state.apply(Action::RunStarted(2));
         state.apply(Action::RunFailed(1, "old".to_owned()));
-        assert_eq!(state.error, None);
-        assert!(state.busy.is_some());
+        assert_eq!(state.status.error, None);
+        assert!(state.status.busy.is_some());
         state.apply(Action::RunFailed(2, "new".to_owned()));
-        assert_eq!(state.error.as_deref(), Some("new"));
-        assert!(state.busy.is_none());
+        assert_eq!(state.status.error.as_deref(), Some("new"));
+        assert!(state.status.busy.is_none());
     }
 
     #[test]
@@ -1191,7 +1252,7 @@ pub(crate) mod tests {
             input: Shared::new(Input::default()),
             at: 1.0,
         });
-        assert_eq!(state.cursor, Some(TreeItem::File(0)));
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(0)));
     }
 
     #[test]
@@ -1283,7 +1344,7 @@ pub(crate) mod tests {
     #[test]
     fn findings_open_their_file_or_a_folders_first_file() {
         let state = state();
-        let report = state.report.as_ref().unwrap();
+        let report = state.loaded.report.as_ref().unwrap();
         assert_eq!(
             open_target(report, "/home/alice/work/shop/CLAUDE.md", Some(3)),
             Some(("/home/alice/work/shop/CLAUDE.md".to_owned(), Some(3)))
@@ -1305,18 +1366,18 @@ pub(crate) mod tests {
         state.apply(Action::SetView(View::Health));
         let path = "/home/alice/work/shop/CLAUDE.md".to_owned();
         state.apply(Action::SelectPath(path.clone(), Some(7)));
-        assert_eq!(state.view, View::File);
+        assert_eq!(state.pane.view, View::File);
         assert_eq!(
-            (state.cursor, state.focus_line),
+            (state.nav.cursor, state.pane.focus_line),
             (Some(TreeItem::File(2)), Some(7))
         );
-        let seq = state.focus_seq;
+        let seq = state.pane.focus_seq;
         state.apply(Action::SelectPath(path, Some(7)));
-        assert_eq!(state.focus_seq, seq + 1);
+        assert_eq!(state.pane.focus_seq, seq + 1);
         // A new run keeps the health view open.
         state.apply(Action::ToggleView);
-        assert_eq!(state.view, View::Health);
-        let report = state.report.clone().unwrap();
+        assert_eq!(state.pane.view, View::Health);
+        let report = state.loaded.report.clone().unwrap();
         state.apply(Action::RunStarted(9));
         state.apply(Action::RunFinished {
             run: 9,
@@ -1325,12 +1386,12 @@ pub(crate) mod tests {
             input: Shared::new(Input::default()),
             at: 2.0,
         });
-        assert_eq!(state.view, View::Health);
+        assert_eq!(state.pane.view, View::Health);
         // Walking the tree goes back to the file view; toggling a group does not.
         state.apply(Action::ToggleGroup(Group::User));
-        assert_eq!(state.view, View::Health);
+        assert_eq!(state.pane.view, View::Health);
         state.apply(Action::Key(NavKey::Down));
-        assert_eq!(state.view, View::File);
+        assert_eq!(state.pane.view, View::File);
     }
 
     #[test]
@@ -1352,17 +1413,24 @@ pub(crate) mod tests {
         };
         state.apply(Action::OpenShared(view.clone(), Vec::new(), inputs.clone()));
         assert!(state.read_only());
-        assert_eq!(state.shared, Some(view));
-        assert_eq!(state.inputs, inputs);
-        assert!(state.report.is_none() && state.tree.is_none() && state.input.is_none());
-        assert_eq!((state.filter.as_str(), state.error.clone()), ("", None));
-        assert_eq!(state.unit, Unit::Bytes);
-        assert_eq!(state.run, 1);
+        assert_eq!(state.sources.shared, Some(view));
+        assert_eq!(state.sources.inputs, inputs);
+        assert!(
+            state.loaded.report.is_none()
+                && state.loaded.tree.is_none()
+                && state.loaded.input.is_none()
+        );
+        assert_eq!(
+            (state.nav.filter.as_str(), state.status.error.clone()),
+            ("", None)
+        );
+        assert_eq!(state.pane.unit, Unit::Bytes);
+        assert_eq!(state.status.run, 1);
 
         state.apply(Action::Reset(4));
         assert!(!state.read_only());
-        assert_eq!(state.run, 4);
-        assert_eq!(state.inputs, Inputs::default());
+        assert_eq!(state.status.run, 4);
+        assert_eq!(state.sources.inputs, Inputs::default());
         // A run started before the fresh start does not land.
         state.apply(Action::RunFinished {
             run: 1,
@@ -1371,7 +1439,7 @@ pub(crate) mod tests {
             input: Shared::new(Input::default()),
             at: 3.0,
         });
-        assert!(state.report.is_none());
+        assert!(state.loaded.report.is_none());
         // New sources leave read-only mode too.
         state.apply(Action::OpenShared(
             SharedView {
@@ -1436,14 +1504,14 @@ pub(crate) mod tests {
             size: 120,
         };
         state.apply(Action::SetClaudeJson(Some(info.clone())));
-        assert_eq!(state.claude_json, Some(info.clone()));
+        assert_eq!(state.sources.claude_json, Some(info.clone()));
         state.apply(Action::SourcesChanged(Vec::new(), Inputs::default()));
-        assert_eq!(state.claude_json, Some(info.clone()));
+        assert_eq!(state.sources.claude_json, Some(info.clone()));
         state.apply(Action::SetClaudeJson(None));
-        assert_eq!(state.claude_json, None);
+        assert_eq!(state.sources.claude_json, None);
         state.apply(Action::SetClaudeJson(Some(info.clone())));
         state.apply(Action::Reset(2));
-        assert_eq!(state.claude_json, None);
+        assert_eq!(state.sources.claude_json, None);
         state.apply(Action::SetClaudeJson(Some(info)));
         state.apply(Action::OpenShared(
             SharedView {
@@ -1455,7 +1523,7 @@ pub(crate) mod tests {
             Vec::new(),
             Inputs::default(),
         ));
-        assert_eq!(state.claude_json, None);
+        assert_eq!(state.sources.claude_json, None);
     }
 
     #[test]

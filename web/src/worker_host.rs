@@ -174,7 +174,7 @@ impl Host {
                 let live = self.start_worker(&inner.url).map_err(|e| {
                     Failure::Crashed(format!(
                         "the analysis worker could not start ({})",
-                        crate::ingest::js_message(&e)
+                        crate::browser::js_message(&e)
                     ))
                 })?;
                 inner.live = Some(live);
@@ -191,7 +191,7 @@ impl Host {
                 resolve,
             });
             if let Err(error) = live.worker.post_message(&message) {
-                let detail = crate::ingest::js_message(&error);
+                let detail = crate::browser::js_message(&error);
                 if let Some(live) = inner.live.take() {
                     live.end(&crashed(&detail));
                 }

@@ -249,12 +249,12 @@ fn TreeHarness(props: &TreeHarnessProps) -> Html {
     let items = Rc::new(state.visible_items());
     html! {
         <TreeView
-            report={state.report.clone().unwrap()}
+            report={state.loaded.report.clone().unwrap()}
             items={items}
-            cursor={state.cursor}
-            collapsed={state.collapsed.clone()}
-            collapsed_rows={state.collapsed_rows.clone()}
-            filter={state.filter.clone()}
+            cursor={state.nav.cursor}
+            collapsed={state.nav.collapsed.clone()}
+            collapsed_rows={state.nav.collapsed_rows.clone()}
+            filter={state.nav.filter.clone()}
             on_select={{ let d = d.clone(); Callback::from(move |i| d.dispatch(Action::Select(i))) }}
             on_key={{ let d = d.clone(); Callback::from(move |k| d.dispatch(Action::Key(k))) }}
             on_toggle_group={{ let d = d.clone(); Callback::from(move |g| d.dispatch(Action::ToggleGroup(g))) }}
@@ -1730,11 +1730,11 @@ async fn an_import_waiting_for_approval_points_to_the_claude_json_control() {
         let tree = yew::Renderer::<TreeView>::with_root_and_props(
             root.clone(),
             memdiag_web::components::tree::TreeProps {
-                report: state.report.clone().unwrap(),
+                report: state.loaded.report.clone().unwrap(),
                 items: Rc::new(state.visible_items()),
-                cursor: state.cursor,
-                collapsed: state.collapsed.clone(),
-                collapsed_rows: state.collapsed_rows.clone(),
+                cursor: state.nav.cursor,
+                collapsed: state.nav.collapsed.clone(),
+                collapsed_rows: state.nav.collapsed_rows.clone(),
                 filter: String::new(),
                 on_select: Callback::noop(),
                 on_key: Callback::noop(),

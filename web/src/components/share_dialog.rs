@@ -102,7 +102,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
             let basis = basis.clone();
             copied.set(Copied::Not);
             spawn_local(async move {
-                crate::ingest::yield_now().await;
+                crate::browser::yield_now().await;
                 let base = base_url.unwrap_or_else(share::page_base_url);
                 let (options, report, tree, input, made) = &basis;
                 let copy = Prepared::new(tree, input, report, *options, made, &base);
@@ -155,7 +155,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
             let copied = copied.clone();
             let link_ref = link_ref.clone();
             spawn_local(async move {
-                match share::copy_text(&link).await {
+                match crate::browser::copy_text(&link).await {
                     Ok(()) => copied.set(Copied::Done),
                     Err(why) => {
                         // Without a clipboard, the selected text is one key press away.
@@ -179,7 +179,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                     Ok(()) => failure.set(None),
                     Err(e) => failure.set(Some(format!(
                         "Could not save the file: {}",
-                        crate::ingest::js_message(&e)
+                        crate::browser::js_message(&e)
                     ))),
                 }
             }

@@ -1,0 +1,220 @@
+//! The page's helpers around the browser: the clock, the address bar, downloads, the
+//! clipboard, window listeners and turns of the event loop.
+//!
+//! Everything here is a thin wrapper over `web_sys` with no knowledge of the report; the
+//! page's modules ([`crate::ingest`], [`crate::share`], [`crate::engine`], the components)
+//! reach the browser through it, so none of them needs another for a helper.
+
+use std::time::Duration;
+
+use js_sys::{Array, Reflect};
+use memdiag_core::report::Report;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, EventTarget, HtmlAnchorElement, Url};
+
+/// The page's document.
+///
+/// # Panics
+/// Outside a browser window (the page never runs there).
+pub fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("the page runs in a browser window")
+}
+
+/// The page clock, in milliseconds.
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// True when a page that has not started yet should show the demo: `?empty` starts with
+/// nothing loaded; anything else (`?demo`, a first visit) shows the demo.
+pub fn wants_demo() -> bool {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    !search.split(['?', '&']).any(|part| part == "empty")
+}
+
+/// The page's current fragment, `#…` or empty.
+pub fn current_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Removes the fragment from the address bar without reloading or adding a history entry.
+pub fn clear_fragment() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else {
+        return;
+    };
+    if let Ok(history) = window.history() {
+        let _ =
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{search}")));
+    }
+}
+
+/// Now as an ISO 8601 date-time to the second (`2026-11-30T12:22:30Z`), for `made`.
+pub fn now_iso() -> String {
+    let iso: String = js_sys::Date::new_0().to_iso_string().into();
+    // `2026-11-30T12:22:30.123Z`: the milliseconds say nothing a reader needs.
+    match iso.split_once('.') {
+        Some((seconds, _)) => format!("{seconds}Z"),
+        None => iso,
+    }
+}
+
+/// Starts the download of `blob` as `name`.
+///
+/// # Errors
+/// When the browser refuses to make the link.
+pub fn save_blob(blob: &Blob, name: &str) -> Result<(), JsValue> {
+    let url = Url::create_object_url_with_blob(blob)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let anchor: HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    // The click has started the download; the URL can go once the event loop turns.
+    wasm_bindgen_futures::spawn_local(async move {
+        yield_now().await;
+        let _ = Url::revoke_object_url(&url);
+    });
+    Ok(())
+}
+
+/// Writes `text` to the clipboard.
+///
+/// # Errors
+/// When the browser has no clipboard for the page (an insecure origin, an old browser) or
+/// refuses the write (no permission, the page not focused).
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let navigator =
+        Reflect::get(&window, &JsValue::from_str("navigator")).map_err(|e| js_message(&e))?;
+    let clipboard = Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(|c| c.is_object())
+        .ok_or("this browser offers no clipboard here")?;
+    let write = Reflect::get(&clipboard, &JsValue::from_str("writeText"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or("this browser offers no clipboard here")?;
+    let promise = write
+        .call1(&clipboard, &JsValue::from_str(text))
+        .map_err(|e| js_message(&e))?
+        .dyn_into::<js_sys::Promise>()
+        .map_err(|_| "the clipboard did not answer".to_owned())?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|e| js_message(&e))
+}
+
+/// The person's local date as `YYYY-MM-DD`: the core never reads a clock, and the growth
+/// projection wants the local date rather than the one in UTC.
+pub fn today() -> String {
+    let now = js_sys::Date::new_0();
+    format!(
+        "{:04}-{:02}-{:02}",
+        now.get_full_year(),
+        now.get_month() + 1,
+        now.get_date()
+    )
+}
+
+/// Lets the browser handle events and paint before the work goes on.
+pub async fn yield_now() {
+    yew::platform::time::sleep(Duration::ZERO).await;
+}
+
+/// A readable message from a thrown JavaScript value.
+pub fn js_message(value: &JsValue) -> String {
+    if let Some(text) = value.as_string() {
+        return text;
+    }
+    let message = get(value, "message").as_string();
+    let name = get(value, "name").as_string();
+    match (name, message) {
+        (Some(name), Some(message)) if !message.is_empty() => format!("{name}: {message}"),
+        (_, Some(message)) => message,
+        (Some(name), None) => name,
+        (None, None) => "unknown error".to_owned(),
+    }
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Saves the report as JSON through a Blob URL.
+///
+/// # Errors
+/// When the browser refuses to make the Blob or the link.
+pub fn download_report(report: &Report) -> Result<(), JsValue> {
+    let json =
+        serde_json::to_string_pretty(report).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    let parts = Array::of1(&JsValue::from_str(&json));
+    let options = BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    save_blob(&blob, "memdiag-report.json")
+}
+
+/// Scrolls the window to its top.
+pub fn scroll_to_top() {
+    if let Some(window) = web_sys::window() {
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
+/// Keeps a DOM event listener registered for as long as it lives.
+pub struct Listener {
+    target: EventTarget,
+    kind: &'static str,
+    closure: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Listener {
+    /// Registers `f` for `kind` events on `target`.
+    pub fn new(
+        target: &EventTarget,
+        kind: &'static str,
+        f: impl FnMut(web_sys::Event) + 'static,
+    ) -> Listener {
+        let closure = Closure::<dyn FnMut(web_sys::Event)>::new(f);
+        let _ = target.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
+        Listener {
+            target: target.clone(),
+            kind,
+            closure,
+        }
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        let _ = self
+            .target
+            .remove_event_listener_with_callback(self.kind, self.closure.as_ref().unchecked_ref());
+    }
+}
+
+/// Moves focus to the element with this `data-testid`, if the page has one.
+pub fn focus_test_id(id: &str) {
+    let found = document()
+        .query_selector(&format!("[data-testid={id}]"))
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(element) = found {
+        let _ = element.focus();
+    }
+}

@@ -1,0 +1,166 @@
+//! What the page says about itself: the status line under the fields, the banner over a
+//! shared snapshot, and the empty page.
+
+use yew::prelude::*;
+
+use crate::share;
+use crate::state::{grouped, human_bytes, Action, SharedFrom, State};
+use crate::Page;
+
+/// The one-line status under the fields; it keeps its height so nothing jumps.
+#[component]
+pub fn StatusLine() -> Html {
+    let page = use_context::<Page>().expect("the status line is inside the page");
+    let state = &page.state;
+    let dismiss = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| {
+            d.dispatch(Action::Error(None));
+            d.dispatch(Action::Notice(None));
+        })
+    };
+    let status = &state.status;
+    let content = if let Some(p) = status.busy {
+        html! {
+            <span class="busy" data-testid="progress" data-entries={p.entries.to_string()}
+                data-files-read={p.files_read.to_string()} data-bytes-read={p.bytes_read.to_string()}>
+                <span class="spinner" aria-hidden="true"></span>
+                { format!("Working… {} files listed · {} read · {}", grouped(p.entries), grouped(p.files_read), human_bytes(p.bytes_read)) }
+            </span>
+        }
+    } else if let Some(error) = &status.error {
+        html! {
+            <span class="error-text" data-testid="error" role="alert">
+                { error.clone() }
+                <button class="linkish" onclick={dismiss}>{ "Dismiss" }</button>
+            </span>
+        }
+    } else if let Some(notice) = &status.notice {
+        html! {
+            <span class="notice" data-testid="notice">
+                { notice.clone() }
+                <button class="linkish" onclick={dismiss}>{ "Dismiss" }</button>
+            </span>
+        }
+    } else if let Some(report) = &state.loaded.report {
+        let project = report
+            .context
+            .project
+            .clone()
+            .unwrap_or_else(|| "no project".to_owned());
+        let memory = match &report.context.memory_dir {
+            Some(_) => "auto memory found".to_owned(),
+            None if report.context.project.is_some() => {
+                "no auto memory folder for this project".to_owned()
+            }
+            None => "pick a project to see its auto memory".to_owned(),
+        };
+        let version = report.context.version.as_str();
+        html! {
+            <span class="summary" data-testid="summary">
+                if state.is_demo() { <span class="badge demo">{ "demo" }</span>{ " " } }
+                if state.read_only() { <span class="badge shared">{ "shared" }</span>{ " " } }
+                if !version.is_empty() && version != "current" {
+                    <span class="badge warn" data-testid="simulated-version">{ format!("simulating Claude Code {version}") }</span>{ " " }
+                }
+                { format!("{} files from {} · {project} · {memory}", grouped(report.files.len() as u64), sources_text(state)) }
+                if state.sources.claude_json.is_some() && !state.read_only() {
+                    <span data-testid="status-claude-json">{ format!(" · {} in use (its import approval only)", state.sources.inputs.claude_json_place()) }</span>
+                }
+            </span>
+        }
+    } else {
+        html! { <span class="muted">{ "Drop a folder or a zip anywhere on this page." }</span> }
+    };
+    html! { <div class="statusbar" aria-live="polite" data-testid="status">{ content }</div> }
+}
+
+fn sources_text(state: &State) -> String {
+    if state.sources.infos.is_empty() {
+        return "nothing".to_owned();
+    }
+    state
+        .sources
+        .infos
+        .iter()
+        .map(|s| s.label.clone())
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The banner over a shared snapshot: what it is, when it was made, and the way out.
+#[component]
+pub fn SharedBanner() -> Html {
+    let page = use_context::<Page>().expect("the banner is inside the page");
+    let Some(view) = page.state.sources.shared.clone() else {
+        return Html::default();
+    };
+    let start_fresh = {
+        let engine = page.engine.clone();
+        Callback::from(move |_: MouseEvent| engine.start_fresh(true))
+    };
+    let from = match &view.from {
+        SharedFrom::Link => "from a link".to_owned(),
+        SharedFrom::File(name) => format!("from the file {name}"),
+    };
+    html! {
+        <section class="shared-banner" role="region" aria-label="Shared snapshot" data-testid="shared-banner"
+            data-made={view.made.clone()} data-format={view.format.to_string()}
+            data-text-kept={view.text_kept.to_string()}>
+            <div class="shared-banner-text">
+                <p class="shared-banner-title">
+                    <span class="badge shared">{ "read-only" }</span>
+                    <strong>{ " A shared, sanitized snapshot" }</strong>
+                    { format!(", made {} and opened {from}.", share::made_label(&view.made)) }
+                </p>
+                <p class="small">
+                    if view.text_kept {
+                        { "Its files were copied for sharing, and the sender chose to keep their text: you are reading their own words. Names may be replaced. " }
+                    } else {
+                        { "Its files were copied for sharing: file text shows as placeholders of the same length (x for a letter, 0 for a digit), and names may be replaced. " }
+                    }
+                    { "Every figure, cut and finding is as the sender's page showed it. Nothing here can be added to or edited, except the version select." }
+                </p>
+            </div>
+            <button class="primary" onclick={start_fresh} data-testid="start-fresh"
+                title="Leave this snapshot and open your own files">{ "Start fresh" }</button>
+        </section>
+    }
+}
+
+/// What a shared view shows before its report is there, or when it cannot be analysed.
+#[component]
+pub fn SharedWaiting() -> Html {
+    let page = use_context::<Page>().expect("inside the page");
+    let busy = page.state.status.busy.is_some();
+    html! {
+        <main class="empty-state shared-waiting" data-testid="shared-waiting">
+            <p class="muted">
+                if busy {
+                    <span class="spinner" aria-hidden="true"></span>{ " Opening the shared snapshot…" }
+                } else {
+                    { "The shared snapshot could not be analysed. Press Start fresh to open your own files." }
+                }
+            </p>
+        </main>
+    }
+}
+
+/// The page with nothing loaded.
+#[component]
+pub fn EmptyState() -> Html {
+    let page = use_context::<Page>().expect("inside the page");
+    let busy = page.state.status.busy.is_some();
+    html! {
+        // The page's one main landmark while nothing is loaded; the workspace is it otherwise.
+        <main class={classes!("empty-state", busy.then_some("busy"))} data-testid="empty-state">
+            <div class="drop-zone">
+                <h2>{ "Drop your ~/.claude folder here" }</h2>
+                <p>{ "…and, if you like, a project folder beside it. Or use the buttons above: Choose folder, Open zip, or Try the demo." }</p>
+                <p class="muted">{ "On macOS and Linux, ~/.claude is hidden: in the folder dialog press ⌘⇧. (macOS) or Ctrl+H (Linux) to show it." }</p>
+                <p class="muted">{ "Nothing is uploaded: the page reads the files in this tab, and only the Markdown and settings files it needs." }</p>
+                <p class="muted">{ "Imports that leave a project load only once you approved them, which Claude Code keeps in ~/.claude.json beside ~/.claude: add it with Add ~/.claude.json above, and only that approval is read." }</p>
+            </div>
+        </main>
+    }
+}

@@ -1,0 +1,207 @@
+//! The page's title and its source buttons: choose a folder, open a zip, the demo, Refresh,
+//! Download and Share, and the optional `~/.claude.json` under them. A shared snapshot shows
+//! only Download.
+
+use web_sys::{HtmlElement, HtmlInputElement};
+use yew::prelude::*;
+
+use crate::browser;
+use crate::state::{human_bytes, Action, ClaudeJsonInfo, Inputs};
+use crate::Page;
+
+/// The header.
+#[component]
+pub fn TopBar() -> Html {
+    let page = use_context::<Page>().expect("the top bar is inside the page");
+    let folder_input = use_node_ref();
+    let zip_input = use_node_ref();
+    let claude_json_input = use_node_ref();
+    let state = &page.state;
+    let engine = &page.engine;
+    let has_report = state.loaded.report.is_some();
+
+    let on_download = {
+        let report = state.loaded.report.clone();
+        let dispatch = state.dispatcher();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(report) = &report {
+                if let Err(e) = browser::download_report(report) {
+                    dispatch.dispatch(Action::Error(Some(format!(
+                        "Could not save the report: {}",
+                        browser::js_message(&e)
+                    ))));
+                }
+            }
+        })
+    };
+    let brand = html! {
+        <div class="brand">
+            <h1>{ "Claude Code Memory Diagnoser" }</h1>
+            <p class="tagline">{ "What Claude Code loads from your ~/.claude and your project, what a MEMORY.md loses to its caps, and what it all costs. Everything stays in this browser tab." }</p>
+        </div>
+    };
+    if state.read_only() {
+        return html! {
+            <header class="topbar">
+                { brand }
+                <nav class="actions" aria-label="Shared snapshot">
+                    <button onclick={on_download} disabled={!has_report} data-testid="download">{ "Download JSON" }</button>
+                </nav>
+            </header>
+        };
+    }
+
+    let click = |node: &NodeRef| {
+        let node = node.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(input) = node.cast::<HtmlElement>() {
+                input.click();
+            }
+        })
+    };
+    let on_folder_chosen = {
+        let engine = engine.clone();
+        let current = state.sources.inputs.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let Some(list) = input.files() else { return };
+            let files = crate::ingest::files_of(&list);
+            // Clearing the value lets the same folder be chosen again after a change.
+            input.set_value("");
+            engine.add_folder(files, current.clone());
+        })
+    };
+    let on_zip_chosen = {
+        let engine = engine.clone();
+        let current = state.sources.inputs.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let Some(file) = input.files().and_then(|list| list.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            engine.add_zip(file, current.clone());
+        })
+    };
+    let on_claude_json_chosen = {
+        let engine = engine.clone();
+        let state_dispatch = state.dispatcher();
+        let inputs = state.sources.inputs.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let Some(file) = input.files().and_then(|list| list.get(0)) else {
+                return;
+            };
+            // Clearing the value lets the same file be chosen again after a change.
+            input.set_value("");
+            state_dispatch.dispatch(Action::Notice(None));
+            engine.set_claude_json(Some(file), inputs.clone());
+        })
+    };
+    let remove_claude_json = {
+        let engine = engine.clone();
+        let inputs = state.sources.inputs.clone();
+        Callback::from(move |_: MouseEvent| engine.set_claude_json(None, inputs.clone()))
+    };
+    let on_demo = {
+        let engine = engine.clone();
+        let state_dispatch = state.dispatcher();
+        let version = state.sources.inputs.version.clone();
+        Callback::from(move |_: MouseEvent| {
+            if !engine.load_demo(version.clone()) {
+                state_dispatch.dispatch(Action::Error(Some(
+                    "This build has no demo snapshot.".to_owned(),
+                )));
+            }
+        })
+    };
+    let on_refresh = {
+        let engine = engine.clone();
+        let inputs = state.sources.inputs.clone();
+        let scanned_at = state.status.scanned_at;
+        Callback::from(move |_: MouseEvent| engine.refresh(inputs.clone(), scanned_at))
+    };
+    let on_share = state
+        .dispatcher()
+        .to_callback()
+        .reform(|_: MouseEvent| Action::SetShare(Some(browser::now_iso())));
+    let loaded = &state.loaded;
+    let can_share = loaded.report.is_some() && loaded.tree.is_some() && loaded.input.is_some();
+    let has_sources = !state.sources.infos.is_empty();
+
+    html! {
+        <header class="topbar">
+            { brand }
+            <div class="source-controls">
+                <nav class="actions" aria-label="Sources">
+                    <button class="primary" onclick={click(&folder_input)} data-testid="choose-folder">{ "Choose folder" }</button>
+                    <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
+                    <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
+                    <span class="sep" aria-hidden="true"></span>
+                    <button onclick={on_refresh} disabled={!has_sources} title="Read the sources again (r)" data-testid="refresh">
+                        { "Refresh" }<kbd>{ "r" }</kbd>
+                    </button>
+                    <button onclick={on_download} disabled={!has_report} data-testid="download">{ "Download JSON" }</button>
+                    <button onclick={on_share} disabled={!can_share} aria-haspopup="dialog"
+                        title="Share a sanitized, read-only copy of this report as a link or a file" data-testid="share">
+                        { "Share…" }
+                    </button>
+                    <input ref={folder_input.clone()} type="file" class="hidden-input" webkitdirectory=true multiple=true
+                        data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
+                    <input ref={zip_input.clone()} type="file" class="hidden-input" accept=".zip,application/zip"
+                        data-testid="zip-input" aria-label="Open a zip" onchange={on_zip_chosen} />
+                    <input ref={claude_json_input.clone()} type="file" class="hidden-input" accept=".json,application/json"
+                        data-testid="claude-json-input" aria-label="Add ~/.claude.json" onchange={on_claude_json_chosen} />
+                </nav>
+                { claude_json_line(state.sources.claude_json.as_ref(), &state.sources.inputs, click(&claude_json_input), remove_claude_json) }
+            </div>
+        </header>
+    }
+}
+
+/// Opens the file dialog for `~/.claude.json`, as the file view's approval hint asks.
+pub fn choose_claude_json() {
+    let input = browser::document()
+        .query_selector("[data-testid=claude-json-input]")
+        .ok()
+        .flatten();
+    if let Some(input) = input.and_then(|e| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(e).ok()) {
+        input.click();
+    }
+}
+
+/// The optional `~/.claude.json` under the source buttons: a button to add it and what is read
+/// of it, or, once added, that it is in use and a way to replace or remove it.
+fn claude_json_line(
+    info: Option<&ClaudeJsonInfo>,
+    inputs: &Inputs,
+    on_add: Callback<MouseEvent>,
+    on_remove: Callback<MouseEvent>,
+) -> Html {
+    let place = inputs.claude_json_place();
+    let read = "only hasClaudeMdExternalIncludesApproved for this project is read";
+    let title = "Your ~/.claude.json sits in your home folder, beside .claude (in the file dialog, ⌘⇧. on macOS or Ctrl+H on Linux shows hidden files). Claude Code keeps in it whether you approved imports that leave a project.";
+    match info {
+        None => html! {
+            <p class="claude-json" data-testid="claude-json" data-added="false">
+                <button class="linkish" onclick={on_add} title={title} data-testid="add-claude-json">{ "Add ~/.claude.json" }</button>
+                { format!(" (optional): {read}; nothing else, and nothing leaves the page.") }
+            </p>
+        },
+        Some(info) => {
+            let from = if info.name == ".claude.json" {
+                String::new()
+            } else {
+                format!(" from {}", info.name)
+            };
+            html! {
+                <p class="claude-json" data-testid="claude-json" data-added="true" data-place={place.clone()}>
+                    <span class="badge ok">{ "added" }</span>
+                    { format!(" {place}{from}, {}: {read}. ", human_bytes(info.size)) }
+                    <button class="linkish" onclick={on_add} title={title} data-testid="replace-claude-json">{ "Replace" }</button>
+                    <button class="linkish" onclick={on_remove} data-testid="remove-claude-json">{ "Remove" }</button>
+                </p>
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! The tree beside its pane: the file view or the health view, behind ARIA tabs.
+
+use memdiag_core::report::Report;
+use yew::prelude::*;
+
+use crate::components::file_view::{file_text, FileText, FileView};
+use crate::components::health::HealthView;
+use crate::components::topbar::choose_claude_json;
+use crate::components::tree::TreeView;
+use crate::state::{approval_hint, Action, ApprovalHint, TreeItem, View};
+use crate::{open_path, Page};
+
+/// The tree and the pane beside it.
+#[component]
+pub fn Workspace() -> Html {
+    let page = use_context::<Page>().expect("the workspace is inside the page");
+    let state = page.state.clone();
+    let tree_items = {
+        let state = state.clone();
+        use_memo(
+            (
+                state.loaded.report.clone(),
+                state.nav.collapsed.clone(),
+                state.nav.collapsed_rows.clone(),
+                state.nav.filter.clone(),
+            ),
+            move |_| state.visible_items(),
+        )
+    };
+    let text = {
+        let path = state.selected_row().map(|row| row.path.clone());
+        let tree = state.loaded.tree.clone();
+        use_memo((tree, path), |(tree, path)| match (tree, path) {
+            (Some(tree), Some(path)) => file_text(tree, path),
+            _ => FileText::Missing,
+        })
+    };
+    let Some(report) = state.loaded.report.clone() else {
+        return Html::default();
+    };
+    let read_only = state.read_only();
+    let approval = match &state.loaded.tree {
+        Some(tree) => approval_hint(&report, tree, read_only),
+        None => ApprovalHint::Nothing,
+    };
+    let (selected_index, selected_group) = match state.nav.cursor {
+        Some(TreeItem::File(index)) => (Some(index), None),
+        Some(TreeItem::Group(group)) => (None, Some(group)),
+        None => (None, None),
+    };
+    let d = state.dispatcher().to_callback();
+    let nav = &state.nav;
+    let pane = &state.pane;
+    let view_tab = |view: View, label: &'static str, id: &'static str, extra: Html| {
+        let active = pane.view == view;
+        html! {
+            <button role="tab" id={format!("pane-tab-{id}")} class={classes!("pane-tab", active.then_some("active"))}
+                aria-selected={active.to_string()} aria-controls="pane" data-testid={format!("view-{id}")}
+                title="Switch between the file and the health view (h)"
+                onclick={d.reform(move |_| Action::SetView(view))}>
+                { label }{ extra }
+            </button>
+        }
+    };
+    let on_open = open_path(&state);
+    html! {
+        <main class={classes!("workspace", state.status.busy.is_some().then_some("stale"))} data-testid="workspace">
+            <div class="tree-column">
+                <TreeView report={report.clone()} items={tree_items.clone()} cursor={nav.cursor}
+                    collapsed={nav.collapsed.clone()} collapsed_rows={nav.collapsed_rows.clone()}
+                    filter={nav.filter.clone()} on_select={d.reform(Action::Select)} on_key={d.reform(Action::Key)}
+                    on_toggle_group={d.reform(Action::ToggleGroup)} on_toggle_row={d.reform(Action::ToggleRow)}
+                    on_filter={d.reform(Action::SetFilter)}
+                    approval={approval} />
+            </div>
+            <div class="pane-column">
+                <div class="pane-tabs" role="tablist" aria-label="What to show beside the tree">
+                    { view_tab(View::File, "File", "file", Html::default()) }
+                    { view_tab(View::Health, "Health", "health", health_badge(&report)) }
+                    <span class="pane-hint muted small"><kbd>{ "h" }</kbd>{ "switches" }</span>
+                </div>
+                <div class="pane" id="pane" role="tabpanel"
+                    aria-labelledby={if pane.view == View::Health { "pane-tab-health" } else { "pane-tab-file" }}>
+                    if pane.view == View::Health {
+                        <HealthView report={report.clone()} on_open={on_open.clone()} />
+                    } else {
+                        <FileView report={report.clone()} index={selected_index} group={selected_group}
+                            text={(*text).clone()} tab={pane.tab} focus_line={pane.focus_line}
+                            focus_seq={pane.focus_seq} on_tab={d.reform(Action::SetTab)} on_open={on_open.clone()}
+                            approval={approval} on_add_claude_json={Callback::from(|_: ()| choose_claude_json())} />
+                    }
+                </div>
+            </div>
+        </main>
+    }
+}
+
+/// How many of the five reasons found something, beside the Health tab.
+fn health_badge(report: &Report) -> Html {
+    let found = report.health.reasons.iter().filter(|r| !r.ok).count();
+    if report.health.reasons.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <span class={classes!("pane-count", (found > 0).then_some("warn"))} data-testid="health-count"
+            title={format!("{found} of {} reasons found something", report.health.reasons.len())}>
+            { if found == 0 { "✓".to_owned() } else { found.to_string() } }
+        </span>
+    }
+}

@@ -1,0 +1,506 @@
+//! The engine that runs the analysis: it holds the sources the person gave (the `File`
+//! objects, the zip, a shared snapshot), starts runs in the analysis worker (or in place
+//! where there is none) and reports every step to the page's reducer as an [`Action`].
+//!
+//! The page reaches it through one hook, [`use_engine`]; components get it from the
+//! [`crate::Page`] context. Nothing here draws: the state it reports is drawn by the
+//! components.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use memdiag_core::report::Report;
+use memdiag_core::SharedSnapshot;
+use web_sys::{DragEvent, File};
+use yew::platform::spawn_local;
+use yew::prelude::*;
+
+use crate::browser::{now_ms, yield_now};
+use crate::ingest::{self, Opened, SharedRaw, SharedSource, Snapshot, Source};
+use crate::state::{
+    needs_rescan, Action, ClaudeJsonInfo, Inputs, Progress, RunReason, Shared, SharedFrom,
+    SharedView, State,
+};
+use crate::worker_host::{Failure, Host};
+use crate::{demo, share, worker};
+
+/// The engine of one page, as [`use_engine`] makes it.
+#[derive(Clone)]
+pub struct Engine {
+    snapshot: Rc<RefCell<Snapshot>>,
+    runs: Rc<RefCell<u64>>,
+    dispatch: UseReducerDispatcher<State>,
+    /// The analysis worker; `None` where the page has none (the component tests), and the
+    /// analysis runs in place.
+    host: Option<Host>,
+}
+
+impl Engine {
+    /// Reports how many entries a listing has reached, as progress of `run`.
+    pub fn listing_progress(&self, run: u64) -> impl Fn(u64) + 'static {
+        let dispatch = self.dispatch.clone();
+        move |entries: u64| {
+            dispatch.dispatch(Action::Progressed(
+                run,
+                Progress {
+                    entries,
+                    ..Progress::default()
+                },
+            ))
+        }
+    }
+
+    /// A new run id; results of earlier runs are dropped when they land.
+    pub fn next_run(&self) -> u64 {
+        let mut runs = self.runs.borrow_mut();
+        *runs += 1;
+        *runs
+    }
+
+    /// Runs the analysis with `inputs`, first listing the sources again if `reason` asks.
+    ///
+    /// A shared snapshot is analysed as it is: only the simulated version of `inputs` counts.
+    pub fn launch(&self, inputs: Inputs, reason: RunReason, scanned_at: Option<f64>) {
+        let run = self.next_run();
+        self.dispatch.dispatch(Action::RunStarted(run));
+        let engine = self.clone();
+        let shared = self.snapshot.borrow().shared.clone();
+        if let Some(shared) = shared {
+            spawn_local(async move {
+                if let Some(host) = engine.host.clone() {
+                    let version = inputs.version.clone();
+                    match host.shared(&shared.raw, version.clone()).await {
+                        Ok((report, missing)) => {
+                            let mut tree = shared.snapshot.tree.clone();
+                            for path in missing {
+                                if let Ok(path) = memdiag_core::VPath::new(&path) {
+                                    tree.set_contents(&path, Err(worker::NOT_SHARED.to_owned()));
+                                }
+                            }
+                            let input = memdiag_core::Input {
+                                version,
+                                ..shared.snapshot.input.clone()
+                            };
+                            engine.finished(run, report, tree, input);
+                        }
+                        Err(failure) => engine.failed(run, &failure),
+                    }
+                    return;
+                }
+                // One turn of the event loop first, so the page paints that it is working.
+                yield_now().await;
+                match ingest::analyze_shared(&shared.snapshot, inputs.version) {
+                    Ok((report, tree, input)) => engine.dispatch.dispatch(Action::RunFinished {
+                        run,
+                        report: Shared::new(report),
+                        tree: Shared::new(tree),
+                        input: Shared::new(input),
+                        at: now_ms(),
+                    }),
+                    Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
+                }
+            });
+            return;
+        }
+        spawn_local(async move {
+            if needs_rescan(reason, scanned_at, now_ms()) {
+                engine.rescan(run, reason == RunReason::Refresh).await;
+            }
+            let sources = engine.snapshot.borrow().run_sources();
+            if sources.is_empty() {
+                engine.dispatch.dispatch(Action::RunFailed(
+                    run,
+                    "Nothing to analyse yet: drop a folder or a zip, or try the demo.".to_owned(),
+                ));
+                return;
+            }
+            let dispatch = engine.dispatch.clone();
+            let progress = move |p: Progress| dispatch.dispatch(Action::Progressed(run, p));
+            if let Some(host) = engine.host.clone() {
+                let today = crate::browser::today();
+                match host.run(sources.clone(), &inputs, &today, progress).await {
+                    Ok(report) => {
+                        // The page's own tree, for the file view and sharing: the same
+                        // listing, with every content the worker asked the page for.
+                        let tree = ingest::mount(&sources, &inputs).tree;
+                        let input = ingest::run_input(&inputs, &today);
+                        engine.finished(run, report, tree, input);
+                    }
+                    Err(failure) => engine.failed(run, &failure),
+                }
+                return;
+            }
+            match ingest::run_analysis(sources, inputs, progress).await {
+                Ok((report, tree, input)) => engine.dispatch.dispatch(Action::RunFinished {
+                    run,
+                    report: Shared::new(report),
+                    tree: Shared::new(tree),
+                    input: Shared::new(input),
+                    at: now_ms(),
+                }),
+                Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
+            }
+        });
+    }
+
+    fn finished(
+        &self,
+        run: u64,
+        report: Report,
+        tree: memdiag_core::Tree,
+        input: memdiag_core::Input,
+    ) {
+        self.dispatch.dispatch(Action::RunFinished {
+            run,
+            report: Shared::new(report),
+            tree: Shared::new(tree),
+            input: Shared::new(input),
+            at: now_ms(),
+        });
+    }
+
+    fn failed(&self, run: u64, failure: &Failure) {
+        if let Some(message) = failure.message() {
+            self.dispatch.dispatch(Action::RunFailed(run, message));
+        }
+    }
+
+    /// Lists and reads again every source the browser lets the page read again.
+    async fn rescan(&self, run: u64, tell: bool) {
+        let sources = self.snapshot.borrow().run_sources();
+        let mut stuck = Vec::new();
+        let mut failed = Vec::new();
+        for source in sources {
+            let listed = self.listing_progress(run);
+            match ingest::reread(&source, &listed).await {
+                Ok(Some(fresh)) => self.replace(&source, fresh),
+                Ok(None) if !source.rereadable() => stuck.push(source.name.clone()),
+                Ok(None) => {}
+                Err(message) => failed.push(format!("{}: {message}", source.name)),
+            }
+        }
+        if tell && !(stuck.is_empty() && failed.is_empty()) {
+            let mut parts = Vec::new();
+            if !stuck.is_empty() {
+                parts.push(format!(
+                    "{} came from the folder button or a browser that gives no folder handle, so the page cannot read it again. Drop it again (or choose it again) to see your changes.",
+                    stuck.join(" and ")
+                ));
+            }
+            if !failed.is_empty() {
+                parts.push(format!(
+                    "Could not read again: {}. Showing what was read before.",
+                    failed.join("; ")
+                ));
+            }
+            self.dispatch
+                .dispatch(Action::Notice(Some(parts.join(" "))));
+        }
+    }
+
+    fn replace(&self, old: &Rc<Source>, fresh: Source) {
+        let mut snapshot = self.snapshot.borrow_mut();
+        if let Some(slot) = snapshot.sources.iter_mut().find(|s| Rc::ptr_eq(s, old)) {
+            *slot = Rc::new(fresh);
+        }
+    }
+
+    /// Adds sources, infers the host facts again and runs.
+    ///
+    /// `current` are the fields before the drop: their home is the fallback when no source
+    /// tells one, and the simulated version stays as chosen.
+    ///
+    /// The guess reads the dropped folder names, so with a worker it runs there: should the
+    /// core fail on a name, the page says so and goes back to the sources it had.
+    pub fn add_sources(&self, run: u64, added: Vec<Source>, current: Inputs) {
+        let was_demo = self.snapshot.borrow().is_demo();
+        let before = self.snapshot.borrow().sources.clone();
+        {
+            let mut snapshot = self.snapshot.borrow_mut();
+            for source in added {
+                snapshot.add(source);
+            }
+        }
+        let home = if was_demo {
+            Inputs::default().home
+        } else {
+            current.home
+        };
+        let engine = self.clone();
+        spawn_local(async move {
+            let guessed = match engine.host.clone() {
+                Some(host) => {
+                    let sources = engine.snapshot.borrow().sources.clone();
+                    host.infer(&sources, &home).await
+                }
+                None => Ok(engine.snapshot.borrow().infer_inputs(&home)),
+            };
+            let mut inputs = match guessed {
+                Ok(inputs) => inputs,
+                Err(failure) => {
+                    if failure != Failure::Cancelled {
+                        engine.snapshot.borrow_mut().sources = before;
+                    }
+                    engine.failed(run, &failure);
+                    return;
+                }
+            };
+            inputs.version = current.version;
+            let infos = engine.snapshot.borrow().infos();
+            engine
+                .dispatch
+                .dispatch(Action::SourcesChanged(infos, inputs.clone()));
+            engine.launch(inputs, RunReason::NewSources, None);
+        });
+    }
+
+    /// Adds the chosen `~/.claude.json` in place of any added before (`None` removes it), and
+    /// runs again with `inputs` when there is something to analyse. Nothing of the file is
+    /// read here: the run reads it only if the analysis asks.
+    pub fn set_claude_json(&self, file: Option<File>, inputs: Inputs) {
+        let info = file.as_ref().map(|file| ClaudeJsonInfo {
+            name: file.name(),
+            size: file.size() as u64,
+        });
+        self.snapshot
+            .borrow_mut()
+            .set_claude_json(file.map(Source::claude_json));
+        self.dispatch.dispatch(Action::SetClaudeJson(info));
+        if !self.snapshot.borrow().sources.is_empty() {
+            self.launch(inputs, RunReason::NewSources, None);
+        }
+    }
+
+    /// Shows the demo, simulating `version` (`None` for the current rules).
+    pub fn load_demo(&self, version: Option<String>) -> bool {
+        let Some(demo) = demo::source() else {
+            return false;
+        };
+        let inputs = {
+            let mut snapshot = self.snapshot.borrow_mut();
+            snapshot.set_demo(demo);
+            Inputs {
+                version,
+                ..snapshot.infer_inputs(&Inputs::default().home)
+            }
+        };
+        let infos = self.snapshot.borrow().infos();
+        self.dispatch
+            .dispatch(Action::SourcesChanged(infos, inputs.clone()));
+        self.launch(inputs, RunReason::NewSources, None);
+        true
+    }
+
+    /// Shows a shared snapshot, read-only, in place of whatever was shown.
+    pub fn open_shared(&self, snapshot: SharedSnapshot, from: SharedFrom, raw: SharedRaw) {
+        if matches!(from, SharedFrom::File(_)) {
+            // What shows is the file, not whatever link the address bar may still hold.
+            crate::browser::clear_fragment();
+        }
+        let view = SharedView {
+            made: snapshot.made.clone(),
+            from: from.clone(),
+            format: snapshot.format,
+            text_kept: snapshot.text_kept,
+        };
+        let source = SharedSource {
+            snapshot,
+            from,
+            raw,
+        };
+        let inputs = source.inputs();
+        let infos = vec![source.info()];
+        self.snapshot.borrow_mut().set_shared(source);
+        self.dispatch
+            .dispatch(Action::OpenShared(view, infos, inputs.clone()));
+        self.launch(inputs, RunReason::NewSources, None);
+    }
+
+    /// Opens the share link in a URL fragment; a link that cannot be opened leaves the page
+    /// empty, with the reason.
+    pub fn open_link(&self, fragment: &str) {
+        match memdiag_core::decode_link(fragment) {
+            Ok(snapshot) => self.open_shared(
+                snapshot,
+                SharedFrom::Link,
+                SharedRaw::Link(fragment.to_owned()),
+            ),
+            Err(error) => {
+                self.start_fresh(false);
+                self.dispatch
+                    .dispatch(Action::Error(Some(share::open_error("link", &error))));
+            }
+        }
+    }
+
+    /// Forgets everything shown and returns to the empty page; `clear_link` also removes a
+    /// share link from the address bar, so that reloading does not open it again.
+    pub fn start_fresh(&self, clear_link: bool) {
+        self.snapshot.borrow_mut().clear();
+        let run = self.next_run();
+        self.dispatch.dispatch(Action::Reset(run));
+        if clear_link {
+            crate::browser::clear_fragment();
+        }
+    }
+}
+impl PartialEq for Engine {
+    fn eq(&self, other: &Engine) -> bool {
+        Rc::ptr_eq(&self.snapshot, &other.snapshot)
+    }
+}
+
+/// The page's engine: made once, reporting to `dispatch`.
+#[hook]
+pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> Engine {
+    let snapshot = use_mut_ref(Snapshot::default);
+    let runs = use_mut_ref(|| 0u64);
+    let host = use_memo((), |_| Host::from_page());
+    Engine {
+        snapshot,
+        runs,
+        dispatch,
+        host: (*host).clone(),
+    }
+}
+
+impl Engine {
+    /// True when the page holds sources to analyse.
+    pub fn has_sources(&self) -> bool {
+        !self.snapshot.borrow().sources.is_empty()
+    }
+
+    /// The dropped project folder's name, if one was dropped.
+    pub fn project_name(&self) -> Option<String> {
+        self.snapshot.borrow().project_name().map(str::to_owned)
+    }
+
+    /// Reads the sources again and runs, as the Refresh button and `r` do.
+    pub fn refresh(&self, inputs: Inputs, scanned_at: Option<f64>) {
+        if !self.has_sources() {
+            return;
+        }
+        self.dispatch.dispatch(Action::Notice(None));
+        self.launch(inputs, RunReason::Refresh, scanned_at);
+    }
+
+    /// Runs with the fields as the person edited them.
+    pub fn edit_inputs(&self, inputs: Inputs, scanned_at: Option<f64>) {
+        self.dispatch.dispatch(Action::SetInputs(inputs.clone()));
+        self.launch(inputs, RunReason::InputEdit, scanned_at);
+    }
+
+    /// Runs with another project, closing the picker.
+    pub fn switch_project(&self, inputs: Inputs, scanned_at: Option<f64>) {
+        self.dispatch.dispatch(Action::SetInputs(inputs.clone()));
+        self.dispatch.dispatch(Action::SetPicker(false));
+        self.launch(inputs, RunReason::ProjectSwitch, scanned_at);
+    }
+
+    /// Takes what was dropped on the page: sources to add, or a shared snapshot to show.
+    pub fn drop_items(&self, event: DragEvent, current: Inputs, read_only: bool) {
+        if read_only {
+            self.dispatch.dispatch(Action::Notice(Some(
+                "This is a shared snapshot, read-only: nothing can be added to it. Press Start fresh to open your own files.".to_owned(),
+            )));
+            return;
+        }
+        let Some(transfer) = event.data_transfer() else {
+            return;
+        };
+        let items = ingest::dropped_items(&transfer);
+        if items.is_empty() {
+            self.dispatch.dispatch(Action::Error(Some(
+                "That drop held no files. Drop a folder or a .zip.".to_owned(),
+            )));
+            return;
+        }
+        let engine = self.clone();
+        spawn_local(async move {
+            let run = engine.next_run();
+            engine.dispatch.dispatch(Action::RunStarted(run));
+            let mut added = Vec::new();
+            let mut errors = Vec::new();
+            let mut shared = None;
+            for item in items {
+                let listed = engine.listing_progress(run);
+                match ingest::open_dropped(item, &listed).await {
+                    Ok(Opened::Source(source)) => added.push(source),
+                    Ok(Opened::Shared(snapshot, name, raw)) => {
+                        shared.get_or_insert((snapshot, name, raw));
+                    }
+                    Err(message) => errors.push(message),
+                }
+            }
+            if let Some((snapshot, name, raw)) = shared {
+                let others = !added.is_empty() || !errors.is_empty();
+                engine.open_shared(snapshot, SharedFrom::File(name.clone()), raw);
+                if others {
+                    engine.dispatch.dispatch(Action::Notice(Some(format!(
+                        "{name} is a shared snapshot and shows on its own: the other dropped items were left out."
+                    ))));
+                }
+                return;
+            }
+            finish_adding(&engine, run, added, errors, current);
+        });
+    }
+
+    /// Adds the folder the folder input gave.
+    pub fn add_folder(&self, files: Vec<File>, current: Inputs) {
+        let run = self.next_run();
+        self.dispatch.dispatch(Action::RunStarted(run));
+        let engine = self.clone();
+        spawn_local(async move {
+            let listed = engine.listing_progress(run);
+            match ingest::folder_from_files(files, &listed).await {
+                Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
+                Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
+            }
+        });
+    }
+
+    /// Adds the zip the zip input gave, or shows it when it is a shared snapshot.
+    pub fn add_zip(&self, file: File, current: Inputs) {
+        let engine = self.clone();
+        spawn_local(async move {
+            let run = engine.next_run();
+            engine.dispatch.dispatch(Action::RunStarted(run));
+            match ingest::open_zip_file(file).await {
+                Ok(Opened::Source(source)) => {
+                    finish_adding(&engine, run, vec![source], Vec::new(), current)
+                }
+                Ok(Opened::Shared(snapshot, name, raw)) => {
+                    engine.open_shared(snapshot, SharedFrom::File(name), raw)
+                }
+                Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
+            }
+        });
+    }
+}
+
+/// Adds the sources a drop or an input produced, or shows why none came.
+fn finish_adding(
+    engine: &Engine,
+    run: u64,
+    added: Vec<Source>,
+    errors: Vec<String>,
+    current: Inputs,
+) {
+    if added.is_empty() {
+        let message = if errors.is_empty() {
+            "Nothing was added.".to_owned()
+        } else {
+            errors.join(" ")
+        };
+        engine.dispatch.dispatch(Action::RunFailed(run, message));
+        return;
+    }
+    engine.add_sources(run, added, current);
+    if !errors.is_empty() {
+        engine.dispatch.dispatch(Action::Notice(Some(format!(
+            "Some items were left out: {}",
+            errors.join(" ")
+        ))));
+    }
+}
