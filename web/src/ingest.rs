@@ -72,6 +72,8 @@ pub enum Reader {
     Entry(FileSystemFileEntry),
     /// Bulk data listed by name only, from a kept folder handle (Refresh).
     Handle(JsValue),
+    /// From a live folder's file handle ([`crate::live`]).
+    Live(Rc<dyn crate::live::FileRef>),
     /// A copy of a page source inside the analysis worker: the page reads it on request
     /// (see [`crate::worker`]).
     Remote,
@@ -107,6 +109,9 @@ pub enum Origin {
     /// The analysis worker's copy of a page source, with the page source's kind
     /// (`folder`, `zip`, `file`).
     Listed(&'static str),
+    /// A live folder ([`crate::live`]): walked by the page, read again on Refresh, written
+    /// to by clean-ups.
+    Live(Rc<crate::live::LiveRoot>),
 }
 
 /// One dropped or chosen folder or zip.
@@ -259,6 +264,7 @@ impl Source {
     pub fn rereadable(&self) -> bool {
         match &self.origin {
             Origin::Folder(handle) => handle.is_some(),
+            Origin::Live(_) => true,
             Origin::Zip(file) => file.is_some(),
             Origin::File(_) | Origin::Demo { .. } => true,
             Origin::Listed(_) => false,
@@ -289,6 +295,7 @@ impl Source {
             label: self.name.clone(),
             kind: match self.origin {
                 Origin::Folder(_) => "folder",
+                Origin::Live(_) => "live folder",
                 Origin::Zip(_) => "zip",
                 Origin::File(_) => "file",
                 Origin::Demo { .. } => "demo",
@@ -368,6 +375,7 @@ impl Source {
                 Some(handle) => read_file(&handle).await,
                 None => Err("the browser could not open the file".to_owned()),
             },
+            Reader::Live(file) => file.read().await,
             Reader::Handle(handle) => match handle_file(handle).await {
                 Some(file) => read_file(&file).await,
                 None => Err("the browser could not open the file".to_owned()),
@@ -1237,6 +1245,7 @@ pub async fn reread(source: &Source, listed: &dyn Fn(u64)) -> Result<Option<Sour
             )))
         }
         Origin::Zip(Some(file)) => zip_from_file(file.clone()).await.map(Some),
+        Origin::Live(root) => crate::live::refresh(source, root, listed).await.map(Some),
         Origin::Folder(None) | Origin::Zip(None) | Origin::Listed(_) => Ok(None),
         // Read again only if the next run asks for it.
         Origin::File(_) | Origin::Demo { .. } => {

@@ -40,6 +40,7 @@ pub mod components;
 pub mod demo;
 pub mod engine;
 pub mod ingest;
+pub mod live;
 pub mod share;
 pub mod state;
 pub mod worker;

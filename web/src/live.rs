@@ -1,0 +1,857 @@
+//! Live folders: a folder opened through the File System Access API (`showDirectoryPicker`,
+//! or a drop's `getAsFileSystemHandle`), which the page walks itself, reads again on Refresh
+//! and, with the person's permission, writes clean-ups to.
+//!
+//! - The page reaches the folder only through the small [`Dir`] and [`FileRef`] traits, so the
+//!   component tests drive the same walk, refresh and writes over an in-memory folder
+//!   (`web/tests/live.rs`). [`JsDir`] is the browser's handle behind them.
+//! - The walk lists only what the analysis can use ([`descend`]): it never enters the bulk
+//!   session folders of a config directory ([`BULK_DATA_FOLDERS`]), never lists what a
+//!   `projects/<name>/` folder holds beside its `memory/` (the session transcripts and their
+//!   folders; one name is taken so that the project picker sees the folder), and in a `.git`
+//!   folder lists only what worktree detection reads. `*.jsonl` transcripts are listed by name,
+//!   never opened.
+//! - Refresh ([`refresh`]) walks again, which asks each file for its size and date only; a
+//!   file whose size and date are unchanged keeps the contents read before, so only changed
+//!   files are read again, and only if the analysis asks for them.
+//! - Writes ([`apply`]) are whole files, from a [`memdiag_core::cleanup::Plan`]: every file
+//!   is read back first and compared with the text the plan was made from, and nothing is
+//!   written when one differs. Write permission is asked for by [`ask_write`], which the page
+//!   calls when the person starts a clean-up, never before.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use js_sys::{Object, Promise, Reflect, Uint8Array};
+use memdiag_core::cleanup::Plan;
+use memdiag_core::limits::BULK_DATA_FOLDERS;
+use memdiag_core::VPath;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::ingest::{Origin, Reader, Source, SourceFile};
+use crate::state::Inputs;
+
+/// An operation on a folder or file that may fail with a message for a person.
+///
+/// The operation starts when the method is called, not when the future is first polled, so a
+/// caller can start many (the walk asks a batch of files for their sizes at once) and await
+/// them one after the other.
+pub type Task<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + 'a>>;
+
+/// What an entry of a folder is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A file.
+    File,
+    /// A folder.
+    Dir,
+}
+
+/// A file's size and modification time, as the folder reports them without reading it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stat {
+    /// Bytes.
+    pub size: u64,
+    /// Milliseconds since the epoch, when known.
+    pub modified_ms: Option<f64>,
+}
+
+/// A folder the page can walk and change: the methods of `FileSystemDirectoryHandle` the page
+/// uses.
+pub trait Dir {
+    /// The folder's own name.
+    fn name(&self) -> String;
+    /// Its entries, at most `limit` of them when a limit is given, in the folder's order.
+    ///
+    /// # Errors
+    /// When the browser refuses to list the folder.
+    fn entries(&self, limit: Option<usize>) -> Task<'_, Vec<(String, Kind)>>;
+    /// A child folder, `None` when there is none of that name.
+    ///
+    /// # Errors
+    /// When the browser refuses.
+    fn dir<'a>(&'a self, name: &'a str) -> Task<'a, Option<Rc<dyn Dir>>>;
+    /// A child file, `None` when there is none of that name and `create` is false.
+    ///
+    /// # Errors
+    /// When the browser refuses (or the name is a folder).
+    fn file<'a>(&'a self, name: &'a str, create: bool) -> Task<'a, Option<Rc<dyn FileRef>>>;
+    /// Removes a child file.
+    ///
+    /// # Errors
+    /// When the browser refuses or there is no such file.
+    fn remove<'a>(&'a self, name: &'a str) -> Task<'a, ()>;
+    /// Whether the page may read (or, with `write`, also write) the folder; with `ask`, asks
+    /// the person when it may not yet.
+    ///
+    /// # Errors
+    /// When the browser refuses to ask.
+    fn permission(&self, write: bool, ask: bool) -> Task<'_, bool>;
+}
+
+/// A file of a [`Dir`]: the methods of `FileSystemFileHandle` the page uses.
+pub trait FileRef {
+    /// Its size and date, without reading it.
+    ///
+    /// # Errors
+    /// When the file is gone or unreadable.
+    fn stat(&self) -> Task<'_, Stat>;
+    /// Its bytes.
+    ///
+    /// # Errors
+    /// When the file is gone or unreadable.
+    fn read(&self) -> Task<'_, Vec<u8>>;
+    /// Replaces its bytes.
+    ///
+    /// # Errors
+    /// When the page may not write, or the write fails.
+    fn write(&self, bytes: Vec<u8>) -> Task<'_, ()>;
+}
+
+/// A live folder source's root: the folder it was opened from.
+pub struct LiveRoot {
+    /// The folder.
+    pub dir: Rc<dyn Dir>,
+}
+
+/// How far the walk goes into a folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Descend {
+    /// Everything in it.
+    All,
+    /// Only its `memory/` folder (and one name, so the project picker sees the folder): a
+    /// `projects/<name>/` folder of a config directory.
+    MemoryOnly,
+    /// Only `HEAD` and `worktrees/*/gitdir`: a `.git` folder.
+    GitOnly,
+    /// Nothing: bulk session data.
+    Skip,
+}
+
+/// How far the walk goes into the folder `rel` (relative to the walked folder,
+/// `/`-separated). `config_root` says the walked folder is a Claude config directory
+/// ([`memdiag_core::infer::classify_folder`] on its top entries); a `.claude` folder inside
+/// any walked folder is one too. A project's own `debug/` or `projects/` is read like any
+/// other folder.
+pub fn descend(config_root: bool, rel: &str) -> Descend {
+    let segments: Vec<&str> = rel.split('/').filter(|s| !s.is_empty()).collect();
+    let Some((name, parents)) = segments.split_last() else {
+        return Descend::All;
+    };
+    if *name == ".git" {
+        return Descend::GitOnly;
+    }
+    // The folder's parent is the top of a config directory.
+    let config_top = |parents: &[&str]| match parents.last() {
+        None => config_root,
+        Some(last) => *last == ".claude",
+    };
+    if BULK_DATA_FOLDERS.contains(name) && config_top(parents) {
+        return Descend::Skip;
+    }
+    if let Some((projects, above)) = parents.split_last() {
+        if *projects == "projects" && config_top(above) {
+            return Descend::MemoryOnly;
+        }
+    }
+    Descend::All
+}
+
+/// True when a folder named `name` with these top entries is a Claude config directory.
+fn is_config_root(name: &str, top: &[(String, Kind)]) -> bool {
+    // A folder holding `.claude/` is a home (or a project), never a config directory.
+    if top.iter().any(|(n, k)| n == ".claude" && *k == Kind::Dir) {
+        return false;
+    }
+    // Folders count as `<name>/…` so that the classifier sees them as folders.
+    let paths: Vec<String> = top
+        .iter()
+        .map(|(n, k)| match k {
+            Kind::Dir => format!("{n}/…"),
+            Kind::File => n.clone(),
+        })
+        .collect();
+    memdiag_core::infer::classify_folder(name, paths.iter().map(String::as_str))
+        == memdiag_core::infer::FolderKind::ConfigDir
+}
+
+/// True for a file the walk lists by name only, never asking its size: a transcript.
+pub fn by_name(rel: &str) -> bool {
+    rel.ends_with(".jsonl")
+}
+
+/// How many files are asked for their sizes at once.
+const STAT_BATCH: usize = 128;
+
+/// How many entries of a `projects/<name>/` folder without `memory/` are looked at for one
+/// name to show the project picker.
+const PROJECT_PEEK: usize = 32;
+
+/// What a walk found.
+pub struct Walked {
+    /// Every listed file, in byte order of its relative path.
+    pub files: Vec<SourceFile>,
+    /// Every folder whose entries were listed, relative to the root (`""` for the root), in
+    /// the order they were listed: what the tests check no transcript folder is among.
+    pub listed_folders: Vec<String>,
+}
+
+/// Walks a live folder: lists what [`descend`] allows, and asks every file but transcripts
+/// for its size and date. `listed` hears the number of files listed so far.
+///
+/// # Errors
+/// When the browser refuses to list a folder.
+pub async fn walk(root: &Rc<dyn Dir>, listed: &dyn Fn(u64)) -> Result<Walked, String> {
+    let config_root = is_config_root(&root.name(), &root.entries(None).await?);
+    let mut folders: Vec<(Rc<dyn Dir>, String)> = vec![(root.clone(), String::new())];
+    let mut listed_folders = Vec::new();
+    let mut pending: Vec<(String, Rc<dyn FileRef>)> = Vec::new();
+    let mut files = Vec::new();
+    while let Some((folder, rel)) = folders.pop() {
+        let prefix = if rel.is_empty() {
+            String::new()
+        } else {
+            format!("{rel}/")
+        };
+        match descend(config_root, &rel) {
+            Descend::Skip => continue,
+            Descend::MemoryOnly => {
+                if let Some(memory) = folder.dir("memory").await? {
+                    folders.push((memory, format!("{prefix}memory")));
+                } else {
+                    // One name, so that the project picker lists the folder; never opened.
+                    listed_folders.push(format!("{rel} (first {PROJECT_PEEK} names)"));
+                    let peek = folder.entries(Some(PROJECT_PEEK)).await?;
+                    if let Some((name, _)) =
+                        peek.iter().find(|(n, k)| *k == Kind::File && by_name(n))
+                    {
+                        if let Some(file) = folder.file(name, false).await? {
+                            files.push(SourceFile {
+                                rel: format!("{prefix}{name}"),
+                                size: 0,
+                                modified: None,
+                                reader: Reader::Live(file),
+                            });
+                        }
+                    }
+                }
+                continue;
+            }
+            Descend::GitOnly => {
+                if let Some(head) = folder.file("HEAD", false).await? {
+                    pending.push((format!("{prefix}HEAD"), head));
+                }
+                if let Some(worktrees) = folder.dir("worktrees").await? {
+                    listed_folders.push(format!("{prefix}worktrees"));
+                    for (name, kind) in worktrees.entries(None).await? {
+                        if kind != Kind::Dir {
+                            continue;
+                        }
+                        if let Some(tree) = worktrees.dir(&name).await? {
+                            if let Some(gitdir) = tree.file("gitdir", false).await? {
+                                pending.push((format!("{prefix}worktrees/{name}/gitdir"), gitdir));
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            Descend::All => {}
+        }
+        listed_folders.push(rel.clone());
+        for (name, kind) in folder.entries(None).await? {
+            let child = format!("{prefix}{name}");
+            match kind {
+                Kind::Dir => {
+                    if descend(config_root, &child) == Descend::Skip {
+                        continue;
+                    }
+                    if let Some(dir) = folder.dir(&name).await? {
+                        folders.push((dir, child));
+                    }
+                }
+                Kind::File => {
+                    let Some(file) = folder.file(&name, false).await? else {
+                        continue;
+                    };
+                    if by_name(&child) {
+                        files.push(SourceFile {
+                            rel: child,
+                            size: 0,
+                            modified: None,
+                            reader: Reader::Live(file),
+                        });
+                    } else {
+                        pending.push((child, file));
+                    }
+                }
+            }
+            if pending.len() >= STAT_BATCH {
+                stat_all(&mut pending, &mut files).await;
+                listed(files.len() as u64);
+                yield_now().await;
+            }
+        }
+    }
+    stat_all(&mut pending, &mut files).await;
+    listed(files.len() as u64);
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(Walked {
+        files,
+        listed_folders,
+    })
+}
+
+/// Asks every pending file for its size and date at once; a file that vanished in between is
+/// left out.
+async fn stat_all(pending: &mut Vec<(String, Rc<dyn FileRef>)>, out: &mut Vec<SourceFile>) {
+    let started: Vec<_> = pending
+        .drain(..)
+        .map(|(rel, file)| {
+            let task = {
+                let file = file.clone();
+                async move { file.stat().await }
+            };
+            (rel, file, Box::pin(task))
+        })
+        .collect();
+    for (rel, file, task) in started {
+        if let Ok(stat) = task.await {
+            out.push(SourceFile {
+                rel,
+                size: stat.size,
+                modified: stat.modified_ms.map(iso_date),
+                reader: Reader::Live(file),
+            });
+        }
+    }
+}
+
+/// Opens a live folder as a source: walks it and keeps its root for Refresh and writes.
+///
+/// # Errors
+/// When the browser refuses to list it.
+pub async fn open(root: Rc<dyn Dir>, listed: &dyn Fn(u64)) -> Result<Source, String> {
+    let walked = walk(&root, listed).await?;
+    let mut source = Source::folder(root.name(), walked.files, None);
+    source.origin = Origin::Live(Rc::new(LiveRoot { dir: root }));
+    Ok(source)
+}
+
+/// Reads a live source again: walks it (sizes and dates only) and keeps the contents read
+/// before of every file whose size and date did not change.
+///
+/// # Errors
+/// When the browser no longer lets the page list the folder.
+pub async fn refresh(
+    old: &Source,
+    root: &Rc<LiveRoot>,
+    listed: &dyn Fn(u64),
+) -> Result<Source, String> {
+    let walked = walk(&root.dir, listed).await?;
+    let fresh = Source::folder(root.dir.name(), walked.files, None);
+    let mut fresh = fresh;
+    fresh.origin = Origin::Live(root.clone());
+    for (index, file) in fresh.files.iter().enumerate() {
+        let Ok(before) = old.files.binary_search_by(|f| f.rel.cmp(&file.rel)) else {
+            continue;
+        };
+        let was = &old.files[before];
+        if was.size == file.size && was.modified == file.modified && file.modified.is_some() {
+            if let Some(contents) = old.cached(before) {
+                fresh.remember(index, contents);
+            }
+        }
+    }
+    Ok(fresh)
+}
+
+/// The relative paths of a refreshed source whose size or date changed, and those added and
+/// removed, for the page to say what a refresh found.
+pub fn changed_files(old: &Source, fresh: &Source) -> Changes {
+    let mut changes = Changes::default();
+    let (mut i, mut j) = (0, 0);
+    while i < old.files.len() || j < fresh.files.len() {
+        match (old.files.get(i), fresh.files.get(j)) {
+            (Some(a), Some(b)) if a.rel == b.rel => {
+                if a.size != b.size || a.modified != b.modified {
+                    changes.changed.push(b.rel.clone());
+                }
+                i += 1;
+                j += 1;
+            }
+            (Some(a), Some(b)) if a.rel < b.rel => {
+                changes.removed.push(a.rel.clone());
+                i += 1;
+            }
+            (Some(_), Some(b)) | (None, Some(b)) => {
+                changes.added.push(b.rel.clone());
+                j += 1;
+            }
+            (Some(a), None) => {
+                changes.removed.push(a.rel.clone());
+                i += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    changes
+}
+
+/// What a refresh found changed in one source, by relative path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Files that are new.
+    pub added: Vec<String>,
+    /// Files that are gone.
+    pub removed: Vec<String>,
+    /// Files whose size or date changed.
+    pub changed: Vec<String>,
+}
+
+/// Where a planned change lands: a live source's root and the file's path below it.
+pub struct Target {
+    /// The change's absolute virtual path.
+    pub path: String,
+    /// The live folder.
+    pub root: Rc<LiveRoot>,
+    /// The path below it, `/`-separated.
+    pub rel: String,
+}
+
+/// Finds where each change of `plan` lands among `sources` mounted with `inputs`: a listed
+/// file by its place in the mount, a file to create beside a listed one by that one's folder.
+///
+/// # Errors
+/// When a change lands outside every live source (a zip, a shared report, a folder chosen
+/// without the File System Access API): the page offers the script there instead.
+pub fn targets(
+    plan: &Plan,
+    sources: &[Rc<Source>],
+    inputs: &Inputs,
+) -> Result<Vec<Target>, String> {
+    let mounted = crate::ingest::mount(sources, inputs);
+    let place = |path: &VPath| -> Option<(usize, String)> {
+        let (s, f) = mounted.origins.get(path)?;
+        Some((*s, sources[*s].files[*f].rel.clone()))
+    };
+    let mut out = Vec::new();
+    for change in &plan.changes {
+        let path = VPath::new(&change.path).map_err(|e| e.to_string())?;
+        let found = place(&path).or_else(|| {
+            // A new file: beside a listed file of the same folder.
+            let parent = path.parent()?;
+            let (s, f) = mounted
+                .origins
+                .iter()
+                .find(|(p, _)| p.parent().as_ref() == Some(&parent))
+                .map(|(_, place)| *place)?;
+            let sibling = &sources[s].files[f].rel;
+            let rel = match sibling.rsplit_once('/') {
+                Some((folder, _)) => format!("{folder}/{}", path.file_name()),
+                None => path.file_name().to_owned(),
+            };
+            Some((s, rel))
+        });
+        let Some((s, rel)) = found else {
+            return Err(format!("{} is in no live folder", change.path));
+        };
+        match &sources[s].origin {
+            Origin::Live(root) => out.push(Target {
+                path: change.path.clone(),
+                root: root.clone(),
+                rel,
+            }),
+            _ => {
+                return Err(format!(
+                    "{} comes from {}, which the page cannot write to",
+                    change.path, sources[s].name
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Asks for write permission on every live folder the targets lie in. The page calls it when
+/// the person starts a clean-up (a click), never earlier.
+///
+/// # Errors
+/// When the person refuses, or the browser cannot ask.
+pub async fn ask_write(targets: &[Target]) -> Result<(), String> {
+    let mut asked: Vec<*const LiveRoot> = Vec::new();
+    for target in targets {
+        let key = Rc::as_ptr(&target.root);
+        if asked.contains(&key) {
+            continue;
+        }
+        asked.push(key);
+        if !target.root.dir.permission(true, true).await? {
+            return Err(format!(
+                "the page may not change files in {}: the browser did not give write permission",
+                target.root.dir.name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Carries out a plan on live folders: every file is read back and compared with the plan's
+/// `before` (absent for a file to create) first, and nothing is written when one differs;
+/// then each change is made in order. Each change lands at the target of its path, so the
+/// targets of a plan serve its undo ([`Plan::reverse`]) too.
+///
+/// # Errors
+/// A message for a person: a file changed since the plan (nothing written), or a write failed
+/// (the files before it in the plan were written; the message names the one that failed).
+pub async fn apply(plan: &Plan, targets: &[Target]) -> Result<(), String> {
+    let mut pairs = Vec::new();
+    for change in &plan.changes {
+        let target = targets
+            .iter()
+            .find(|t| t.path == change.path)
+            .ok_or_else(|| format!("{} has no place in a live folder", change.path))?;
+        pairs.push((change, target));
+    }
+    for &(change, target) in &pairs {
+        let (dir, name) = parent_of(&target.root.dir, &target.rel, false).await?;
+        let current = match dir {
+            Some(dir) => match dir.file(&name, false).await {
+                Ok(Some(file)) => Some(file.read().await?),
+                Ok(None) => None,
+                Err(_) => None,
+            },
+            None => None,
+        };
+        let expected = change.before.as_ref().map(|t| t.as_bytes().to_vec());
+        if current != expected {
+            return Err(format!(
+                "{} changed since the page read it; nothing was changed. Refresh, then try again.",
+                change.path
+            ));
+        }
+    }
+    for &(change, target) in &pairs {
+        let fail = |e: String| format!("could not change {}: {e}", change.path);
+        let (dir, name) = parent_of(&target.root.dir, &target.rel, true)
+            .await
+            .map_err(fail)?;
+        let dir = dir.ok_or_else(|| fail("its folder is gone".to_owned()))?;
+        match &change.after {
+            Some(text) => {
+                let file = dir
+                    .file(&name, true)
+                    .await
+                    .map_err(fail)?
+                    .ok_or_else(|| fail("the browser did not create it".to_owned()))?;
+                file.write(text.as_bytes().to_vec()).await.map_err(fail)?;
+            }
+            None => dir.remove(&name).await.map_err(fail)?,
+        }
+    }
+    Ok(())
+}
+
+/// The folder holding `rel` below `root`, and the file's name; `None` when a folder on the
+/// way is missing (and `create` is false: the page never creates folders).
+async fn parent_of(
+    root: &Rc<dyn Dir>,
+    rel: &str,
+    _create: bool,
+) -> Result<(Option<Rc<dyn Dir>>, String), String> {
+    let mut parts: Vec<&str> = rel.split('/').filter(|s| !s.is_empty()).collect();
+    let name = parts.pop().ok_or("an empty path")?.to_owned();
+    let mut dir = root.clone();
+    for part in parts {
+        match dir.dir(part).await? {
+            Some(next) => dir = next,
+            None => return Ok((None, name)),
+        }
+    }
+    Ok((Some(dir), name))
+}
+
+// ----- the browser's handles -------------------------------------------------------------
+
+/// True where the page can open live folders (Chromium-based browsers).
+pub fn supported() -> bool {
+    web_sys::window().is_some_and(|w| {
+        Reflect::get(&w, &JsValue::from_str("showDirectoryPicker")).is_ok_and(|f| f.is_function())
+    })
+}
+
+/// What the live mode adds, for the browsers without it.
+pub const UNSUPPORTED_NOTE: &str = "This browser has no File System Access API, so the page \
+    reads a copy of the folder: Refresh needs the folder dropped again, the page lists every \
+    file of a dropped folder (transcripts included) before it starts, and clean-ups come as a \
+    shell script to run. In Chrome, Edge or another Chromium-based browser the page opens the \
+    folder in place: it lists only the folders that matter, Refresh re-reads only files that \
+    changed, and clean-ups are made from the page, with a diff, a confirmation and an undo.";
+
+/// Opens the folder picker (read permission), `None` when the person cancels.
+///
+/// # Errors
+/// When the browser has no picker or refuses.
+pub async fn pick_folder() -> Result<Option<Rc<dyn Dir>>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let picker = Reflect::get(&window, &JsValue::from_str("showDirectoryPicker"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or("this browser cannot open folders in place")?;
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"mode".into(), &"read".into());
+    let _ = Reflect::set(&options, &"id".into(), &"memdiag".into());
+    let promise: Promise = picker
+        .call1(&window, &options)
+        .map_err(|e| message(&e))?
+        .dyn_into()
+        .map_err(|_| "the picker gave no promise".to_owned())?;
+    match JsFuture::from(promise).await {
+        Ok(handle) => Ok(Some(Rc::new(JsDir(handle)))),
+        Err(e) if get(&e, "name").as_string().as_deref() == Some("AbortError") => Ok(None),
+        Err(e) => Err(message(&e)),
+    }
+}
+
+/// The folder handle a drop item offered (`getAsFileSystemHandle`), when it is a folder.
+pub async fn dropped_folder(handle: Promise) -> Option<Rc<dyn Dir>> {
+    let handle = JsFuture::from(handle).await.ok()?;
+    (get(&handle, "kind").as_string().as_deref() == Some("directory"))
+        .then(|| Rc::new(JsDir(handle)) as Rc<dyn Dir>)
+}
+
+/// A browser `FileSystemDirectoryHandle`, reached through its methods by name so that the
+/// page needs no unstable `web-sys` bindings.
+pub struct JsDir(pub JsValue);
+
+/// A browser `FileSystemFileHandle`.
+pub struct JsFile(pub JsValue);
+
+impl Dir for JsDir {
+    fn name(&self) -> String {
+        get(&self.0, "name").as_string().unwrap_or_default()
+    }
+
+    fn entries(&self, limit: Option<usize>) -> Task<'_, Vec<(String, Kind)>> {
+        let iterator = call(&self.0, "values", &[]);
+        Box::pin(async move {
+            let iterator = iterator?;
+            let mut out = Vec::new();
+            while limit.is_none_or(|n| out.len() < n) {
+                let next = await_call(&iterator, "next", &[]).await?;
+                if get(&next, "done").as_bool().unwrap_or(true) {
+                    break;
+                }
+                let value = get(&next, "value");
+                let name = get(&value, "name").as_string().unwrap_or_default();
+                let kind = match get(&value, "kind").as_string().as_deref() {
+                    Some("directory") => Kind::Dir,
+                    _ => Kind::File,
+                };
+                out.push((name, kind));
+            }
+            Ok(out)
+        })
+    }
+
+    fn dir<'a>(&'a self, name: &'a str) -> Task<'a, Option<Rc<dyn Dir>>> {
+        let started = call(&self.0, "getDirectoryHandle", &[name.into()]);
+        Box::pin(async move {
+            match settle(started).await {
+                Ok(handle) => Ok(Some(Rc::new(JsDir(handle)) as Rc<dyn Dir>)),
+                Err(e) if is_not_found(&e) => Ok(None),
+                Err(e) => Err(message(&e)),
+            }
+        })
+    }
+
+    fn file<'a>(&'a self, name: &'a str, create: bool) -> Task<'a, Option<Rc<dyn FileRef>>> {
+        let options = Object::new();
+        let _ = Reflect::set(&options, &"create".into(), &create.into());
+        let started = call(&self.0, "getFileHandle", &[name.into(), options.into()]);
+        Box::pin(async move {
+            match settle(started).await {
+                Ok(handle) => Ok(Some(Rc::new(JsFile(handle)) as Rc<dyn FileRef>)),
+                Err(e) if is_not_found(&e) => Ok(None),
+                Err(e) => Err(message(&e)),
+            }
+        })
+    }
+
+    fn remove<'a>(&'a self, name: &'a str) -> Task<'a, ()> {
+        let started = call(&self.0, "removeEntry", &[name.into()]);
+        Box::pin(async move { settle(started).await.map(|_| ()).map_err(|e| message(&e)) })
+    }
+
+    fn permission(&self, write: bool, ask: bool) -> Task<'_, bool> {
+        let options = Object::new();
+        let mode = if write { "readwrite" } else { "read" };
+        let _ = Reflect::set(&options, &"mode".into(), &mode.into());
+        let handle = self.0.clone();
+        Box::pin(async move {
+            // A browser without the permission methods (an origin-private folder in some
+            // releases) lets the page do what the handle allows.
+            if !get(&handle, "queryPermission").is_function() {
+                return Ok(true);
+            }
+            let state = settle(call(&handle, "queryPermission", &[options.clone().into()]))
+                .await
+                .map_err(|e| message(&e))?;
+            if state.as_string().as_deref() == Some("granted") {
+                return Ok(true);
+            }
+            if !ask {
+                return Ok(false);
+            }
+            let state = settle(call(&handle, "requestPermission", &[options.into()]))
+                .await
+                .map_err(|e| message(&e))?;
+            Ok(state.as_string().as_deref() == Some("granted"))
+        })
+    }
+}
+
+impl FileRef for JsFile {
+    fn stat(&self) -> Task<'_, Stat> {
+        let started = call(&self.0, "getFile", &[]);
+        Box::pin(async move {
+            let file: web_sys::File = settle(started)
+                .await
+                .map_err(|e| message(&e))?
+                .dyn_into()
+                .map_err(|_| "not a file".to_owned())?;
+            let millis = file.last_modified();
+            Ok(Stat {
+                size: file.size() as u64,
+                modified_ms: (millis > 0.0).then_some(millis),
+            })
+        })
+    }
+
+    fn read(&self) -> Task<'_, Vec<u8>> {
+        let started = call(&self.0, "getFile", &[]);
+        Box::pin(async move {
+            let file: web_sys::File = settle(started)
+                .await
+                .map_err(|e| message(&e))?
+                .dyn_into()
+                .map_err(|_| "not a file".to_owned())?;
+            if file.size() > crate::ingest::MAX_READ_BYTES {
+                return Err("too large to read".to_owned());
+            }
+            let buffer = JsFuture::from(file.array_buffer())
+                .await
+                .map_err(|e| message(&e))?;
+            Ok(Uint8Array::new(&buffer).to_vec())
+        })
+    }
+
+    fn write(&self, bytes: Vec<u8>) -> Task<'_, ()> {
+        let started = call(&self.0, "createWritable", &[]);
+        Box::pin(async move {
+            let stream = settle(started).await.map_err(|e| message(&e))?;
+            let data = Uint8Array::from(bytes.as_slice());
+            if let Err(e) = settle(call(&stream, "write", &[data.into()])).await {
+                let _ = settle(call(&stream, "abort", &[])).await;
+                return Err(message(&e));
+            }
+            settle(call(&stream, "close", &[]))
+                .await
+                .map(|_| ())
+                .map_err(|e| message(&e))
+        })
+    }
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Calls a method by name; its promise (or value) when the call itself did not throw.
+fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, String> {
+    let function: js_sys::Function = get(target, method)
+        .dyn_into()
+        .map_err(|_| format!("the browser has no {method}"))?;
+    let args: js_sys::Array = args.iter().collect();
+    function.apply(target, &args).map_err(|e| message(&e))
+}
+
+async fn await_call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, String> {
+    settle(call(target, method, args))
+        .await
+        .map_err(|e| message(&e))
+}
+
+/// Awaits a started call's promise (a plain value passes through).
+async fn settle(started: Result<JsValue, String>) -> Result<JsValue, JsValue> {
+    let value = started.map_err(|m| JsValue::from_str(&m))?;
+    match value.dyn_into::<Promise>() {
+        Ok(promise) => JsFuture::from(promise).await,
+        Err(value) => Ok(value),
+    }
+}
+
+fn is_not_found(error: &JsValue) -> bool {
+    matches!(
+        get(error, "name").as_string().as_deref(),
+        Some("NotFoundError" | "TypeMismatchError")
+    )
+}
+
+/// A readable message from a thrown JavaScript value.
+fn message(value: &JsValue) -> String {
+    if let Some(text) = value.as_string() {
+        return text;
+    }
+    match (
+        get(value, "name").as_string(),
+        get(value, "message").as_string(),
+    ) {
+        (Some(name), Some(text)) if !text.is_empty() => format!("{name}: {text}"),
+        (_, Some(text)) => text,
+        (Some(name), None) => name,
+        (None, None) => "unknown error".to_owned(),
+    }
+}
+
+fn iso_date(millis: f64) -> String {
+    js_sys::Date::new(&JsValue::from_f64(millis))
+        .to_iso_string()
+        .into()
+}
+
+async fn yield_now() {
+    yew::platform::time::sleep(std::time::Duration::ZERO).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{descend, Descend};
+
+    #[test]
+    fn the_walk_enters_only_what_the_analysis_reads() {
+        let cases = [
+            (true, "", Descend::All),
+            (true, "projects", Descend::All),
+            (true, "projects/-home-a", Descend::MemoryOnly),
+            (true, "projects/anything", Descend::MemoryOnly),
+            (true, "todos", Descend::Skip),
+            (true, "file-history", Descend::Skip),
+            (true, "rules", Descend::All),
+            (true, "rules/debug", Descend::All),
+            (false, ".claude/projects/x", Descend::MemoryOnly),
+            (false, ".claude/debug", Descend::Skip),
+            (false, "work/shop/.git", Descend::GitOnly),
+            // A project's own folders of these names are read like any other.
+            (false, "projects/app", Descend::All),
+            (false, "debug", Descend::All),
+            (false, "src/debug", Descend::All),
+            (false, "node_modules", Descend::All),
+        ];
+        for (config, rel, expected) in cases {
+            assert_eq!(descend(config, rel), expected, "{config}: {rel}");
+        }
+    }
+}

@@ -1,0 +1,527 @@
+//! Live folders over an in-memory folder that implements the page's [`Dir`] and [`FileRef`]
+//! (the methods of the File System Access handles the page calls), in a real browser: the
+//! walk and what it skips, the analysis reading only what it needs, Refresh reading only
+//! changed files, and each clean-up written, refused when a file changed, and undone.
+//!
+//! The fake records every call (`list`, `open`, `stat`, `read`, `write`, `remove`), so a test
+//! can prove that no transcript folder was ever listed and no transcript ever opened.
+
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use memdiag_core::cleanup::{self, Compaction};
+use memdiag_core::report::Report;
+use memdiag_core::Tree;
+use memdiag_web::ingest::{self, Source};
+use memdiag_web::live::{self, Dir, FileRef, Kind, Stat, Task};
+use memdiag_web::state::Inputs;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// --- the fake folder -------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Fs {
+    /// Files by path below the root, with their bytes and date.
+    files: BTreeMap<String, (Vec<u8>, f64)>,
+    /// Folders by path below the root (`""` is the root).
+    dirs: std::collections::BTreeSet<String>,
+    /// Every call, as `<verb> <path>`.
+    log: Vec<String>,
+    /// Whether write permission was asked for, and granted.
+    write_asked: bool,
+    write_granted: bool,
+    clock: f64,
+}
+
+#[derive(Clone)]
+struct FakeDir {
+    fs: Rc<RefCell<Fs>>,
+    path: String,
+    name: String,
+}
+
+struct FakeFile {
+    fs: Rc<RefCell<Fs>>,
+    path: String,
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+impl Fs {
+    fn put(&mut self, path: &str, text: &str) {
+        self.clock += 1000.0;
+        let mut dir = path;
+        while let Some((parent, _)) = dir.rsplit_once('/') {
+            self.dirs.insert(parent.to_owned());
+            dir = parent;
+        }
+        self.files
+            .insert(path.to_owned(), (text.as_bytes().to_vec(), self.clock));
+    }
+
+    fn text(&self, path: &str) -> Option<String> {
+        self.files
+            .get(path)
+            .map(|(b, _)| String::from_utf8_lossy(b).into_owned())
+    }
+
+    fn took(&self, verb: &str) -> Vec<String> {
+        self.log
+            .iter()
+            .filter_map(|l| l.strip_prefix(&format!("{verb} ")))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+impl Dir for FakeDir {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn entries(&self, limit: Option<usize>) -> Task<'_, Vec<(String, Kind)>> {
+        let mut fs = self.fs.borrow_mut();
+        fs.log.push(format!("list {}", self.path));
+        let prefix = if self.path.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.path)
+        };
+        let direct = |p: &String| {
+            p.strip_prefix(&prefix)
+                .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+                .map(str::to_owned)
+        };
+        let mut out: Vec<(String, Kind)> = fs
+            .dirs
+            .iter()
+            .filter_map(direct)
+            .map(|n| (n, Kind::Dir))
+            .chain(fs.files.keys().filter_map(direct).map(|n| (n, Kind::File)))
+            .collect();
+        if let Some(limit) = limit {
+            out.truncate(limit);
+        }
+        Box::pin(async move { Ok(out) })
+    }
+
+    fn dir<'a>(&'a self, name: &'a str) -> Task<'a, Option<Rc<dyn Dir>>> {
+        let path = join(&self.path, name);
+        let mut fs = self.fs.borrow_mut();
+        fs.log.push(format!("open {path}"));
+        let found = fs.dirs.contains(&path).then(|| {
+            Rc::new(FakeDir {
+                fs: self.fs.clone(),
+                path,
+                name: name.to_owned(),
+            }) as Rc<dyn Dir>
+        });
+        Box::pin(async move { Ok(found) })
+    }
+
+    fn file<'a>(&'a self, name: &'a str, create: bool) -> Task<'a, Option<Rc<dyn FileRef>>> {
+        let path = join(&self.path, name);
+        let mut fs = self.fs.borrow_mut();
+        let exists = fs.files.contains_key(&path);
+        if create && !exists {
+            if !fs.write_granted {
+                return Box::pin(async { Err("NotAllowedError".to_owned()) });
+            }
+            fs.log.push(format!("create {path}"));
+            fs.clock += 1000.0;
+            let clock = fs.clock;
+            fs.files.insert(path.clone(), (Vec::new(), clock));
+        }
+        let found = (exists || create).then(|| {
+            Rc::new(FakeFile {
+                fs: self.fs.clone(),
+                path,
+            }) as Rc<dyn FileRef>
+        });
+        Box::pin(async move { Ok(found) })
+    }
+
+    fn remove<'a>(&'a self, name: &'a str) -> Task<'a, ()> {
+        let path = join(&self.path, name);
+        let mut fs = self.fs.borrow_mut();
+        if !fs.write_granted {
+            return Box::pin(async { Err("NotAllowedError".to_owned()) });
+        }
+        fs.log.push(format!("remove {path}"));
+        let result = fs
+            .files
+            .remove(&path)
+            .map(|_| ())
+            .ok_or_else(|| "NotFoundError".to_owned());
+        Box::pin(async move { result })
+    }
+
+    fn permission(&self, write: bool, ask: bool) -> Task<'_, bool> {
+        let mut fs = self.fs.borrow_mut();
+        if write && ask {
+            fs.write_asked = true;
+            fs.write_granted = true;
+        }
+        let granted = !write || fs.write_granted;
+        Box::pin(async move { Ok(granted) })
+    }
+}
+
+impl FileRef for FakeFile {
+    fn stat(&self) -> Task<'_, Stat> {
+        let mut fs = self.fs.borrow_mut();
+        fs.log.push(format!("stat {}", self.path));
+        let stat = fs
+            .files
+            .get(&self.path)
+            .map(|(bytes, modified)| Stat {
+                size: bytes.len() as u64,
+                modified_ms: Some(*modified),
+            })
+            .ok_or_else(|| "NotFoundError".to_owned());
+        Box::pin(async move { stat })
+    }
+
+    fn read(&self) -> Task<'_, Vec<u8>> {
+        let mut fs = self.fs.borrow_mut();
+        fs.log.push(format!("read {}", self.path));
+        let bytes = fs
+            .files
+            .get(&self.path)
+            .map(|(b, _)| b.clone())
+            .ok_or_else(|| "NotFoundError".to_owned());
+        Box::pin(async move { bytes })
+    }
+
+    fn write(&self, bytes: Vec<u8>) -> Task<'_, ()> {
+        let mut fs = self.fs.borrow_mut();
+        if !fs.write_granted {
+            return Box::pin(async { Err("NotAllowedError".to_owned()) });
+        }
+        fs.log.push(format!("write {}", self.path));
+        fs.clock += 1000.0;
+        let clock = fs.clock;
+        fs.files.insert(self.path.clone(), (bytes, clock));
+        Box::pin(async { Ok(()) })
+    }
+}
+
+// --- a config directory ------------------------------------------------------------------------
+
+const MEMORY: &str = "projects/-home-alice-app/memory";
+
+/// A `~/.claude` with what the analysis reads, and the bulk it must never open.
+fn config_dir() -> (Rc<RefCell<Fs>>, Rc<dyn Dir>) {
+    let fs = Rc::new(RefCell::new(Fs::default()));
+    {
+        let mut f = fs.borrow_mut();
+        f.dirs.insert(String::new());
+        f.put("CLAUDE.md", "be brief\n");
+        f.put("settings.json", "{}\n");
+        f.put("history.jsonl", "{}\n");
+        f.put("rules/style.md", "small diffs\n");
+        f.put(
+            &format!("{MEMORY}/MEMORY.md"),
+            "- [Build](build.md) — how the build runs\n- [Old](old.md) — removed long ago\n",
+        );
+        f.put(
+            &format!("{MEMORY}/build.md"),
+            "---\ntype: project\n---\npnpm build\n",
+        );
+        f.put(
+            &format!("{MEMORY}/payments.md"),
+            "---\ndescription: refunds retry\ntype: project\n---\nthree times\n",
+        );
+        // The bulk the walk must never enter, and the transcripts it must never open.
+        f.put("projects/-home-alice-app/0b7e.jsonl", "{\"secret\":1}\n");
+        f.put(
+            "projects/-home-alice-app/0b7e/subagents/agent-1.jsonl",
+            "{}\n",
+        );
+        f.put("projects/-home-alice-app/0b7e/tool-results/out.txt", "x\n");
+        f.put("projects/-home-alice-other/1c2d.jsonl", "{}\n");
+        f.put("projects/-home-alice-other/1c2d/tool-results/r.txt", "{}\n");
+        f.put("todos/t.json", "[]\n");
+        f.put("file-history/a/CLAUDE.md", "old\n");
+        f.put("shell-snapshots/s.sh", "echo\n");
+        f.put("debug/latest", "log\n");
+    }
+    let root = Rc::new(FakeDir {
+        fs: fs.clone(),
+        path: String::new(),
+        name: ".claude".to_owned(),
+    }) as Rc<dyn Dir>;
+    (fs, root)
+}
+
+fn inputs() -> Inputs {
+    Inputs {
+        home: "/home/alice".to_owned(),
+        project: "/home/alice/app".to_owned(),
+        ..Inputs::default()
+    }
+}
+
+async fn analyse(sources: &[Rc<Source>]) -> (Report, Tree) {
+    let (report, tree, _) = ingest::run_analysis(sources.to_vec(), inputs(), |_| {})
+        .await
+        .expect("the analysis runs");
+    (report, tree)
+}
+
+/// Nothing below a transcript folder or a bulk folder was listed, opened, stat'd or read, and
+/// no transcript was stat'd or read.
+fn assert_no_bulk_touched(fs: &Fs) {
+    for line in &fs.log {
+        let (verb, path) = line.split_once(' ').unwrap_or((line, ""));
+        let bulk = ["todos", "file-history", "shell-snapshots", "debug"]
+            .iter()
+            .any(|b| path == *b || path.starts_with(&format!("{b}/")));
+        let transcript_folder = path.starts_with("projects/")
+            && path
+                .split('/')
+                .nth(2)
+                .is_some_and(|third| third != "memory");
+        assert!(!bulk, "{line}");
+        assert!(!transcript_folder, "{line}");
+        if path.ends_with(".jsonl") {
+            assert!(verb != "stat" && verb != "read", "{line}");
+        }
+    }
+}
+
+// --- tests -------------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn the_walk_lists_what_the_analysis_reads_and_skips_the_bulk() {
+    let (fs, root) = config_dir();
+    let walked = live::walk(&root, &|_| {}).await.expect("walk");
+    let rels: Vec<&str> = walked.files.iter().map(|f| f.rel.as_str()).collect();
+    assert_eq!(
+        rels,
+        [
+            "CLAUDE.md",
+            "history.jsonl",
+            &format!("{MEMORY}/MEMORY.md"),
+            &format!("{MEMORY}/build.md"),
+            &format!("{MEMORY}/payments.md"),
+            "projects/-home-alice-other/1c2d.jsonl",
+            "rules/style.md",
+            "settings.json",
+        ]
+    );
+    // The project without memory shows in the picker by one transcript's name, never opened.
+    let source = live::open(root.clone(), &|_| {}).await.expect("open");
+    assert_eq!(
+        source.project_folder_names(),
+        ["-home-alice-app", "-home-alice-other"]
+    );
+    let fs = fs.borrow();
+    assert_no_bulk_touched(&fs);
+    // Folders listed: the root, projects/, the memory folder, rules/, and a peek at the
+    // project without memory; never a transcript folder or a bulk folder.
+    let listed = fs.took("list");
+    assert!(listed.contains(&"projects/-home-alice-other".to_owned()));
+    assert!(
+        !listed.contains(&"projects/-home-alice-app".to_owned()),
+        "{listed:?}"
+    );
+    for folder in &listed {
+        assert!(
+            !folder.contains("/0b7e") && !folder.contains("/1c2d"),
+            "{folder}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_analysis_reads_no_transcript_and_refresh_reads_only_changed_files() {
+    let (fs, root) = config_dir();
+    let source = Rc::new(live::open(root, &|_| {}).await.expect("open"));
+    let (report, _) = analyse(std::slice::from_ref(&source)).await;
+    assert!(report
+        .files
+        .iter()
+        .any(|r| r.path.ends_with("/memory/MEMORY.md")));
+    assert_no_bulk_touched(&fs.borrow());
+    let first_reads = fs.borrow().took("read");
+    assert!(first_reads.contains(&"CLAUDE.md".to_owned()));
+
+    // An edit in the person's editor, then Refresh.
+    fs.borrow_mut().put("CLAUDE.md", "be brief, and kind\n");
+    fs.borrow_mut().log.clear();
+    let fresh = Rc::new(
+        ingest::reread(&source, &|_| {})
+            .await
+            .expect("refresh")
+            .expect("a live source reads again"),
+    );
+    let changes = live::changed_files(&source, &fresh);
+    assert_eq!(changes.changed, ["CLAUDE.md"]);
+    assert!(changes.added.is_empty() && changes.removed.is_empty());
+    let (report, _) = analyse(std::slice::from_ref(&fresh)).await;
+    let log = fs.borrow();
+    // Every file was asked its size and date; only the changed one was read again.
+    assert_eq!(log.took("read"), ["CLAUDE.md"]);
+    assert!(log.took("stat").contains(&"rules/style.md".to_owned()));
+    assert_no_bulk_touched(&log);
+    let user = report
+        .files
+        .iter()
+        .find(|r| r.path == "/home/alice/.claude/CLAUDE.md")
+        .expect("user file");
+    assert_eq!(user.size, Some("be brief, and kind\n".len() as u64));
+}
+
+#[wasm_bindgen_test]
+async fn a_clean_up_writes_only_its_files_asks_for_write_permission_then_and_undoes() {
+    let (fs, root) = config_dir();
+    let source = Rc::new(live::open(root, &|_| {}).await.expect("open"));
+    let sources = vec![source.clone()];
+    let (report, tree) = analyse(&sources).await;
+    assert!(
+        !fs.borrow().write_asked,
+        "write permission asked before a clean-up"
+    );
+    let all = cleanup::memory_cleanups(&report, &tree);
+    let memory = &all[0];
+    assert_eq!(memory.dead_lines.len(), 1);
+    assert_eq!(memory.orphans.len(), 1);
+
+    // Remove the dead line.
+    let plan = cleanup::remove_lines(&tree, &memory.index, &[2]).expect("plan");
+    let targets = live::targets(&plan, &sources, &inputs()).expect("live targets");
+    live::ask_write(&targets).await.expect("permission");
+    assert!(fs.borrow().write_asked);
+    fs.borrow_mut().log.clear();
+    live::apply(&plan, &targets).await.expect("applied");
+    let index = format!("{MEMORY}/MEMORY.md");
+    assert_eq!(
+        fs.borrow().text(&index).as_deref(),
+        Some("- [Build](build.md) — how the build runs\n")
+    );
+    assert_eq!(fs.borrow().took("write"), [index.as_str()]);
+    assert!(fs.borrow().took("remove").is_empty());
+
+    // Undo restores it; an undo after another edit is refused and writes nothing.
+    live::apply(&plan.reverse(), &targets)
+        .await
+        .expect("undone");
+    assert_eq!(fs.borrow().text(&index), plan.changes[0].before.clone());
+    live::apply(&plan, &targets).await.expect("applied again");
+    fs.borrow_mut().put(&index, "edited elsewhere\n");
+    fs.borrow_mut().log.clear();
+    let refused = live::apply(&plan.reverse(), &targets).await;
+    assert!(refused.is_err_and(|e| e.contains("changed since the page read it")));
+    assert!(fs.borrow().took("write").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn orphans_are_linked_or_deleted_and_an_index_compacted_into_a_new_file() {
+    let (fs, root) = config_dir();
+    let source = Rc::new(live::open(root.clone(), &|_| {}).await.expect("open"));
+    let sources = vec![source.clone()];
+    let (report, tree) = analyse(&sources).await;
+    let memory = cleanup::memory_cleanups(&report, &tree).remove(0);
+    let orphans: Vec<String> = memory.orphans.iter().map(|o| o.path.clone()).collect();
+    let payments = format!("{MEMORY}/payments.md");
+
+    let link = cleanup::index_orphans(&report, &tree, &memory.index, &orphans).expect("plan");
+    let targets = live::targets(&link, &sources, &inputs()).expect("targets");
+    live::ask_write(&targets).await.expect("permission");
+    live::apply(&link, &targets).await.expect("linked");
+    assert!(fs
+        .borrow()
+        .text(&format!("{MEMORY}/MEMORY.md"))
+        .is_some_and(|t| t.ends_with("- [payments](payments.md) — refunds retry\n")));
+    live::apply(&link.reverse(), &targets)
+        .await
+        .expect("undone");
+
+    let delete = cleanup::delete_files(&tree, &orphans).expect("plan");
+    let targets = live::targets(&delete, &sources, &inputs()).expect("targets");
+    live::apply(&delete, &targets).await.expect("deleted");
+    assert!(fs.borrow().text(&payments).is_none());
+    assert_eq!(fs.borrow().took("remove"), [payments.as_str()]);
+    live::apply(&delete.reverse(), &targets)
+        .await
+        .expect("undone");
+    assert!(fs
+        .borrow()
+        .text(&payments)
+        .is_some_and(|t| t.contains("three times")));
+
+    // An over-cap index: refresh, analyse, move the entries past the cap into a new file.
+    let long: String = (1..=230).map(|i| format!("- entry {i}\n")).collect();
+    fs.borrow_mut().put(&format!("{MEMORY}/MEMORY.md"), &long);
+    let fresh = Rc::new(
+        ingest::reread(&source, &|_| {})
+            .await
+            .expect("refresh")
+            .expect("live"),
+    );
+    let sources = vec![fresh];
+    let (report, tree) = analyse(&sources).await;
+    let memory = cleanup::memory_cleanups(&report, &tree).remove(0);
+    let over = memory.over_cap.expect("over the cap");
+    let plan = cleanup::compact(
+        &report,
+        &tree,
+        &memory.index,
+        &Compaction::MoveTo(over.suggested_topic.clone()),
+    )
+    .expect("plan");
+    let targets = live::targets(&plan, &sources, &inputs()).expect("targets");
+    live::apply(&plan, &targets).await.expect("compacted");
+    let archive = format!("{MEMORY}/index-archive.md");
+    assert!(fs
+        .borrow()
+        .text(&archive)
+        .is_some_and(|t| t.contains("- entry 230\n")));
+    assert_eq!(
+        fs.borrow()
+            .text(&format!("{MEMORY}/MEMORY.md"))
+            .map(|t| t.lines().count()),
+        Some(200)
+    );
+    live::apply(&plan.reverse(), &targets)
+        .await
+        .expect("undone");
+    assert!(fs.borrow().text(&archive).is_none());
+    assert_eq!(fs.borrow().text(&format!("{MEMORY}/MEMORY.md")), Some(long));
+}
+
+#[wasm_bindgen_test]
+async fn a_source_that_is_not_live_gets_no_write_targets() {
+    let (_, root) = config_dir();
+    let live_source = live::open(root, &|_| {}).await.expect("open");
+    // The same files, as a folder without a handle (the folder input's way).
+    let files = live_source
+        .files
+        .iter()
+        .map(|f| ingest::SourceFile {
+            rel: f.rel.clone(),
+            size: f.size,
+            modified: f.modified.clone(),
+            reader: ingest::Reader::Remote,
+        })
+        .collect();
+    let copy = Rc::new(Source::folder(".claude".to_owned(), files, None));
+    let tree_source = Rc::new(live_source);
+    let (report, tree) = analyse(std::slice::from_ref(&tree_source)).await;
+    let memory = cleanup::memory_cleanups(&report, &tree).remove(0);
+    let plan = cleanup::remove_lines(&tree, &memory.index, &[2]).expect("plan");
+    let refused = live::targets(&plan, &[copy], &inputs());
+    assert!(refused.is_err_and(|e| e.contains("cannot write to")));
+}
