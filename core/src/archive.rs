@@ -1,8 +1,17 @@
 //! Zip archives: list the central directory into the tree, inflate entries on request.
+//!
+//! An archive is read whole ([`mount_zip`], from its bytes) or in place
+//! ([`mount_zip_in_place`], from a [`ZipInPlace`]): the caller fetches the ranges the reader
+//! names (the page through `File.slice`), the end of the archive and its central directory
+//! first, then, entry by entry, only the compressed bytes of the files the analysis asks
+//! for. Fetched bytes are dropped once an entry is read, so memory follows the number of
+//! entries, never the archive's size.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::{Cursor, Read};
+use std::io::{self, Cursor, Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use zip::ZipArchive;
 
@@ -56,7 +65,9 @@ impl std::error::Error for ZipError {}
 
 /// An opened archive that inflates entries when the analysis asks for them.
 pub struct ZipSource {
-    archive: ZipArchive<Cursor<Vec<u8>>>,
+    archive: ZipArchive<Backing>,
+    /// The ranges fetched, for an archive read in place.
+    fetched: Option<Arc<Mutex<Fetched>>>,
     /// The central-directory index of every listed file, by the path it was listed under.
     entries: BTreeMap<VPath, usize>,
     limits: ZipLimits,
@@ -86,8 +97,261 @@ pub fn mount_zip(
     limits: ZipLimits,
 ) -> Result<ZipSource, ZipError> {
     let root = VPath::new(mount).map_err(|error| ZipError::BadMount(error.to_string()))?;
-    let archive = ZipArchive::new(Cursor::new(bytes))
+    let archive = ZipArchive::new(Backing::Whole(Cursor::new(bytes)))
         .map_err(|error| ZipError::NotAZip(error.to_string()))?;
+    Ok(list_archive(tree, root, archive, None, limits))
+}
+
+/// What reading an archive in place needs before it can go on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetch<T> {
+    /// Done.
+    Done(T),
+    /// Fetch these bytes of the archive ([`ZipInPlace::add`] or [`ZipSource::add`]) and
+    /// ask again.
+    Needs(Range<u64>),
+}
+
+/// How many times opening an archive in place asks for more bytes before it gives up: the
+/// end, the central directory, and a few small reads the zip reader makes around them.
+pub const MAX_OPEN_FETCHES: usize = 16;
+
+/// An archive read in place: its length and the byte ranges fetched so far.
+#[derive(Debug, Clone)]
+pub struct ZipInPlace {
+    fetched: Arc<Mutex<Fetched>>,
+}
+
+impl ZipInPlace {
+    /// An archive of `len` bytes of which nothing is fetched yet.
+    pub fn new(len: u64) -> ZipInPlace {
+        ZipInPlace {
+            fetched: Arc::new(Mutex::new(Fetched {
+                len,
+                ..Fetched::default()
+            })),
+        }
+    }
+
+    /// The range to fetch first: the end of the archive, where the end-of-directory record
+    /// (and its comment of up to 64 KiB) and usually the zip64 records lie.
+    pub fn tail(&self) -> Range<u64> {
+        let len = lock(&self.fetched).len;
+        len.saturating_sub(TAIL_BYTES)..len
+    }
+
+    /// Hands over the archive's bytes from `offset`.
+    pub fn add(&mut self, offset: u64, bytes: Vec<u8>) {
+        lock(&self.fetched).add(offset, bytes);
+    }
+
+    /// The bytes fetched so far, over every range.
+    pub fn fetched_bytes(&self) -> u64 {
+        lock(&self.fetched).total
+    }
+}
+
+/// Opens an archive read in place and lists it into `tree` as [`mount_zip`] does, or names
+/// the range it needs first. Call it with the [`ZipInPlace::tail`] fetched, add each range it
+/// names, and call again (at most [`MAX_OPEN_FETCHES`] times). The tree is untouched until it
+/// is done.
+///
+/// # Errors
+/// As [`mount_zip`], and when the reader keeps asking for more.
+pub fn mount_zip_in_place(
+    tree: &mut Tree,
+    mount: &str,
+    archive: &ZipInPlace,
+    limits: ZipLimits,
+) -> Result<Fetch<ZipSource>, ZipError> {
+    let root = VPath::new(mount).map_err(|error| ZipError::BadMount(error.to_string()))?;
+    {
+        let mut state = lock(&archive.fetched);
+        state.missing = None;
+        state.span = directory_span(&state);
+    }
+    let window = Window {
+        fetched: Arc::clone(&archive.fetched),
+        pos: 0,
+    };
+    match ZipArchive::new(Backing::InPlace(window)) {
+        Ok(opened) => {
+            // The directory is parsed: its bytes are no longer needed.
+            lock(&archive.fetched).regions.clear();
+            let fetched = Some(Arc::clone(&archive.fetched));
+            Ok(Fetch::Done(list_archive(
+                tree, root, opened, fetched, limits,
+            )))
+        }
+        Err(error) => match lock(&archive.fetched).missing.take() {
+            Some(range) => Ok(Fetch::Needs(range)),
+            None => Err(ZipError::NotAZip(error.to_string())),
+        },
+    }
+}
+
+/// Where the central directory lies, as the end record in the fetched tail says (zip64
+/// included when its record was fetched too); `None` when it cannot tell, and the reader
+/// then fetches exactly what the zip reader asks for.
+fn directory_span(fetched: &Fetched) -> Option<Range<u64>> {
+    let (&start, tail) = fetched.regions.iter().next_back()?;
+    let u16_at = |b: &[u8], i: usize| Some(u16::from_le_bytes(b.get(i..i + 2)?.try_into().ok()?));
+    let u32_at = |b: &[u8], i: usize| Some(u32::from_le_bytes(b.get(i..i + 4)?.try_into().ok()?));
+    let u64_at = |b: &[u8], i: usize| Some(u64::from_le_bytes(b.get(i..i + 8)?.try_into().ok()?));
+    let at = (0..tail.len().saturating_sub(21))
+        .rev()
+        .find(|&i| tail[i..].starts_with(b"PK\x05\x06"))?;
+    let (size, offset) = (u32_at(tail, at + 12)?, u32_at(tail, at + 16)?);
+    let entries = u16_at(tail, at + 10)?;
+    if size != u32::MAX && offset != u32::MAX && entries != u16::MAX {
+        return Some(u64::from(offset)..u64::from(offset) + u64::from(size));
+    }
+    // zip64: the locator just before the end record names the zip64 record.
+    let locator = at.checked_sub(20)?;
+    if !tail[locator..].starts_with(b"PK\x06\x07") {
+        return None;
+    }
+    let record = u64_at(tail, locator + 8)?.checked_sub(start)?;
+    let record = usize::try_from(record).ok()?;
+    if !tail.get(record..)?.starts_with(b"PK\x06\x06") {
+        return None;
+    }
+    let (size, offset) = (u64_at(tail, record + 40)?, u64_at(tail, record + 48)?);
+    Some(offset..offset.checked_add(size)?)
+}
+
+/// How much of the end of an archive [`ZipInPlace::tail`] names: the end record, its
+/// longest comment, and the zip64 locator and record before it.
+const TAIL_BYTES: u64 = 22 + 65_535 + 20 + 56;
+
+/// The ranges of an archive fetched so far, shared by the reader the zip crate owns and the
+/// caller that adds to it.
+#[derive(Debug, Default)]
+struct Fetched {
+    len: u64,
+    /// Fetched bytes by offset.
+    regions: BTreeMap<u64, Vec<u8>>,
+    /// The first range a read needed that was not fetched.
+    missing: Option<Range<u64>>,
+    /// A missing range that starts in here extends to its end (the central directory while
+    /// opening, the entry being read), so that one fetch serves the whole of it.
+    span: Option<Range<u64>>,
+    /// Every byte handed over, for the caller's accounting.
+    total: u64,
+}
+
+impl Fetched {
+    fn add(&mut self, offset: u64, bytes: Vec<u8>) {
+        self.total = self.total.saturating_add(bytes.len() as u64);
+        if !bytes.is_empty() {
+            self.regions.insert(offset, bytes);
+        }
+    }
+}
+
+fn lock(fetched: &Mutex<Fetched>) -> std::sync::MutexGuard<'_, Fetched> {
+    // One thread only ever holds it; a poisoned lock still holds consistent ranges.
+    fetched
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A reader over the fetched ranges: a read outside them fails and records what it needed.
+#[derive(Debug)]
+struct Window {
+    fetched: Arc<Mutex<Fetched>>,
+    pos: u64,
+}
+
+impl Read for Window {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut fetched = lock(&self.fetched);
+        if buf.is_empty() || self.pos >= fetched.len {
+            return Ok(0);
+        }
+        let pos = self.pos;
+        if let Some((&start, bytes)) = fetched.regions.range(..=pos).next_back() {
+            let end = start.saturating_add(bytes.len() as u64);
+            if pos < end {
+                // `pos - start` is below the region's length, which is a usize.
+                let from = (pos - start) as usize;
+                let n = buf.len().min(bytes.len() - from);
+                buf[..n].copy_from_slice(&bytes[from..from + n]);
+                self.pos += n as u64;
+                return Ok(n);
+            }
+        }
+        let next = fetched
+            .regions
+            .range(pos..)
+            .next()
+            .map_or(fetched.len, |(&start, _)| start);
+        let reach = match &fetched.span {
+            Some(span) if span.contains(&pos) => span.end,
+            _ => 0,
+        };
+        let end = pos
+            .saturating_add(buf.len() as u64)
+            .max(reach)
+            .min(next)
+            .min(fetched.len)
+            .max(pos + 1);
+        fetched.missing.get_or_insert(pos..end);
+        Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "this part of the archive is not fetched yet",
+        ))
+    }
+}
+
+impl Seek for Window {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let len = lock(&self.fetched).len;
+        let target = match to {
+            SeekFrom::Start(n) => Some(n),
+            SeekFrom::End(n) => len.checked_add_signed(n),
+            SeekFrom::Current(n) => self.pos.checked_add_signed(n),
+        };
+        let target = target
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "seek out of range"))?;
+        self.pos = target;
+        Ok(target)
+    }
+}
+
+/// The bytes behind an archive: all of them, or a window of fetched ranges.
+#[derive(Debug)]
+enum Backing {
+    Whole(Cursor<Vec<u8>>),
+    InPlace(Window),
+}
+
+impl Read for Backing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Backing::Whole(cursor) => cursor.read(buf),
+            Backing::InPlace(window) => window.read(buf),
+        }
+    }
+}
+
+impl Seek for Backing {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        match self {
+            Backing::Whole(cursor) => cursor.seek(to),
+            Backing::InPlace(window) => window.seek(to),
+        }
+    }
+}
+
+/// Lists an opened archive's entries into `tree` below `root` (see [`mount_zip`]).
+fn list_archive(
+    tree: &mut Tree,
+    root: VPath,
+    archive: ZipArchive<Backing>,
+    fetched: Option<Arc<Mutex<Fetched>>>,
+    limits: ZipLimits,
+) -> ZipSource {
     let mut entries = BTreeMap::new();
     if archive.has_duplicate_names() {
         // The zip reader keeps one entry per name and does not say which names repeat.
@@ -149,12 +413,13 @@ pub fn mount_zip(
         }
     }
     tree.add_mount(root);
-    Ok(ZipSource {
+    ZipSource {
         archive,
+        fetched,
         entries,
         limits,
         inflated: 0,
-    })
+    }
 }
 
 impl ZipSource {
@@ -167,7 +432,69 @@ impl ZipSource {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+
+    /// Hands over bytes of an archive read in place, from `offset` (what
+    /// [`ZipSource::read_in_place`] named).
+    pub fn add(&mut self, offset: u64, bytes: Vec<u8>) {
+        if let Some(fetched) = &self.fetched {
+            lock(fetched).add(offset, bytes);
+        }
+    }
+
+    /// The bytes fetched so far, over every range, of an archive read in place (0 for one
+    /// read whole).
+    pub fn fetched_bytes(&self) -> u64 {
+        self.fetched
+            .as_ref()
+            .map_or(0, |fetched| lock(fetched).total)
+    }
+
+    /// Inflates one entry as [`ContentSource::read`] does, or, for an archive read in place,
+    /// names the range to fetch first: the entry's local header and compressed bytes, in one
+    /// range where the central directory tells enough. Fetched bytes are dropped once the
+    /// entry is read.
+    pub fn read_in_place(&mut self, path: &VPath) -> Fetch<Result<Vec<u8>, String>> {
+        let Some(fetched) = self.fetched.clone() else {
+            return Fetch::Done(self.read(path));
+        };
+        let until = self.entries.get(path).and_then(|&index| {
+            let entry = self.archive.by_index_data(index).ok()?;
+            // The local header: 30 bytes, the name, and an extra field that is usually the
+            // central one's or a little more (a zip64 or Unicode-path record).
+            let header = 30 + 2 * entry.name_raw().len() as u64 + LOCAL_EXTRA_SLACK;
+            let start = entry.header_start();
+            Some(
+                start
+                    ..start
+                        .saturating_add(header)
+                        .saturating_add(entry.compressed_size()),
+            )
+        });
+        {
+            let mut state = lock(&fetched);
+            state.missing = None;
+            state.span = until;
+        }
+        let inflated = self.inflated;
+        let result = self.read(path);
+        let mut state = lock(&fetched);
+        state.span = None;
+        match state.missing.take() {
+            Some(range) => {
+                // The attempt stopped for bytes not yet fetched: it counts for nothing.
+                self.inflated = inflated;
+                Fetch::Needs(range)
+            }
+            None => {
+                state.regions.clear();
+                Fetch::Done(result)
+            }
+        }
+    }
 }
+
+/// Bytes allowed beyond the central directory's word for a local header's extra field.
+const LOCAL_EXTRA_SLACK: u64 = 64;
 
 impl fmt::Debug for ZipSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -437,6 +764,183 @@ mod tests {
         assert!(!starts.is_empty());
         for start in starts {
             bytes[start + offset..start + offset + 4].copy_from_slice(&value.to_le_bytes());
+        }
+    }
+
+    /// Opens `bytes` in place, fetching what the reader names; returns the tree, the source
+    /// and how many fetches opening took.
+    fn mount_in_place(
+        bytes: &[u8],
+        limits: ZipLimits,
+    ) -> Result<(Tree, ZipSource, usize), ZipError> {
+        let mut tree = Tree::new();
+        let mut archive = ZipInPlace::new(bytes.len() as u64);
+        let tail = archive.tail();
+        archive.add(
+            tail.start,
+            bytes[tail.start as usize..tail.end as usize].to_vec(),
+        );
+        for fetches in 1..=MAX_OPEN_FETCHES {
+            match mount_zip_in_place(&mut tree, "/home/alice", &archive, limits)? {
+                Fetch::Done(source) => return Ok((tree, source, fetches)),
+                Fetch::Needs(range) => {
+                    assert!(
+                        tree.is_empty(),
+                        "the tree is untouched until the archive opens"
+                    );
+                    let end = (range.end as usize).min(bytes.len());
+                    archive.add(range.start, bytes[range.start as usize..end].to_vec());
+                }
+            }
+        }
+        panic!("opening kept asking for more");
+    }
+
+    /// Reads `path` in place, fetching what it names; returns the result and the fetches.
+    fn read_in_place(
+        source: &mut ZipSource,
+        bytes: &[u8],
+        path: &VPath,
+    ) -> (Result<Vec<u8>, String>, usize) {
+        for fetches in 0..8 {
+            match source.read_in_place(path) {
+                Fetch::Done(result) => return (result, fetches),
+                Fetch::Needs(range) => {
+                    let end = (range.end as usize).min(bytes.len());
+                    source.add(range.start, bytes[range.start as usize..end].to_vec());
+                }
+            }
+        }
+        panic!("reading kept asking for more");
+    }
+
+    #[test]
+    fn reads_in_place_only_the_directory_and_the_entries_asked_for() {
+        // A large archive: 2,000 small files and 40 large incompressible ones, of which the
+        // analysis reads three small files.
+        let mut seed = 7u64;
+        let mut noise = |n: usize| -> Vec<u8> {
+            (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    (seed >> 56) as u8
+                })
+                .collect()
+        };
+        let big: Vec<(String, Vec<u8>)> = (0..40)
+            .map(|i| (format!(".claude/projects/p/{i}.jsonl"), noise(256 * 1024)))
+            .collect();
+        let small: Vec<(String, Vec<u8>)> = (0..2000)
+            .map(|i| {
+                (
+                    format!(".claude/todos/{i:04}.json"),
+                    format!("todo {i}").into_bytes(),
+                )
+            })
+            .collect();
+        let wanted = [
+            (".claude/CLAUDE.md", b"# Mine\nBe brief.\n".repeat(40)),
+            (".claude/rules/a.md", b"rule a\n".repeat(10)),
+            (
+                ".claude/projects/p/memory/MEMORY.md",
+                b"- [x](x.md)\n".repeat(30),
+            ),
+        ];
+        let mut items: Vec<Item<'_>> = Vec::new();
+        for (name, bytes) in &big {
+            items.push(Item::File(name, bytes));
+        }
+        for (name, bytes) in &small {
+            items.push(Item::File(name, bytes));
+        }
+        for (name, bytes) in &wanted {
+            items.push(Item::File(name, bytes));
+        }
+        let bytes = archive(&items);
+        let (whole_tree, mut whole) = mount(bytes.clone(), ZipLimits::default());
+        let (tree, mut source, fetches) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        assert_eq!(tree, whole_tree, "the same listing as read whole");
+        assert!(fetches <= 3, "opened in {fetches} fetches");
+        let directory = source.fetched_bytes();
+        let central: u64 = {
+            let reader = ZipArchive::new(Cursor::new(bytes.clone())).unwrap();
+            bytes.len() as u64 - reader.central_directory_start()
+        };
+        assert!(
+            directory as f64 <= 1.2 * central as f64 + TAIL_BYTES as f64,
+            "{directory} bytes fetched to open, the directory and its end are {central}"
+        );
+        let mut compressed = 0;
+        for (name, text) in &wanted {
+            let path = vpath(&format!("/home/alice/{name}"));
+            let (read, fetches) = read_in_place(&mut source, &bytes, &path);
+            assert_eq!(read.as_deref(), Ok(text.as_slice()), "{name}");
+            assert_eq!(read, whole.read(&path), "{name}: as read whole");
+            assert_eq!(fetches, 1, "{name}: one fetch");
+            let index = whole.entries[&path];
+            let entry = whole.archive.by_index_data(index).unwrap();
+            compressed += 30 + entry.name_raw().len() as u64 + entry.compressed_size();
+        }
+        let entries = source.fetched_bytes() - directory;
+        assert!(
+            entries as f64 <= 1.2 * compressed as f64 + 3.0 * (LOCAL_EXTRA_SLACK + 64) as f64,
+            "{entries} bytes fetched for entries of {compressed}"
+        );
+        assert!(
+            (source.fetched_bytes() as f64) < 0.1 * bytes.len() as f64,
+            "{} of {} bytes read",
+            source.fetched_bytes(),
+            bytes.len()
+        );
+        // Fetched bytes are dropped once read: nothing of the archive stays held.
+        let held: usize = source
+            .fetched
+            .as_ref()
+            .map_or(0, |f| lock(f).regions.values().map(Vec::len).sum());
+        assert_eq!(held, 0);
+    }
+
+    #[test]
+    fn in_place_keeps_every_check_of_a_whole_read() {
+        // A bomb, a lying size, a bad CRC and a broken archive behave as when read whole.
+        let zeros = vec![0u8; 3 * 1024 * 1024];
+        let bytes = archive(&[
+            Item::File("a/../../x.md", b"escape"),
+            Item::File("big.md", &zeros),
+            Item::File("ok.md", b"fine"),
+        ]);
+        let (whole_tree, mut whole) = mount(bytes.clone(), small_limits());
+        let (tree, mut source, _) = mount_in_place(&bytes, small_limits()).unwrap();
+        assert_eq!(tree, whole_tree);
+        for path in [
+            "/home/alice/ok.md",
+            "/home/alice/big.md",
+            "/home/alice/none.md",
+        ] {
+            let path = vpath(path);
+            assert_eq!(
+                read_in_place(&mut source, &bytes, &path).0,
+                whole.read(&path)
+            );
+        }
+        let mut damaged = archive(&[Item::File("a.md", b"hello hello hello")]);
+        let at = damaged.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+        damaged[at + 16] ^= 0xff; // the CRC in the central directory
+        let (_, mut whole) = mount(damaged.clone(), ZipLimits::default());
+        let (_, mut source, _) = mount_in_place(&damaged, ZipLimits::default()).unwrap();
+        let path = vpath("/home/alice/a.md");
+        let in_place = read_in_place(&mut source, &damaged, &path).0;
+        assert!(in_place.is_err());
+        assert_eq!(in_place, whole.read(&path));
+        for junk in [
+            b"not a zip at all".to_vec(),
+            vec![0u8; 200_000],
+            bytes[..bytes.len() / 2].to_vec(),
+        ] {
+            assert!(matches!(
+                mount_in_place(&junk, ZipLimits::default()),
+                Err(ZipError::NotAZip(_))
+            ));
         }
     }
 

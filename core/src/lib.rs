@@ -126,7 +126,10 @@ mod text;
 mod version;
 
 pub use analyze::{analyze, analyze_with, Analysis, AnalyzeError, Input, Step, MAX_TURNS};
-pub use archive::{mount_zip, ZipError, ZipLimits, ZipSource};
+pub use archive::{
+    mount_zip, mount_zip_in_place, Fetch, ZipError, ZipInPlace, ZipLimits, ZipSource,
+    MAX_OPEN_FETCHES,
+};
 pub use discover::group_digits;
 pub use encode::{decode_guess, encode_project_path};
 pub use limits::is_bulk_data;

@@ -200,6 +200,40 @@ pub fn sanitize(
     }
 }
 
+/// The part of `tree` that [`sanitize`] reads for `report`: the mount roots, the files and
+/// folders the shared snapshot could keep (each file's entry whole, contents included) and
+/// the findings made while the tree was built.
+///
+/// [`sanitize`] over it gives the same snapshot as over the whole tree, and it holds every
+/// file the report lists that exists, so the page's analysis worker hands the page this
+/// (a few hundred entries) instead of a tree of every listed file. Where the project holds
+/// more files than the health check matches globs against, the rule witnesses depend on
+/// files outside it, and the whole tree is returned.
+pub fn basis(tree: &Tree, input: &Input, report: &Report) -> Tree {
+    let plan = Plan::new(tree, input, report);
+    if let Some(project) = &plan.project {
+        if tree.files_under(project).nth(RULE_MATCH_FILES).is_some() {
+            return tree.clone();
+        }
+    }
+    let mut out = Tree::new();
+    for mount in &plan.mounts {
+        out.add_mount(mount.clone());
+    }
+    for dir in &plan.dirs {
+        out.add_dir(dir.clone());
+    }
+    for path in plan.files.keys() {
+        if let Some(entry) = tree.file(path) {
+            out.insert(path.clone(), entry.clone());
+        }
+    }
+    for finding in tree.diagnostics() {
+        out.push_diagnostic(finding.clone());
+    }
+    out
+}
+
 // ----- what is kept ----------------------------------------------------------------------
 
 /// How a kept file's contents are carried.

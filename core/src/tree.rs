@@ -209,6 +209,12 @@ impl Tree {
         self.mounts.iter()
     }
 
+    /// The folders recorded explicitly ([`Tree::add_dir`], mount roots included), in byte
+    /// order; folders only implied by their files are not among them.
+    pub fn named_dirs(&self) -> impl Iterator<Item = &VPath> {
+        self.dirs.iter()
+    }
+
     /// The names of the folders directly inside `dir`, in byte order.
     ///
     /// Skips over each child folder's contents in one seek, so a `projects/` folder with

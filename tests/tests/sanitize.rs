@@ -1394,3 +1394,79 @@ fn the_managed_policys_inline_instructions_stay_text_of_their_length() {
         ),
     );
 }
+
+// ----- the share basis -------------------------------------------------------------------
+
+/// The page's analysis worker hands the page `sanitize::basis` instead of the whole tree:
+/// sharing from it must give the very same snapshot, and it must hold every listed file.
+fn check_basis(
+    what: &str,
+    tree: &memdiag_core::Tree,
+    input: &memdiag_core::Input,
+    report: &Report,
+) {
+    let basis = memdiag_core::sanitize::basis(tree, input, report);
+    assert!(basis.len() <= tree.len(), "{what}: the basis grew");
+    for row in report.files.iter().filter(|row| row.size.is_some()) {
+        let Ok(path) = memdiag_core::VPath::new(&row.path) else {
+            continue;
+        };
+        assert_eq!(
+            basis.file(&path),
+            tree.file(&path),
+            "{what}: {} is not in the basis as in the tree",
+            row.path
+        );
+    }
+    for options in OPTIONS {
+        let whole = sanitize(tree, input, report, &options);
+        let part = sanitize(&basis, input, report, &options);
+        assert_eq!(
+            format!("{part:?}"),
+            format!("{whole:?}"),
+            "{what} {options:?}: sharing from the basis differs"
+        );
+        assert_eq!(
+            encode_link(&part, "2026-01-01T00:00:00Z"),
+            encode_link(&whole, "2026-01-01T00:00:00Z"),
+            "{what} {options:?}: the link differs"
+        );
+    }
+}
+
+#[test]
+fn sharing_from_the_basis_gives_the_same_snapshot() {
+    for dir in fixture_dirs() {
+        let mut fixture = Fixture::load_dir(&dir);
+        let report = fixture.analyze();
+        check_basis(
+            &dir.display().to_string(),
+            &fixture.tree,
+            &fixture.input,
+            &report,
+        );
+    }
+    let mut cases: Vec<_> = std::fs::read_dir(workspace_root().join("fixtures/rules"))
+        .expect("fixtures/rules exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    cases.sort();
+    for path in cases {
+        let text = std::fs::read_to_string(&path).expect("readable case");
+        let tree = text.split("//= rows\n").next().unwrap_or(&text);
+        let mut fixture = Fixture::parse(tree);
+        let report = fixture.analyze();
+        check_basis(
+            &path.display().to_string(),
+            &fixture.tree,
+            &fixture.input,
+            &report,
+        );
+    }
+    for seed in 0..20 {
+        let generated = generate(seed);
+        let (tree, report) = generated.analyse();
+        check_basis(&format!("seed {seed}"), &tree, &generated.input, &report);
+    }
+}
