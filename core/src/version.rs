@@ -66,6 +66,8 @@ pub enum Behaviour {
     AgentsMdFallback,
     /// A memory folder with topic files and no `MEMORY.md` gets an index written.
     IndexBackfill,
+    /// The managed policy's files are labelled as organization-managed instructions.
+    ManagedLabel,
 }
 
 impl Behaviour {
@@ -80,6 +82,7 @@ impl Behaviour {
             Behaviour::WarningDetailed => "warning-detailed",
             Behaviour::AgentsMdFallback => "agents-md-fallback",
             Behaviour::IndexBackfill => "index-backfill",
+            Behaviour::ManagedLabel => "managed-label",
         }
     }
 }
@@ -160,6 +163,17 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         cases: &["rule-paths-missing-empty-or-only-globstar-load-at-startup"],
     },
     RuleChange {
+        version: ClaudeVersion(2, 1, 136),
+        before: ClaudeVersion(2, 1, 133),
+        behaviour: Behaviour::ManagedLabel,
+        summary: "the managed policy's files are labelled as organization-managed instructions; \
+                  before, as the user's",
+        cases: &[
+            "agents-md-fallback-with-managed-claude-md",
+            "managed-import-of-sibling-loads-when-external-approved",
+        ],
+    },
+    RuleChange {
         version: ClaudeVersion(2, 1, 268),
         before: ClaudeVersion(2, 1, 267),
         behaviour: Behaviour::WarningDetailed,
@@ -236,25 +250,32 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 68),
-        summary: "a Read attaches other files or skills than the current releases do",
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
-            "agents-md-ignored-when-a-parent-has-claude-md",
-            "claude-md-excludes-merged-across-settings",
-            "managed-policy-claude-md-and-rules-never-excluded",
-            "nested-read-dot-claude-local-and-rules-once",
-            "nested-read-no-depth-limit-and-no-skip-list",
-            "nested-read-outside-and-at-the-working-directory",
-            "walk-every-parent-directory-and-its-rules",
-            "walk-parent-rule-paths-relative-to-its-folder",
+            "generated-03",
+            "worktree-nested-in-main-repository-walk",
         ],
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 68),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        summary: "a Read attaches other files or skills than the current releases do",
         cases: &[
-            "generated-03",
-            "worktree-nested-in-main-repository-walk",
+            "agents-md-ignored-when-a-parent-has-claude-md",
+            "claude-md-excludes-merged-across-settings",
+            "generated-01",
+            "generated-02",
+            "generated-04",
+            "generated-06",
+            "managed-policy-claude-md-and-rules-never-excluded",
+            "nested-read-dot-claude-local-and-rules-once",
+            "nested-read-no-depth-limit-and-no-skip-list",
+            "nested-read-outside-and-at-the-working-directory",
+            "rule-paths-patterns-match-on-read",
+            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
+            "walk-every-parent-directory-and-its-rules",
+            "walk-order-and-three-names",
+            "walk-parent-rule-paths-relative-to-its-folder",
         ],
     },
     Unreproduced {
@@ -270,21 +291,10 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 71),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "generated-01",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 78),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
-            "generated-02",
-            "generated-04",
             "generated-05",
-            "generated-06",
             "imports-syntax-forms",
             "memory-md-25001-units-cut-at-last-newline",
             "memory-md-exactly-200-lines-loads-whole",
@@ -295,7 +305,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
             "memory-md-single-line-over-25000",
             "memory-md-size-cut-short-lines",
             "text-frontmatter-and-block-comments-stripped",
-            "walk-order-and-three-names",
         ],
     },
     Unreproduced {
@@ -308,17 +317,15 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 84),
-        summary: "the managed policy's files (and their imports) are labelled as the user's instructions",
+        to: ClaudeVersion(2, 1, 83),
+        summary: "a Read attaches other files or skills than the current releases do",
         cases: &[
-            "agents-md-fallback-with-managed-claude-md",
-            "managed-import-of-sibling-loads-when-external-approved",
-            "managed-policy-claude-md-and-rules-never-excluded",
+            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
         ],
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 84),
+        to: ClaudeVersion(2, 1, 138),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "managed-settings-inline-claude-md",
@@ -326,7 +333,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 186),
+        to: ClaudeVersion(2, 1, 195),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "size-4-mib-cap-counts-bytes-not-chars",
@@ -334,7 +341,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 186),
+        to: ClaudeVersion(2, 1, 197),
         summary: "a sub-agent receives other files or another memory index",
         cases: &[
             "generated-04",
@@ -348,18 +355,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 214),
-        summary: "a Read attaches other files or skills than the current releases do",
-        cases: &[
-            "generated-01",
-            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
-            "rule-paths-patterns-match-on-read",
-            "skills-in-subdirectory-announced-after-read",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 214),
+        to: ClaudeVersion(2, 1, 231),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "symlinked-files-load-at-the-link-path-folders-are-not-followed",
@@ -367,10 +363,34 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 214),
+        to: ClaudeVersion(2, 1, 232),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "generated-01",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 238),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "text-trim-bom-crlf-and-korean",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 252),
+        summary: "a Read attaches other files or skills than the current releases do",
+        cases: &[
+            "skills-in-subdirectory-announced-after-read",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 277),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "symlinked-file-imports-resolve-from-the-targets-folder",
         ],
     },
     Unreproduced {
@@ -393,30 +413,21 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 303),
-        summary: "a Read attaches other files or skills than the current releases do",
+        to: ClaudeVersion(2, 1, 306),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "generated-02",
             "generated-04",
             "generated-06",
-            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
             "walk-order-and-three-names",
         ],
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 332),
+        to: ClaudeVersion(2, 1, 315),
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
             "skills-listing-over-budget",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 332),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "symlinked-file-imports-resolve-from-the-targets-folder",
         ],
     },
     Unreproduced {
@@ -425,6 +436,22 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "generated-03",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 70),
+        to: ClaudeVersion(2, 1, 232),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "rule-paths-patterns-match-on-read",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 70),
+        to: ClaudeVersion(2, 1, 306),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
         ],
     },
     Unreproduced {
@@ -437,37 +464,101 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 74),
-        to: ClaudeVersion(2, 1, 84),
-        summary: "the memory folder is chosen otherwise (which settings layers autoMemoryDirectory is read from)",
+        to: ClaudeVersion(2, 1, 112),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
-            "auto-memory-directory-project-settings-absolute",
             "generated-01",
         ],
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 74),
-        to: ClaudeVersion(2, 1, 84),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        to: ClaudeVersion(2, 1, 112),
+        summary: "the memory folder is chosen otherwise (which settings layers autoMemoryDirectory is read from)",
         cases: &[
-            "auto-memory-directory-project-settings-absolute",
             "generated-01",
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 186),
+        from: ClaudeVersion(2, 1, 74),
+        to: ClaudeVersion(2, 1, 156),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "auto-memory-directory-project-settings-absolute",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 74),
+        to: ClaudeVersion(2, 1, 156),
+        summary: "the memory folder is chosen otherwise (which settings layers autoMemoryDirectory is read from)",
+        cases: &[
+            "auto-memory-directory-project-settings-absolute",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 84),
+        to: ClaudeVersion(2, 1, 232),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 86),
+        to: ClaudeVersion(2, 1, 109),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "skills-listing-budget-from-env",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 86),
+        to: ClaudeVersion(2, 1, 277),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "skills-listing-max-desc-chars-setting",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 111),
+        to: ClaudeVersion(2, 1, 277),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "skills-listing-budget-from-env",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 233),
+        to: ClaudeVersion(2, 1, 306),
+        summary: "a Read attaches other files or skills than the current releases do",
+        cases: &[
+            "nested-read-outside-and-at-the-working-directory",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 280),
+        to: ClaudeVersion(2, 1, 306),
+        summary: "a Read attaches other files or skills than the current releases do",
+        cases: &[
+            "generated-02",
+            "generated-06",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 332),
+        to: ClaudeVersion(2, 1, 332),
+        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        cases: &[
+            "symlinked-file-imports-resolve-from-the-targets-folder",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 332),
         to: ClaudeVersion(2, 1, 332),
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
             "skills-listing-budget-from-env",
             "skills-listing-max-desc-chars-setting",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 263),
-        to: ClaudeVersion(2, 1, 303),
-        summary: "a Read attaches other files or skills than the current releases do",
-        cases: &[
-            "nested-read-outside-and-at-the-working-directory",
+            "skills-listing-over-budget",
         ],
     },
 ];
@@ -551,19 +642,109 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 12_499,
     },
     OwnText {
+        since: ClaudeVersion(2, 1, 96),
+        block_wrap: 193,
+        skills_listing: 1_478,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 110),
+        block_wrap: 193,
+        skills_listing: 2_239,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 111),
+        block_wrap: 193,
+        skills_listing: 2_560,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 113),
+        block_wrap: 193,
+        skills_listing: 2_561,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 122),
+        block_wrap: 193,
+        skills_listing: 2_573,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 139),
+        block_wrap: 193,
+        skills_listing: 2_573,
+        memory_section: 12_765,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 148),
+        block_wrap: 193,
+        skills_listing: 3_356,
+        memory_section: 12_765,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 152),
+        block_wrap: 193,
+        skills_listing: 3_562,
+        memory_section: 12_765,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 154),
+        block_wrap: 193,
+        skills_listing: 4_147,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 163),
+        block_wrap: 193,
+        skills_listing: 4_464,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 173),
+        block_wrap: 193,
+        skills_listing: 4_471,
+        memory_section: 2_025,
+    },
+    OwnText {
         since: ClaudeVersion(2, 1, 186),
         block_wrap: 193,
         skills_listing: 4_518,
         memory_section: 2_025,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 210),
+        since: ClaudeVersion(2, 1, 198),
+        block_wrap: 193,
+        skills_listing: 5_803,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 200),
         block_wrap: 193,
         skills_listing: 5_867,
         memory_section: 2_025,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 263),
+        since: ClaudeVersion(2, 1, 224),
+        block_wrap: 193,
+        skills_listing: 4_475,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 229),
+        block_wrap: 193,
+        skills_listing: 4_475,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 246),
+        block_wrap: 193,
+        skills_listing: 4_930,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 252),
         block_wrap: 193,
         skills_listing: 5_514,
         memory_section: 2_018,
@@ -605,6 +786,18 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 2_018,
     },
     OwnText {
+        since: ClaudeVersion(2, 1, 305),
+        block_wrap: 230,
+        skills_listing: 5_969,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 315),
+        block_wrap: 230,
+        skills_listing: 6_167,
+        memory_section: 2_018,
+    },
+    OwnText {
         since: ClaudeVersion(2, 1, 328),
         block_wrap: 230,
         skills_listing: 6_275,
@@ -633,6 +826,8 @@ pub(crate) struct Rules {
     pub(crate) agents_md_fallback: bool,
     /// A missing `MEMORY.md` is written from the topic files.
     pub(crate) index_backfill: bool,
+    /// The managed policy's files carry their own label; before, the user's.
+    pub(crate) managed_label: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
 }
@@ -691,6 +886,7 @@ impl Rules {
             },
             agents_md_fallback: has(Behaviour::AgentsMdFallback),
             index_backfill: has(Behaviour::IndexBackfill),
+            managed_label: has(Behaviour::ManagedLabel),
             own_text,
         }
     }

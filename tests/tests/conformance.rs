@@ -454,6 +454,20 @@ fn every_recorded_release_replays_against_the_core() {
             }
             replayed += 1;
             let problems = check_release(case, &layout, &sent, Some(&release));
+            if std::env::var_os("MEMDIAG_FIT").is_some() {
+                let (mut tree, mut input) = lay_out(case, &layout);
+                input.version = Some(release.clone());
+                if let Ok(report) = analyze_with(&mut tree, &input, &mut NoReads) {
+                    let c = &report.session.cost;
+                    let d = |v: &Value, core: u64| v.as_u64().map(|x| x as i64 - core as i64);
+                    eprintln!("FIT {}", serde_json::json!({
+                        "case": name, "release": release, "problems": problems,
+                        "skills": d(&sent["skills"]["chars"], c.skills_listing.total()),
+                        "memory": d(&sent["memory"]["chars"], c.memory_section.total()),
+                        "block": d(&sent["startup"]["chars"], c.instruction_block.total()),
+                    }));
+                }
+            }
             let excuse = NOT_REPRODUCED
                 .iter()
                 .find(|k| k.from <= version && version <= k.to && k.cases.contains(&name.as_str()));

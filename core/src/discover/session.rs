@@ -47,7 +47,10 @@ impl Discovery<'_> {
             let Some(index) = top_level_index(rows, path) else {
                 continue;
             };
-            let label = label_of(&rows[index]);
+            let label = match label_of(&rows[index]) {
+                SentLabel::Managed if !self.paths.rules.managed_label => SentLabel::User,
+                label => label,
+            };
             for i in sent_subtree(rows, index) {
                 if sent.insert(rows[i].path.clone()) {
                     rows[i].counted = true;
