@@ -3,6 +3,7 @@
 //! [`status`], [`workspace`]) read the state and the engine from the [`crate::Page`]
 //! context instead, so that the layout passes nothing through.
 
+pub mod cleanup;
 pub mod context_bar;
 pub mod diagnostics;
 pub mod file_view;

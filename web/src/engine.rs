@@ -365,6 +365,31 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> Engine {
 }
 
 impl Engine {
+    /// The sources a run analyses, for a clean-up to find where its files live.
+    pub fn sources(&self) -> Vec<Rc<Source>> {
+        self.snapshot.borrow().run_sources()
+    }
+
+    /// Adds a live folder: one the folder picker opened, or a drop that gave a folder
+    /// handle. The page walks it itself ([`crate::live::open`]).
+    pub fn add_live(&self, dir: Rc<dyn crate::live::Dir>, current: Inputs) {
+        let run = self.next_run();
+        self.dispatch.dispatch(Action::RunStarted(run));
+        let engine = self.clone();
+        spawn_local(async move {
+            let listed = engine.listing_progress(run);
+            match crate::live::open(dir, &listed).await {
+                Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
+                Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
+            }
+        });
+    }
+
+    /// Shows a notice for a person.
+    pub fn notice(&self, text: String) {
+        self.dispatch.dispatch(Action::Notice(Some(text)));
+    }
+
     /// True when the page holds sources to analyse.
     pub fn has_sources(&self) -> bool {
         !self.snapshot.borrow().sources.is_empty()
@@ -424,7 +449,12 @@ impl Engine {
             let mut shared = None;
             for item in items {
                 let listed = engine.listing_progress(run);
-                match ingest::open_dropped(item, &listed).await {
+                // A folder whose handle the browser gave is opened live: walked by the page.
+                let opened = match crate::live::from_drop(&item, &listed).await {
+                    Some(result) => result.map(Opened::Source),
+                    None => ingest::open_dropped(item, &listed).await,
+                };
+                match opened {
                     Ok(Opened::Source(source)) => added.push(source),
                     Ok(Opened::Shared(snapshot, name, raw)) => {
                         shared.get_or_insert((snapshot, name, raw));

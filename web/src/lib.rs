@@ -161,6 +161,7 @@ pub fn App() -> Html {
                 }
                 { picker(&state, &engine) }
                 { share_dialog(&state) }
+                <components::cleanup::CleanupHost />
             </div>
         </ContextProvider<Page>>
     }

@@ -615,6 +615,63 @@ pub async fn pick_folder() -> Result<Option<Rc<dyn Dir>>, String> {
     }
 }
 
+/// A folder picker: gives a folder, or `None` when the person cancels.
+pub type Picker = Rc<dyn Fn() -> Option<Rc<dyn Dir>>>;
+
+/// A folder picker in place of the browser's, for the component tests: it hands the page an
+/// in-memory folder when "Choose folder" is pressed. `None` restores the browser's.
+pub fn set_picker(picker: Option<Picker>) {
+    PICKER.with(|p| *p.borrow_mut() = picker);
+}
+
+thread_local! {
+    static PICKER: std::cell::RefCell<Option<Picker>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// What "Choose folder" does: where the page can open folders live (or a test put its own
+/// picker in), the folder picker, and the folder added as a live source; elsewhere
+/// `fallback`, the folder input.
+pub fn choose_folder(
+    fallback: yew::Callback<web_sys::MouseEvent>,
+    engine: crate::engine::Engine,
+    inputs: Inputs,
+) -> yew::Callback<web_sys::MouseEvent> {
+    yew::Callback::from(move |event: web_sys::MouseEvent| {
+        if let Some(picker) = PICKER.with(|p| p.borrow().clone()) {
+            if let Some(dir) = picker() {
+                engine.add_live(dir, inputs.clone());
+            }
+            return;
+        }
+        if !supported() {
+            fallback.emit(event);
+            return;
+        }
+        let (engine, inputs) = (engine.clone(), inputs.clone());
+        yew::platform::spawn_local(async move {
+            match pick_folder().await {
+                Ok(Some(dir)) => engine.add_live(dir, inputs),
+                Ok(None) => {}
+                Err(message) => engine.notice(format!("The folder could not be opened: {message}")),
+            }
+        });
+    })
+}
+
+/// Opens a dropped folder live when the browser gave its handle; `None` for anything else
+/// (a zip, a file, a browser without handles), which the usual drop path takes.
+pub async fn from_drop(
+    item: &crate::ingest::DroppedItem,
+    listed: &dyn Fn(u64),
+) -> Option<Result<Source, String>> {
+    if !item.entry.is_directory() {
+        return None;
+    }
+    let dir = dropped_folder(item.handle.clone()?).await?;
+    Some(open(dir, listed).await)
+}
+
 /// The folder handle a drop item offered (`getAsFileSystemHandle`), when it is a folder.
 pub async fn dropped_folder(handle: Promise) -> Option<Rc<dyn Dir>> {
     let handle = JsFuture::from(handle).await.ok()?;

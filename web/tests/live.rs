@@ -525,3 +525,241 @@ async fn a_source_that_is_not_live_gets_no_write_targets() {
     let refused = live::targets(&plan, &[copy], &inputs());
     assert!(refused.is_err_and(|e| e.contains("cannot write to")));
 }
+
+// --- the page ----------------------------------------------------------------------------------
+
+mod page {
+    use std::time::Duration;
+
+    use wasm_bindgen::JsCast;
+    use web_sys::{Element, HtmlElement};
+
+    pub(crate) fn container() -> Element {
+        let document = web_sys::window().unwrap().document().unwrap();
+        let div = document.create_element("div").unwrap();
+        document.body().unwrap().append_child(&div).unwrap();
+        div
+    }
+
+    pub(crate) async fn settle() {
+        for _ in 0..3 {
+            yew::platform::time::sleep(Duration::ZERO).await;
+        }
+    }
+
+    pub(crate) fn all(root: &Element, selector: &str) -> Vec<Element> {
+        let list = root.query_selector_all(selector).unwrap();
+        (0..list.length())
+            .filter_map(|i| list.get(i))
+            .filter_map(|n| n.dyn_into::<Element>().ok())
+            .collect()
+    }
+
+    pub(crate) fn one(root: &Element, selector: &str) -> Element {
+        root.query_selector(selector)
+            .unwrap()
+            .unwrap_or_else(|| panic!("nothing matches {selector}"))
+    }
+
+    pub(crate) fn click(element: &Element) {
+        element.clone().unchecked_into::<HtmlElement>().click();
+    }
+
+    pub(crate) fn run_of(root: &Element) -> u64 {
+        one(root, "[data-testid=app]")
+            .get_attribute("data-run")
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Waits until a run newer than `after` has finished.
+    pub(crate) async fn wait_for_run(root: &Element, after: u64) {
+        for _ in 0..500 {
+            settle().await;
+            if let Ok(Some(app)) = root.query_selector("[data-testid=app]") {
+                let run: u64 = app
+                    .get_attribute("data-run")
+                    .and_then(|r| r.parse().ok())
+                    .unwrap_or(0);
+                if run > after && app.get_attribute("data-ready").as_deref() == Some("true") {
+                    return;
+                }
+            }
+            yew::platform::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("no run after {after} finished");
+    }
+
+    pub(crate) async fn wait_for(root: &Element, selector: &str) -> Element {
+        for _ in 0..400 {
+            settle().await;
+            if let Ok(Some(found)) = root.query_selector(selector) {
+                return found;
+            }
+            yew::platform::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("nothing matches {selector}");
+    }
+
+    pub(crate) async fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+        for _ in 0..400 {
+            settle().await;
+            if done() {
+                return;
+            }
+            yew::platform::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("never: {what}");
+    }
+
+    /// Sets a text field's value and commits it, as pressing Enter does.
+    pub(crate) fn type_into(field: &Element, value: &str) {
+        let input: &web_sys::HtmlInputElement = field.unchecked_ref();
+        input.set_value(value);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+        field.dispatch_event(&event).unwrap();
+    }
+}
+
+/// The demo is not a live folder: a clean-up is reviewed as a diff and offered as a script
+/// only. Then "Choose folder" opens the in-memory folder live (through the picker the tests
+/// put in the browser's place): a dead line is removed with a diff, a confirmation, write
+/// permission asked only then, a rescan, and an undo; an orphan is deleted and undone.
+#[wasm_bindgen_test]
+async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo() {
+    use page::*;
+    assert!(
+        memdiag_web::demo::available(),
+        "the page is built with the demo"
+    );
+    let root = container();
+    let _app = yew::Renderer::<memdiag_web::App>::with_root(root.clone()).render();
+    wait_for_run(&root, 0).await;
+
+    // The demo: a script, never a write.
+    click(&one(&root, "[data-testid=view-health]"));
+    let mode = wait_for(&root, "[data-testid=cleanup-mode]").await;
+    assert!(mode
+        .text_content()
+        .unwrap_or_default()
+        .contains("shell script"));
+    click(&wait_for(&root, "[data-testid=cleanup-remove-lines]").await);
+    let review = wait_for(&root, "[data-testid=cleanup-review]").await;
+    assert!(one(&review, "[data-testid=cleanup-diff]")
+        .text_content()
+        .unwrap_or_default()
+        .contains("deleted-topic.md"));
+    assert!(review
+        .query_selector("[data-testid=cleanup-confirm]")
+        .unwrap()
+        .is_none());
+    assert!(review
+        .query_selector("[data-testid=cleanup-script]")
+        .unwrap()
+        .is_some());
+    click(&one(&review, "[data-testid=cleanup-cancel]"));
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=cleanup-review]")
+        .unwrap()
+        .is_none());
+
+    // The live folder.
+    let (fs, dir) = config_dir();
+    live::set_picker(Some(Rc::new(move || Some(dir.clone()))));
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=choose-folder]"));
+    wait_for_run(&root, before).await;
+    live::set_picker(None);
+    let before = run_of(&root);
+    type_into(
+        &one(&root, "[data-testid=input-project]"),
+        "/home/alice/app",
+    );
+    wait_for_run(&root, before).await;
+    click(&one(&root, "[data-testid=view-health]"));
+    let mode = wait_for(&root, "[data-testid=cleanup-mode]").await;
+    assert!(
+        mode.text_content()
+            .unwrap_or_default()
+            .contains("Changes are made in your folder"),
+        "{:?}",
+        mode.text_content()
+    );
+    assert_eq!(all(&root, "[data-testid=dead-line]").len(), 1);
+    assert_eq!(all(&root, "[data-testid=orphan]").len(), 1);
+
+    click(&one(&root, "[data-testid=cleanup-remove-lines]"));
+    let review = wait_for(&root, "[data-testid=cleanup-review]").await;
+    let diff = one(&review, "[data-testid=cleanup-diff]")
+        .text_content()
+        .unwrap_or_default();
+    assert!(
+        diff.contains("-- [Old](old.md) — removed long ago"),
+        "{diff}"
+    );
+    assert!(
+        !fs.borrow().write_asked,
+        "permission asked before the confirmation"
+    );
+    assert!(fs.borrow().took("write").is_empty());
+    let before = run_of(&root);
+    click(&one(&review, "[data-testid=cleanup-confirm]"));
+    wait_for(&root, "[data-testid=cleanup-undo]").await;
+    wait_for_run(&root, before).await;
+    assert!(fs.borrow().write_asked);
+    let index = format!("{MEMORY}/MEMORY.md");
+    assert_eq!(fs.borrow().took("write"), [index.as_str()]);
+    assert_eq!(
+        fs.borrow().text(&index).as_deref(),
+        Some("- [Build](build.md) — how the build runs\n")
+    );
+    // The rescan shows the line gone.
+    wait_until("the dead line is gone after the rescan", || {
+        all(&root, "[data-testid=dead-line]").is_empty()
+    })
+    .await;
+
+    // Undo, then the line is back after the rescan.
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=cleanup-undo-button]"));
+    wait_for_run(&root, before).await;
+    wait_until("the undo restores the index", || {
+        fs.borrow()
+            .text(&index)
+            .is_some_and(|t| t.contains("[Old](old.md)"))
+    })
+    .await;
+    wait_until("the dead line is back", || {
+        all(&root, "[data-testid=dead-line]").len() == 1
+    })
+    .await;
+
+    // Delete the orphan, then undo.
+    let payments = format!("{MEMORY}/payments.md");
+    click(&one(&root, "[data-testid=cleanup-delete-orphans]"));
+    let review = wait_for(&root, "[data-testid=cleanup-review]").await;
+    assert!(one(&review, "[data-testid=cleanup-diff]")
+        .text_content()
+        .unwrap_or_default()
+        .contains("+++ /dev/null"));
+    let before = run_of(&root);
+    click(&one(&review, "[data-testid=cleanup-confirm]"));
+    wait_for_run(&root, before).await;
+    assert!(fs.borrow().text(&payments).is_none());
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=cleanup-undo-button]"));
+    wait_for_run(&root, before).await;
+    assert!(fs
+        .borrow()
+        .text(&payments)
+        .is_some_and(|t| t.contains("three times")));
+    // Nothing but the listed files was ever written or removed, and no bulk was touched.
+    let fs = fs.borrow();
+    for path in fs.took("write").iter().chain(fs.took("remove").iter()) {
+        assert!(path == &index || path == &payments, "{path}");
+    }
+    assert_no_bulk_touched(&fs);
+}

@@ -184,6 +184,7 @@ pub fn FileView(props: &FileViewProps) -> Html {
             if !row.references.is_empty() {
                 { references(report, row, &props.on_open) }
             }
+            <crate::components::cleanup::DeleteFile row={row.clone()} />
             <div class="tabs" role="tablist" aria-label="How to show the text">
                 { tab_button(Tab::Raw, "Raw") }
                 { tab_button(Tab::Preview, "Preview") }

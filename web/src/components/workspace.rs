@@ -83,6 +83,7 @@ pub fn Workspace() -> Html {
                     aria-labelledby={if pane.view == View::Health { "pane-tab-health" } else { "pane-tab-file" }}>
                     if pane.view == View::Health {
                         <HealthView report={report.clone()} on_open={on_open.clone()} />
+                        <crate::components::cleanup::CleanupPanel />
                     } else {
                         <FileView report={report.clone()} index={selected_index} group={selected_group}
                             text={(*text).clone()} tab={pane.tab} focus_line={pane.focus_line}

@@ -1,0 +1,478 @@
+//! Clean-ups from the page: the checklists of each memory folder (dead index lines, orphaned
+//! topic files, entries past the caps), a Delete button for a file, and the review that
+//! every change goes through.
+//!
+//! Every clean-up is a [`Plan`] from `memdiag_core::cleanup`, shown as its diff before
+//! anything happens. On a live folder ([`crate::live`]) the person confirms it; write
+//! permission is asked for then, the files are read back and compared, only the plan's files
+//! are written, the plan goes on the undo list for the session, and the page rescans. On a
+//! zip, a shared report or a folder the browser gave no handle for, the same plan is offered
+//! as a shell script to download instead.
+//!
+//! The review and the undo list live in [`CleanupHost`], mounted once by the page; the
+//! checklists ([`CleanupPanel`]) and the Delete button ([`DeleteFile`]) hand it plans through
+//! a small store of this module, because they unmount whenever the pane switches while an
+//! undo must last the session.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use memdiag_core::cleanup::{self, Compaction, MemoryCleanups, Plan};
+use memdiag_core::report::FileRow;
+use wasm_bindgen::JsValue;
+use web_sys::{Blob, BlobPropertyBag, HtmlInputElement};
+use yew::platform::spawn_local;
+use yew::prelude::*;
+
+use crate::ingest::{Origin, Source};
+use crate::state::Inputs;
+use crate::{browser, live, Page};
+
+/// A plan under review, or made and undoable.
+#[derive(Clone)]
+struct Entry {
+    plan: Plan,
+}
+
+/// What the host shows: the plan under review, the plans made (newest last), the last
+/// message, and whether a write is under way.
+#[derive(Default)]
+struct Store {
+    reviewing: Option<Entry>,
+    made: Vec<Entry>,
+    message: Option<(bool, String)>,
+    busy: bool,
+    listeners: Vec<Callback<()>>,
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = RefCell::default();
+}
+
+fn with_store<T>(f: impl FnOnce(&mut Store) -> T) -> T {
+    let (out, listeners) = STORE.with(|store| {
+        let mut store = store.borrow_mut();
+        let out = f(&mut store);
+        (out, store.listeners.clone())
+    });
+    for listener in listeners {
+        listener.emit(());
+    }
+    out
+}
+
+/// Opens a plan for review (a planning error becomes the message).
+fn review(plan: Result<Plan, cleanup::CleanupError>) {
+    with_store(|store| match plan {
+        Ok(plan) => {
+            store.reviewing = Some(Entry { plan });
+            store.message = None;
+        }
+        Err(error) => store.message = Some((true, format!("Nothing to do: {error}."))),
+    });
+}
+
+/// True when every change of `plan` lands in a live folder the page may write to.
+fn writable(plan: &Plan, sources: &[Rc<Source>], inputs: &Inputs, read_only: bool) -> bool {
+    !read_only && live::targets(plan, sources, inputs).is_ok()
+}
+
+/// The checklists of every memory folder with an index.
+#[component]
+pub fn CleanupPanel() -> Html {
+    let page = use_context::<Page>().expect("the panel is inside the page");
+    let state = &page.state;
+    let (Some(report), Some(tree)) = (state.loaded.report.clone(), state.loaded.tree.clone())
+    else {
+        return Html::default();
+    };
+    let all = use_memo((report.clone(), tree.clone()), |(report, tree)| {
+        cleanup::memory_cleanups(report, tree)
+    });
+    let sources = page.engine.sources();
+    let read_only = state.read_only();
+    let live_sources = sources.iter().any(|s| matches!(s.origin, Origin::Live(_)));
+    let mode = if read_only {
+        "This is a shared report, read-only: each clean-up comes as a shell script to run on \
+         the machine the files came from."
+            .to_owned()
+    } else if live_sources {
+        "Changes are made in your folder once you confirm them, each with a diff first and an \
+         undo after."
+            .to_owned()
+    } else if live::supported() {
+        "These files came from a zip or a copy of a folder, so each clean-up comes as a shell \
+         script. Open the folder with Choose folder to make them from the page."
+            .to_owned()
+    } else {
+        live::UNSUPPORTED_NOTE.to_owned()
+    };
+    let with_work: Vec<&MemoryCleanups> = all
+        .iter()
+        .filter(|m| !m.dead_lines.is_empty() || !m.orphans.is_empty() || m.over_cap.is_some())
+        .collect();
+    html! {
+        <section class="cleanup" data-testid="cleanup" aria-label="Clean up">
+            <h3>{ "Clean up" }</h3>
+            <p class="muted small" data-testid="cleanup-mode">{ mode }</p>
+            if with_work.is_empty() {
+                <p class="muted" data-testid="cleanup-nothing">{ "No dead index lines, orphaned topic files or entries past the caps." }</p>
+            }
+            { for with_work.into_iter().map(|m| html! {
+                <FolderCleanups key={m.index.clone()} cleanups={Rc::new(m.clone())} />
+            }) }
+        </section>
+    }
+}
+
+/// Props of one memory folder's checklists.
+#[derive(Properties, PartialEq)]
+pub struct FolderProps {
+    /// What the folder offers.
+    pub cleanups: Rc<MemoryCleanups>,
+}
+
+/// One memory folder's checklists, each item ticked by default.
+#[component]
+pub fn FolderCleanups(props: &FolderProps) -> Html {
+    let page = use_context::<Page>().expect("inside the page");
+    let m = props.cleanups.clone();
+    let dead = use_state(|| m.dead_lines.iter().map(|d| d.line).collect::<Vec<u64>>());
+    let orphans = use_state(|| {
+        m.orphans
+            .iter()
+            .map(|o| o.path.clone())
+            .collect::<Vec<String>>()
+    });
+    let (Some(report), Some(tree)) = (
+        page.state.loaded.report.clone(),
+        page.state.loaded.tree.clone(),
+    ) else {
+        return Html::default();
+    };
+    let toggle_line = |line: u64| {
+        let dead = dead.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            let mut next: Vec<u64> = (*dead).iter().copied().filter(|l| *l != line).collect();
+            if on {
+                next.push(line);
+            }
+            dead.set(next);
+        })
+    };
+    let toggle_orphan = |path: String| {
+        let orphans = orphans.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            let mut next: Vec<String> =
+                (*orphans).iter().filter(|p| **p != path).cloned().collect();
+            if on {
+                next.push(path.clone());
+            }
+            orphans.set(next);
+        })
+    };
+    let remove_lines = {
+        let (tree, index, dead) = (tree.clone(), m.index.clone(), dead.clone());
+        Callback::from(move |_: MouseEvent| review(cleanup::remove_lines(&tree, &index, &dead)))
+    };
+    let selected_orphans = || {
+        let chosen = (*orphans).clone();
+        m.orphans
+            .iter()
+            .map(|o| o.path.clone())
+            .filter(|p| chosen.contains(p))
+            .collect::<Vec<String>>()
+    };
+    let link_orphans = {
+        let (report, tree, index, chosen) = (
+            report.clone(),
+            tree.clone(),
+            m.index.clone(),
+            selected_orphans(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            review(cleanup::index_orphans(&report, &tree, &index, &chosen))
+        })
+    };
+    let delete_orphans = {
+        let (tree, chosen) = (tree.clone(), selected_orphans());
+        Callback::from(move |_: MouseEvent| review(cleanup::delete_files(&tree, &chosen)))
+    };
+    let compact = |how: Compaction| {
+        let (report, tree, index) = (report.clone(), tree.clone(), m.index.clone());
+        Callback::from(move |_: MouseEvent| review(cleanup::compact(&report, &tree, &index, &how)))
+    };
+    let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
+    let whose = match &m.agent {
+        Some(agent) => format!("agent {agent}"),
+        None => "auto memory".to_owned(),
+    };
+    html! {
+        <div class="cleanup-folder" data-testid="cleanup-folder" data-index={m.index.clone()}>
+            <h4 title={m.folder.clone()}>{ format!("{} · {whose}", name(&m.index)) }</h4>
+            if !m.dead_lines.is_empty() {
+                <fieldset data-testid="cleanup-dead">
+                    <legend>{ format!("Index lines whose link leads nowhere ({})", m.dead_lines.len()) }</legend>
+                    { for m.dead_lines.iter().map(|d| html! {
+                        <label class="cleanup-item">
+                            <input type="checkbox" data-testid="dead-line" value={d.line.to_string()}
+                                checked={dead.contains(&d.line)} onchange={toggle_line(d.line)} />
+                            <span class="line-number">{ format!("{}:", d.line) }</span>
+                            <code>{ d.text.clone() }</code>
+                            if d.live_links > 0 {
+                                <span class="muted small">{ format!(" (the line also links {} file{} that exist{})", d.live_links, if d.live_links == 1 { "" } else { "s" }, if d.live_links == 1 { "s" } else { "" }) }</span>
+                            }
+                        </label>
+                    }) }
+                    <button data-testid="cleanup-remove-lines" disabled={dead.is_empty()} onclick={remove_lines}>
+                        { "Remove the ticked lines…" }
+                    </button>
+                </fieldset>
+            }
+            if !m.orphans.is_empty() {
+                <fieldset data-testid="cleanup-orphans">
+                    <legend>{ format!("Topic files no index line links to ({})", m.orphans.len()) }</legend>
+                    { for m.orphans.iter().map(|o| html! {
+                        <label class="cleanup-item">
+                            <input type="checkbox" data-testid="orphan" value={o.path.clone()}
+                                checked={orphans.contains(&o.path)} onchange={toggle_orphan(o.path.clone())} />
+                            <span>{ name(&o.path) }</span>
+                            <code class="muted small">{ format!(" → {}", o.index_line) }</code>
+                        </label>
+                    }) }
+                    <button data-testid="cleanup-link-orphans" disabled={orphans.is_empty()} onclick={link_orphans}>
+                        { format!("Link the ticked files from {}…", name(&m.index)) }
+                    </button>
+                    <button data-testid="cleanup-delete-orphans" disabled={orphans.is_empty()} onclick={delete_orphans}>
+                        { "Delete the ticked files…" }
+                    </button>
+                </fieldset>
+            }
+            if let Some(over) = &m.over_cap {
+                <fieldset data-testid="cleanup-over-cap">
+                    <legend>{ format!("Entries past the caps, from line {} ({})", over.first_dropped_line, over.entries.len()) }</legend>
+                    <ul class="cleanup-entries">
+                        { for over.entries.iter().take(12).map(|(line, text)| html! {
+                            <li><span class="line-number">{ format!("{line}:") }</span><code>{ text.clone() }</code></li>
+                        }) }
+                        if over.entries.len() > 12 {
+                            <li class="muted">{ format!("… and {} more", over.entries.len() - 12) }</li>
+                        }
+                    </ul>
+                    <button data-testid="cleanup-compact-move" onclick={compact(Compaction::MoveTo(over.suggested_topic.clone()))}>
+                        { format!("Move them into {}…", name(&over.suggested_topic)) }
+                    </button>
+                    <button data-testid="cleanup-compact-drop" onclick={compact(Compaction::Drop)}>
+                        { "Drop them…" }
+                    </button>
+                </fieldset>
+            }
+        </div>
+    }
+}
+
+/// Props of the Delete button.
+#[derive(Properties, PartialEq)]
+pub struct DeleteFileProps {
+    /// The row whose file to delete.
+    pub row: FileRow,
+}
+
+/// A Delete button for a file the page offers to delete (a topic file, a rule, a skill, a
+/// nested `CLAUDE.md`); nothing for the others.
+#[component]
+pub fn DeleteFile(props: &DeleteFileProps) -> Html {
+    // A file view mounted on its own (its component tests) has no page, and nothing to delete.
+    let Some(page) = use_context::<Page>() else {
+        return Html::default();
+    };
+    let Some(tree) = page.state.loaded.tree.clone() else {
+        return Html::default();
+    };
+    if !cleanup::can_delete(&props.row) {
+        return Html::default();
+    }
+    let row = props.row.clone();
+    let onclick = Callback::from(move |_: MouseEvent| review(cleanup::delete_row(&tree, &row)));
+    html! {
+        <button class="cleanup-delete" data-testid="cleanup-delete-file" onclick={onclick}
+            title="Shows what would be deleted first; nothing happens before you confirm">
+            { "Delete this file…" }
+        </button>
+    }
+}
+
+/// The review of a plan, the messages, and the undo list; mounted once by the page.
+#[component]
+pub fn CleanupHost() -> Html {
+    let page = use_context::<Page>().expect("inside the page");
+    let update = use_force_update();
+    use_effect_with((), move |_| {
+        let listener = Callback::from(move |_: ()| update.force_update());
+        STORE.with(|s| s.borrow_mut().listeners.push(listener));
+        || STORE.with(|s| s.borrow_mut().listeners.clear())
+    });
+    let (reviewing, made, message, busy) = STORE.with(|s| {
+        let s = s.borrow();
+        (
+            s.reviewing.clone(),
+            s.made.clone(),
+            s.message.clone(),
+            s.busy,
+        )
+    });
+    let inputs = page.state.sources.inputs.clone();
+    let read_only = page.state.read_only();
+    let sources = page.engine.sources();
+
+    let run = {
+        let page = page.clone();
+        let inputs = inputs.clone();
+        move |plan: Plan, undo: bool| {
+            let page = page.clone();
+            let inputs = inputs.clone();
+            Callback::from(move |_: MouseEvent| {
+                let plan = plan.clone();
+                let page = page.clone();
+                let inputs = inputs.clone();
+                with_store(|s| s.busy = true);
+                spawn_local(async move {
+                    let sources = page.engine.sources();
+                    let result = async {
+                        let targets = live::targets(&plan, &sources, &inputs)?;
+                        live::ask_write(&targets).await?;
+                        live::apply(&plan, &targets).await
+                    }
+                    .await;
+                    with_store(|s| {
+                        s.busy = false;
+                        match &result {
+                            Ok(()) => {
+                                s.reviewing = None;
+                                if undo {
+                                    s.made.retain(|e| e.plan.reverse() != plan);
+                                    s.message = Some((
+                                        false,
+                                        format!(
+                                            "Undone: {}.",
+                                            plan.title.trim_start_matches("Undo: ")
+                                        ),
+                                    ));
+                                } else {
+                                    s.made.push(Entry { plan: plan.clone() });
+                                    s.message = Some((
+                                        false,
+                                        format!(
+                                            "Done: {}. Undo is below while this page is open.",
+                                            plan.title
+                                        ),
+                                    ));
+                                }
+                            }
+                            Err(error) => s.message = Some((true, error.clone())),
+                        }
+                    });
+                    if result.is_ok() {
+                        page.engine.refresh(inputs, None);
+                    }
+                });
+            })
+        }
+    };
+    let cancel = Callback::from(|_: MouseEvent| with_store(|s| s.reviewing = None));
+    let dialog = reviewing.map(|entry| {
+        let plan = entry.plan.clone();
+        let can_write = writable(&plan, &sources, &inputs, read_only);
+        let download = {
+            let plan = plan.clone();
+            Callback::from(move |_: MouseEvent| {
+                if let Err(error) = save_script(&plan) {
+                    with_store(|s| s.message = Some((true, format!("The script could not be saved: {}", browser::js_message(&error)))));
+                }
+            })
+        };
+        html! {
+            <div class="modal-backdrop">
+            <div class="modal cleanup-review" role="dialog" aria-modal="true" aria-labelledby="cleanup-title" data-testid="cleanup-review">
+                <h3 id="cleanup-title">{ plan.title.clone() }</h3>
+                <ul class="small">
+                    { for plan.changes.iter().map(|c| html! { <li><code>{ c.path.clone() }</code>{ format!(": {}", c.summary) }</li> }) }
+                </ul>
+                { for plan.notes.iter().map(|n| html! { <p class="warn small" data-testid="cleanup-note">{ n.clone() }</p> }) }
+                <pre class="cleanup-diff" data-testid="cleanup-diff" tabindex="0" aria-label="The changes as a diff">{ diff_lines(&plan.diff()) }</pre>
+                <p class="small muted">
+                    if can_write {
+                        { "Only the files listed are touched. Each is read again first; if one changed since the page read it, nothing is changed." }
+                    } else {
+                        { "This source cannot be written from the page. The script makes the same changes: it checks every file first and changes nothing if one differs." }
+                    }
+                </p>
+                <div class="actions">
+                    if can_write {
+                        <button class="primary" data-testid="cleanup-confirm" disabled={busy} onclick={run(plan.clone(), false)}>
+                            { format!("Make {} change{}", plan.changes.len(), if plan.changes.len() == 1 { "" } else { "s" }) }
+                        </button>
+                    }
+                    <button class={classes!((!can_write).then_some("primary"))} data-testid="cleanup-script" onclick={download}>
+                        { "Download as a shell script" }
+                    </button>
+                    <button data-testid="cleanup-cancel" onclick={cancel.clone()}>{ "Cancel" }</button>
+                </div>
+            </div>
+            </div>
+        }
+    });
+    html! {
+        <>
+            { dialog.unwrap_or_default() }
+            if let Some((error, text)) = message {
+                <p class={classes!("cleanup-message", error.then_some("error"))} role="status" data-testid="cleanup-message">{ text }</p>
+            }
+            if !made.is_empty() {
+                <div class="cleanup-undo" data-testid="cleanup-undo" aria-label="Clean-ups made in this session">
+                    { for made.iter().rev().map(|entry| {
+                        let reverse = entry.plan.reverse();
+                        html! {
+                            <div class="cleanup-made">
+                                <span class="small">{ entry.plan.title.clone() }</span>
+                                <button data-testid="cleanup-undo-button" disabled={busy} onclick={run(reverse, true)}>{ "Undo" }</button>
+                            </div>
+                        }
+                    }) }
+                </div>
+            }
+        </>
+    }
+}
+
+/// A diff's lines, each in a span marked as added, removed, a hunk header or context (text
+/// nodes only: the lines are the person's text).
+fn diff_lines(diff: &str) -> Html {
+    html! {
+        { for diff.split_inclusive('\n').map(|line| {
+            let class = if line.starts_with("+++") || line.starts_with("---") {
+                "diff-file"
+            } else if line.starts_with('+') {
+                "diff-add"
+            } else if line.starts_with('-') {
+                "diff-del"
+            } else if line.starts_with("@@") {
+                "diff-hunk"
+            } else {
+                "diff-context"
+            };
+            html! { <span class={class}>{ line.to_owned() }</span> }
+        }) }
+    }
+}
+
+/// Saves a plan's script as `memdiag-cleanup.sh`.
+fn save_script(plan: &Plan) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(&plan.script()));
+    let options = BlobPropertyBag::new();
+    options.set_type("text/x-shellscript");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    browser::save_blob(&blob, "memdiag-cleanup.sh")
+}
