@@ -455,18 +455,7 @@ fn every_recorded_release_replays_against_the_core() {
             replayed += 1;
             let problems = check_release(case, &layout, &sent, Some(&release));
             if std::env::var_os("MEMDIAG_FIT").is_some() {
-                let (mut tree, mut input) = lay_out(case, &layout);
-                input.version = Some(release.clone());
-                if let Ok(report) = analyze_with(&mut tree, &input, &mut NoReads) {
-                    let c = &report.session.cost;
-                    let d = |v: &Value, core: u64| v.as_u64().map(|x| x as i64 - core as i64);
-                    eprintln!("FIT {}", serde_json::json!({
-                        "case": name, "release": release, "problems": problems,
-                        "skills": d(&sent["skills"]["chars"], c.skills_listing.total()),
-                        "memory": d(&sent["memory"]["chars"], c.memory_section.total()),
-                        "block": d(&sent["startup"]["chars"], c.instruction_block.total()),
-                    }));
-                }
+                print_fit_line(case, &layout, &sent, &name, &release, &problems);
             }
             let excuse = NOT_REPRODUCED
                 .iter()
@@ -495,6 +484,34 @@ fn every_recorded_release_replays_against_the_core() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// One `FIT {json}` line on stderr for `tests/conformance/fit-tables.py`: what differs in
+/// this capture, and by how many characters the program's figures exceed the core's.
+fn print_fit_line(
+    case: &Path,
+    layout: &Value,
+    sent: &Value,
+    name: &str,
+    release: &str,
+    problems: &[String],
+) {
+    let (mut tree, mut input) = lay_out(case, layout);
+    input.version = Some(release.to_owned());
+    let Ok(report) = analyze_with(&mut tree, &input, &mut NoReads) else {
+        return;
+    };
+    let cost = &report.session.cost;
+    let excess = |figure: &Value, core: u64| figure.as_u64().map(|x| x as i64 - core as i64);
+    let line = serde_json::json!({
+        "case": name,
+        "release": release,
+        "problems": problems,
+        "skills": excess(&sent["skills"]["chars"], cost.skills_listing.total()),
+        "memory": excess(&sent["memory"]["chars"], cost.memory_section.total()),
+        "block": excess(&sent["startup"]["chars"], cost.instruction_block.total()),
+    });
+    eprintln!("FIT {line}");
 }
 
 /// What the user's files made a release send, without Claude Code's own text: the files
