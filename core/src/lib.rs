@@ -26,7 +26,11 @@
 //! 1. **Tree** ([`tree`], [`vpath`]): a source lists files with their sizes into a [`Tree`]:
 //!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`]
 //!    (in `archive`) for a zip archive: central directory first, entries inflated on request
-//!    under size, ratio and count caps. Paths are [`VPath`]s, made by one normalising
+//!    under size, ratio and count caps; [`mount_zip_in_place`] reads it in place, from the
+//!    ranges the caller fetches ([`ZipInPlace`], [`Fetch`]). A source may list files by name
+//!    only ([`Tree::mark_unstatted`]): the tree records which of their entries the analysis
+//!    looks at, and the caller's loop hands their sizes and dates over before the turn runs
+//!    again. Paths are [`VPath`]s, made by one normalising
 //!    constructor that rejects escapes. Every source (the page's folder reader, the zip
 //!    mount, the command) reads with the one limit and bulk-data list of [`limits`].
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it

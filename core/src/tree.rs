@@ -6,6 +6,7 @@
 //! contents it needs; the caller fetches them (from `File` objects, a zip, or a native
 //! directory) and hands them over with [`Tree::set_contents`].
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::report::{Code, Diagnostic, Severity};
@@ -57,6 +58,10 @@ pub struct Tree {
     dirs: BTreeSet<VPath>,
     mounts: BTreeSet<VPath>,
     diagnostics: Vec<Diagnostic>,
+    /// Files listed by name only, without their size and date ([`Tree::mark_unstatted`]).
+    unstatted: BTreeSet<VPath>,
+    /// The unstatted files whose entry was looked at since [`Tree::take_stats_asked`].
+    asked: RefCell<BTreeSet<VPath>>,
 }
 
 /// Something that can fetch a file's bytes on request: a zip archive, a native directory.
@@ -96,36 +101,42 @@ impl Tree {
         }
         for entry in entries {
             if let Err(error) = tree.insert_entry(entry) {
-                tree.push_diagnostic(Diagnostic::new(
-                    Code::InvalidPath,
-                    Severity::Warning,
-                    None,
-                    format!("file left out: {error}"),
-                ));
+                tree.push_left_out(&error);
             }
         }
         tree
     }
 
-    /// Adds one listed entry.
+    /// Adds one listed entry, and returns its path.
     ///
     /// # Errors
     /// When the path is not a valid absolute path.
-    pub fn insert_entry(&mut self, entry: Entry) -> Result<(), PathError> {
+    pub fn insert_entry(&mut self, entry: Entry) -> Result<VPath, PathError> {
         let path = VPath::new(&entry.path)?;
         let contents = match entry.bytes {
             Some(bytes) => Contents::Loaded(bytes),
             None => Contents::Unread,
         };
         self.insert(
-            path,
+            path.clone(),
             FileEntry {
                 size: entry.size,
                 contents,
                 modified: entry.modified,
             },
         );
-        Ok(())
+        Ok(path)
+    }
+
+    /// Records a finding for a listed file left out for its path (what
+    /// [`Tree::from_entries`] does with an [`Tree::insert_entry`] error).
+    pub fn push_left_out(&mut self, error: &PathError) {
+        self.push_diagnostic(Diagnostic::new(
+            Code::InvalidPath,
+            Severity::Warning,
+            None,
+            format!("file left out: {error}"),
+        ));
     }
 
     /// Adds or replaces a file.
@@ -168,8 +179,55 @@ impl Tree {
     }
 
     /// The entry of a file.
+    ///
+    /// Looking at a file listed without its size and date ([`Tree::mark_unstatted`])
+    /// records that they were asked for ([`Tree::take_stats_asked`]).
     pub fn file(&self, path: &VPath) -> Option<&FileEntry> {
-        self.files.get(path)
+        let entry = self.files.get(path);
+        if entry.is_some() && self.unstatted.contains(path) {
+            self.asked.borrow_mut().insert(path.clone());
+        }
+        entry
+    }
+
+    /// Says that a listed file's size and date are not known yet: the browser's first
+    /// look-up of either is slow, and a real `~/.claude` or project holds tens of thousands
+    /// of files the analysis only ever sees by name. Its entry holds size 0 and no date
+    /// until [`Tree::set_stat`].
+    ///
+    /// The analysis asks for them as it asks for contents: every entry it looks at
+    /// ([`Tree::file`]) is recorded, and the caller's loop ([`crate::Analysis`]) hands over
+    /// the stats of [`Tree::take_stats_asked`] and runs the turn again before it reads
+    /// anything, since a size decides whether a file is read at all.
+    pub fn mark_unstatted(&mut self, path: &VPath) {
+        if self.files.contains_key(path) {
+            self.unstatted.insert(path.clone());
+        }
+    }
+
+    /// True when `path` is listed without its size and date.
+    pub fn is_unstatted(&self, path: &VPath) -> bool {
+        self.unstatted.contains(path)
+    }
+
+    /// Hands over the size and date of a file listed without them.
+    pub fn set_stat(&mut self, path: &VPath, size: u64, modified: Option<String>) {
+        if self.unstatted.remove(path) {
+            if let Some(entry) = self.files.get_mut(path) {
+                entry.size = size;
+                entry.modified = modified;
+            }
+        }
+        self.asked.borrow_mut().remove(path);
+    }
+
+    /// The files listed without size and date whose entry was looked at since the last
+    /// call, in byte order; the record starts afresh.
+    pub fn take_stats_asked(&self) -> Vec<VPath> {
+        std::mem::take(&mut *self.asked.borrow_mut())
+            .into_iter()
+            .filter(|path| self.unstatted.contains(path))
+            .collect()
     }
 
     /// True when `path` is a listed file.
@@ -382,6 +440,29 @@ mod tests {
             t.file(&p("/a.md")).unwrap().contents,
             Contents::Unreadable("gone".to_owned())
         );
+    }
+
+    #[test]
+    fn sizes_are_asked_for_only_where_an_entry_is_looked_at() {
+        let mut t = tree(&["/a.md", "/b.md", "/c.md"]);
+        for path in ["/a.md", "/b.md", "/nope.md"] {
+            t.mark_unstatted(&p(path));
+        }
+        assert!(t.is_unstatted(&p("/a.md")) && !t.is_unstatted(&p("/nope.md")));
+        assert_eq!(t.file(&p("/b.md")).unwrap().size, 1);
+        let _ = t.file(&p("/c.md"));
+        assert!(t.child_files(&p("/")).len() == 3 && t.files_under(&p("/")).count() == 3);
+        assert_eq!(
+            t.take_stats_asked(),
+            [p("/b.md")],
+            "names alone ask nothing"
+        );
+        assert!(t.take_stats_asked().is_empty(), "the record starts afresh");
+        t.set_stat(&p("/b.md"), 42, Some("2026-01-01T00:00:00Z".to_owned()));
+        let _ = t.file(&p("/b.md"));
+        assert!(t.take_stats_asked().is_empty());
+        assert_eq!(t.file(&p("/b.md")).unwrap().size, 42);
+        assert!(!t.is_unstatted(&p("/b.md")) && t.is_unstatted(&p("/a.md")));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 // Run by hand after a release build (`bash scripts/serve.sh` builds dist/, or
 // `trunk build --release`):
 //
-//   node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64] [--keep]
+//   node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64]
+//                            [--project-share 0.43] [--keep] [--trees-only DIR]
 //
 // It honours the environment of the end-to-end tests (MEMDIAG_DIST, MEMDIAG_PLAYWRIGHT,
 // MEMDIAG_CHROMIUM, MEMDIAG_E2E_ARTIFACTS, MEMDIAG_BASE_URL; see scripts/test.sh).
@@ -16,7 +17,8 @@
 // ~/.claude's file count comes from), three of them with a memory/ folder (MEMORY.md and
 // topic files: one heavy, 150 topics and an index past its 200-line cap, two small); todos/, file-history/ and shell-snapshots/
 // with small files; CLAUDE.md, settings.json, agents/, rules/, skills/, agent-memory/; and
-// beside it a small project folder. Then, each time in a fresh page (`?empty`):
+// beside it a project folder of --project-share times as many entries (0.43: the 30,000 +
+// 13,000 of issue 13), most of them in node_modules/ and dist/. Then, each time in a fresh page (`?empty`):
 //
 //   folder  the ~/.claude through the folder input. `setInputFiles` wall time (includes
 //           Chromium's own enumeration of the folder, ~0.55 ms a file here, which the page
@@ -53,19 +55,25 @@ const { values: options } = parseArgs({
     files: { type: 'string', default: '3000,30000,300000' },
     runs: { type: 'string', default: '3' },
     'sparse-kb': { type: 'string', default: '64' },
+    'project-share': { type: 'string', default: '0.43' },
     keep: { type: 'boolean', default: false },
+    // Only write the trees into this folder (tree-<size>/) and stop: for the native
+    // benchmark, scripts/bench-native.sh.
+    'trees-only': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (options.help) {
-  console.log('usage: node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64] [--keep]');
+  console.log('usage: node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64] [--project-share 0.43] [--keep]');
   process.exit(0);
 }
 const sizes = options.files.split(',').map((s) => Number(s.replace(/[_\s]/g, ''))).filter((n) => n > 0);
 const runs = Math.max(1, Number(options.runs) || 3);
 const sparseBytes = Math.max(0, Number(options['sparse-kb']) || 0) * 1024;
+// The project's entries as a share of the ~/.claude's (30,000 + 13,000 in issue 13).
+const projectShare = Math.max(0, Number(options['project-share']) || 0);
 if (sizes.length === 0) throw new Error(`--files: no sizes in "${options.files}"`);
-if (!fs.existsSync(path.join(dist, 'index.html'))) {
+if (!options['trees-only'] && !fs.existsSync(path.join(dist, 'index.html'))) {
   console.error(`no built page in ${dist}: run \`trunk build --release\` (or bash scripts/serve.sh) first`);
   process.exit(1);
 }
@@ -209,6 +217,15 @@ function generate(base, total) {
   for (const doc of ['architecture', 'runbook', 'errors']) p.write(`docs/${doc}.md`, `# ${doc}\n\n${filler(1500)}\n`);
   for (let i = 0; i < 10; i++) p.write(`src/module-${i}.ts`, `export const value${i} = ${i};\n`);
   p.write('package.json', '{ "name": "app" }\n');
+  // The bulk of a real project: dependencies and build output, in folders of ~40 files (the
+  // analysis walks them for nested CLAUDE.md files and matches rule globs against them).
+  const projectBulk = Math.max(0, Math.round(total * projectShare) - p.count());
+  for (let i = 0; i < projectBulk; i++) {
+    const pkg = `pkg-${String(Math.floor(i / 40)).padStart(4, '0')}`;
+    const top = i % 5 === 4 ? 'dist' : 'node_modules';
+    const name = i % 7 === 0 ? `README.md` : `lib/file-${i % 40}.js`;
+    p.write(`${top}/${pkg}/${i % 7 === 0 ? `${i}-${name}` : name}`, `// ${i}\n`);
+  }
 
   return { claude, project, files: c.count(), projectFiles: p.count(), counts };
 }
@@ -347,6 +364,14 @@ async function upload(page, selector, target) {
   });
   const last = b.progress.at(-1) ?? {};
   const { settledEpoch, ...rest } = b;
+  // Where the worker's run went (web/src/worker.rs): taking in the listings, mounting,
+  // the core's turns, waiting for reads, the share basis; and the page's posting and
+  // taking in the answer.
+  const workerPhases = await page.evaluate(() => {
+    const p = globalThis.memdiagPhases;
+    globalThis.memdiagPhases = undefined;
+    return p ? { ...p } : null;
+  });
   const after = await memory(page);
   return {
     blobBytesRead: after.blobBytes - readBefore,
@@ -356,6 +381,7 @@ async function upload(page, selector, target) {
     wallMs,
     totalMs: settledEpoch - startEpoch,
     ...rest,
+    workerPhases,
     filesListed: last.entries ?? null,
     filesRead: last.filesRead ?? null,
     bytesRead: last.bytesRead ?? null,
@@ -406,6 +432,15 @@ const median = (xs) => {
 const ms = (x) => (x === null ? '-' : x.toFixed(0));
 
 async function main() {
+  if (options['trees-only']) {
+    for (const size of sizes) {
+      const base = path.join(options['trees-only'], `tree-${size}`);
+      fs.rmSync(base, { recursive: true, force: true });
+      const tree = generate(base, size);
+      console.log(`${base}: ${tree.files} files in ~/.claude, ${tree.projectFiles} in the project`);
+    }
+    return;
+  }
   fs.mkdirSync(artifacts, { recursive: true });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-bench-'));
   const { baseUrl, server } = await serveDist();
@@ -515,6 +550,20 @@ async function main() {
       const p = r.phases[kind];
       return [String(r.files), kind, ms(p.changeToBusyMs), ms(p.busyToLastProgressMs), ms(p.lastProgressToSettledMs), ms(p.longTaskMs)];
     })),
+  );
+  console.log('\ninside the run (medians, ms): the page posting listings | the worker taking them in | mounting | the core\'s turns | waiting for reads | share basis | the page taking the answer | the sizes and dates the core asked for, and looking them up\n');
+  const phaseKeys = ['page_post_ms', 'listing_ms', 'mount_ms', 'analyze_ms', 'read_ms', 'basis_ms', 'page_receive_ms', 'stat_ms'];
+  table(
+    ['files', 'input', 'post', 'take in', 'mount', 'turns', 'core', 'reads', 'basis', 'receive', 'basis/tree files', 'sizes asked', 'size look-ups'],
+    results.flatMap((r) => [['folder', r.runs.folder.map((f) => f.claude)], ['then project', r.runs.folder.map((f) => f.project)], ['zip', r.runs.zip.map((z) => z.claude)]]
+      .map(([kind, list]) => {
+        const phases = list.map((x) => x.workerPhases).filter(Boolean);
+        const pick = (key) => ms(median(phases.map((p) => p[key])));
+        const first = phases[0] ?? {};
+        return [String(r.files), kind, pick(phaseKeys[0]), pick(phaseKeys[1]), pick(phaseKeys[2]), String(first.turns ?? '-'),
+          pick(phaseKeys[3]), pick(phaseKeys[4]), pick(phaseKeys[5]), pick(phaseKeys[6]), `${first.basis_files ?? '-'}/${first.tree_files ?? '-'}`,
+          String(first.statted ?? '-'), pick(phaseKeys[7])];
+      })),
   );
   const mb = (x) => (typeof x === 'number' ? (x / 1e6).toFixed(1) : '-');
   const kb = (x) => (typeof x === 'number' ? (x / 1e3).toFixed(1) : '-');

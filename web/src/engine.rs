@@ -119,10 +119,8 @@ impl Engine {
             if let Some(host) = engine.host.clone() {
                 let today = crate::browser::today();
                 match host.run(sources.clone(), &inputs, &today, progress).await {
-                    Ok(report) => {
-                        // The page's own tree, for the file view and sharing: the same
-                        // listing, with every content the worker asked the page for.
-                        let tree = ingest::mount(&sources, &inputs).tree;
+                    Ok((report, tree)) => {
+                        // The worker's tree holds what the file view and sharing read.
                         let input = ingest::run_input(&inputs, &today);
                         engine.finished(run, report, tree, input);
                     }

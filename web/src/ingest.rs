@@ -20,8 +20,9 @@ use js_sys::{Array, Promise, Reflect, Uint8Array};
 use memdiag_core::infer::{self, FolderKind};
 use memdiag_core::report::Report;
 use memdiag_core::{
-    analyze_with, is_bulk_data, is_share_zip, mount_zip, open_share_zip, Analysis, ContentSource,
-    Diagnostic, Entry, Input, SharedSnapshot, Step, Tree, VPath, ZipLimits, ZipSource,
+    analyze_with, is_bulk_data, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip,
+    Analysis, ContentSource, Diagnostic, Entry, Fetch, Input, SharedSnapshot, Step, Tree, VPath,
+    ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME, MAX_OPEN_FETCHES,
 };
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -39,6 +40,9 @@ pub const MAX_READ_BYTES: f64 = memdiag_core::limits::READ_LIMIT_BYTES as f64;
 
 /// How many `File` lookups are in flight at once while a dropped folder is listed.
 const LIST_BATCH: usize = 256;
+
+/// How many sizes and dates are asked of the page in one message by the worker.
+const STAT_BATCH: usize = 1024;
 
 /// How many contents are read between two yields to the event loop (and asked of the page
 /// in one message by the worker).
@@ -67,8 +71,8 @@ pub enum Reader {
     Zip(VPath),
     /// Compiled into the page.
     Static(&'static [u8]),
-    /// Bulk data listed by name only, from a dropped folder's entry: its `File` is fetched
-    /// only if the analysis asks, which it never does for bulk data.
+    /// A file listed by name only, from a dropped folder's entry: its `File` is fetched
+    /// only if the analysis asks for its size or contents.
     Entry(FileSystemFileEntry),
     /// Bulk data listed by name only, from a kept folder handle (Refresh).
     Handle(JsValue),
@@ -79,11 +83,17 @@ pub enum Reader {
     Remote,
 }
 
+/// The size of a [`SourceFile`] listed by name only: its size and date are looked up when
+/// the analysis asks ([`memdiag_core::Tree::mark_unstatted`]), since the browser's first
+/// look-up of either is slow and most files of a real `~/.claude` or project are never
+/// looked at.
+pub const UNSTATTED: u64 = u64::MAX;
+
 /// One listed file of a source.
 pub struct SourceFile {
     /// The path relative to the source's root (absolute for [`Role::Fixed`]).
     pub rel: String,
-    /// The size in bytes.
+    /// The size in bytes, or [`UNSTATTED`].
     pub size: u64,
     /// How to read it.
     pub reader: Reader,
@@ -129,7 +139,12 @@ pub struct Source {
     zip: Option<RefCell<ZipSource>>,
     diagnostics: Vec<Diagnostic>,
     cache: RefCell<BTreeMap<String, Result<Vec<u8>, String>>>,
+    /// Sizes and dates looked up for files listed by name only.
+    stats: RefCell<BTreeMap<usize, Stat>>,
 }
+
+/// A file's size and date, as looked up.
+pub type Stat = (u64, Option<String>);
 
 impl Source {
     /// A folder source; its role comes from its name and files.
@@ -153,6 +168,7 @@ impl Source {
             zip: None,
             diagnostics: Vec::new(),
             cache: RefCell::default(),
+            stats: RefCell::default(),
         }
     }
 
@@ -166,9 +182,17 @@ impl Source {
     pub fn zip(file_name: &str, bytes: Vec<u8>, file: Option<File>) -> Result<Source, String> {
         let mut scratch = Tree::new();
         let archive = mount_zip(&mut scratch, "/zip", bytes, ZipLimits::default())
-            .map_err(|e| {
-                format!("{file_name} cannot be opened ({e}). Zip the folder again, or drop the folder itself.")
-            })?;
+            .map_err(|e| zip_error(file_name, &e))?;
+        Ok(Source::zip_listed(file_name, &scratch, archive, file))
+    }
+
+    /// A zip source from an archive listed into `scratch` at `/zip`.
+    fn zip_listed(
+        file_name: &str,
+        scratch: &Tree,
+        archive: ZipSource,
+        file: Option<File>,
+    ) -> Source {
         let listed: Vec<(String, u64)> = scratch
             .files()
             .filter_map(|(path, entry)| {
@@ -212,7 +236,29 @@ impl Source {
         source.origin = Origin::Zip(file);
         source.zip = Some(RefCell::new(archive));
         source.diagnostics = scratch.diagnostics().to_vec();
-        Ok(source)
+        source
+    }
+
+    /// Inflates one entry of the source's zip; an archive read in place fetches the entry's
+    /// compressed bytes from the zip `File` first (`File.slice`), and nothing else.
+    async fn read_zip(&self, path: &VPath) -> Result<Vec<u8>, String> {
+        let Some(archive) = &self.zip else {
+            return Err("the archive is gone".to_owned());
+        };
+        for _ in 0..4 {
+            let step = archive.borrow_mut().read_in_place(path);
+            match step {
+                Fetch::Done(result) => return result,
+                Fetch::Needs(range) => {
+                    let Origin::Zip(Some(file)) = &self.origin else {
+                        return Err("the archive is gone".to_owned());
+                    };
+                    let bytes = slice_bytes(file, &range).await?;
+                    archive.borrow_mut().add(range.start, bytes);
+                }
+            }
+        }
+        Err("the archive kept asking for more of itself; left unread".to_owned())
     }
 
     /// The demo source, with absolute paths and the bytes compiled in.
@@ -238,6 +284,7 @@ impl Source {
             zip: None,
             diagnostics: Vec::new(),
             cache: RefCell::default(),
+            stats: RefCell::default(),
         }
     }
 
@@ -257,6 +304,7 @@ impl Source {
             zip: None,
             diagnostics: Vec::new(),
             cache: RefCell::default(),
+            stats: RefCell::default(),
         }
     }
 
@@ -274,6 +322,7 @@ impl Source {
     /// Forgets every content read so far, so the next run reads again.
     pub fn forget_contents(&self) {
         self.cache.borrow_mut().clear();
+        self.stats.borrow_mut().clear();
     }
 
     /// The names of the folders under `projects/`, for a config directory.
@@ -336,6 +385,7 @@ impl Source {
             zip: None,
             diagnostics,
             cache: RefCell::default(),
+            stats: RefCell::default(),
         }
     }
 
@@ -363,6 +413,43 @@ impl Source {
         }
     }
 
+    /// The size and date of one of its files: as listed, or looked up (once) for a file
+    /// listed by name only. A file the browser cannot open any more has size 0 and no date
+    /// (reading it then fails with the reason).
+    pub(crate) async fn stat(&self, index: usize) -> Stat {
+        let Some(file) = self.files.get(index) else {
+            return (0, None);
+        };
+        if file.size != UNSTATTED {
+            return (file.size, file.modified.clone());
+        }
+        if let Some(hit) = self.stats.borrow().get(&index) {
+            return hit.clone();
+        }
+        let looked_up = match &file.reader {
+            Reader::File(handle) => Some(handle.clone()),
+            Reader::Entry(entry) => entry_file(entry).await,
+            Reader::Handle(handle) => handle_file(handle).await,
+            _ => None,
+        };
+        let stat = match looked_up {
+            Some(found) => (found.size() as u64, modified_of(&found)),
+            None => (0, None),
+        };
+        self.remember_stat(index, stat.clone());
+        stat
+    }
+
+    /// A size and date looked up before, if any.
+    pub(crate) fn cached_stat(&self, index: usize) -> Option<Stat> {
+        self.stats.borrow().get(&index).cloned()
+    }
+
+    /// Keeps a size and date looked up elsewhere (the worker's copy, from the page).
+    pub(crate) fn remember_stat(&self, index: usize, stat: Stat) {
+        self.stats.borrow_mut().insert(index, stat);
+    }
+
     /// Reads one of its files, from the cache when it was read before.
     pub(crate) async fn read(&self, index: usize) -> Result<Vec<u8>, String> {
         let file = &self.files[index];
@@ -382,10 +469,7 @@ impl Source {
             },
             Reader::Static(bytes) => Ok(bytes.to_vec()),
             Reader::Remote => Err("the page did not hand this file over".to_owned()),
-            Reader::Zip(path) => match &self.zip {
-                Some(archive) => archive.borrow_mut().read(path),
-                None => Err("the archive is gone".to_owned()),
-            },
+            Reader::Zip(path) => self.read_zip(path).await,
         };
         self.cache
             .borrow_mut()
@@ -598,6 +682,10 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     let mut entries = Vec::new();
     let mut places = Vec::new();
     let mut failures = Vec::new();
+    let mut unstatted = Vec::new();
+    let total: usize = sources.iter().map(|s| s.files.len()).sum();
+    entries.reserve(total);
+    places.reserve(total);
     let claude_json_path = sources
         .iter()
         .any(|s| s.role == Role::ClaudeJson)
@@ -638,6 +726,7 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
             None => {}
         }
         let cache = source.cache.borrow();
+        let stats = source.stats.borrow();
         for (f, file) in source.files.iter().enumerate() {
             let path = match &base {
                 Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
@@ -650,37 +739,61 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
             let bytes = match (cache.get(&file.rel), &file.reader) {
                 (Some(Ok(bytes)), _) => Some(bytes.clone()),
                 (Some(Err(message)), _) => {
-                    failures.push((path.clone(), message.clone()));
+                    failures.push(message.clone());
                     None
                 }
                 (None, Reader::Static(bytes)) => Some(bytes.to_vec()),
                 (None, _) => None,
             };
+            let (size, modified) = match (file.size, stats.get(&f)) {
+                (UNSTATTED, Some((size, modified))) => (*size, modified.clone()),
+                (UNSTATTED, None) => (0, None),
+                (size, _) => (size, file.modified.clone()),
+            };
+            let failed = matches!(cache.get(&file.rel), Some(Err(_)));
+            let unknown = file.size == UNSTATTED && !stats.contains_key(&f);
             entries.push(Entry {
-                path: path.clone(),
-                size: file.size,
+                path,
+                size,
                 bytes,
-                modified: file.modified.clone(),
+                modified,
             });
-            places.push((path, s, f));
+            places.push((s, f, failed, unknown));
         }
     }
     let mount_refs: Vec<&str> = mounts.iter().map(String::as_str).collect();
-    let mut tree = Tree::from_entries(&mount_refs, entries);
+    // Each path is made once: for the tree and for where it comes from.
+    let mut tree = Tree::from_entries(&mount_refs, std::iter::empty());
+    let mut origins = BTreeMap::new();
+    let mut failures = failures.into_iter();
+    for (entry, (s, f, failed, unknown)) in entries.into_iter().zip(places) {
+        match tree.insert_entry(entry) {
+            Ok(path) => {
+                if failed {
+                    let message = failures.next().unwrap_or_default();
+                    tree.set_contents(&path, Err(message));
+                }
+                if unknown {
+                    unstatted.push(path.clone());
+                }
+                origins.insert(path, (s, f));
+            }
+            Err(error) => {
+                if failed {
+                    failures.next();
+                }
+                tree.push_left_out(&error);
+            }
+        }
+    }
     for source in sources {
         for diagnostic in &source.diagnostics {
             tree.push_diagnostic(diagnostic.clone());
         }
     }
-    for (path, message) in failures {
-        if let Ok(path) = VPath::new(&path) {
-            tree.set_contents(&path, Err(message));
-        }
+    for path in &unstatted {
+        tree.mark_unstatted(path);
     }
-    let origins = places
-        .into_iter()
-        .filter_map(|(path, s, f)| VPath::new(&path).ok().map(|p| (p, (s, f))))
-        .collect();
     Mounted { tree, origins }
 }
 
@@ -714,7 +827,19 @@ pub async fn run_analysis(
             out
         }
     };
-    analysis_loop(&sources, &inputs, input, read, progress).await
+    let stat = |items: Vec<(usize, usize)>| {
+        let sources = sources.clone();
+        async move {
+            let mut out = Vec::with_capacity(items.len());
+            for (s, f) in items {
+                out.push(sources[s].stat(f).await);
+            }
+            out
+        }
+    };
+    analysis_loop(&sources, &inputs, input, read, stat, progress)
+        .await
+        .map(|done| (done.report, done.tree, done.input))
 }
 
 /// The analysis input the fields describe, on the day `today` (`YYYY-MM-DD`).
@@ -724,23 +849,70 @@ pub fn run_input(inputs: &Inputs, today: &str) -> Input {
     input
 }
 
+/// Where the last analysis loop of this thread spent its time, in milliseconds of the
+/// clock: mounting the tree, the core's turns, and waiting for contents. The worker hands
+/// them to the page with its report, for the page benchmark (`tests/e2e/bench.mjs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Phases {
+    /// Mounting every source into the tree.
+    pub mount_ms: f64,
+    /// The core's turns, added up.
+    pub analyze_ms: f64,
+    /// Waiting for the contents the core asked for.
+    pub read_ms: f64,
+    /// How many turns the analysis took.
+    pub turns: u32,
+    /// Looking up the sizes and dates the core asked for.
+    pub stat_ms: f64,
+    /// How many sizes and dates it asked for.
+    pub statted: u32,
+}
+
+thread_local! {
+    static PHASES: std::cell::Cell<Phases> = std::cell::Cell::new(Phases::default());
+}
+
+/// The [`Phases`] of the last analysis loop run on this thread.
+pub fn last_phases() -> Phases {
+    PHASES.with(std::cell::Cell::get)
+}
+
+/// What [`analysis_loop`] gives: the report, the tree with every content read, the exact
+/// input, and where each listed path comes from.
+pub struct Analysed {
+    /// The report.
+    pub report: Report,
+    /// The tree, with the contents and stats the analysis asked for.
+    pub tree: Tree,
+    /// The input it ran with.
+    pub input: Input,
+    /// Each listed path's source and file index.
+    pub origins: BTreeMap<VPath, (usize, usize)>,
+}
+
 /// The analysis loop over `sources`, reading through `read` (source and file indexes in,
 /// contents out in the same order), which the page and the worker each supply.
 ///
 /// # Errors
 /// A message for a person when the analysis cannot start.
-pub async fn analysis_loop<R, F>(
+pub async fn analysis_loop<R, F, S, G>(
     sources: &[Rc<Source>],
     inputs: &Inputs,
     input: Input,
     read: R,
+    stat: S,
     progress: impl Fn(Progress),
-) -> Result<(Report, Tree, Input), String>
+) -> Result<Analysed, String>
 where
     R: Fn(Vec<(usize, usize)>) -> F,
     F: std::future::Future<Output = Vec<Result<Vec<u8>, String>>>,
+    S: Fn(Vec<(usize, usize)>) -> G,
+    G: std::future::Future<Output = Vec<Stat>>,
 {
+    let started = js_sys::Date::now();
+    let mut phases = Phases::default();
     let Mounted { mut tree, origins } = mount(sources, inputs);
+    phases.mount_ms = js_sys::Date::now() - started;
     let mut seen = Progress {
         entries: tree.len() as u64,
         ..Progress::default()
@@ -749,9 +921,52 @@ where
     yield_now().await;
     let mut analysis = Analysis::new(&input);
     loop {
-        let step = analysis.turn(&tree).map_err(|e| e.to_string())?;
+        let turn = js_sys::Date::now();
+        let step = analysis.turn(&tree).map_err(|e| e.to_string());
+        phases.analyze_ms += js_sys::Date::now() - turn;
+        phases.turns += 1;
+        PHASES.with(|last| last.set(phases));
+        let step = step?;
+        // Sizes and dates first: a size decides whether a file is read at all, so the turn
+        // runs again once the ones it looked at are known.
+        let asked = tree.take_stats_asked();
+        if !asked.is_empty() {
+            let started = js_sys::Date::now();
+            let places: Vec<(VPath, (usize, usize))> = asked
+                .into_iter()
+                .map(|path| {
+                    let place = origins.get(&path).copied();
+                    (path, place.unwrap_or((usize::MAX, 0)))
+                })
+                .collect();
+            for chunk in places.chunks(STAT_BATCH) {
+                let known: Vec<(usize, usize)> = chunk
+                    .iter()
+                    .map(|(_, place)| *place)
+                    .filter(|(s, _)| *s != usize::MAX)
+                    .collect();
+                let mut stats = stat(known).await.into_iter();
+                for (path, (s, _)) in chunk {
+                    let (size, modified) = match *s {
+                        usize::MAX => (0, None),
+                        _ => stats.next().unwrap_or((0, None)),
+                    };
+                    tree.set_stat(path, size, modified);
+                }
+            }
+            phases.stat_ms += js_sys::Date::now() - started;
+            phases.statted += places.len() as u32;
+            continue;
+        }
         let paths = match step {
-            Step::Done(report) => return Ok((*report, tree, input)),
+            Step::Done(report) => {
+                return Ok(Analysed {
+                    report: *report,
+                    tree,
+                    input,
+                    origins,
+                })
+            }
             Step::NeedsContents(paths) => paths,
         };
         let mut wanted = Vec::new();
@@ -762,7 +977,9 @@ where
             }
         }
         for chunk in wanted.chunks(READ_BATCH) {
+            let asked = js_sys::Date::now();
             let contents = read(chunk.iter().map(|(_, place)| *place).collect()).await;
+            phases.read_ms += js_sys::Date::now() - asked;
             for ((path, _), contents) in chunk.iter().zip(contents) {
                 if let Ok(bytes) = &contents {
                     seen.files_read += 1;
@@ -875,13 +1092,12 @@ fn input_file(root: &mut Option<String>, file: File) -> SourceFile {
     if root.is_none() && !first.is_empty() {
         *root = Some(first.to_owned());
     }
-    // Asking Chromium for a file's size or date costs a slow lookup the first time, so
-    // the tens of thousands of transcripts in a real ~/.claude are listed by name only.
-    let bulk = listed_by_name(root.as_deref().unwrap_or(""), rest);
+    // Asking Chromium for a file's size or date costs a slow lookup the first time: every
+    // file is listed by name only, and looked up when the analysis asks.
     SourceFile {
         rel: rest.to_owned(),
-        size: if bulk { 0 } else { file.size() as u64 },
-        modified: if bulk { None } else { modified_of(&file) },
+        size: UNSTATTED,
+        modified: None,
         reader: Reader::File(file),
     }
 }
@@ -989,14 +1205,24 @@ pub async fn open_dropped(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Ope
 /// # Errors
 /// When it cannot be read, is not a zip archive, or is a damaged share zip.
 pub async fn open_zip_file(file: File) -> Result<Opened, String> {
-    let bytes = zip_bytes(&file).await?;
     let name = file.name();
-    if is_share_zip(&bytes) {
-        return open_share_zip(&bytes)
-            .map(|shared| Opened::Shared(shared, name.clone(), SharedRaw::Zip(file.clone())))
-            .map_err(|error| format!("{name}: {}", crate::share::open_error("file", &error)));
+    let (scratch, archive) = zip_in_place(&file).await?;
+    let manifest = VPath::new(&format!("/zip/{MANIFEST_NAME}")).ok();
+    if manifest.is_some_and(|m| scratch.is_file(&m)) {
+        // A share zip is small and is opened whole, as a link is.
+        let bytes = zip_bytes(&file).await?;
+        if is_share_zip(&bytes) {
+            return open_share_zip(&bytes)
+                .map(|shared| Opened::Shared(shared, name.clone(), SharedRaw::Zip(file.clone())))
+                .map_err(|error| format!("{name}: {}", crate::share::open_error("file", &error)));
+        }
     }
-    Source::zip(&name, bytes, Some(file)).map(Opened::Source)
+    Ok(Opened::Source(Source::zip_listed(
+        &name,
+        &scratch,
+        archive,
+        Some(file),
+    )))
 }
 
 /// Opens a zip `File` as a source (for Refresh, which reads a zip again).
@@ -1004,8 +1230,53 @@ pub async fn open_zip_file(file: File) -> Result<Opened, String> {
 /// # Errors
 /// When it cannot be read or is not a zip archive.
 pub async fn zip_from_file(file: File) -> Result<Source, String> {
-    let bytes = zip_bytes(&file).await?;
-    Source::zip(&file.name(), bytes, Some(file))
+    let (scratch, archive) = zip_in_place(&file).await?;
+    Ok(Source::zip_listed(
+        &file.name(),
+        &scratch,
+        archive,
+        Some(file),
+    ))
+}
+
+/// Lists a zip `File` in place into a scratch tree at `/zip`: its end and central directory
+/// are read through `File.slice`, never the whole archive; entries are read when asked.
+async fn zip_in_place(file: &File) -> Result<(Tree, ZipSource), String> {
+    let name = file.name();
+    let mut archive = ZipInPlace::new(file.size() as u64);
+    let mut range = archive.tail();
+    for _ in 0..MAX_OPEN_FETCHES {
+        let bytes = slice_bytes(file, &range).await?;
+        archive.add(range.start, bytes);
+        let mut scratch = Tree::new();
+        match mount_zip_in_place(&mut scratch, "/zip", &archive, ZipLimits::default()) {
+            Ok(Fetch::Done(source)) => return Ok((scratch, source)),
+            Ok(Fetch::Needs(next)) => range = next,
+            Err(error) => return Err(zip_error(&name, &error)),
+        }
+    }
+    Err(zip_error(
+        &name,
+        &memdiag_core::ZipError::NotAZip("its directory could not be found".to_owned()),
+    ))
+}
+
+/// The message for a zip that cannot be opened.
+fn zip_error(file_name: &str, error: &memdiag_core::ZipError) -> String {
+    format!(
+        "{file_name} cannot be opened ({error}). Zip the folder again, or drop the folder itself."
+    )
+}
+
+/// Reads `range` of a `File` (`File.slice`).
+async fn slice_bytes(file: &File, range: &std::ops::Range<u64>) -> Result<Vec<u8>, String> {
+    let blob = file
+        .slice_with_f64_and_f64(range.start as f64, range.end as f64)
+        .map_err(|e| format!("cannot read {}: {}", file.name(), js_message(&e)))?;
+    let buffer = JsFuture::from(blob.array_buffer())
+        .await
+        .map_err(|e| format!("cannot read {}: {}", file.name(), js_message(&e)))?;
+    Ok(Uint8Array::new(&buffer).to_vec())
 }
 
 async fn zip_bytes(file: &File) -> Result<Vec<u8>, String> {
@@ -1024,8 +1295,8 @@ async fn zip_bytes(file: &File) -> Result<Vec<u8>, String> {
 /// Lists a dropped folder recursively through its entries.
 ///
 /// `readEntries` answers in batches (100 at a time in Chromium), so each folder is read until
-/// it returns nothing. `File` objects, which carry the sizes, are fetched in batches of
-/// [`LIST_BATCH`], yielding to the event loop after each.
+/// it returns nothing. Files are listed by name only ([`UNSTATTED`]): their `File`, size and
+/// date are fetched when the analysis asks, which for most of a real `~/.claude` is never.
 ///
 /// # Errors
 /// When the browser refuses to read a folder.
@@ -1033,10 +1304,9 @@ pub async fn list_entry_folder(
     root: &FileSystemDirectoryEntry,
     listed: &dyn Fn(u64),
 ) -> Result<Vec<SourceFile>, String> {
-    let root_name = root.name();
     let mut folders = vec![(root.clone(), String::new())];
-    let mut pending: Vec<(String, FileSystemFileEntry)> = Vec::new();
     let mut files = Vec::new();
+    let mut reported = 0;
     while let Some((folder, prefix)) = folders.pop() {
         let reader = folder.create_reader();
         loop {
@@ -1064,58 +1334,24 @@ pub async fn list_entry_folder(
                 let rel = format!("{prefix}{}", entry.name());
                 if entry.is_directory() {
                     folders.push((entry.unchecked_into(), format!("{rel}/")));
-                } else if entry.is_file() && listed_by_name(&root_name, &rel) {
-                    // Bulk data is listed by name only: no `File`, no size, no date.
+                } else if entry.is_file() {
                     files.push(SourceFile {
                         rel,
-                        size: 0,
+                        size: UNSTATTED,
                         modified: None,
                         reader: Reader::Entry(entry.unchecked_into()),
                     });
-                } else if entry.is_file() {
-                    pending.push((rel, entry.unchecked_into()));
                 }
             }
-            if pending.len() >= LIST_BATCH {
-                resolve_entries(&mut pending, &mut files).await;
-                listed(files.len() as u64);
+            if files.len() >= reported + 4 * LIST_BATCH {
+                reported = files.len();
+                listed(reported as u64);
                 yield_now().await;
             }
         }
     }
-    resolve_entries(&mut pending, &mut files).await;
     listed(files.len() as u64);
     Ok(files)
-}
-
-/// Fetches the `File` of every pending entry at once; an entry the browser cannot open is
-/// left out.
-async fn resolve_entries(
-    pending: &mut Vec<(String, FileSystemFileEntry)>,
-    out: &mut Vec<SourceFile>,
-) {
-    if pending.is_empty() {
-        return;
-    }
-    let promises: Array = pending
-        .iter()
-        .map(|(_, entry)| JsValue::from(file_promise(entry)))
-        .collect();
-    let Ok(results) = JsFuture::from(Promise::all(&promises)).await else {
-        pending.clear();
-        return;
-    };
-    let results: Array = results.unchecked_into();
-    for ((rel, _), value) in pending.drain(..).zip(results.iter()) {
-        if let Ok(file) = value.dyn_into::<File>() {
-            out.push(SourceFile {
-                rel,
-                size: file.size() as u64,
-                modified: modified_of(&file),
-                reader: Reader::File(file),
-            });
-        }
-    }
 }
 
 /// A promise of an entry's `File` that resolves (to the error) even when the browser fails.

@@ -24,7 +24,7 @@ use std::rc::Rc;
 
 use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint32Array, Uint8Array};
 use memdiag_core::report::Os;
-use memdiag_core::{Contents, Diagnostic};
+use memdiag_core::{Contents, Diagnostic, FileEntry, Tree, VPath};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -40,6 +40,8 @@ thread_local! {
     static SOURCES: RefCell<BTreeMap<u32, Rc<Source>>> = RefCell::default();
     static PENDING: RefCell<BTreeMap<u32, js_sys::Function>> = RefCell::default();
     static NEXT_REQUEST: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    /// Time spent taking in listings (`source` messages), for the page benchmark.
+    static LISTING_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
 /// Starts the worker: answers the messages that arrived while the wasm loaded, then every
@@ -70,14 +72,17 @@ fn handle(data: JsValue) {
     let kind = text(&data, "type");
     match kind.as_str() {
         "source" => {
-            if let Some(source) = source_from_message(&data) {
+            let started = js_sys::Date::now();
+            let source = source_from_message(&data);
+            LISTING_MS.with(|ms| ms.set(ms.get() + js_sys::Date::now() - started));
+            if let Some(source) = source {
                 SOURCES.with(|all| all.borrow_mut().insert(source.id(), Rc::new(source)));
             }
         }
-        "contents" => {
+        "contents" | "stats" => {
             let request = number(&data, "req") as u32;
             if let Some(resolve) = PENDING.with(|p| p.borrow_mut().remove(&request)) {
-                let _ = resolve.call1(&JsValue::NULL, &get(&data, "results"));
+                let _ = resolve.call1(&JsValue::NULL, &data);
             }
         }
         "infer" => {
@@ -119,13 +124,172 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
             ("bytes_read", (p.bytes_read as f64).into()),
         ]);
     };
-    match ingest::analysis_loop(&sources, &inputs, input, read, progress).await {
-        Ok((report, _tree, _input)) => match serde_json::to_string(&report) {
-            Ok(json) => post(&[("type", "done".into()), ("report", json.into())]),
+    let stat = |items: Vec<(usize, usize)>| {
+        let sources = sources.clone();
+        async move { stat_through_page(&sources, items).await }
+    };
+    match ingest::analysis_loop(&sources, &inputs, input, read, stat, progress).await {
+        Ok(ingest::Analysed {
+            report,
+            tree,
+            input,
+            origins,
+        }) => match serde_json::to_string(&report) {
+            Ok(json) => {
+                // The page's file view and sharing read only what sharing would keep: every
+                // file the report lists, with its contents, and the folders around them.
+                let started = js_sys::Date::now();
+                let mut basis = memdiag_core::sanitize::basis(&tree, &input, &report);
+                // Sharing keeps a few files the analysis saw by name only (a rule's witnesses):
+                // their sizes are looked up now.
+                let unstatted: Vec<(VPath, (usize, usize))> = basis
+                    .files()
+                    .filter(|(path, _)| tree.is_unstatted(path))
+                    .filter_map(|(path, _)| Some((path.clone(), *origins.get(path)?)))
+                    .collect();
+                if !unstatted.is_empty() {
+                    let places = unstatted.iter().map(|(_, place)| *place).collect();
+                    let stats = stat_through_page(&sources, places).await;
+                    for ((path, _), (size, modified)) in unstatted.iter().zip(stats) {
+                        if let Some(entry) = basis.file(path).cloned() {
+                            basis.insert(
+                                path.clone(),
+                                FileEntry {
+                                    size,
+                                    modified,
+                                    ..entry
+                                },
+                            );
+                        }
+                    }
+                }
+                let (mut fields, transfer) = tree_fields(&basis);
+                let phases = ingest::last_phases();
+                let timings = object(&[
+                    ("listing_ms", LISTING_MS.with(std::cell::Cell::get).into()),
+                    ("mount_ms", phases.mount_ms.into()),
+                    ("analyze_ms", phases.analyze_ms.into()),
+                    ("read_ms", phases.read_ms.into()),
+                    ("turns", f64::from(phases.turns).into()),
+                    ("stat_ms", phases.stat_ms.into()),
+                    ("statted", f64::from(phases.statted).into()),
+                    ("basis_ms", (js_sys::Date::now() - started).into()),
+                    ("basis_files", (basis.len() as f64).into()),
+                    ("tree_files", (tree.len() as f64).into()),
+                ]);
+                fields.push(("type", "done".into()));
+                fields.push(("report", json.into()));
+                fields.push(("phases", timings));
+                let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
+            }
             Err(error) => failed(&error.to_string()),
         },
         Err(message) => failed(&message),
     }
+}
+
+/// A tree as message fields (`tree_files`, `tree_sizes`, `tree_modified`, `tree_contents`,
+/// `tree_dirs`, `tree_mounts`, `tree_diagnostics`), with the buffers to transfer.
+fn tree_fields(tree: &Tree) -> (Vec<(&'static str, JsValue)>, Array) {
+    let mut paths = String::new();
+    let mut modified = String::new();
+    let mut sizes = Vec::with_capacity(tree.len());
+    let contents = Array::new();
+    let transfer = Array::new();
+    for (n, (path, entry)) in tree.files().enumerate() {
+        if n > 0 {
+            paths.push('\0');
+            modified.push('\0');
+        }
+        paths.push_str(path.as_str());
+        modified.push_str(entry.modified.as_deref().unwrap_or(""));
+        sizes.push(entry.size as f64);
+        match &entry.contents {
+            Contents::Unread => contents.push(&JsValue::NULL),
+            Contents::Unreadable(message) => contents.push(&JsValue::from_str(message)),
+            Contents::Loaded(bytes) => {
+                let buffer = Uint8Array::from(bytes.as_slice()).buffer();
+                transfer.push(&buffer);
+                contents.push(&buffer)
+            }
+        };
+    }
+    let names = |dirs: &mut dyn Iterator<Item = &VPath>| -> Array {
+        dirs.map(|d| JsValue::from_str(d.as_str())).collect()
+    };
+    let diagnostics = serde_json::to_string(tree.diagnostics()).unwrap_or_default();
+    let fields = vec![
+        ("tree_files", paths.into()),
+        ("tree_modified", modified.into()),
+        ("tree_sizes", Float64Array::from(sizes.as_slice()).into()),
+        ("tree_contents", contents.into()),
+        ("tree_dirs", names(&mut tree.named_dirs()).into()),
+        ("tree_mounts", names(&mut tree.mounts()).into()),
+        ("tree_diagnostics", diagnostics.into()),
+    ];
+    (fields, transfer)
+}
+
+/// The tree [`tree_fields`] put in a message.
+pub(crate) fn tree_from(data: &JsValue) -> Tree {
+    let strings = |key: &str| -> Vec<String> {
+        get(data, key)
+            .dyn_into::<Array>()
+            .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
+            .unwrap_or_default()
+    };
+    let mut tree = Tree::new();
+    for mount in strings("tree_mounts") {
+        if let Ok(path) = VPath::new(&mount) {
+            tree.add_mount(path);
+        }
+    }
+    for dir in strings("tree_dirs") {
+        if let Ok(path) = VPath::new(&dir) {
+            tree.add_dir(path);
+        }
+    }
+    let sizes = get(data, "tree_sizes")
+        .dyn_into::<Float64Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    let contents = get(data, "tree_contents")
+        .dyn_into::<Array>()
+        .unwrap_or_default();
+    let paths = text(data, "tree_files");
+    let modified = text(data, "tree_modified");
+    if !sizes.is_empty() {
+        for (n, ((path, modified), size)) in paths
+            .split('\0')
+            .zip(modified.split('\0'))
+            .zip(sizes)
+            .enumerate()
+        {
+            let Ok(path) = VPath::new(path) else { continue };
+            let value = contents.get(n as u32);
+            let contents = if let Some(message) = value.as_string() {
+                Contents::Unreadable(message)
+            } else if value.is_instance_of::<js_sys::ArrayBuffer>() {
+                Contents::Loaded(Uint8Array::new(&value).to_vec())
+            } else {
+                Contents::Unread
+            };
+            tree.insert(
+                path,
+                FileEntry {
+                    size: size as u64,
+                    contents,
+                    modified: (!modified.is_empty()).then(|| modified.to_owned()),
+                },
+            );
+        }
+    }
+    let diagnostics: Vec<Diagnostic> =
+        serde_json::from_str(&text(data, "tree_diagnostics")).unwrap_or_default();
+    for diagnostic in diagnostics {
+        tree.push_diagnostic(diagnostic);
+    }
+    tree
 }
 
 /// Reads what the worker has not read before through the page, and keeps it.
@@ -172,10 +336,8 @@ async fn read_through_page(
             ("req", f64::from(request).into()),
             ("items", Uint32Array::from(pairs.as_slice()).into()),
         ]);
-        let results: Array = JsFuture::from(promise)
-            .await
-            .map(JsCast::unchecked_into)
-            .unwrap_or_default();
+        let answer = JsFuture::from(promise).await.unwrap_or_default();
+        let results: Array = get(&answer, "results").dyn_into().unwrap_or_default();
         for (n, &i) in asked.iter().enumerate() {
             let value = results.get(n as u32);
             let contents = match value.as_string() {
@@ -193,6 +355,75 @@ async fn read_through_page(
     out.into_iter()
         .map(|c| c.unwrap_or_else(|| Err("not read".to_owned())))
         .collect()
+}
+
+/// Looks up through the page the sizes and dates the worker does not know yet, and keeps
+/// them.
+async fn stat_through_page(
+    sources: &[Rc<Source>],
+    items: Vec<(usize, usize)>,
+) -> Vec<ingest::Stat> {
+    let mut out: Vec<Option<ingest::Stat>> = items
+        .iter()
+        .map(|&(s, f)| match sources[s].files[f].reader {
+            Reader::Remote => sources[s].cached_stat(f),
+            _ => None,
+        })
+        .collect();
+    let mut asked = Vec::new();
+    for (i, &(s, f)) in items.iter().enumerate() {
+        if out[i].is_some() {
+            continue;
+        }
+        if matches!(sources[s].files[f].reader, Reader::Remote) {
+            asked.push(i);
+        } else {
+            out[i] = Some(sources[s].stat(f).await);
+        }
+    }
+    if !asked.is_empty() {
+        let pairs: Vec<u32> = asked
+            .iter()
+            .flat_map(|&i| {
+                let (s, f) = items[i];
+                [sources[s].id(), f as u32]
+            })
+            .collect();
+        let answer = ask_page("stat", &pairs).await;
+        let sizes = get(&answer, "sizes")
+            .dyn_into::<Float64Array>()
+            .map(|a| a.to_vec())
+            .unwrap_or_default();
+        let modified = text(&answer, "modified");
+        let mut dates = modified.split('\0');
+        for (n, &i) in asked.iter().enumerate() {
+            let size = sizes.get(n).map_or(0, |&size| size as u64);
+            let date = dates.next().filter(|d| !d.is_empty()).map(str::to_owned);
+            let (s, f) = items[i];
+            sources[s].remember_stat(f, (size, date.clone()));
+            out[i] = Some((size, date));
+        }
+    }
+    out.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// Posts a request of `kind` naming `pairs` (source id, file index) to the page and waits
+/// for its answer.
+async fn ask_page(kind: &str, pairs: &[u32]) -> JsValue {
+    let request = NEXT_REQUEST.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
+    });
+    let promise = Promise::new(&mut |resolve, _reject| {
+        PENDING.with(|p| p.borrow_mut().insert(request, resolve));
+    });
+    post(&[
+        ("type", kind.into()),
+        ("req", f64::from(request).into()),
+        ("items", Uint32Array::from(pairs).into()),
+    ]);
+    JsFuture::from(promise).await.unwrap_or_default()
 }
 
 async fn shared(data: JsValue) {

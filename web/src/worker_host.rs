@@ -13,6 +13,7 @@ use std::rc::{Rc, Weak};
 
 use js_sys::{Array, Promise, Uint32Array, Uint8Array};
 use memdiag_core::report::Report;
+use memdiag_core::Tree;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -20,7 +21,15 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::ingest::{SharedRaw, Source};
 use crate::state::{Inputs, Progress};
-use crate::worker::{get, inputs_from_json, inputs_to_json, number, object, source_message, text};
+use crate::worker::{
+    get, inputs_from_json, inputs_to_json, number, object, source_message, text, tree_from,
+};
+
+thread_local! {
+    /// Time spent posting listings to the worker since the last run ended, for the page
+    /// benchmark.
+    static POST_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
 
 /// Why a job gave no result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +114,11 @@ impl Host {
 
     /// Analyses `sources` with `inputs` on `today`; `progress` hears how far it got.
     ///
+    /// Returns the report and the part of the tree the page reads: what sharing keeps
+    /// ([`memdiag_core::sanitize::basis`]: every file the report lists, with the contents
+    /// read), not a tree of every listed file, which would cost the page as long to build
+    /// again as the worker took.
+    ///
     /// # Errors
     /// When the analysis cannot start, the worker dies, or a newer job replaces this one.
     pub async fn run(
@@ -113,7 +127,7 @@ impl Host {
         inputs: &Inputs,
         today: &str,
         progress: impl Fn(Progress) + 'static,
-    ) -> Result<Report, Failure> {
+    ) -> Result<(Report, Tree), Failure> {
         let message = object(&[
             ("type", "run".into()),
             ("sources", ids(&sources).into()),
@@ -121,7 +135,19 @@ impl Host {
             ("today", today.into()),
         ]);
         let answer = self.job(sources, Some(Rc::new(progress)), message).await?;
-        report_of(&answer)
+        let started = js_sys::Date::now();
+        let done = (report_of(&answer)?, tree_from(&answer));
+        // Where the run's time went, for the page benchmark (tests/e2e/bench.mjs).
+        let phases = get(&answer, "phases");
+        let _ = js_sys::Reflect::set(
+            &phases,
+            &"page_receive_ms".into(),
+            &(js_sys::Date::now() - started).into(),
+        );
+        let posted = POST_MS.with(|ms| ms.replace(0.0));
+        let _ = js_sys::Reflect::set(&phases, &"page_post_ms".into(), &posted.into());
+        let _ = js_sys::Reflect::set(&js_sys::global(), &"memdiagPhases".into(), &phases);
+        Ok(done)
     }
 
     /// Analyses a shared snapshot as `raw` holds it, simulating `version`; also returns the
@@ -180,11 +206,13 @@ impl Host {
                 inner.live = Some(live);
             }
             let live = inner.live.as_mut().expect("started above");
+            let posting = js_sys::Date::now();
             for source in &sources {
                 if live.known.insert(source.id()) {
                     let _ = live.worker.post_message(&source_message(source));
                 }
             }
+            POST_MS.with(|ms| ms.set(ms.get() + js_sys::Date::now() - posting));
             live.job = Some(Job {
                 sources,
                 progress,
@@ -278,7 +306,7 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 });
             }
         }
-        "read" => {
+        "read" | "stat" => {
             let sources = live
                 .job
                 .as_ref()
@@ -286,7 +314,11 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 .unwrap_or_default();
             let worker = live.worker.clone();
             drop(guard);
-            wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data));
+            if kind == "read" {
+                wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data));
+            } else {
+                wasm_bindgen_futures::spawn_local(answer_stat(worker, sources, data));
+            }
         }
         "panic" | "crashed" => {
             // The trap that follows a panic may surface as an error event, a rejected
@@ -352,6 +384,36 @@ async fn answer_read(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
         ("results", results.into()),
     ]);
     let _ = worker.post_message_with_transfer(&answer, &transfer);
+}
+
+/// Looks up the sizes and dates a `stat` message names in the page's sources and answers
+/// it: `sizes` as a `Float64Array`, `modified` joined by NUL (empty for none).
+async fn answer_stat(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
+    let items = get(&data, "items")
+        .dyn_into::<Uint32Array>()
+        .map(|items| items.to_vec())
+        .unwrap_or_default();
+    let mut sizes = Vec::with_capacity(items.len() / 2);
+    let mut modified = String::new();
+    for (n, pair) in items.chunks_exact(2).enumerate() {
+        let (id, index) = (pair[0], pair[1] as usize);
+        let (size, date) = match sources.iter().find(|s| s.id() == id) {
+            Some(source) => source.stat(index).await,
+            None => (0, None),
+        };
+        if n > 0 {
+            modified.push('\0');
+        }
+        modified.push_str(date.as_deref().unwrap_or(""));
+        sizes.push(size as f64);
+    }
+    let answer = object(&[
+        ("type", "stats".into()),
+        ("req", get(&data, "req")),
+        ("sizes", js_sys::Float64Array::from(sizes.as_slice()).into()),
+        ("modified", modified.into()),
+    ]);
+    let _ = worker.post_message(&answer);
 }
 
 fn report_of(answer: &JsValue) -> Result<Report, Failure> {

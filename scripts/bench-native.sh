@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The native benchmark of issue 13: the memdiag command against `find` + `cat` of the files
+# that matter, on the page benchmark's synthetic trees (a ~/.claude of N entries, mostly
+# sparse transcripts, and a project of 0.43 N entries, mostly node_modules/ and dist/).
+# Not a test: it prints times, it asserts none.
+#
+#   bash scripts/bench-native.sh [SIZES] [RUNS]     # default: 3000,30000 and 5 runs
+#
+# `find` lists both trees (what any scan must at least do today: memdiag stats every file it
+# mounts) and `cat` reads exactly the files the report says were read. memdiag runs from a
+# release build (`cargo build --release -p memdiag-core --features cli`). Each figure is the
+# median of RUNS runs; the load average is printed beside it, since the machine is shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes="${1:-3000,30000}"
+runs="${2:-5}"
+scratch="$(mktemp -d /tmp/memdiag-native-XXXXXX)"
+trap 'rm -rf "$scratch"' EXIT
+
+cargo build --release -q -p memdiag-core --features cli
+memdiag="${CARGO_TARGET_DIR:-target}/release/memdiag"
+NODE_PATH="${NODE_PATH:-$PWD/.tools/node_modules}" node tests/e2e/bench.mjs --files "$sizes" --trees-only "$scratch" >&2
+
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+now() { date +%s%N; }
+
+printf '| entries | memdiag ms | find + cat ms | ratio | files read | load |\n|---:|---:|---:|---:|---:|---|\n'
+for size in ${sizes//,/ }; do
+  home="$scratch/tree-$size/home/bench"
+  args=(--home /home/bench --project /home/bench/work/app --mount "/home/bench=$home" --format json)
+  # The files that matter: every row the report says was read, as local paths.
+  "$memdiag" "${args[@]}" > "$scratch/report.json" || true
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    for (const f of r.files) if (f.size !== null && f.status !== "skipped" && f.path.startsWith("/home/bench/"))
+      console.log(process.argv[2] + f.path.slice("/home/bench".length));
+  ' "$scratch/report.json" "$home" | sort -u > "$scratch/matter.txt"
+  ours=(); floor=()
+  for _ in $(seq "$runs"); do
+    t=$(now); "$memdiag" "${args[@]}" > /dev/null || true; ours+=($(( ($(now) - t) / 1000000 )))
+    t=$(now); find "$home" -type f > /dev/null; xargs -d '\n' cat < "$scratch/matter.txt" > /dev/null
+    floor+=($(( ($(now) - t) / 1000000 )))
+  done
+  a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${floor[@]}" | median)
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$size" "$a" "$b" \
+    "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f×", (b > 0 ? a / b : 0) }')" \
+    "$(wc -l < "$scratch/matter.txt")" "$(cut -d' ' -f1-3 /proc/loadavg)"
+done
