@@ -937,6 +937,7 @@ fn caps(report: &Report) -> memory_index::Caps {
         size_cap: report.rules.memory_max_utf16.is_some(),
         strip_first: true,
         warning: memory_index::WarningStyle::Detailed,
+        drop_controls: true,
     }
 }
 

@@ -53,13 +53,18 @@ pub fn memory_index(text: &str) -> usize {
         WarningStyle::PartLoaded,
         WarningStyle::Detailed,
     ] {
-        for (size_cap, strip_first) in [(false, false), (true, false), (true, true)] {
+        for (size_cap, strip_first, drop_controls) in [
+            (false, false, false),
+            (true, false, true),
+            (true, true, true),
+        ] {
             let cut = memory_index::cut_with(
                 text,
                 Caps {
                     size_cap,
                     strip_first,
                     warning,
+                    drop_controls,
                 },
             );
             let _ = memory_index::near_limit_warning(&cut.truncation);

@@ -68,6 +68,8 @@ pub enum Behaviour {
     IndexBackfill,
     /// The managed policy's files are labelled as organization-managed instructions.
     ManagedLabel,
+    /// `MEMORY.md` loses its carriage returns and other control and format characters.
+    MemoryIndexCleaned,
 }
 
 impl Behaviour {
@@ -83,6 +85,7 @@ impl Behaviour {
             Behaviour::AgentsMdFallback => "agents-md-fallback",
             Behaviour::IndexBackfill => "index-backfill",
             Behaviour::ManagedLabel => "managed-label",
+            Behaviour::MemoryIndexCleaned => "memory-index-cleaned",
         }
     }
 }
@@ -195,6 +198,17 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         ],
     },
     RuleChange {
+        version: ClaudeVersion(2, 1, 284),
+        before: ClaudeVersion(2, 1, 283),
+        behaviour: Behaviour::MemoryIndexCleaned,
+        summary: "MEMORY.md loses its carriage returns and other control and format characters; \
+                  before, it was sent as written",
+        cases: &[
+            "memory-md-crlf-control-and-format-characters",
+            "memory-md-crlf-frontmatter-stripped",
+        ],
+    },
+    RuleChange {
         version: ClaudeVersion(2, 1, 285),
         before: ClaudeVersion(2, 1, 284),
         behaviour: Behaviour::IndexBackfill,
@@ -297,6 +311,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
             "generated-05",
             "imports-syntax-forms",
             "memory-md-25001-units-cut-at-last-newline",
+            "memory-md-crlf-frontmatter-stripped",
             "memory-md-exactly-200-lines-loads-whole",
             "memory-md-exactly-25000-units-loads-whole",
             "memory-md-frontmatter-comments-and-leading-blank-lines",
@@ -399,7 +414,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "memory-md-crlf-control-and-format-characters",
-            "memory-md-crlf-frontmatter-stripped",
         ],
     },
     Unreproduced {
@@ -828,6 +842,8 @@ pub(crate) struct Rules {
     pub(crate) index_backfill: bool,
     /// The managed policy's files carry their own label; before, the user's.
     pub(crate) managed_label: bool,
+    /// `MEMORY.md` loses its control and format characters.
+    pub(crate) memory_index_cleaned: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
 }
@@ -887,7 +903,19 @@ impl Rules {
             agents_md_fallback: has(Behaviour::AgentsMdFallback),
             index_backfill: has(Behaviour::IndexBackfill),
             managed_label: has(Behaviour::ManagedLabel),
+            memory_index_cleaned: has(Behaviour::MemoryIndexCleaned),
             own_text,
+        }
+    }
+
+    /// How `MEMORY.md` (and an agent's) is cut and cleaned under these rules. Every release
+    /// simulated measures the index after stripping (2.1.59 on).
+    pub(crate) fn index_caps(&self) -> crate::text::memory_index::Caps {
+        crate::text::memory_index::Caps {
+            size_cap: self.memory_size_cap,
+            strip_first: true,
+            warning: self.warning_style,
+            drop_controls: self.memory_index_cleaned,
         }
     }
 

@@ -186,14 +186,7 @@ impl Discovery<'_> {
         let super::Text::Ready(text) = self.text(&path) else {
             return;
         };
-        let rules = self.paths.rules;
-        let caps = memory_index::Caps {
-            size_cap: rules.memory_size_cap,
-            // Every release simulated measures the index after stripping (2.1.59 on).
-            strip_first: true,
-            warning: rules.warning_style,
-        };
-        let cut = memory_index::cut_with(&text, caps);
+        let cut = memory_index::cut_with(&text, self.paths.rules.index_caps());
         let sent = cut.as_sent();
         row.status = if sent.is_empty() {
             FileStatus::Empty
@@ -260,13 +253,7 @@ impl Discovery<'_> {
         }
         let index = dir.child("MEMORY.md");
         let mut row = super::blank_row(&index, group, LoadType::Startup, scope, None);
-        let rules = self.paths.rules;
-        let caps = memory_index::Caps {
-            size_cap: rules.memory_size_cap,
-            strip_first: true,
-            warning: rules.warning_style,
-        };
-        let cut = memory_index::cut_with(&lines.join("\n"), caps);
+        let cut = memory_index::cut_with(&lines.join("\n"), self.paths.rules.index_caps());
         row.loaded = Some(measure(&cut.as_sent()));
         row.truncation = Some(cut.truncation);
         row.backfilled = true;
@@ -392,13 +379,7 @@ impl Discovery<'_> {
         let index = dir.child("MEMORY.md");
         match self.text(&index) {
             super::Text::Ready(text) => {
-                let rules = self.paths.rules;
-                let caps = memory_index::Caps {
-                    size_cap: rules.memory_size_cap,
-                    strip_first: true,
-                    warning: rules.warning_style,
-                };
-                Some(memory_index::cut_with(&text, caps).as_sent())
+                Some(memory_index::cut_with(&text, self.paths.rules.index_caps()).as_sent())
             }
             _ => None,
         }

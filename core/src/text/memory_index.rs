@@ -53,6 +53,9 @@ pub(crate) struct Caps {
     pub(crate) strip_first: bool,
     /// The words of the warning appended to a cut index.
     pub(crate) warning: WarningStyle,
+    /// Carriage returns and other control and format characters removed (since 2.1.284;
+    /// before, the index was sent as written).
+    pub(crate) drop_controls: bool,
 }
 
 /// The three forms the load-time warning has had.
@@ -75,6 +78,7 @@ impl Caps {
         size_cap: true,
         strip_first: true,
         warning: WarningStyle::Detailed,
+        drop_controls: true,
     };
 }
 
@@ -89,7 +93,7 @@ pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
         }
     };
     // Removing these never touches a `\n`, so the line map stays true.
-    if stripped.text.contains(is_dropped_control) {
+    if caps.drop_controls && stripped.text.contains(is_dropped_control) {
         stripped.text.retain(|c| !is_dropped_control(c));
     }
     let trimmed_start = stripped.text.len() - stripped.text.trim_start_matches(is_js_space).len();
