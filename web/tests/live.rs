@@ -18,6 +18,7 @@ use memdiag_core::Tree;
 use memdiag_web::ingest::{self, Source};
 use memdiag_web::live::{self, Dir, FileRef, Kind, Stat, Task};
 use memdiag_web::state::Inputs;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -716,11 +717,18 @@ async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo
         fs.borrow().text(&index).as_deref(),
         Some("- [Build](build.md) — how the build runs\n")
     );
-    // The rescan shows the line gone.
+    // The rescan shows the line gone, and says what changed since the scan before.
     wait_until("the dead line is gone after the rescan", || {
         all(&root, "[data-testid=dead-line]").is_empty()
     })
     .await;
+    let changes = one(&root, "[data-testid=scan-changes]")
+        .text_content()
+        .unwrap_or_default();
+    assert!(
+        changes.contains("removed (old.md)") && changes.contains("changed (MEMORY.md)"),
+        "{changes}"
+    );
 
     // Undo, then the line is back after the rescan.
     let before = run_of(&root);
@@ -756,6 +764,34 @@ async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo
         .borrow()
         .text(&payments)
         .is_some_and(|t| t.contains("three times")));
+    // Watch mode: an edit outside the page shows within a few seconds, with what changed.
+    let watch = one(&root, "[data-testid=watch]");
+    watch
+        .clone()
+        .unchecked_into::<web_sys::HtmlInputElement>()
+        .set_checked(true);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    watch
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
+    fs.borrow_mut()
+        .put("rules/style.md", "small diffs, always\n");
+    let before = run_of(&root);
+    wait_for_run(&root, before).await;
+    wait_until("watch mode reports the edited rule", || {
+        root.query_selector("[data-testid=scan-changes]")
+            .ok()
+            .flatten()
+            .and_then(|e| e.text_content())
+            .is_some_and(|t| t.contains("changed (style.md)"))
+    })
+    .await;
+    watch
+        .clone()
+        .unchecked_into::<web_sys::HtmlInputElement>()
+        .click();
+
     // Nothing but the listed files was ever written or removed, and no bulk was touched.
     let fs = fs.borrow();
     for path in fs.took("write").iter().chain(fs.took("remove").iter()) {

@@ -25,7 +25,7 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 
 use crate::ingest::{Origin, Source};
-use crate::state::Inputs;
+use crate::state::{Inputs, Shared};
 use crate::{browser, live, Page};
 
 /// A plan under review, or made and undoable.
@@ -426,6 +426,7 @@ pub fn CleanupHost() -> Html {
     });
     html! {
         <>
+            <ScanWatch />
             { dialog.unwrap_or_default() }
             if let Some((error, text)) = message {
                 <p class={classes!("cleanup-message", error.then_some("error"))} role="status" data-testid="cleanup-message">{ text }</p>
@@ -465,6 +466,185 @@ fn diff_lines(diff: &str) -> Html {
             };
             html! { <span class={class}>{ line.to_owned() }</span> }
         }) }
+    }
+}
+
+/// How often watch mode re-reads live folders, in milliseconds.
+const WATCH_EVERY_MS: u64 = 4000;
+
+/// What changed between two reports of the same sources and fields: rows added, removed, and
+/// rows whose file changed size, each by path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowChanges {
+    /// Rows of the newer report only.
+    pub added: Vec<String>,
+    /// Rows of the older report only.
+    pub removed: Vec<String>,
+    /// Rows of both whose file's size or loaded size differs.
+    pub changed: Vec<String>,
+}
+
+/// The rows of a report by path, with what a change shows in: the size on disk and what
+/// loads.
+fn row_keys(
+    report: &memdiag_core::report::Report,
+) -> std::collections::BTreeMap<String, (Option<u64>, Option<u64>)> {
+    report
+        .files
+        .iter()
+        .map(|r| (r.path.clone(), (r.size, r.loaded.map(|m| m.utf16))))
+        .collect()
+}
+
+/// Compares the rows of two reports.
+pub fn row_changes(
+    before: &memdiag_core::report::Report,
+    after: &memdiag_core::report::Report,
+) -> RowChanges {
+    let (old, new) = (row_keys(before), row_keys(after));
+    let mut changes = RowChanges::default();
+    for (path, value) in &new {
+        match old.get(path) {
+            None => changes.added.push(path.clone()),
+            Some(previous) if previous != value => changes.changed.push(path.clone()),
+            Some(_) => {}
+        }
+    }
+    changes.removed = old
+        .keys()
+        .filter(|p| !new.contains_key(*p))
+        .cloned()
+        .collect();
+    changes
+}
+
+/// Watch mode for live folders (re-read every few seconds while the tab is visible), and
+/// what the last scan changed compared with the one before it, when both read the same
+/// sources with the same fields.
+#[component]
+pub fn ScanWatch() -> Html {
+    let page = use_context::<Page>().expect("inside the page");
+    let watching = use_state(|| false);
+    let previous = use_mut_ref(|| None::<(String, Shared<memdiag_core::report::Report>)>);
+    let changes = use_state(|| None::<RowChanges>);
+    let state = &page.state;
+    let key = format!(
+        "{:?}|{:?}",
+        state.sources.inputs,
+        state
+            .sources
+            .infos
+            .iter()
+            .map(|i| (&i.label, i.kind, i.role))
+            .collect::<Vec<_>>()
+    );
+    {
+        let changes = changes.clone();
+        let previous = previous.clone();
+        use_effect_with(
+            (state.loaded.report.clone(), key.clone()),
+            move |(report, key)| {
+                if let Some(report) = report {
+                    let mut slot = previous.borrow_mut();
+                    match slot.as_ref() {
+                        Some((was_key, was)) if was_key == key && was != report => {
+                            changes.set(Some(row_changes(was, report)));
+                        }
+                        Some((was_key, _)) if was_key == key => {}
+                        _ => changes.set(None),
+                    }
+                    *slot = Some((key.clone(), report.clone()));
+                }
+            },
+        );
+    }
+    let live_sources = page
+        .engine
+        .sources()
+        .iter()
+        .any(|s| matches!(s.origin, Origin::Live(_)));
+    {
+        let engine = page.engine.clone();
+        let inputs = state.sources.inputs.clone();
+        use_effect_with((*watching && live_sources, inputs), move |(on, inputs)| {
+            let alive = Rc::new(std::cell::Cell::new(*on));
+            if *on {
+                let (alive, engine, inputs) = (alive.clone(), engine.clone(), inputs.clone());
+                spawn_local(async move {
+                    loop {
+                        yew::platform::time::sleep(std::time::Duration::from_millis(
+                            WATCH_EVERY_MS,
+                        ))
+                        .await;
+                        if !alive.get() {
+                            break;
+                        }
+                        let document = browser::document();
+                        let visible =
+                            document.visibility_state() == web_sys::VisibilityState::Visible;
+                        let busy = document
+                            .query_selector("[data-testid=app]")
+                            .ok()
+                            .flatten()
+                            .and_then(|app| app.get_attribute("data-busy"))
+                            .is_some_and(|b| b == "true");
+                        if visible && !busy {
+                            engine.refresh(inputs.clone(), None);
+                        }
+                    }
+                });
+            }
+            move || alive.set(false)
+        });
+    }
+    if !live_sources && changes.is_none() {
+        return Html::default();
+    }
+    let toggle = {
+        let watching = watching.clone();
+        Callback::from(move |e: Event| {
+            watching.set(e.target_unchecked_into::<HtmlInputElement>().checked())
+        })
+    };
+    let name = |p: &String| p.rsplit('/').next().unwrap_or(p).to_owned();
+    let summary = changes.as_ref().map(|c| {
+        if c.added.is_empty() && c.removed.is_empty() && c.changed.is_empty() {
+            "Since the last scan: nothing changed.".to_owned()
+        } else {
+            let part = |what: &str, list: &[String]| {
+                (!list.is_empty()).then(|| {
+                    let names: Vec<String> = list.iter().take(5).map(name).collect();
+                    let more = if list.len() > 5 {
+                        format!(" and {} more", list.len() - 5)
+                    } else {
+                        String::new()
+                    };
+                    format!("{} {what} ({}{more})", list.len(), names.join(", "))
+                })
+            };
+            let parts: Vec<String> = [
+                part("added", &c.added),
+                part("removed", &c.removed),
+                part("changed", &c.changed),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            format!("Since the last scan: {}.", parts.join(", "))
+        }
+    });
+    html! {
+        <div class="scan-watch small" data-testid="scan-watch">
+            if live_sources {
+                <label title="Re-reads the live folders every few seconds while this tab is visible">
+                    <input type="checkbox" data-testid="watch" checked={*watching} onchange={toggle} />
+                    { " Watch for changes" }
+                </label>
+            }
+            if let Some(summary) = summary {
+                <span class="muted" data-testid="scan-changes" role="status">{ summary }</span>
+            }
+        </div>
     }
 }
 
