@@ -70,6 +70,8 @@ pub enum Behaviour {
     ManagedLabel,
     /// `MEMORY.md` loses its carriage returns and other control and format characters.
     MemoryIndexCleaned,
+    /// `autoMemoryDirectory` is read from the project's settings too.
+    ProjectMemoryDirectory,
 }
 
 impl Behaviour {
@@ -86,6 +88,7 @@ impl Behaviour {
             Behaviour::IndexBackfill => "index-backfill",
             Behaviour::ManagedLabel => "managed-label",
             Behaviour::MemoryIndexCleaned => "memory-index-cleaned",
+            Behaviour::ProjectMemoryDirectory => "project-memory-directory",
         }
     }
 }
@@ -175,6 +178,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
             "agents-md-fallback-with-managed-claude-md",
             "managed-import-of-sibling-loads-when-external-approved",
         ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 157),
+        before: ClaudeVersion(2, 1, 156),
+        behaviour: Behaviour::ProjectMemoryDirectory,
+        summary: "autoMemoryDirectory is read from the project's .claude/settings.json too; \
+                  before, only from the user's, local and managed settings",
+        cases: &["auto-memory-directory-project-settings-absolute"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 268),
@@ -474,38 +485,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "imports-in-html-and-comments",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 74),
-        to: ClaudeVersion(2, 1, 112),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "generated-01",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 74),
-        to: ClaudeVersion(2, 1, 112),
-        summary: "the memory folder is chosen otherwise (which settings layers autoMemoryDirectory is read from)",
-        cases: &[
-            "generated-01",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 74),
-        to: ClaudeVersion(2, 1, 156),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "auto-memory-directory-project-settings-absolute",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 74),
-        to: ClaudeVersion(2, 1, 156),
-        summary: "the memory folder is chosen otherwise (which settings layers autoMemoryDirectory is read from)",
-        cases: &[
-            "auto-memory-directory-project-settings-absolute",
         ],
     },
     Unreproduced {
@@ -844,6 +823,8 @@ pub(crate) struct Rules {
     pub(crate) managed_label: bool,
     /// `MEMORY.md` loses its control and format characters.
     pub(crate) memory_index_cleaned: bool,
+    /// `autoMemoryDirectory` counts in the project's settings.
+    pub(crate) project_memory_directory: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
 }
@@ -904,6 +885,7 @@ impl Rules {
             index_backfill: has(Behaviour::IndexBackfill),
             managed_label: has(Behaviour::ManagedLabel),
             memory_index_cleaned: has(Behaviour::MemoryIndexCleaned),
+            project_memory_directory: has(Behaviour::ProjectMemoryDirectory),
             own_text,
         }
     }

@@ -120,7 +120,9 @@ impl Discovery<'_> {
             } else {
                 patterns.extend(parsed.claude_md_excludes);
             }
-            if let Some(dir) = parsed.auto_memory_directory {
+            // Releases before 2.1.157 read it from every layer but the project's.
+            let read_here = layer != Layer::Project || self.paths.rules.project_memory_directory;
+            if let Some(dir) = parsed.auto_memory_directory.filter(|_| read_here) {
                 // Policy, then local, then project, then user: the most specific wins.
                 if directory.as_ref().is_none_or(|(l, _, _)| layer > *l) {
                     directory = Some((layer, path.clone(), dir));
