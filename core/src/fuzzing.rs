@@ -185,7 +185,19 @@ pub fn pipeline(data: &[u8]) -> Result<(), String> {
     ] {
         let shared = sanitize(&tree, &input, &report, &options);
         let link = share::encode_link(&shared, "2026-11-30T09:12:00Z");
-        let opened = share::decode_link(&link).map_err(|e| format!("the link: {e}"))?;
+        let opened = match share::decode_link(&link) {
+            // A snapshot too costly to analyse is refused on opening; its sender must have
+            // been told so before sending.
+            Err(share::ShareError::Refused(why)) => {
+                if share::check_shareable(&shared).is_ok() {
+                    return Err(format!(
+                        "the link is refused, the sender was not told: {why}"
+                    ));
+                }
+                continue;
+            }
+            other => other.map_err(|e| format!("the link: {e}"))?,
+        };
         let of_link = match analyze(&opened.tree, &opened.input) {
             Ok(Step::Done(report)) => report,
             Ok(Step::NeedsContents(paths)) => {

@@ -92,14 +92,40 @@ pub struct SharedSnapshot {
 }
 
 /// Caps on what reading a link or a zip may cost, against hostile input.
+///
+/// A shared snapshot is made by [`crate::sanitize`] from what one analysis listed, so it is
+/// small and shallow; the caps are far above any real one and far below what could make the
+/// receiving page's analysis take more than a fraction of a second. Each is checked before
+/// anything is analysed, and each refusal says which cap and by how much.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShareLimits {
     /// Longest link accepted, in characters.
     pub max_link_chars: usize,
-    /// Largest inflated payload of a link, and largest zip manifest, in bytes.
+    /// Largest inflated payload of a link, in bytes.
+    pub max_link_payload_bytes: u64,
+    /// Largest zip manifest, in bytes.
     pub max_payload_bytes: u64,
     /// Most files a payload may list.
     pub max_files: usize,
+    /// Most files with frontmatter (rules, skills, agents, memory topics) a payload may carry:
+    /// each one's YAML is parsed and its globs compiled.
+    pub max_frontmatter_files: usize,
+    /// Deepest nesting of `[`, `{` (YAML flow collections and glob braces alike) in any
+    /// frontmatter block or settings file carried.
+    pub max_nesting: usize,
+    /// Most `{` (flow maps and brace groups) in one frontmatter block or settings file.
+    pub max_braces: usize,
+    /// Most wildcards (`*`, `?`) in one frontmatter block or settings file: each costs the
+    /// glob matcher a pass over the path.
+    pub max_wildcards: usize,
+    /// Most patterns the braces of one frontmatter block or settings file could expand to
+    /// (the product of each group's alternatives).
+    pub max_expansions: u64,
+    /// Most glob-matching steps the snapshot may need: over every file with frontmatter, the
+    /// patterns its braces could expand to times its wildcards (plus one), times the files
+    /// under the project (a real snapshot keeps only a few witnesses per rule there). A real
+    /// setup needs well under a million.
+    pub max_glob_work: u64,
     /// Caps on the zip entries of a share zip.
     pub zip: ZipLimits,
 }
@@ -107,10 +133,17 @@ pub struct ShareLimits {
 impl Default for ShareLimits {
     fn default() -> ShareLimits {
         ShareLimits {
-            max_link_chars: 8 * 1024 * 1024,
-            // A payload carries at least the largest file the analysis reads.
-            max_payload_bytes: crate::limits::READ_LIMIT_BYTES,
-            max_files: 100_000,
+            // Browsers keep addresses up to about 2 MB; a longer link never arrives whole.
+            max_link_chars: 2 * 1024 * 1024,
+            max_link_payload_bytes: 16 * 1024 * 1024,
+            max_payload_bytes: 16 * 1024 * 1024,
+            max_files: 20_000,
+            max_frontmatter_files: 1_000,
+            max_nesting: 8,
+            max_braces: 32,
+            max_wildcards: 32,
+            max_expansions: 64,
+            max_glob_work: 2_000_000,
             zip: ZipLimits::default(),
         }
     }
@@ -128,6 +161,9 @@ pub enum ShareError {
     TooLarge(String),
     /// It is damaged: truncated, altered, or not what it claims to be.
     Corrupt(String),
+    /// It holds something no shared snapshot holds (frontmatter nested thousands deep, a
+    /// brace bomb, thousands of rules), which could make analysing it slow: refused unread.
+    Refused(String),
 }
 
 impl fmt::Display for ShareError {
@@ -140,6 +176,7 @@ impl fmt::Display for ShareError {
             ),
             ShareError::TooLarge(why) => write!(f, "too large to open: {why}"),
             ShareError::Corrupt(why) => write!(f, "damaged: {why}"),
+            ShareError::Refused(why) => write!(f, "refused: {why}"),
         }
     }
 }
@@ -227,7 +264,7 @@ fn link_payload(link: &str, limits: &ShareLimits) -> Result<(u32, Vec<u8>), Shar
     let deflated = base64url_decode(data).ok_or_else(|| {
         ShareError::Corrupt("the link holds characters base64url does not".to_owned())
     })?;
-    Ok((format, inflate(&deflated, limits.max_payload_bytes)?))
+    Ok((format, inflate(&deflated, limits.max_link_payload_bytes)?))
 }
 
 /// The sanitized snapshot as a zip the page opens like any snapshot: a manifest
@@ -530,6 +567,7 @@ impl Payload {
             path(raw)?;
         }
         let mut tree = Tree::new();
+        let mut budget = Budget::default();
         for mount in &self.mounts {
             tree.add_mount(path(mount)?);
         }
@@ -553,6 +591,9 @@ impl Payload {
                     )))
                 }
             };
+            if let Contents::Loaded(bytes) = &contents {
+                budget.check(&at, bytes, limits)?;
+            }
             tree.insert(
                 at,
                 FileEntry {
@@ -562,6 +603,11 @@ impl Payload {
                 },
             );
         }
+        let project_files = match self.project.as_deref().map(VPath::new) {
+            Some(Ok(project)) => tree.files_under(&project).count(),
+            _ => 0,
+        };
+        budget.finish(project_files, limits)?;
         for finding in self.findings {
             // A code this build does not know (a newer sender, a crafted link) is left out.
             let Ok(code) = finding.code.parse::<Code>() else {
@@ -593,6 +639,156 @@ impl Payload {
             text_kept: self.text_kept,
             format: self.format,
         })
+    }
+}
+
+/// Checks a shared snapshot against the caps a receiver applies ([`ShareLimits::default`]),
+/// so that the person sharing is told before sending what would be refused on opening.
+///
+/// # Errors
+/// The refusal the receiver would give, for the files and frontmatter; a link's own length
+/// and size are checked by decoding it ([`decode_link`]).
+pub fn check_shareable(sanitized: &Sanitized) -> Result<(), ShareError> {
+    let limits = ShareLimits::default();
+    let count = sanitized.tree.len();
+    if count > limits.max_files {
+        return Err(ShareError::TooLarge(format!(
+            "{count} files, over the {} accepted",
+            limits.max_files
+        )));
+    }
+    let mut budget = Budget::default();
+    for (path, file) in sanitized.tree.files() {
+        if let Contents::Loaded(bytes) = &file.contents {
+            budget.check(path, bytes, &limits)?;
+        }
+    }
+    let project_files = sanitized.input.project.as_deref().map_or(0, |project| {
+        VPath::new(project).map_or(0, |p| sanitized.tree.files_under(&p).count())
+    });
+    budget.finish(project_files, &limits)
+}
+
+/// What the carried files will cost the analysis, counted as they are read.
+#[derive(Debug, Default)]
+struct Budget {
+    /// Files with frontmatter: each one's YAML is parsed and its globs compiled.
+    frontmatter_files: usize,
+    /// What matching their globs against one file may cost: for each, the patterns its
+    /// braces could expand to times its wildcards (plus one).
+    glob_cost: u64,
+}
+
+impl Budget {
+    /// Refuses a carried file whose frontmatter or settings could make the analysis slow:
+    /// brackets nested past [`ShareLimits::max_nesting`], too many braces or wildcards, or
+    /// braces that could expand to too many patterns. One linear scan; quotes are not told
+    /// apart, so a bracket inside a quoted value counts too (no real frontmatter comes near
+    /// the caps).
+    fn check(
+        &mut self,
+        path: &VPath,
+        bytes: &[u8],
+        limits: &ShareLimits,
+    ) -> Result<(), ShareError> {
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let (what, scanned) = if path.extension() == Some("json") {
+            ("settings", text)
+        } else if let Some(block) = crate::text::frontmatter::locate(text) {
+            self.frontmatter_files += 1;
+            if self.frontmatter_files > limits.max_frontmatter_files {
+                return Err(ShareError::Refused(format!(
+                    "more than {} files with frontmatter; a shared snapshot of a real setup \
+                     holds far fewer",
+                    limits.max_frontmatter_files
+                )));
+            }
+            ("frontmatter", &text[block.yaml])
+        } else {
+            return Ok(());
+        };
+        let refuse = |why: String| Err(ShareError::Refused(format!("the {what} of {path} {why}")));
+        // Each open bracket's count of alternatives (commas at its own level, plus one):
+        // their product bounds how many patterns brace expansion can make.
+        let mut open: Vec<u64> = Vec::new();
+        let (mut deepest, mut braces, mut wildcards, mut expansions) = (0, 0, 0, 1u64);
+        for byte in scanned.bytes() {
+            match byte {
+                b'[' | b'{' => {
+                    // A flow list's items are not alternatives: only braces multiply.
+                    open.push(u64::from(byte == b'{'));
+                    deepest = deepest.max(open.len());
+                    braces += usize::from(byte == b'{');
+                    if deepest > limits.max_nesting {
+                        return refuse(format!(
+                            "nests brackets or braces deeper than {} levels, the most a \
+                             shared snapshot may",
+                            limits.max_nesting
+                        ));
+                    }
+                }
+                b',' => {
+                    if let Some(alternatives) = open.last_mut().filter(|a| **a > 0) {
+                        *alternatives += 1;
+                    }
+                }
+                b']' | b'}' => {
+                    if let Some(alternatives) = open.pop().filter(|&a| a > 0) {
+                        expansions = expansions.saturating_mul(alternatives);
+                    }
+                }
+                b'*' | b'?' => wildcards += 1,
+                _ => {}
+            }
+        }
+        // An unclosed bracket still expands when the parser recovers.
+        for alternatives in open.into_iter().filter(|&a| a > 0) {
+            expansions = expansions.saturating_mul(alternatives);
+        }
+        if braces > limits.max_braces {
+            return refuse(format!(
+                "holds {braces} braces; a shared snapshot may hold {} in one file",
+                limits.max_braces
+            ));
+        }
+        if wildcards > limits.max_wildcards {
+            return refuse(format!(
+                "holds {wildcards} wildcards; a shared snapshot may hold {} in one file",
+                limits.max_wildcards
+            ));
+        }
+        if what == "frontmatter" {
+            self.glob_cost = self
+                .glob_cost
+                .saturating_add(expansions.saturating_mul(wildcards as u64 + 1));
+        }
+        if expansions > limits.max_expansions {
+            return refuse(format!(
+                "has braces that could expand to {} patterns; a shared snapshot may hold \
+                 {} in one file",
+                crate::discover::group_digits(expansions),
+                limits.max_expansions
+            ));
+        }
+        Ok(())
+    }
+
+    /// The checks over the whole snapshot: rule globs are matched against the project's
+    /// files (`project_files` of them).
+    fn finish(&self, project_files: usize, limits: &ShareLimits) -> Result<(), ShareError> {
+        let work = self.glob_cost.saturating_mul(project_files as u64);
+        if work > limits.max_glob_work {
+            return Err(ShareError::Refused(format!(
+                "the globs of {} files with frontmatter over {} files of the project would \
+                 cost {} steps to match; a shared snapshot may need {}",
+                self.frontmatter_files,
+                project_files,
+                crate::discover::group_digits(work),
+                crate::discover::group_digits(limits.max_glob_work)
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let limits = ShareLimits {
         max_link_chars: 1 << 20,
-        max_payload_bytes: 4 << 20,
+        max_link_payload_bytes: 4 << 20,
         max_files: 1_000,
         ..ShareLimits::default()
     };

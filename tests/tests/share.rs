@@ -475,20 +475,19 @@ fn link_of(json: &str) -> String {
 
 #[test]
 fn a_decompression_bomb_is_refused() {
-    // 65 MiB from about 400 KB: over the 64 MiB (the core's one read limit) a link may
-    // inflate to.
+    // 17 MiB from about 100 KB: over the 16 MiB a link may inflate to.
     let bomb = format!(
         "1.{}",
-        memdiag_tests::base64(&Deflate::bomb(65 * 1024 * 1024), true)
+        memdiag_tests::base64(&Deflate::bomb(17 * 1024 * 1024), true)
     );
-    assert!(bomb.len() < 600_000, "{}", bomb.len());
+    assert!(bomb.len() < 200_000, "{}", bomb.len());
     match decode_link(&bomb) {
         Err(ShareError::TooLarge(why)) => assert!(why.contains("inflates"), "{why}"),
         other => panic!("the bomb was not refused: {other:?}"),
     }
     // The same within a small cap, and an over-long link before it is even read.
     let small_limits = ShareLimits {
-        max_payload_bytes: 1000,
+        max_link_payload_bytes: 1000,
         ..ShareLimits::default()
     };
     let small_bomb = format!("1.{}", memdiag_tests::base64(&Deflate::bomb(10_000), true));

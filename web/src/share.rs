@@ -186,6 +186,10 @@ pub fn open_error(what: &str, error: &ShareError) -> String {
             "This {what} is damaged and cannot be opened ({why}). It may be incomplete: ask \
              for it again."
         ),
+        ShareError::Refused(why) => format!(
+            "This {what} was not opened: {why}. No report made by this page holds that, and \
+             analysing it could stall the page, so nothing of it was analysed."
+        ),
     }
 }
 
