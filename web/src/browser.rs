@@ -218,3 +218,25 @@ pub fn focus_test_id(id: &str) {
         let _ = element.focus();
     }
 }
+
+/// Focuses `element` without scrolling the window to it (`focus({ preventScroll: true })`):
+/// on a phone the window would otherwise jump away from what the person was reading.
+pub fn focus_quietly(element: &web_sys::HtmlElement) {
+    let options = js_sys::Object::new();
+    let _ = Reflect::set(
+        &options,
+        &JsValue::from_str("preventScroll"),
+        &JsValue::TRUE,
+    );
+    match Reflect::get(element, &JsValue::from_str("focus"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        Some(focus) => {
+            let _ = focus.call1(element, &options);
+        }
+        None => {
+            let _ = element.focus();
+        }
+    }
+}

@@ -474,6 +474,25 @@ impl Engine {
         });
     }
 
+    /// Removes the source at `index` (in the order the page lists them) and runs again with
+    /// what is left; removing the last one empties the page.
+    pub fn remove_source(&self, index: usize, current: Inputs) {
+        {
+            let mut snapshot = self.snapshot.borrow_mut();
+            if index >= snapshot.sources.len() {
+                return;
+            }
+            snapshot.sources.remove(index);
+        }
+        if !self.has_sources() {
+            self.start_fresh(false);
+            return;
+        }
+        let run = self.next_run();
+        self.dispatch.dispatch(Action::RunStarted(run));
+        self.add_sources(run, Vec::new(), current);
+    }
+
     /// Adds the folder the folder input gave.
     pub fn add_folder(&self, files: Vec<File>, current: Inputs) {
         let run = self.next_run();
@@ -515,6 +534,22 @@ fn finish_adding(
     errors: Vec<String>,
     current: Inputs,
 ) {
+    // A folder or zip with no file in it is no ~/.claude and no project: say what was found
+    // and what was expected, and keep what is shown.
+    let mut errors = errors;
+    let added: Vec<Source> = added
+        .into_iter()
+        .filter(|source| {
+            let empty = source.info().files == 0;
+            if empty {
+                errors.push(format!(
+                    "{} holds no files: expected a ~/.claude folder (CLAUDE.md, settings.json, projects/…), a home folder, a project folder, or a zip of one. What was shown before stays.",
+                    source.name
+                ));
+            }
+            !empty
+        })
+        .collect();
     if added.is_empty() {
         let message = if errors.is_empty() {
             "Nothing was added.".to_owned()

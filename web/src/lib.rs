@@ -49,11 +49,11 @@ pub mod worker_host;
 use browser::Listener;
 use components::context_bar::ContextBar;
 use components::diagnostics::DiagnosticsList;
-use components::footprint::{FootprintBar, SummaryCards};
+use components::footprint::{Contributors, FootprintBar, LaterLoads, SummaryCards};
 use components::picker::{choices, ProjectPicker};
 use components::release::ReleasePanel;
 use components::share_dialog::ShareDialog;
-use components::status::{EmptyState, SharedBanner, SharedWaiting, StatusLine};
+use components::status::{EmptyState, Guidance, SharedBanner, SharedWaiting, StatusLine};
 use components::topbar::TopBar;
 use components::workspace::Workspace;
 use engine::{use_engine, Engine};
@@ -137,14 +137,20 @@ pub fn App() -> Html {
                 }
                 <ContextBar inputs={state.sources.inputs.clone()} sources={state.sources.infos.clone()}
                     on_change={inputs_changed(&state, &engine)} on_project={project_typed(&state, &engine)}
-                    on_pick={state.dispatcher().to_callback().reform(|_: ()| Action::SetPicker(true))} read_only={read_only} />
+                    on_pick={state.dispatcher().to_callback().reform(|_: ()| Action::SetPicker(true))} read_only={read_only}
+                    on_remove={source_removed(&state, &engine)} />
                 <StatusLine />
+                <Guidance />
                 if let Some(report) = state.loaded.report.clone() {
                     <ReleasePanel report={report.clone()}
                         on_select={state.dispatcher().to_callback().reform(Action::Select)} />
                     <FootprintBar footprint={report.footprint.clone()} unit={state.pane.unit}
                         on_unit={state.dispatcher().to_callback().reform(Action::SetUnit)}
-                        cost={Some(report.session.cost)} />
+                        cost={Some(report.session.cost)}
+                        on_group={state.dispatcher().to_callback().reform(|g| Action::Select(state::TreeItem::Group(g)))} />
+                    <LaterLoads later={report.session.later} />
+                    <Contributors report={report.clone()}
+                        on_select={state.dispatcher().to_callback().reform(Action::Select)} />
                     <Workspace />
                     <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} />
                     <DiagnosticsList report={report.clone()} on_open={open_path(&state)} />
@@ -179,6 +185,12 @@ fn inputs_changed(state: &UseReducerHandle<State>, engine: &Engine) -> Callback<
     let engine = engine.clone();
     let scanned_at = state.status.scanned_at;
     Callback::from(move |inputs| engine.edit_inputs(inputs, scanned_at))
+}
+
+fn source_removed(state: &UseReducerHandle<State>, engine: &Engine) -> Callback<usize> {
+    let engine = engine.clone();
+    let inputs = state.sources.inputs.clone();
+    Callback::from(move |index| engine.remove_source(index, inputs.clone()))
 }
 
 fn project_typed(state: &UseReducerHandle<State>, engine: &Engine) -> Callback<String> {

@@ -323,10 +323,24 @@ async fn tree_renders_every_group_and_icon() {
         "true"
     );
 
-    // Open Agent Memory so that every icon shows.
+    // A click on the header selects it and leaves it collapsed; its chevron opens it, so
+    // that every icon shows.
     let header: HtmlElement = one(&root, "[data-testid=group-agent-memory]").unchecked_into();
     header.click();
     settle().await;
+    let header = one(&root, "[data-testid=group-agent-memory]");
+    assert_eq!(attr(&header, "aria-selected"), "true");
+    assert_eq!(attr(&header, "aria-expanded"), "false");
+    let chevron: HtmlElement = one(&header, "[data-testid=group-chevron]").unchecked_into();
+    chevron.click();
+    settle().await;
+    assert_eq!(
+        attr(
+            &one(&root, "[data-testid=group-agent-memory]"),
+            "aria-expanded"
+        ),
+        "true"
+    );
     let mut seen = BTreeMap::new();
     for icon in all(&root, "[data-testid=load-icon]") {
         seen.insert(
@@ -536,10 +550,19 @@ async fn a_memory_view_shows_the_cut_at_the_right_line() {
     assert!(figures.text_content().unwrap().contains("25,000"));
     assert!(figures.text_content().unwrap().contains("200"));
     // The finding about that file shows in the view.
-    assert!(one(&root, "[data-testid=file-diagnostic]")
+    let note = one(&root, "[data-testid=file-diagnostic]");
+    let text = note.text_content().unwrap();
+    assert!(text.contains("MEMORY.md is 6 lines"), "{text}");
+    // The severity is said once, not again by the message beside it.
+    assert_eq!(text.to_lowercase().matches("warning").count(), 1, "{text}");
+    assert!(attr(&one(&note, ".msg"), "title").contains("WARNING: MEMORY.md is 6 lines"));
+    // The notes fold into one summary line above the text.
+    let notes = one(&root, "[data-testid=file-notes]");
+    assert!(notes.get_attribute("open").is_none());
+    assert!(one(&notes, "summary")
         .text_content()
         .unwrap()
-        .contains("WARNING: MEMORY.md is 6 lines"));
+        .starts_with("1 warning about this file: MEMORY.md is 6 lines"));
     // Claude Code's own warning shows word for word, as text (its `<index>` is no element).
     let warning = one(&root, "[data-testid=truncation] [data-testid=cut-warning]");
     assert_eq!(
@@ -732,6 +755,7 @@ async fn footprint_segments_are_proportional_to_their_figures() {
                 unit,
                 on_unit: Callback::noop(),
                 cost: None,
+                on_group: Callback::noop(),
             },
         )
         .render();
@@ -789,6 +813,7 @@ async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
             unit: Unit::Bytes,
             on_unit: Callback::noop(),
             cost: Some(cost),
+            on_group: Callback::noop(),
         },
     )
     .render();
@@ -802,7 +827,7 @@ async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
     // The bytes toggle does not change it: the cost is in UTF-16 units, and says so.
     assert_eq!(
         text,
-        "≈ 6,079 tokens per session (estimate): 14,659 of your text + 9,658 of Claude Code's own = 24,317 UTF-16 units"
+        "≈ 6,079 tokens in every session (estimate, ≈ 3.0 % of a 200k window, ≈ 0.6 % of 1M): 14,659 of your text + 9,658 of Claude Code's own = 24,317 UTF-16 units"
     );
     // Each part tells what it is made of.
     let parts = all(&line, ".part");

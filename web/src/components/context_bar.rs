@@ -24,6 +24,9 @@ pub struct ContextBarProps {
     /// with), and only the simulated version can change.
     #[prop_or_default]
     pub read_only: bool,
+    /// Removes the source at this index; no remove buttons without it.
+    #[prop_or_default]
+    pub on_remove: Option<Callback<usize>>,
 }
 
 /// The bar of inferred, editable values.
@@ -119,10 +122,15 @@ pub fn ContextBar(props: &ContextBarProps) -> Html {
             } />
             { text_field("Config dir", "config", inputs.config_dir.clone(), "<home>/.claude", |i, v| i.config_dir = v) }
             <ul class="sources" aria-label="Sources" data-testid="sources">
-                { for props.sources.iter().map(|s| html! {
+                { for props.sources.iter().enumerate().map(|(index, s)| html! {
                     <li class={format!("source {}", s.role)} title={format!("{} {} files{}", s.kind, s.files, if s.rereadable { "" } else { " · cannot be re-read" })}
-                        data-role={s.role} data-files={s.files.to_string()}>
+                        data-role={s.role} data-files={s.files.to_string()} data-testid="source">
                         <span class="source-kind">{ s.role }</span>{ s.label.clone() }
+                        if let Some(on_remove) = props.on_remove.clone().filter(|_| !read_only) {
+                            <button class="linkish source-remove" data-testid="remove-source"
+                                aria-label={format!("Remove {}", s.label)} title={format!("Remove {} from the page", s.label)}
+                                onclick={Callback::from(move |_| on_remove.emit(index))}>{ "×" }</button>
+                        }
                     </li>
                 }) }
             </ul>

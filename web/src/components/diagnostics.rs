@@ -1,10 +1,16 @@
-//! The report's diagnostics, each a button that opens its file at its line.
+//! The report's findings: sorted by severity, grouped by file or by kind, filterable by
+//! severity, with long runs of one kind folded into one line with a count. Each finding is a
+//! button that opens its file at its line.
 
-use memdiag_core::report::{Diagnostic, Report};
-use yew::{component, html, Callback, Html, Properties};
+use memdiag_core::report::{Diagnostic, Report, Severity};
+use web_sys::HtmlSelectElement;
+use yew::{component, html, use_state, Callback, Event, Html, Properties, TargetCast};
 
 use crate::components::file_view::{severity_label, severity_slug};
 use crate::state::{display_path, open_target, Shared};
+
+/// A run of one kind longer than this folds into one line with a count.
+pub const FOLD_AFTER: usize = 3;
 
 /// Props of [`DiagnosticsList`].
 #[derive(Properties, PartialEq)]
@@ -16,9 +22,94 @@ pub struct DiagnosticsProps {
     pub on_open: Callback<(String, Option<u64>)>,
 }
 
-/// The diagnostics list.
+/// How the findings are grouped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grouping {
+    /// One group per file (findings about no file last).
+    File,
+    /// One group per kind (the finding's code).
+    Kind,
+}
+
+/// One group of findings: its heading and the findings' indexes in the report, most serious
+/// first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingGroup {
+    /// The file or the kind.
+    pub key: String,
+    /// Indexes into `report.diagnostics`.
+    pub items: Vec<usize>,
+}
+
+/// The findings of `report` at or above `least` severity, grouped, each group and each
+/// group's findings sorted most serious first (then by place), groups in order of their most
+/// serious finding.
+pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> Vec<FindingGroup> {
+    let mut groups: Vec<FindingGroup> = Vec::new();
+    let mut order: Vec<usize> = (0..report.diagnostics.len())
+        .filter(|&i| report.diagnostics[i].severity <= least)
+        .collect();
+    let d = &report.diagnostics;
+    order.sort_by(|&a, &b| {
+        (d[a].severity, &d[a].path, d[a].line, d[a].code.as_str()).cmp(&(
+            d[b].severity,
+            &d[b].path,
+            d[b].line,
+            d[b].code.as_str(),
+        ))
+    });
+    for i in order {
+        let key = match grouping {
+            Grouping::File => d[i]
+                .path
+                .as_deref()
+                .map(|p| shown(report, p))
+                .unwrap_or_else(|| "Not about one file".to_owned()),
+            Grouping::Kind => d[i].code.as_str().to_owned(),
+        };
+        match groups.iter_mut().find(|g| g.key == key) {
+            Some(group) => group.items.push(i),
+            None => groups.push(FindingGroup {
+                key,
+                items: vec![i],
+            }),
+        }
+    }
+    // Within a group, one kind's findings stay together so that a long run can fold.
+    for group in &mut groups {
+        let mut kinds: Vec<&str> = Vec::new();
+        for &i in &group.items {
+            let code = d[i].code.as_str();
+            if !kinds.contains(&code) {
+                kinds.push(code);
+            }
+        }
+        group.items.sort_by_key(|&i| {
+            kinds
+                .iter()
+                .position(|k| *k == d[i].code.as_str())
+                .unwrap_or(0)
+        });
+    }
+    groups
+}
+
+/// The message as the list shows it: without a leading `> WARNING:` that repeats the
+/// severity beside it (the whole message stays in the tooltip and the file view).
+pub fn list_message(d: &Diagnostic) -> String {
+    let text = d.message.trim_start_matches('>').trim_start();
+    let label = severity_label(d.severity);
+    match text.split_once(':') {
+        Some((head, rest)) if head.trim().eq_ignore_ascii_case(label) => rest.trim().to_owned(),
+        _ => text.to_owned(),
+    }
+}
+
+/// The findings list.
 #[component]
 pub fn DiagnosticsList(props: &DiagnosticsProps) -> Html {
+    let grouping = use_state(|| Grouping::File);
+    let least = use_state(|| Severity::Info);
     let report = &props.report;
     if report.diagnostics.is_empty() {
         return html! {
@@ -28,30 +119,150 @@ pub fn DiagnosticsList(props: &DiagnosticsProps) -> Html {
             </section>
         };
     }
+    let count = |s: Severity| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    let (errors, warnings, infos) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    let groups = group_findings(report, *grouping, *least);
+    let on_grouping = {
+        let grouping = grouping.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            grouping.set(if select.value() == "kind" {
+                Grouping::Kind
+            } else {
+                Grouping::File
+            });
+        })
+    };
+    let on_least = {
+        let least = least.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            least.set(match select.value().as_str() {
+                "error" => Severity::Error,
+                "warning" => Severity::Warning,
+                _ => Severity::Info,
+            });
+        })
+    };
+    let shown_count: usize = groups.iter().map(|g| g.items.len()).sum();
     html! {
-        <section class="diagnostics" aria-label="Findings" data-testid="diagnostics">
-            <h2>{ format!("Findings ({})", report.diagnostics.len()) }</h2>
-            <ul>
-                { for report.diagnostics.iter().enumerate().map(|(i, d)| item(report, i, d, &props.on_open)) }
-            </ul>
+        <section class="diagnostics" aria-label="Findings" data-testid="diagnostics"
+            data-grouping={if *grouping == Grouping::Kind { "kind" } else { "file" }}>
+            <div class="diagnostics-head">
+                <h2>{ format!("Findings ({})", report.diagnostics.len()) }</h2>
+                <span class="muted small" data-testid="findings-counts">
+                    { format!("{errors} error{} · {warnings} warning{} · {infos} info", plural(errors), plural(warnings)) }
+                </span>
+                <label class="small">{ "Group by " }
+                    <select data-testid="findings-group" onchange={on_grouping}>
+                        <option value="file" selected={*grouping == Grouping::File}>{ "file" }</option>
+                        <option value="kind" selected={*grouping == Grouping::Kind}>{ "kind" }</option>
+                    </select>
+                </label>
+                <label class="small">{ "Show " }
+                    <select data-testid="findings-severity" onchange={on_least}>
+                        <option value="info" selected={*least == Severity::Info}>{ "all" }</option>
+                        <option value="warning" selected={*least == Severity::Warning}>{ "warnings and errors" }</option>
+                        <option value="error" selected={*least == Severity::Error}>{ "errors only" }</option>
+                    </select>
+                </label>
+            </div>
+            if shown_count == 0 {
+                <p class="muted" data-testid="findings-none">{ "No finding of that severity." }</p>
+            }
+            { for groups.iter().map(|group| html! {
+                <div key={group.key.clone()} class="finding-group" data-testid="finding-group" data-key={group.key.clone()}>
+                    <h3 class="finding-group-head">
+                        <span class="finding-group-key">{ group.key.clone() }</span>
+                        <span class="muted small">{ format!(" {}", group.items.len()) }</span>
+                    </h3>
+                    <ul>{ runs(report, group, *grouping, &props.on_open) }</ul>
+                </div>
+            }) }
         </section>
     }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// A group's findings: each run of one kind longer than [`FOLD_AFTER`] shows its first
+/// finding and folds the rest behind one line with their count.
+fn runs(
+    report: &Report,
+    group: &FindingGroup,
+    grouping: Grouping,
+    on_open: &Callback<(String, Option<u64>)>,
+) -> Html {
+    let d = &report.diagnostics;
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < group.items.len() {
+        let code = d[group.items[start]].code;
+        let mut end = start + 1;
+        while end < group.items.len() && d[group.items[end]].code == code {
+            end += 1;
+        }
+        let run = &group.items[start..end];
+        out.push(item(report, run[0], grouping, on_open));
+        if run.len() > FOLD_AFTER {
+            let rest = &run[1..];
+            out.push(html! {
+                <li key={format!("fold-{}", run[0])} class="diag-fold" data-testid="finding-fold"
+                    data-code={code.as_str()} data-count={run.len().to_string()}>
+                    <details>
+                        <summary>{ format!("{} more of this kind ({} in all): {}", rest.len(), run.len(), code.as_str()) }</summary>
+                        <ul>{ for rest.iter().map(|&i| item(report, i, grouping, on_open)) }</ul>
+                    </details>
+                </li>
+            });
+        } else {
+            out.extend(run[1..].iter().map(|&i| item(report, i, grouping, on_open)));
+        }
+        start = end;
+    }
+    out.into_iter().collect()
+}
+
+fn shown(report: &Report, path: &str) -> String {
+    report
+        .files
+        .iter()
+        .find(|row| row.path == path)
+        .map(|row| display_path(row, &report.context))
+        .unwrap_or_else(|| path.to_owned())
 }
 
 fn item(
     report: &Report,
     index: usize,
-    d: &Diagnostic,
+    grouping: Grouping,
     on_open: &Callback<(String, Option<u64>)>,
 ) -> Html {
+    let d = &report.diagnostics[index];
+    // Grouped by file, the heading names the file: the line says only where in it.
     let place = d.path.as_ref().map(|path| {
-        let shown = report
-            .files
-            .iter()
-            .find(|row| &row.path == path)
-            .map(|row| display_path(row, &report.context))
-            .unwrap_or_else(|| path.clone());
+        let shown = match grouping {
+            Grouping::File => String::new(),
+            Grouping::Kind => shown(report, path),
+        };
         match d.line {
+            Some(line) if shown.is_empty() => format!("line {line}"),
             Some(line) => format!("{shown}:{line}"),
             None => shown,
         }
@@ -59,9 +270,11 @@ fn item(
     let body = html! {
         <>
             <span class={format!("sev {}", severity_slug(d.severity))}>{ severity_label(d.severity) }</span>
-            <span class="msg">{ d.message.clone() }</span>
-            if let Some(place) = place.clone() { <span class="place">{ place }</span> }
-            <span class="code muted">{ d.code.as_str() }</span>
+            <span class="msg" title={d.message.clone()}>{ list_message(d) }</span>
+            if let Some(place) = place.clone().filter(|p| !p.is_empty()) { <span class="place">{ place }</span> }
+            if grouping == Grouping::File {
+                <span class="code muted">{ d.code.as_str() }</span>
+            }
         </>
     };
     // A finding about a folder opens its first file (a memory folder's MEMORY.md).
@@ -70,7 +283,8 @@ fn item(
         .as_deref()
         .and_then(|path| open_target(report, path, d.line));
     html! {
-        <li key={index} class={format!("diag {}", severity_slug(d.severity))} data-testid="diagnostic" data-code={d.code.as_str()}>
+        <li key={index} class={format!("diag {}", severity_slug(d.severity))} data-testid="diagnostic"
+            data-code={d.code.as_str()} data-severity={severity_slug(d.severity)}>
             if let Some(target) = target {
                 <button class="diag-open" data-path={target.0.clone()} data-line={target.1.map(|l| l.to_string())} onclick={{
                     let on_open = on_open.clone();

@@ -12,7 +12,10 @@ use memdiag_core::tree::Contents;
 use memdiag_core::{Tree, VPath};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
-use yew::{component, html, use_effect_with, use_node_ref, AttrValue, Callback, Html, Properties};
+use yew::{
+    component, html, use_effect_with, use_mut_ref, use_node_ref, AttrValue, Callback, Html,
+    Properties,
+};
 
 use crate::components::markdown::Markdown;
 use crate::components::{reveal_in, Reveal};
@@ -122,6 +125,20 @@ pub fn FileView(props: &FileViewProps) -> Html {
             },
         );
     }
+    // Opening a file from a finding or a reference moves focus here, so that a keyboard
+    // user lands on what they opened; a view that merely shows again leaves focus alone.
+    {
+        let body_ref = body_ref.clone();
+        let seen = use_mut_ref(|| props.focus_seq);
+        use_effect_with(props.focus_seq, move |seq| {
+            if *seen.borrow() != *seq {
+                *seen.borrow_mut() = *seq;
+                if let Some(body) = body_ref.cast::<HtmlElement>() {
+                    crate::browser::focus_quietly(&body);
+                }
+            }
+        });
+    }
     let report = &props.report;
     let Some(row) = props.index.and_then(|i| report.files.get(i)) else {
         return html! {
@@ -138,38 +155,59 @@ pub fn FileView(props: &FileViewProps) -> Html {
     let tab_button = |tab: Tab, label: &'static str| {
         let on_tab = props.on_tab.clone();
         let active = props.tab == tab;
+        // The ARIA tabs pattern: one tab stop, the arrows move to the other tab and show it.
+        let on_key = {
+            let on_tab = props.on_tab.clone();
+            Callback::from(move |event: web_sys::KeyboardEvent| {
+                const TABS: [(Tab, &str); 2] = [(Tab::Raw, "raw"), (Tab::Preview, "preview")];
+                let current = TABS.iter().position(|(t, _)| *t == tab).unwrap_or(0);
+                if let Some(next) = crate::components::tab_key(&event.key(), current, TABS.len()) {
+                    event.prevent_default();
+                    let (next, id) = TABS[next];
+                    on_tab.emit(next);
+                    crate::browser::focus_test_id(&format!("tab-{id}"));
+                }
+            })
+        };
         html! {
             <button
                 role="tab"
                 class={if active { "tab active" } else { "tab" }}
                 aria-selected={active.to_string()}
+                tabindex={if active { "0" } else { "-1" }}
                 data-testid={format!("tab-{}", label.to_ascii_lowercase())}
                 onclick={Callback::from(move |_| on_tab.emit(tab))}
+                onkeydown={on_key}
             >{ label }</button>
         }
     };
     html! {
-        <section class="file-view" data-testid="file-view" data-path={row.path.clone()} ref={body_ref}>
+        <section class="file-view" data-testid="file-view" data-path={row.path.clone()} ref={body_ref}
+            tabindex="-1" aria-label={format!("File {}", display_path(row, &report.context))}>
             { header(report, row) }
             if row.status == FileStatus::NeedsApproval {
                 { approval_note(props.approval, &props.on_add_claude_json) }
             }
             if !diagnostics.is_empty() {
-                <ul class="file-diagnostics">
-                    { for diagnostics.iter().map(|d| html! {
-                        <li class={format!("diag {}", severity_slug(d.severity))} data-testid="file-diagnostic">
-                            <span class="sev">{ severity_label(d.severity) }</span>
-                            <span class="msg">{ d.message.clone() }</span>
-                            if let Some(line) = d.line { <span class="muted">{ format!(" (line {line})") }</span> }
-                        </li>
-                    }) }
-                </ul>
+                // The notes fold into one line, so that the file's text stays above the fold.
+                <details class="file-notes" data-testid="file-notes" data-count={diagnostics.len().to_string()}>
+                    <summary>{ notes_summary(&diagnostics) }</summary>
+                    <ul class="file-diagnostics">
+                        { for diagnostics.iter().map(|d| html! {
+                            <li class={format!("diag {}", severity_slug(d.severity))} data-testid="file-diagnostic">
+                                <span class="sev">{ severity_label(d.severity) }</span>
+                                <span class="msg" title={d.message.clone()}>{ crate::components::diagnostics::list_message(d) }</span>
+                                if let Some(line) = d.line { <span class="muted">{ format!(" (line {line})") }</span> }
+                            </li>
+                        }) }
+                    </ul>
+                </details>
             }
             if let Some(truncation) = &row.truncation {
                 { truncation_figures(row, truncation) }
             }
             if !row.frontmatter.is_empty() {
-                <details class="frontmatter" open=true>
+                <details class="frontmatter">
                     <summary>{ "Frontmatter" }</summary>
                     <table data-testid="frontmatter">
                         { for row.frontmatter.iter().map(|field| html! {
@@ -192,6 +230,32 @@ pub fn FileView(props: &FileViewProps) -> Html {
             { text_body(row, &props.text, props.tab, props.focus_line, &props.on_open) }
         </section>
     }
+}
+
+/// One line for a file's findings: how many of each severity, and the first one.
+fn notes_summary(diagnostics: &[&Diagnostic]) -> String {
+    use memdiag_core::report::Severity;
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let parts: Vec<String> = [
+        (Severity::Error, "error"),
+        (Severity::Warning, "warning"),
+        (Severity::Info, "note"),
+    ]
+    .iter()
+    .filter_map(|&(s, name)| {
+        let n = count(s);
+        (n > 0).then(|| format!("{n} {name}{}", if n == 1 { "" } else { "s" }))
+    })
+    .collect();
+    let mut first = diagnostics
+        .iter()
+        .min_by_key(|d| d.severity)
+        .map(|d| crate::components::diagnostics::list_message(d))
+        .unwrap_or_default();
+    if first.chars().count() > 90 {
+        first = first.chars().take(89).collect::<String>() + "…";
+    }
+    format!("{} about this file: {first}", parts.join(", "))
 }
 
 fn header(report: &Report, row: &FileRow) -> Html {
@@ -260,7 +324,11 @@ fn header(report: &Report, row: &FileRow) -> Html {
                     }
                 }
                 if let Some(listing) = &row.skill_listing {
-                    <div><dt>{ "Skill listing" }</dt><dd>{ format!("{} chars in every session", grouped(listing.chars)) }</dd></div>
+                    <div><dt>{ "Skill listing" }</dt><dd>{ if row.counted {
+                        format!("{} chars in every session", grouped(listing.chars))
+                    } else {
+                        format!("{} chars, not in every session", grouped(listing.chars))
+                    } }</dd></div>
                 }
                 if let Some(parent) = parent {
                     <div><dt>{ "From" }</dt><dd>{ parent }</dd></div>

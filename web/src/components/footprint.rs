@@ -4,13 +4,13 @@
 //! skills' lines); the cost line adds Claude Code's own text around it, as the report's
 //! `session.cost` models it. Both come from the report: the page adds nothing up itself.
 
-use memdiag_core::report::{Footprint, Group, SessionCost};
+use memdiag_core::report::{Figure, Footprint, Group, LaterCost, Report, SessionCost};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::{component, html, use_effect_with, use_node_ref, Callback, Html, Properties};
 
 use crate::components::tree::group_slug;
-use crate::state::{grouped, Unit};
+use crate::state::{display_path, grouped, Shared, TreeItem, Unit};
 
 /// Props of [`FootprintBar`].
 #[derive(Properties, PartialEq)]
@@ -26,6 +26,9 @@ pub struct FootprintBarProps {
     /// without it.
     #[prop_or_default]
     pub cost: Option<SessionCost>,
+    /// A segment or legend entry was clicked: selects its group in the tree.
+    #[prop_or_default]
+    pub on_group: Callback<Group>,
 }
 
 /// The "Memory sources" bar: one segment per group, as wide as its share.
@@ -115,9 +118,11 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
                     (value > 0).then(|| {
                         let percent = share(value);
                         let tip = format!("{}: {} {unit_name} ({percent:.1}%) · {files} files", group.name(), grouped(value));
+                        let on_group = props.on_group.clone();
                         html! {
                             <div
                                 key={group.name()}
+                                onclick={Callback::from(move |_| on_group.emit(group))}
                                 class={format!("segment g-{}", group_slug(group))}
                                 data-percent={format!("{percent:.4}")}
                                 title={tip}
@@ -139,9 +144,13 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
                         <li key={group.name()} class={if value == 0 { "empty" } else { "" }}
                             title={format!("{}: {} {unit_name} · {files} files", group.name(), grouped(value))}
                             data-testid="legend-item" data-group={group.name()} data-value={value.to_string()}>
-                            <span class={format!("swatch g-{}", group_slug(group))} aria-hidden="true"></span>
-                            { group.name() }
-                            <span class="legend-value">{ grouped(value) }</span>
+                            <button class="legend-button" data-testid="legend-select" data-group={group.name()}
+                                title={format!("Show {} in the tree", group.name())}
+                                onclick={{ let on_group = props.on_group.clone(); Callback::from(move |_| on_group.emit(group)) }}>
+                                <span class={format!("swatch g-{}", group_slug(group))} aria-hidden="true"></span>
+                                { group.name() }
+                                <span class="legend-value">{ grouped(value) }</span>
+                            </button>
                         </li>
                     }
                 }) }
@@ -179,13 +188,203 @@ fn session_cost(cost: &SessionCost) -> Html {
             <strong title="UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
                 { format!("≈ {} tokens", grouped(cost.tokens_estimate)) }
             </strong>
-            { " per session (estimate): " }
+            { " in every session (estimate" }
+            <span data-testid="session-window" data-share={format!("{:.2}", share_of(cost.tokens_estimate, WINDOW_200K))}>
+                { format!(", {}", window_shares(cost.tokens_estimate)) }
+            </span>
+            { "): " }
             <span class="part" title={user_tip}>{ format!("{} of your text", grouped(total.user)) }</span>
             { " + " }
             <span class="part" title={claude_tip}>{ format!("{} of Claude Code's own", grouped(total.claude_code)) }</span>
             { format!(" = {} ", grouped(total.total())) }
             <abbr title="Characters as Claude Code counts them: JavaScript string length, so an emoji counts 2">{ "UTF-16 units" }</abbr>
         </p>
+    }
+}
+
+/// The context windows the page compares figures with: 200k tokens, and the 1M of the
+/// long-context models.
+pub const WINDOW_200K: u64 = 200_000;
+/// See [`WINDOW_200K`].
+pub const WINDOW_1M: u64 = 1_000_000;
+
+/// `tokens` as a percentage of a window of `window` tokens.
+pub fn share_of(tokens: u64, window: u64) -> f64 {
+    tokens as f64 * 100.0 / window as f64
+}
+
+/// `≈ 1.8 % of a 200k window, ≈ 0.4 % of 1M`: an estimate, as the token figure it comes
+/// from; `< 0.1 %` below a tenth of a percent.
+pub fn window_shares(tokens: u64) -> String {
+    let percent = |window| {
+        let p = share_of(tokens, window);
+        if p > 0.0 && p < 0.1 {
+            "< 0.1 %".to_owned()
+        } else {
+            format!("≈ {p:.1} %")
+        }
+    };
+    format!(
+        "{} of a 200k window, {} of 1M",
+        percent(WINDOW_200K),
+        percent(WINDOW_1M)
+    )
+}
+
+/// Tokens of a figure by the report's estimate: UTF-16 units divided by 4, rounded half
+/// up, as `session.cost.tokens_estimate` is made.
+pub fn figure_tokens(figure: Figure) -> u64 {
+    (figure.utf16 + 2) / 4
+}
+
+/// Props of [`Contributors`].
+#[derive(Properties, PartialEq)]
+pub struct ContributorsProps {
+    /// The report.
+    pub report: Shared<Report>,
+    /// Selects a file's row in the tree.
+    #[prop_or_default]
+    pub on_select: Callback<TreeItem>,
+}
+
+/// How many contributors the list shows.
+pub const TOP_CONTRIBUTORS: usize = 8;
+
+/// The largest parts of what every session carries: each file as sent, the user's skills'
+/// listing lines, and Claude Code's own text, with their share of the session.
+#[component]
+pub fn Contributors(props: &ContributorsProps) -> Html {
+    let report = &props.report;
+    let cost = &report.session.cost;
+    let total = cost.total.total();
+    // (label, UTF-16 units, the row it opens)
+    let mut parts: Vec<(String, u64, Option<usize>, &'static str)> = report
+        .session
+        .files
+        .iter()
+        .map(|f| {
+            let label = report
+                .files
+                .get(f.row)
+                .map(|row| display_path(row, &report.context))
+                .unwrap_or_else(|| f.path.clone());
+            (label, f.loaded.utf16, Some(f.row), "file")
+        })
+        .collect();
+    if cost.skills_listing.user > 0 {
+        parts.push((
+            format!(
+                "Your skills' listing lines ({})",
+                report.session.skills.len()
+            ),
+            cost.skills_listing.user,
+            None,
+            "skills",
+        ));
+    }
+    if cost.total.claude_code > 0 {
+        parts.push((
+            "Claude Code's own text (headers, one line per file, memory instructions, built-in skills)".to_owned(),
+            cost.total.claude_code,
+            None,
+            "claude-code",
+        ));
+    }
+    parts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    if parts.is_empty() || total == 0 {
+        return Html::default();
+    }
+    let shown = parts.len().min(TOP_CONTRIBUTORS);
+    html! {
+        <section class="contributors" aria-label="Largest contributors" data-testid="contributors">
+            <h3>{ format!("Largest parts of every session ({shown} of {})", parts.len()) }</h3>
+            <ol>
+                { for parts.iter().take(TOP_CONTRIBUTORS).map(|(label, units, row, kind)| {
+                    let percent = *units as f64 * 100.0 / total as f64;
+                    let text = format!("{percent:.1} % · {} units", grouped(*units));
+                    html! {
+                        <li key={format!("{kind}-{label}")} data-testid="contributor" data-kind={*kind}
+                            data-units={units.to_string()} data-row={row.map(|r| r.to_string())}>
+                            if let Some(row) = *row {
+                                <button class="linkish" onclick={{ let s = props.on_select.clone(); Callback::from(move |_| s.emit(TreeItem::File(row))) }}>
+                                    { label.clone() }
+                                </button>
+                            } else {
+                                <span>{ label.clone() }</span>
+                            }
+                            <span class="muted small">{ format!(" {text}") }</span>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}
+
+/// Props of [`LaterLoads`].
+#[derive(Properties, PartialEq)]
+pub struct LaterLoadsProps {
+    /// What can load after a session starts.
+    pub later: LaterCost,
+}
+
+/// What loads only sometimes, each kind apart, none of it counted in every session: when
+/// Claude reads files (nested instruction files, conditional rules), on demand, in
+/// sub-agents.
+#[component]
+pub fn LaterLoads(props: &LaterLoadsProps) -> Html {
+    let later = &props.later;
+    let rows = [
+        (
+            "on-read",
+            "When Claude reads a file in a subfolder",
+            "Nested CLAUDE.md files, their folders' rules and what they import: they attach with a Read below their folder",
+            later.on_read,
+        ),
+        (
+            "conditional",
+            "When Claude reads a file a rule's paths match",
+            "Conditional rules (paths: in the frontmatter) and their imports",
+            later.conditional_rules,
+        ),
+        (
+            "on-demand",
+            "Only if Claude reads them",
+            "Memory topic files and skill bodies",
+            later.on_demand,
+        ),
+        (
+            "agents",
+            "In sub-agents only",
+            "Sub-agents' own MEMORY.md indexes: a spawned sub-agent gets its own, the main session none",
+            later.agent_memory,
+        ),
+    ];
+    html! {
+        <section class="later" aria-label="What loads only sometimes" data-testid="later">
+            <h3>{ "Only sometimes, not in every session" }</h3>
+            <ul>
+                { for rows.iter().map(|(id, label, hint, figure)| {
+                    let tokens = figure_tokens(*figure);
+                    html! {
+                        <li key={*id} data-testid={format!("later-{id}")} data-files={figure.files.to_string()}
+                            data-utf16={figure.utf16.to_string()} title={*hint}>
+                            <span class="later-label">{ *label }</span>
+                            <span class="later-value">
+                                if figure.files == 0 {
+                                    { "nothing" }
+                                } else {
+                                    { format!("{} file{} · {} units · ≈ {} tokens ({})", figure.files,
+                                        if figure.files == 1 { "" } else { "s" }, grouped(figure.utf16), grouped(tokens),
+                                        window_shares(tokens)) }
+                                }
+                            </span>
+                        </li>
+                    }
+                }) }
+            </ul>
+            <p class="muted small">{ "Token figures are estimates (UTF-16 units divided by 4), not a tokenizer's count. Each kind counts its files once; one read may bring several." }</p>
+        </section>
     }
 }
 
@@ -232,14 +431,15 @@ pub fn SummaryCards(props: &SummaryCardsProps) -> Html {
     };
     html! {
         <section class="cards" aria-label="Footprint summary">
-            { card("files", "Files", f.files, "Files Claude Code sends in every session's instruction block") }
+            { card("files", "Files in every session", f.files, "Files Claude Code sends in every session's instruction block; the status line counts every file listed") }
             { card("chars", "Chars", f.chars, "Characters of your text: those files as sent, and your skills' listing lines") }
             { card("bytes", "Bytes", f.bytes, "UTF-8 bytes of the same") }
-            { card("always", "Always loaded", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
+            { card("always", "Of them always loaded", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
             <div class="card estimate" data-testid="card-tokens" data-value={tokens.to_string()}
                 title="Your text and Claude Code's own text around it, in UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
                 <div class="card-value">{ format!("≈ {}", grouped(tokens)) }</div>
-                <div class="card-label">{ "tokens per session (estimate)" }</div>
+                <div class="card-label">{ "tokens in every session (estimate)" }</div>
+                <div class="card-note" data-testid="card-window">{ window_shares(tokens) }</div>
             </div>
         </section>
     }

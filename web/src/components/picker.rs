@@ -71,9 +71,13 @@ pub struct PickerProps {
 #[component]
 pub fn ProjectPicker(props: &PickerProps) -> Html {
     let list_ref = use_node_ref();
+    let dialog_ref = use_node_ref();
+    // Focus goes back to what opened the picker once it closes.
+    crate::components::use_focus_return();
     {
-        let list_ref = list_ref.clone();
+        let list_ref = dialog_ref.clone();
         use_effect_with((), move |_| {
+            // The first choice, or the Close button when there is none.
             if let Some(list) = list_ref.cast::<HtmlElement>() {
                 if let Ok(Some(first)) = list.query_selector("button") {
                     if let Ok(first) = wasm_bindgen::JsCast::dyn_into::<HtmlElement>(first) {
@@ -85,11 +89,18 @@ pub fn ProjectPicker(props: &PickerProps) -> Html {
     }
     let on_keydown = {
         let on_close = props.on_close.clone();
-        Callback::from(move |event: KeyboardEvent| {
-            if event.key() == "Escape" {
+        let dialog_ref = dialog_ref.clone();
+        Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
+            "Escape" => {
                 event.prevent_default();
                 on_close.emit(());
             }
+            "Tab" => {
+                if let Some(dialog) = dialog_ref.cast::<web_sys::Element>() {
+                    crate::components::trap_tab(&event, &dialog);
+                }
+            }
+            _ => {}
         })
     };
     let on_backdrop = {
@@ -98,7 +109,7 @@ pub fn ProjectPicker(props: &PickerProps) -> Html {
     };
     html! {
         <div class="modal-backdrop" onclick={on_backdrop}>
-            <div class="modal" role="dialog" aria-modal="true" aria-label="Pick a project"
+            <div class="modal" role="dialog" aria-modal="true" aria-label="Pick a project" ref={dialog_ref}
                 data-testid="project-picker" onkeydown={on_keydown}
                 onclick={Callback::from(|e: yew::MouseEvent| e.stop_propagation())}>
                 <h2>{ "Pick a project" }</h2>
@@ -124,7 +135,7 @@ pub fn ProjectPicker(props: &PickerProps) -> Html {
                     }) }
                 </ul>
                 <div class="modal-actions">
-                    <button onclick={{ let c = props.on_close.clone(); Callback::from(move |_| c.emit(())) }}>{ "Close" }</button>
+                    <button data-testid="picker-close" onclick={{ let c = props.on_close.clone(); Callback::from(move |_| c.emit(())) }}>{ "Close" }</button>
                 </div>
             </div>
         </div>

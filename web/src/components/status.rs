@@ -3,9 +3,78 @@
 
 use yew::prelude::*;
 
+use crate::components::picker::{choices, Choice};
 use crate::share;
 use crate::state::{grouped, human_bytes, Action, SharedFrom, State};
 use crate::Page;
+
+/// What a first visit, or a `~/.claude` without its project, needs to hear: the demo is
+/// sample data and how to open one's own; which projects have memory folders, one click
+/// from being picked, and that the project folder can be added.
+#[component]
+pub fn Guidance() -> Html {
+    let page = use_context::<Page>().expect("the guidance is inside the page");
+    let state = &page.state;
+    if state.read_only() || state.status.busy.is_some() {
+        return Html::default();
+    }
+    if state.is_demo() {
+        return html! {
+            <section class="guidance demo-note" aria-label="About the demo" data-testid="demo-banner">
+                <p>
+                    <span class="badge demo">{ "demo" }</span>
+                    <strong>{ " This is sample data: " }</strong>
+                    { "a made-up ~/.claude and project (alice's shop), so you can see what the page shows. Nothing of yours is loaded." }
+                </p>
+                <p class="small">
+                    { "To see your own: press Choose folder and pick your ~/.claude (it is hidden: press ⌘⇧. on macOS or Ctrl+H on Linux in the folder dialog), then add your project folder the same way, or drop both on the page. For a large ~/.claude a zip is faster: " }
+                    <code>{ "cd ~ && zip -r claude.zip .claude -x '.claude/projects/*/*.jsonl'" }</code>
+                    { ", then Open zip." }
+                </p>
+            </section>
+        };
+    }
+    let Some(report) = state.loaded.report.as_ref() else {
+        return Html::default();
+    };
+    let roles: Vec<&str> = state.sources.infos.iter().map(|s| s.role).collect();
+    let config_only = roles.contains(&"config") && !roles.contains(&"project");
+    if !config_only || !state.sources.inputs.project.trim().is_empty() {
+        return Html::default();
+    }
+    let list: Vec<Choice> = choices(&report.memory_folders, None, "");
+    let engine = page.engine.clone();
+    let inputs = state.sources.inputs.clone();
+    let scanned_at = state.status.scanned_at;
+    html! {
+        <section class="guidance projects" aria-label="Pick a project" data-testid="project-guidance">
+            <p>
+                <strong>{ "Your ~/.claude is in. " }</strong>
+                { "Claude Code also loads each project's own CLAUDE.md, rules and auto memory: drop the project folder on the page (or Choose folder again), or pick one of the projects that have a memory folder here." }
+            </p>
+            if list.is_empty() {
+                <p class="muted" data-testid="project-guidance-none">{ "This ~/.claude holds no project memory folder." }</p>
+            } else {
+                <ul class="project-list">
+                    { for list.into_iter().map(|choice| {
+                        let engine = engine.clone();
+                        let mut picked = inputs.clone();
+                        picked.project = choice.path.clone();
+                        html! {
+                            <li key={choice.path.clone()}>
+                                <button class="linkish" data-testid="guidance-project" data-path={choice.path.clone()}
+                                    onclick={Callback::from(move |_: MouseEvent| engine.switch_project(picked.clone(), scanned_at))}>
+                                    { choice.title.clone() }
+                                </button>
+                                <span class="muted small">{ format!(" {}", choice.detail) }</span>
+                            </li>
+                        }
+                    }) }
+                </ul>
+            }
+        </section>
+    }
+}
 
 /// The one-line status under the fields; it keeps its height so nothing jumps.
 #[component]
@@ -31,14 +100,14 @@ pub fn StatusLine() -> Html {
     } else if let Some(error) = &status.error {
         html! {
             <span class="error-text" data-testid="error" role="alert">
-                { error.clone() }
+                { error.clone() }{ " " }
                 <button class="linkish" onclick={dismiss}>{ "Dismiss" }</button>
             </span>
         }
     } else if let Some(notice) = &status.notice {
         html! {
             <span class="notice" data-testid="notice">
-                { notice.clone() }
+                { notice.clone() }{ " " }
                 <button class="linkish" onclick={dismiss}>{ "Dismiss" }</button>
             </span>
         }
@@ -63,7 +132,11 @@ pub fn StatusLine() -> Html {
                 if !version.is_empty() && version != "current" {
                     <span class="badge warn" data-testid="simulated-version">{ format!("simulating Claude Code {version}") }</span>{ " " }
                 }
-                { format!("{} files from {} · {project} · {memory}", grouped(report.files.len() as u64), sources_text(state)) }
+                <span data-testid="status-files" data-listed={report.files.len().to_string()}
+                    data-sent={report.footprint.files.to_string()}>
+                    { format!("{} files listed ({} sent in every session)", grouped(report.files.len() as u64), grouped(report.footprint.files)) }
+                </span>
+                { format!(" from {} · {project} · {memory}", sources_text(state)) }
                 if state.sources.claude_json.is_some() && !state.read_only() {
                     <span data-testid="status-claude-json">{ format!(" · {} in use (its import approval only)", state.sources.inputs.claude_json_place()) }</span>
                 }

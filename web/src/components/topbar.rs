@@ -46,6 +46,7 @@ pub fn TopBar() -> Html {
                 { brand }
                 <nav class="actions" aria-label="Shared snapshot">
                     <button onclick={on_download} disabled={!has_report} data-testid="download">{ "Download JSON" }</button>
+                    { load_legend() }
                 </nav>
             </header>
         };
@@ -128,6 +129,17 @@ pub fn TopBar() -> Html {
     let loaded = &state.loaded;
     let can_share = loaded.report.is_some() && loaded.tree.is_some() && loaded.input.is_some();
     let has_sources = !state.sources.infos.is_empty();
+    // Sources from the folder button (or a browser with no folder handles) cannot be read
+    // again: Refresh says so rather than pretend.
+    let rereadable = state.sources.infos.iter().any(|s| s.rereadable);
+    let can_refresh = has_sources && rereadable;
+    let refresh_title = if !has_sources {
+        "Nothing to read again yet".to_owned()
+    } else if !rereadable {
+        "These sources came from the folder button or a browser that gives no folder handle, so the page cannot read them again: drop them again (or choose them again) to see your changes".to_owned()
+    } else {
+        "Read the sources again (r)".to_owned()
+    };
 
     html! {
         <header class="topbar">
@@ -138,14 +150,18 @@ pub fn TopBar() -> Html {
                     <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
                     <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
                     <span class="sep" aria-hidden="true"></span>
-                    <button onclick={on_refresh} disabled={!has_sources} title="Read the sources again (r)" data-testid="refresh">
-                        { "Refresh" }<kbd>{ "r" }</kbd>
-                    </button>
+                    <span class="refresh-wrap" title={refresh_title.clone()}>
+                        <button onclick={on_refresh} disabled={!can_refresh} title={refresh_title} data-testid="refresh"
+                            data-rereadable={rereadable.to_string()}>
+                            { "Refresh" }<kbd>{ "r" }</kbd>
+                        </button>
+                    </span>
                     <button onclick={on_download} disabled={!has_report} data-testid="download">{ "Download JSON" }</button>
                     <button onclick={on_share} disabled={!can_share} aria-haspopup="dialog"
                         title="Share a sanitized, read-only copy of this report as a link or a file" data-testid="share">
                         { "Share…" }
                     </button>
+                    { load_legend() }
                     <input ref={folder_input.clone()} type="file" class="hidden-input" webkitdirectory=true multiple=true
                         data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
                     <input ref={zip_input.clone()} type="file" class="hidden-input" accept=".zip,application/zip"
@@ -156,6 +172,42 @@ pub fn TopBar() -> Html {
                 { claude_json_line(state.sources.claude_json.as_ref(), &state.sources.inputs, click(&claude_json_input), remove_claude_json) }
             </div>
         </header>
+    }
+}
+
+/// The seven load-type icons and what each means, one click away in every view.
+pub fn load_legend() -> Html {
+    use memdiag_core::report::LoadType;
+    let meaning = |load: LoadType| match load {
+        LoadType::Always => "in every session",
+        LoadType::Startup => "at session start, up to its caps (MEMORY.md)",
+        LoadType::Conditional => "when Claude reads a file its paths match",
+        LoadType::OnDemand => "only when Claude reads it (topic files, skill bodies)",
+        LoadType::Tree => "when Claude reads a file in its folder (nested CLAUDE.md)",
+        LoadType::Import => "with the file that imports it",
+        LoadType::Link => "never by itself: a link only points to it",
+    };
+    let loads = [
+        LoadType::Always,
+        LoadType::Startup,
+        LoadType::Conditional,
+        LoadType::OnDemand,
+        LoadType::Tree,
+        LoadType::Import,
+        LoadType::Link,
+    ];
+    html! {
+        <details class="load-legend" data-testid="load-legend">
+            <summary title="What the icons in the tree mean">{ "Icons" }</summary>
+            <dl>
+                { for loads.iter().map(|&load| html! {
+                    <div data-testid="legend-load" data-load={load.label()}>
+                        <dt><span class="icon" aria-hidden="true">{ load.icon() }</span>{ format!(" {}", load.label()) }</dt>
+                        <dd>{ meaning(load) }</dd>
+                    </div>
+                }) }
+            </dl>
+        </details>
     }
 }
 

@@ -171,6 +171,11 @@ pub fn TreeView(props: &TreeProps) -> Html {
                     onchange={Callback::from(|_: Event| ())}
                 />
             </div>
+            if filtering && props.items.is_empty() {
+                <p class="muted small filter-none" role="status" data-testid="filter-none">
+                    { format!("No file matches “{}”.", props.filter.trim()) }
+                </p>
+            }
             <ul
                 ref={tree_ref}
                 class="tree"
@@ -202,10 +207,16 @@ fn group_header(props: &TreeProps, group: Group, expanded: bool, selected: bool)
                 .count() as u64
         });
     let item = TreeItem::Group(group);
+    // A click on the header selects it; only the chevron collapses it.
     let onclick = {
         let on_select = props.on_select.clone();
+        Callback::from(move |_| on_select.emit(item))
+    };
+    let on_chevron = {
+        let on_select = props.on_select.clone();
         let on_toggle = props.on_toggle_group.clone();
-        Callback::from(move |_| {
+        Callback::from(move |event: yew::MouseEvent| {
+            event.stop_propagation();
             on_select.emit(item);
             on_toggle.emit(group);
         })
@@ -225,7 +236,8 @@ fn group_header(props: &TreeProps, group: Group, expanded: bool, selected: bool)
             data-count={count.to_string()}
             onclick={onclick}
         >
-            <span class="chevron" aria-hidden="true">{ if expanded { "▾" } else { "▸" } }</span>
+            <span class="chevron" aria-hidden="true" data-testid="group-chevron" onclick={on_chevron}
+                title={if expanded { "Collapse" } else { "Expand" }}>{ if expanded { "▾" } else { "▸" } }</span>
             <span class={format!("swatch g-{slug}")} aria-hidden="true"></span>
             <span class="group-name">{ group.name() }</span>
             <span class="count" title="Top-level files">{ count }</span>
@@ -291,6 +303,12 @@ fn file_row(
         let (label, why) = describe_row_change(change, &pinned);
         html! { <span class="badge changed" title={why} data-testid="row-change">{ label }</span> }
     });
+    // A file listed again (imported twice, linked from two places) is the same file: it
+    // loads once.
+    let repeat = props.report.files[..index]
+        .iter()
+        .any(|other| other.path == row.path && other.group == row.group)
+        .then(|| html! { <span class="badge" title="Listed above too: the same file, sent once" data-testid="repeat">{ "repeat" }</span> });
     let cut = row
         .truncation
         .as_ref()
@@ -333,6 +351,7 @@ fn file_row(
                 <span class="badge skill" title="Skill name">{ name.clone() }</span>
             }
             { cut.unwrap_or_default() }
+            { repeat.unwrap_or_default() }
             if row.backfilled {
                 <span class="badge" data-testid="backfilled"
                     title="Not in the snapshot: Claude Code writes this MEMORY.md itself from the topic files' frontmatter and loads it from its next start">

@@ -1,7 +1,11 @@
 //! The tree beside its pane: the file view or the health view, behind ARIA tabs.
 
 use memdiag_core::report::Report;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
+
+use crate::components::tab_key;
 
 use crate::components::file_view::{file_text, FileText, FileView};
 use crate::components::health::HealthView;
@@ -51,12 +55,35 @@ pub fn Workspace() -> Html {
     let d = state.dispatcher().to_callback();
     let nav = &state.nav;
     let pane = &state.pane;
+    // The ARIA tabs pattern: one tab stop, the arrows (and Home, End) move between the tabs
+    // and show theirs.
+    const VIEWS: [(View, &str); 2] = [(View::File, "file"), (View::Health, "health")];
+    let on_tab_key = {
+        let d = d.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            let current = VIEWS.iter().position(|(_, id)| {
+                event
+                    .target()
+                    .and_then(|t| t.dyn_into::<Element>().ok())
+                    .is_some_and(|e| e.id() == format!("pane-tab-{id}"))
+            });
+            let Some(current) = current else { return };
+            if let Some(next) = tab_key(&event.key(), current, VIEWS.len()) {
+                event.prevent_default();
+                let (view, id) = VIEWS[next];
+                d.emit(Action::SetView(view));
+                focus_id(&format!("pane-tab-{id}"));
+            }
+        })
+    };
     let view_tab = |view: View, label: &'static str, id: &'static str, extra: Html| {
         let active = pane.view == view;
         html! {
             <button role="tab" id={format!("pane-tab-{id}")} class={classes!("pane-tab", active.then_some("active"))}
                 aria-selected={active.to_string()} aria-controls="pane" data-testid={format!("view-{id}")}
-                title="Switch between the file and the health view (h)"
+                tabindex={if active { "0" } else { "-1" }}
+                title="Switch between the file and the health view (h, or the arrow keys here)"
+                onkeydown={on_tab_key.clone()}
                 onclick={d.reform(move |_| Action::SetView(view))}>
                 { label }{ extra }
             </button>
@@ -107,5 +134,15 @@ fn health_badge(report: &Report) -> Html {
             title={format!("{found} of {} reasons found something", report.health.reasons.len())}>
             { if found == 0 { "✓".to_owned() } else { found.to_string() } }
         </span>
+    }
+}
+
+/// Moves focus to the element with this id.
+pub(crate) fn focus_id(id: &str) {
+    if let Some(element) = crate::browser::document()
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        let _ = element.focus();
     }
 }
