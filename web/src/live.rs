@@ -590,6 +590,17 @@ pub const UNSUPPORTED_NOTE: &str = "This browser has no File System Access API, 
     folder in place: it lists only the folders that matter, Refresh re-reads only files that \
     changed, and clean-ups are made from the page, with a diff, a confirmation and an undo.";
 
+/// What "Choose folder" does in this browser, for its tooltip.
+pub fn choose_folder_title() -> &'static str {
+    if supported() {
+        "Opens the folder in place (read permission first): the page lists only the folders \
+         that matter, Refresh re-reads only files that changed, and clean-ups can be made \
+         from the page once you allow writing"
+    } else {
+        UNSUPPORTED_NOTE
+    }
+}
+
 /// Opens the folder picker (read permission), `None` when the person cancels.
 ///
 /// # Errors

@@ -799,3 +799,104 @@ async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo
     }
     assert_no_bulk_touched(&fs);
 }
+
+/// A dropped folder whose handle the browser gave is opened live, through the browser's own
+/// handle (an origin-private folder here, as a drop's `getAsFileSystemHandle` would give a
+/// real one); a drop without a handle is left to the usual entry walk.
+#[wasm_bindgen_test]
+async fn a_dropped_folder_with_a_handle_opens_live_through_the_browsers_handle() {
+    use js_sys::{Object, Promise, Reflect};
+    use wasm_bindgen::JsValue;
+    use wasm_bindgen_futures::JsFuture;
+
+    let window = web_sys::window().unwrap();
+    let navigator = Reflect::get(&window, &"navigator".into()).unwrap();
+    let storage = Reflect::get(&navigator, &"storage".into()).unwrap();
+    let Ok(get_directory) = Reflect::get(&storage, &"getDirectory".into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    else {
+        return; // A browser without an origin-private file system has no handles to give.
+    };
+    let call = |target: &JsValue, method: &str, args: &[JsValue]| -> Promise {
+        let f: js_sys::Function = Reflect::get(target, &method.into())
+            .unwrap()
+            .unchecked_into();
+        f.apply(target, &args.iter().collect())
+            .unwrap()
+            .unchecked_into()
+    };
+    let create = Object::new();
+    Reflect::set(&create, &"create".into(), &true.into()).unwrap();
+    let root = JsFuture::from(
+        get_directory
+            .call0(&storage)
+            .unwrap()
+            .unchecked_into::<Promise>(),
+    )
+    .await
+    .unwrap();
+    let claude = JsFuture::from(call(
+        &root,
+        "getDirectoryHandle",
+        &[".claude".into(), create.clone().into()],
+    ))
+    .await
+    .unwrap();
+    let mut dir = claude.clone();
+    for part in ["projects", "-home-alice-app", "memory"] {
+        dir = JsFuture::from(call(
+            &dir,
+            "getDirectoryHandle",
+            &[part.into(), create.clone().into()],
+        ))
+        .await
+        .unwrap();
+    }
+    let file = JsFuture::from(call(
+        &dir,
+        "getFileHandle",
+        &["MEMORY.md".into(), create.clone().into()],
+    ))
+    .await
+    .unwrap();
+    let writable = JsFuture::from(call(&file, "createWritable", &[]))
+        .await
+        .unwrap();
+    JsFuture::from(call(&writable, "write", &["- [a](a.md)\n".into()]))
+        .await
+        .unwrap();
+    JsFuture::from(call(&writable, "close", &[])).await.unwrap();
+
+    let entry = Object::new();
+    Reflect::set(&entry, &"isDirectory".into(), &true.into()).unwrap();
+    Reflect::set(&entry, &"name".into(), &".claude".into()).unwrap();
+    let item = ingest::DroppedItem {
+        entry: entry.clone().unchecked_into(),
+        handle: Some(Promise::resolve(&claude)),
+    };
+    let source = live::from_drop(&item, &|_| {})
+        .await
+        .expect("a folder with a handle opens live")
+        .expect("the walk succeeds");
+    assert!(matches!(source.origin, ingest::Origin::Live(_)));
+    assert_eq!(source.info().kind, "live folder");
+    let rels: Vec<&str> = source.files.iter().map(|f| f.rel.as_str()).collect();
+    assert_eq!(rels, ["projects/-home-alice-app/memory/MEMORY.md"]);
+    assert_eq!(source.files[0].size, "- [a](a.md)\n".len() as u64);
+    let no_handle = ingest::DroppedItem {
+        entry: entry.unchecked_into(),
+        handle: None,
+    };
+    assert!(live::from_drop(&no_handle, &|_| {}).await.is_none());
+    JsFuture::from(call(
+        &root,
+        "removeEntry",
+        &[".claude".into(), {
+            let o = Object::new();
+            Reflect::set(&o, &"recursive".into(), &true.into()).unwrap();
+            o.into()
+        }],
+    ))
+    .await
+    .unwrap();
+}
