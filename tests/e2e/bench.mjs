@@ -429,7 +429,7 @@ const median = (xs) => {
   if (s.length === 0) return null;
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const ms = (x) => (x === null ? '-' : x.toFixed(0));
+const ms = (x) => (x === null || x === undefined ? '-' : x.toFixed(0));
 
 async function main() {
   if (options['trees-only']) {
