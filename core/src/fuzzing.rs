@@ -181,6 +181,7 @@ pub fn pipeline(data: &[u8]) -> Result<(), String> {
             keep_text: true,
             keep_file_names: true,
             keep_user_name: true,
+            other_projects: true,
         },
     ] {
         let shared = sanitize(&tree, &input, &report, &options);

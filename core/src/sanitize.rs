@@ -92,14 +92,20 @@ pub struct SanitizeOptions {
     pub keep_user_name: bool,
     /// Keep file contents as written. The page must warn that contents will be shared.
     pub keep_text: bool,
+    /// Keep the memory folders of other projects (`projects/<name>/memory/` for every
+    /// project but this one), as counts only: their files by size, never their text. Off,
+    /// only this project's folder and the folders a finding names are kept.
+    pub other_projects: bool,
 }
 
 impl Default for SanitizeOptions {
+    /// The safe defaults: names pseudonymised, text replaced, other projects left out.
     fn default() -> SanitizeOptions {
         SanitizeOptions {
-            keep_file_names: true,
+            keep_file_names: false,
             keep_user_name: false,
             keep_text: false,
+            other_projects: false,
         }
     }
 }
@@ -121,6 +127,9 @@ pub struct Sanitized {
     pub warnings: Vec<String>,
     /// True when the person chose to keep the files' text: whoever opens the copy is told.
     pub text_kept: bool,
+    /// The memory folders of other projects left out (their names in `projects/`, as the
+    /// original report lists them), unless [`SanitizeOptions::other_projects`].
+    pub left_out_folders: BTreeSet<String>,
     /// The folders kept without a file in them (a `.git` folder, an empty `memory/`), which
     /// the tree knows but does not list.
     dirs: Vec<VPath>,
@@ -131,6 +140,30 @@ impl Sanitized {
     /// The folders kept without needing a file in them; a payload carries them.
     pub(crate) fn dirs(&self) -> &[VPath] {
         &self.dirs
+    }
+
+    /// The names (folder and file names, one path segment each) that the shared snapshot
+    /// shows as the person wrote them, besides the well-known ones such as `CLAUDE.md`,
+    /// `rules` or `.claude`: what "keep names" reveals, for the dialog to list. Sorted.
+    pub fn visible_names(&self) -> Vec<String> {
+        let mut names = BTreeSet::new();
+        for (original, shared) in &self.paths {
+            for (a, b) in original.split('/').zip(shared.split('/')) {
+                let telling = split_name(a).iter().any(|piece| match piece {
+                    NamePiece::Run(run) => {
+                        let lower = run.to_ascii_lowercase();
+                        !WELL_KNOWN.contains(&lower.as_str())
+                            && !a.ends_with(&format!(".{run}"))
+                            && !(a.len() == 2 && a.ends_with(':'))
+                    }
+                    NamePiece::Char(c) => !c.is_ascii() && !is_space(*c),
+                });
+                if a == b && telling {
+                    names.insert(a.to_owned());
+                }
+            }
+        }
+        names.into_iter().collect()
     }
 
     /// The shared form of any path, name or glob from the original snapshot (a report row's
@@ -158,7 +191,11 @@ impl Sanitized {
             }
             Err(error) => return vec![error.to_string()],
         };
-        let expected = comparable(original, &mut |s| self.pseudonyms.name(s));
+        let mut original = original.clone();
+        original
+            .memory_folders
+            .retain(|folder| !self.left_out_folders.contains(&folder.name));
+        let expected = comparable(&original, &mut |s| self.pseudonyms.name(s));
         let actual = comparable(&shared, &mut |s| s.to_owned());
         let mut differences = Vec::new();
         diff(&expected, &actual, &mut String::new(), &mut differences);
@@ -177,7 +214,7 @@ pub fn sanitize(
     report: &Report,
     options: &SanitizeOptions,
 ) -> Sanitized {
-    let plan = Plan::new(tree, input, report);
+    let plan = Plan::new(tree, input, report, options);
     // The first pass only gathers every name the shared snapshot will hold, so that the
     // pseudonym table knows all its neighbours before it assigns anything.
     let collecting = Namer::Collect(RefCell::default());
@@ -195,6 +232,7 @@ pub fn sanitize(
         paths: built.paths,
         warnings: built.warnings,
         text_kept: options.keep_text,
+        left_out_folders: plan.left_out_folders.clone(),
         dirs: built.dirs,
         pseudonyms,
     }
@@ -210,7 +248,12 @@ pub fn sanitize(
 /// more files than the health check matches globs against, the rule witnesses depend on
 /// files outside it, and the whole tree is returned.
 pub fn basis(tree: &Tree, input: &Input, report: &Report) -> Tree {
-    let plan = Plan::new(tree, input, report);
+    // Every option's snapshot comes from the basis: the widest plan.
+    let widest = SanitizeOptions {
+        other_projects: true,
+        ..SanitizeOptions::default()
+    };
+    let plan = Plan::new(tree, input, report, &widest);
     if let Some(project) = &plan.project {
         if tree.files_under(project).nth(RULE_MATCH_FILES).is_some() {
             return tree.clone();
@@ -273,6 +316,8 @@ struct Plan {
     project: Option<VPath>,
     /// Each conditional rule's globs, and whether a file of the project matched them.
     rules: Vec<(Vec<String>, bool)>,
+    /// Other projects' memory folders left out.
+    left_out_folders: BTreeSet<String>,
 }
 
 use crate::discover::{CORRECTION_WORDS, RULE_MATCH_FILES};
@@ -283,7 +328,7 @@ const RULE_WITNESSES: usize = 3;
 const AGENT_DIRS: [&str; 2] = ["agents", ".claude/agents"];
 
 impl Plan {
-    fn new(tree: &Tree, input: &Input, report: &Report) -> Plan {
+    fn new(tree: &Tree, input: &Input, report: &Report, options: &SanitizeOptions) -> Plan {
         let path = |s: &str| VPath::new(s).ok();
         let home = path(&input.home).or_else(|| path(&report.context.home));
         let config = match &input.config_dir {
@@ -298,6 +343,7 @@ impl Plan {
             exclude_candidates: Vec::new(),
             project: project.clone().filter(|p| tree.is_covered(p)),
             rules: Vec::new(),
+            left_out_folders: BTreeSet::new(),
         };
 
         for row in &report.files {
@@ -411,10 +457,31 @@ impl Plan {
         }
 
         if let Some(base) = path(&report.context.projects_base) {
+            // A folder a finding names (a collision, a lookalike) stays with its counts, so
+            // that the finding does.
+            let named: BTreeSet<&str> = report
+                .diagnostics
+                .iter()
+                .filter_map(|d| match &d.data {
+                    Some(DiagnosticData::Paths { paths }) => Some(paths),
+                    _ => None,
+                })
+                .flatten()
+                .chain(report.diagnostics.iter().filter_map(|d| d.path.as_ref()))
+                .map(String::as_str)
+                .collect();
             for folder in &report.memory_folders {
-                let Ok(memory) = base.join(&folder.name).map(|f| f.child("memory")) else {
+                let Ok(root) = base.join(&folder.name) else {
                     continue;
                 };
+                let is_named = named
+                    .iter()
+                    .any(|p| path(p).is_some_and(|p| p == root || p.starts_with(&root)));
+                if !(folder.current || options.other_projects || is_named) {
+                    plan.left_out_folders.insert(folder.name.clone());
+                    continue;
+                }
+                let memory = root.child("memory");
                 for (file, _) in tree.files_under(&memory) {
                     if file.extension() == Some("md") {
                         plan.files.entry(file.clone()).or_insert(Role::SizeOnly);

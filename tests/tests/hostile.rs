@@ -780,6 +780,7 @@ fn a_path_longer_than_a_zip_name_still_shares_as_a_zip() {
                 keep_file_names: true,
                 keep_user_name: true,
                 keep_text: true,
+                other_projects: true,
             },
         ] {
             let shared = sanitize(&t, &input, &report, &options);

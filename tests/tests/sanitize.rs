@@ -21,31 +21,42 @@ use memdiag_core::{
 use memdiag_tests::{assert_text, fixture_dirs, workspace_root, Fixture};
 
 /// Every combination worth checking: the defaults, then each option flipped.
-const OPTIONS: [SanitizeOptions; 5] = [
+const OPTIONS: [SanitizeOptions; 6] = [
+    SanitizeOptions {
+        keep_file_names: false,
+        keep_user_name: false,
+        keep_text: false,
+        other_projects: false,
+    },
     SanitizeOptions {
         keep_file_names: true,
         keep_user_name: false,
         keep_text: false,
+        other_projects: true,
     },
     SanitizeOptions {
         keep_file_names: false,
         keep_user_name: false,
         keep_text: false,
+        other_projects: true,
     },
     SanitizeOptions {
         keep_file_names: true,
         keep_user_name: true,
         keep_text: false,
+        other_projects: true,
     },
     SanitizeOptions {
         keep_file_names: false,
         keep_user_name: false,
         keep_text: true,
+        other_projects: true,
     },
     SanitizeOptions {
         keep_file_names: true,
         keep_user_name: true,
         keep_text: true,
+        other_projects: true,
     },
 ];
 
@@ -153,11 +164,16 @@ fn check_invariant(what: &str, original: &Report, shared: &Sanitized) -> Report 
         Step::Done(report) => *report,
         Step::NeedsContents(paths) => panic!("{what}: the shared tree lacks {paths:?}"),
     };
-    let (expected, actual) = (figures(original), figures(&report));
+    // Other projects' memory folders are left out unless asked for; every other figure stays.
+    let mut original = original.clone();
+    original
+        .memory_folders
+        .retain(|folder| !shared.left_out_folders.contains(&folder.name));
+    let (expected, actual) = (figures(&original), figures(&report));
     if expected != actual {
         panic!("{what}: figures differ\n--- original\n{expected}\n--- shared\n{actual}");
     }
-    let differences = shared.verify(original);
+    let differences = shared.verify(&original);
     assert!(
         differences.is_empty(),
         "{what}:\n{}",
@@ -427,10 +443,19 @@ fn check_file(fixture: &str, options: SanitizeOptions, path: &str, expected: &st
     assert_text(&actual, expected);
 }
 
+/// Names kept, text replaced: shows the text rewriting with the paths readable.
+const KEEP_NAMES: SanitizeOptions = SanitizeOptions {
+    keep_file_names: true,
+    keep_user_name: false,
+    keep_text: false,
+    other_projects: true,
+};
+
 const NO_NAMES: SanitizeOptions = SanitizeOptions {
     keep_file_names: false,
     keep_user_name: false,
     keep_text: false,
+    other_projects: true,
 };
 
 #[test]
@@ -452,7 +477,7 @@ fn text_becomes_placeholders_and_references_keep_resolving() {
         "#;
     check_file(
         fixture,
-        SanitizeOptions::default(),
+        KEEP_NAMES,
         "/home/alice/.claude/CLAUDE.md",
         r#"
         //- /home/aaaaa/.claude/CLAUDE.md
@@ -538,7 +563,7 @@ fn frontmatter_keeps_keys_and_what_discovery_reads() {
         ---
         Use the adapter.
         "#,
-        SanitizeOptions::default(),
+        KEEP_NAMES,
         "/home/alice/.claude/projects/-home-alice/memory/payments.md",
         r#"
         //- /home/aaaaa/.claude/projects/-home-aaaaa/memory/payments.md

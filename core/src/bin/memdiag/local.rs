@@ -62,6 +62,11 @@ pub(crate) enum Sources {
 /// # Errors
 /// A source that cannot be listed or opened, or an input the analysis refuses.
 pub(crate) fn scan(input: &Input, sources: &Sources) -> Result<Report, String> {
+    scan_with_tree(input, sources).map(|(report, _)| report)
+}
+
+/// [`scan`], with the tree it ran over and the contents it read: what sharing sanitizes.
+pub(crate) fn scan_with_tree(input: &Input, sources: &Sources) -> Result<(Report, Tree), String> {
     let mut reader = Reader {
         config: match &input.config_dir {
             Some(dir) => VPath::new(dir).ok(),
@@ -76,7 +81,8 @@ pub(crate) fn scan(input: &Input, sources: &Sources) -> Result<Report, String> {
             for mount in mounts {
                 reader.mount(mount)?;
             }
-            reader.run(input)
+            let report = reader.run(input)?;
+            Ok((report, reader.tree))
         }
         Sources::Host => {
             reader.mount_host(input)?;
@@ -87,7 +93,7 @@ pub(crate) fn scan(input: &Input, sources: &Sources) -> Result<Report, String> {
                 }
                 report = reader.run(input)?;
             }
-            Ok(report)
+            Ok((report, reader.tree))
         }
     }
 }

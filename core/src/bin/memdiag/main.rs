@@ -36,6 +36,8 @@ usage: memdiag [--format text|json|sarif|markdown] [--fail-on warning|error]
                [--home H] [--project P] [--config C] [--os linux|macos|windows]
                [--claude-version V] [--today YYYY-MM-DD] [--read PATH ...]
                [--mount VIRTUAL=LOCAL ...] [--color auto|always|never]
+               [--share-zip FILE | --share-link] [--keep-names] [--keep-user-name]
+               [--keep-text] [--other-projects]
 
 With no --mount, memdiag reads this machine as Claude Code would: the home folder
 ($HOME, or %USERPROFILE% on Windows), the config folder (CLAUDE_CONFIG_DIR, or
@@ -68,6 +70,14 @@ the analysis asks for are read; session transcripts never are.
                  at the absolute path V; repeat for several (the longest V serves a file)
   --color WHEN   colour in text output: auto (default: on a terminal, unless NO_COLOR is
                  set), always or never
+  --share-zip FILE
+                 instead of the report, write the share zip the page's Share dialog
+                 makes (a sanitized copy that opens read-only on the page) to FILE
+  --share-link   instead of the report, print the link's payload (the part after #s=)
+  --keep-names, --keep-user-name, --keep-text, --other-projects
+                 the Share dialog's options (default: names pseudonymised, text
+                 replaced, other projects' memory folders left out); with --keep-names
+                 the names left visible are listed on stderr
   -h, --help     print this help
   -V, --version  print the version
 
@@ -108,6 +118,16 @@ struct Scan {
     format: Format,
     gates: Gates,
     color: anstream::ColorChoice,
+    /// Write a share payload instead of the report.
+    share: Option<Share>,
+}
+
+/// What `--share-zip` or `--share-link` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Share {
+    /// The zip's file; `None` for the link.
+    zip: Option<PathBuf>,
+    options: memdiag_core::SanitizeOptions,
 }
 
 /// An output format.
@@ -228,6 +248,9 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::Scan(scan) => scan,
     };
+    if let Some(share) = &scan.share {
+        return write_share(&scan, share);
+    }
     let report = local::scan(&scan.input, &scan.sources)?;
     let failures = scan.gates.failures(&report);
     match scan.format {
@@ -266,6 +289,38 @@ fn run(command: Command) -> Result<ExitCode, String> {
     Ok(ExitCode::from(1))
 }
 
+/// Writes the share payload of a scan, as the page's Share dialog would with the same options.
+fn write_share(scan: &Scan, share: &Share) -> Result<ExitCode, String> {
+    let (report, tree) = local::scan_with_tree(&scan.input, &scan.sources)?;
+    let sanitized = memdiag_core::sanitize(&tree, &scan.input, &report, &share.options);
+    for warning in &sanitized.warnings {
+        eprintln!("memdiag: share: {warning}");
+    }
+    if share.options.keep_file_names {
+        for name in sanitized.visible_names() {
+            eprintln!("memdiag: share: visible name: {name}");
+        }
+    }
+    let made = local::iso_8601_utc(SystemTime::now()).unwrap_or_default();
+    memdiag_core::share::check_shareable(&sanitized)
+        .map_err(|why| format!("this snapshot cannot be shared: {why}"))?;
+    match &share.zip {
+        Some(file) => {
+            let bytes = memdiag_core::to_zip(&sanitized, &made);
+            std::fs::write(file, bytes)
+                .map_err(|error| format!("cannot write {}: {error}", file.display()))?;
+        }
+        None => {
+            let link = memdiag_core::encode_link(&sanitized, &made);
+            memdiag_core::decode_link(&link).map_err(|why| {
+                format!("this snapshot cannot be shared as a link ({why}): use --share-zip")
+            })?;
+            write_stdout(format!("{link}\n").as_bytes())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn write_stdout(bytes: &[u8]) -> Result<(), String> {
     let mut stdout = std::io::stdout().lock();
     stdout
@@ -289,11 +344,34 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
     let mut color = None;
     let mut mounts = Vec::new();
     let mut reads = Vec::new();
+    let mut share_zip = None;
+    let mut share_link = false;
+    let mut share_options = memdiag_core::SanitizeOptions::default();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
+            "--share-link" => {
+                share_link = true;
+                continue;
+            }
+            "--keep-names" => {
+                share_options.keep_file_names = true;
+                continue;
+            }
+            "--keep-user-name" => {
+                share_options.keep_user_name = true;
+                continue;
+            }
+            "--keep-text" => {
+                share_options.keep_text = true;
+                continue;
+            }
+            "--other-projects" => {
+                share_options.other_projects = true;
+                continue;
+            }
             _ => {}
         }
         // Both `--flag value` and `--flag=value` are accepted.
@@ -313,6 +391,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             "--max-every-session-chars" => &mut max_chars,
             "--max-every-session-tokens" => &mut max_tokens,
             "--color" => &mut color,
+            "--share-zip" => &mut share_zip,
             "--mount" => {
                 let value = value_of(flag, inline, &mut args)?;
                 mounts.push(parse_mount(&value)?);
@@ -442,12 +521,33 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
         };
         (input, Sources::Mounts(mounts))
     };
+    let share = match (share_zip, share_link) {
+        (Some(_), true) => return Err("give --share-zip or --share-link, not both".to_owned()),
+        (Some(file), false) => Some(Share {
+            zip: Some(PathBuf::from(file)),
+            options: share_options,
+        }),
+        (None, true) => Some(Share {
+            zip: None,
+            options: share_options,
+        }),
+        (None, false) => {
+            if share_options != memdiag_core::SanitizeOptions::default() {
+                return Err(
+                    "the --keep-* and --other-projects options need --share-zip or --share-link"
+                        .to_owned(),
+                );
+            }
+            None
+        }
+    };
     Ok(Command::Scan(Box::new(Scan {
         input,
         sources,
         format,
         gates,
         color,
+        share,
     })))
 }
 

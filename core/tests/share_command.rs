@@ -1,0 +1,149 @@
+//! `memdiag --share-link` and `--share-zip` (issue 11): the command writes the payload the
+//! page's Share dialog makes, with the same options, so the privacy rules are checked here on
+//! the canary fixture's real folders: under every combination of options no marker survives
+//! that the options did not promise to keep, and each kept marker does show.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::Path;
+use std::process::Command;
+
+use memdiag_core::share::{decode_link, inspect_link, open_share_zip, SharedSnapshot};
+use memdiag_core::Contents;
+
+const MEMDIAG: &str = env!("CARGO_BIN_EXE_memdiag");
+
+/// Markers of `fixtures/canary/`, by where they stand (see `tests/tests/sanitize.rs`).
+const CONTENT: &str = "4f1c";
+const NAMES: &str = "7e2b";
+const USER: &str = "9d3a";
+const DROPPED: &str = "5b6d";
+
+fn canary() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/canary/tree")
+}
+
+fn run(extra: &[&str]) -> std::process::Output {
+    let tree = canary();
+    let mut command = Command::new(MEMDIAG);
+    command.args([
+        "--home",
+        "/home/canary9d3a",
+        "--project",
+        "/home/canary9d3a/work/canary-7e2b-client",
+        "--today",
+        "2026-11-30",
+    ]);
+    for at in [
+        "/home/canary9d3a/.claude",
+        "/home/canary9d3a/work/canary-7e2b-client",
+    ] {
+        command.args([
+            "--mount",
+            &format!("{at}={}", tree.join(&at[1..]).display()),
+        ]);
+    }
+    command
+        .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+        .args(extra)
+        .output()
+        .expect("memdiag runs")
+}
+
+/// Everything a snapshot holds, as one lower-cased text.
+fn holdings(snapshot: &SharedSnapshot) -> String {
+    let mut out = format!("{:?}\n", snapshot.input);
+    for (path, file) in snapshot.tree.files() {
+        out.push_str(path.as_str());
+        out.push('\n');
+        if let Contents::Loaded(bytes) = &file.contents {
+            out.push_str(&String::from_utf8_lossy(bytes));
+            out.push('\n');
+        }
+    }
+    out.to_lowercase()
+}
+
+#[test]
+fn every_combination_of_options_keeps_only_what_it_promised() {
+    let dir = std::env::temp_dir().join(format!("memdiag-share-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for bits in 0..16u8 {
+        let flags: Vec<&str> = [
+            "--keep-names",
+            "--keep-user-name",
+            "--keep-text",
+            "--other-projects",
+        ]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, f)| *f)
+        .collect();
+        let (names, user, text) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+        let mut link_args = vec!["--share-link"];
+        link_args.extend(&flags);
+        let out = run(&link_args);
+        assert!(
+            out.status.success(),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let link = String::from_utf8(out.stdout).unwrap();
+        let payload = inspect_link(link.trim())
+            .expect("the link reads")
+            .to_lowercase();
+        let from_link = holdings(&decode_link(link.trim()).expect("the link opens"));
+        let zip = dir.join(format!("{bits}.zip"));
+        let mut zip_args = vec!["--share-zip", zip.to_str().unwrap()];
+        zip_args.extend(&flags);
+        let out = run(&zip_args);
+        assert!(
+            out.status.success(),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let from_zip = holdings(&open_share_zip(&std::fs::read(&zip).unwrap()).expect("opens"));
+        for (carrier, held) in [
+            ("payload", &payload),
+            ("link", &from_link),
+            ("zip", &from_zip),
+        ] {
+            for (marker, kept) in [
+                (DROPPED, false),
+                (CONTENT, text),
+                (NAMES, names),
+                (USER, user),
+            ] {
+                assert_eq!(
+                    held.contains(marker),
+                    kept,
+                    "{flags:?}: {marker} in the {carrier} should show exactly when kept"
+                );
+            }
+            // Other projects' memory folders: left out unless asked for.
+            let other = held.contains("other");
+            assert_eq!(
+                other,
+                bits & 8 != 0 && names,
+                "{flags:?}: the other project in the {carrier}"
+            );
+        }
+        // With names kept, the command lists them.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.contains("visible name: canary-7e2b-client"),
+            names,
+            "{flags:?}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn share_options_need_a_share_output() {
+    let out = run(&["--keep-text"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["--share-link", "--share-zip", "x.zip"]);
+    assert_eq!(out.status.code(), Some(2));
+}
