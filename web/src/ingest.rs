@@ -1,11 +1,15 @@
 //! Getting files in: dropped folders and zips, the folder and zip inputs, the demo, and the
 //! analysis loop that reads only what the core asks for.
 //!
-//! A source is listed once (paths and sizes, from `File` objects or a zip's central
-//! directory) and mounted into a fresh [`Tree`] for every run, because where it mounts
-//! depends on the home and project fields. Contents are read lazily, when
-//! [`memdiag_core::analyze`] names them, and cached per source so that editing a field does
-//! not read anything twice. Session transcripts are never read: the core never asks.
+//! A source is listed once (paths, from a dropped folder's entries, a folder input's
+//! `File`s or a zip's central directory) and mounted into a fresh [`Tree`] for every run,
+//! because where it mounts depends on the home and project fields. A folder's files are
+//! listed by name only ([`UNSTATTED`]): their sizes and dates are looked up when the
+//! analysis looks at their entries ([`Tree::take_stats_asked`]), and contents are read when
+//! [`memdiag_core::analyze`] names them; both are cached per source so that editing a field
+//! does not look anything up twice. A zip is read in place: its central directory, then
+//! only the entries asked for (`File.slice`). Session transcripts are never read: the core
+//! never asks.
 //!
 //! An added `~/.claude.json` is one more source of one file, kept apart from the folders and
 //! zips (dropping a folder does not replace it). It is placed where the analysis looks for it

@@ -4,13 +4,17 @@
 //! window and calls [`start`]), so it costs no second download. The page keeps every source
 //! and reads every file; the worker keeps a copy of each source's listing (names, sizes,
 //! dates, no `File` objects), mounts them, runs [`crate::ingest::analysis_loop`] and asks
-//! the page for the contents the core names. The messages, page to worker:
+//! the page for the sizes and contents the core names. The messages, page to worker:
 //!
 //! - `source`: a source's listing, sent once per worker (`id`, `name`, `role`, `kind`,
 //!   `rels` and `modified` joined by NUL, `sizes` as a `Float64Array`, `diagnostics` as
 //!   JSON); the demo is named only, the worker has it compiled in;
 //! - `infer`: guess home, project and OS for these sources (answered with `inferred`);
-//! - `run`: analyse (answered with `progress` and `read` messages, then `done`);
+//! - `run`: analyse (answered with `progress`, `stat` and `read` messages, then `done`,
+//!   which carries the report as JSON, the share basis as `tree_*` fields for the file view
+//!   and sharing, and `phases`, where the run's time went, for the page benchmark);
+//! - `stats`: the answer to a `stat` (`sizes` as a `Float64Array`, `modified` joined by
+//!   NUL), for files listed by name only whose entries the analysis looked at;
 //! - `contents`: the answer to a `read` (an `ArrayBuffer` per file, or the reason as text);
 //! - `shared`: analyse a shared link or share zip (answered with `done`, which also names
 //!   the files the snapshot lacked).
