@@ -1049,7 +1049,16 @@ impl<'a> Builder<'a> {
         let mut out = yaml.to_owned();
         for piece in &lexed.pieces {
             let source = &yaml[piece.range.clone()];
-            let policy = policies[piece.key];
+            let mut policy = policies[piece.key];
+            if policy == Policy::Keep {
+                // Only the words the analysis reads stay; anything else a kept key holds
+                // (a secret written as a `type`) is text.
+                let key = lexed.keys[piece.key].as_deref().unwrap_or_default();
+                let word = source.trim_matches(['"', '\'']);
+                if piece.kind == PieceKind::Comment || !in_vocabulary(key, word) {
+                    policy = Policy::Text;
+                }
+            }
             let shared = match (piece.kind, policy) {
                 (PieceKind::Comment, _) => text_placeholder(source, keep_text),
                 (PieceKind::Escape, Policy::Text) if !keep_text => escape_placeholder(source),
@@ -1111,7 +1120,7 @@ impl<'a> Builder<'a> {
             let index = first_index.get(key.as_str()).copied().unwrap_or(0);
             let ok = key == shared_key
                 && match policy(Some(key), kind) {
-                    Policy::Keep => before == after,
+                    Policy::Keep => before == after || !value_in_vocabulary(key, before),
                     Policy::Name if key == "paths" => {
                         let expected: Vec<String> = frontmatter::parse_paths(before)
                             .iter()
@@ -1841,6 +1850,36 @@ enum Policy {
 /// Frontmatter values that stay as written.
 const KEPT_KEYS: [&str; 4] = ["type", "modified", "memory", "disable-model-invocation"];
 
+/// True when `word` (a value as written, quotes stripped) belongs to the vocabulary the
+/// analysis reads for `key`: the four memory types, the three agent-memory scopes, a
+/// boolean, or a date-time (digits and its punctuation only). Any other value of a kept key
+/// is replaced like text: the analysis reads it as unknown either way.
+fn in_vocabulary(key: &str, word: &str) -> bool {
+    match key {
+        "type" => ["user", "feedback", "project", "reference"].contains(&word),
+        "memory" => ["user", "project", "local"].contains(&word),
+        "disable-model-invocation" => {
+            ["true", "false", "True", "False", "TRUE", "FALSE"].contains(&word)
+        }
+        "modified" => {
+            !word.is_empty()
+                && word
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b"-:.+TZ ".contains(&b))
+        }
+        _ => false,
+    }
+}
+
+/// [`in_vocabulary`] for a parsed value.
+fn value_in_vocabulary(key: &str, value: &Yaml) -> bool {
+    match untag(value) {
+        Yaml::String(word) | Yaml::Number(word) => in_vocabulary(key, word),
+        Yaml::Bool(b) => in_vocabulary(key, if *b { "true" } else { "false" }),
+        _ => false,
+    }
+}
+
 fn policy(key: Option<&str>, kind: FileKind) -> Policy {
     match key {
         Some(key) if KEPT_KEYS.contains(&key) => Policy::Keep,
@@ -2353,7 +2392,14 @@ fn frontmatter_entry(entry: &mut Json, skill: bool, rename: &mut dyn FnMut(&str)
         FileKind::Other
     };
     match policy(Some(&key), kind) {
-        Policy::Keep => {}
+        Policy::Keep => {
+            // A word outside the vocabulary was replaced like text: compared by length.
+            if let Json::String(text) = value {
+                if !in_vocabulary(&key, text.trim_matches(['"', '\''])) {
+                    *value = Json::from(text.chars().count());
+                }
+            }
+        }
         Policy::Name => rename_in(value, rename),
         Policy::Text => {
             if let Json::String(text) = value {

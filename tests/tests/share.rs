@@ -63,12 +63,12 @@ const SMALL: &str = r#"
 fn small() -> (Report, Sanitized) {
     let mut fixture = Fixture::parse(SMALL);
     let report = fixture.analyze();
-    let shared = sanitize(
-        &fixture.tree,
-        &fixture.input,
-        &report,
-        &SanitizeOptions::default(),
-    );
+    // Names kept, so that the tests below can name the files they look at.
+    let keep_names = SanitizeOptions {
+        keep_file_names: true,
+        ..SanitizeOptions::default()
+    };
+    let shared = sanitize(&fixture.tree, &fixture.input, &report, &keep_names);
     assert!(shared.warnings.is_empty(), "{:?}", shared.warnings);
     (report, shared)
 }

@@ -47,6 +47,12 @@ pub struct Prepared {
     /// Where analysing the shared snapshot would differ from the sender's report; empty when
     /// they agree. These quote original names: they are for the sender only.
     pub differences: Vec<String>,
+    /// The names the copy shows as written (with "keep names"), for the dialog to list.
+    pub visible_names: Vec<String>,
+    /// Why the receiver's page would refuse the link, checked by opening it as they would.
+    pub link_refusal: Option<String>,
+    /// Why the receiver's page would refuse the file.
+    pub zip_refusal: Option<String>,
 }
 
 impl Prepared {
@@ -82,7 +88,24 @@ impl Prepared {
         let total_bytes = files.iter().map(|f| f.size).sum();
         let link = format!("{base_url}#{LINK_KEY}={}", encode_link(&sanitized, made));
         let differences = sanitized.verify(report);
+        let zip_refusal = memdiag_core::share::check_shareable(&sanitized)
+            .err()
+            .map(|why| why.to_string());
+        // Opened exactly as the receiver's page opens it, so the sender is told first.
+        let link_refusal = zip_refusal.clone().or_else(|| {
+            memdiag_core::decode_link(&link)
+                .err()
+                .map(|why| why.to_string())
+        });
+        let visible_names = if options.keep_file_names {
+            sanitized.visible_names()
+        } else {
+            Vec::new()
+        };
         Prepared {
+            visible_names,
+            link_refusal,
+            zip_refusal,
             shared_home: sanitized.input.home.clone(),
             sanitized,
             files,

@@ -1986,10 +1986,16 @@ async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
         "Share a read-only report"
     );
 
-    // The safe defaults: names kept, the user name and the text replaced; no warning.
-    assert!(checked(&root, "share-keep-file-names"));
+    // The safe defaults: names, the user name and the text replaced, other projects left
+    // out; no warning, and no names listed as visible.
+    assert!(!checked(&root, "share-keep-file-names"));
     assert!(!checked(&root, "share-keep-user-name"));
     assert!(!checked(&root, "share-keep-text"));
+    assert!(!checked(&root, "share-other-projects"));
+    assert!(root
+        .query_selector("[data-testid=share-visible-names]")
+        .unwrap()
+        .is_none());
     assert!(root
         .query_selector("[data-testid=share-text-warning]")
         .unwrap()
@@ -2017,9 +2023,17 @@ async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
         paths.iter().all(|p| !p.ends_with(".credentials.json")),
         "{paths:?}"
     );
+    assert!(
+        paths.iter().all(|p| !p.contains("/work/app/")),
+        "names are pseudonymised by default: {paths:?}"
+    );
     let project = files
         .iter()
-        .find(|f| attr(f, "data-path").ends_with("/work/app/CLAUDE.md"))
+        .find(|f| {
+            one(f, "code")
+                .get_attribute("title")
+                .is_some_and(|t| t.contains("(yours: /home/alice/work/app/CLAUDE.md)"))
+        })
         .expect("the project CLAUDE.md is shared");
     let original = report
         .files
@@ -2092,6 +2106,20 @@ async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
         .unwrap()
         .is_none());
     assert!(link_of(&root).len() < 8 * 1024);
+
+    // Keeping names lists the names that become visible.
+    click(&one(&root, "[data-testid=share-keep-file-names]"));
+    wait_for(&root, "[data-testid=share-visible-names]").await;
+    let visible = one(&root, "[data-testid=share-visible-names]")
+        .text_content()
+        .unwrap();
+    assert!(visible.contains("app"), "{visible}");
+    assert!(
+        !visible.contains("alice") && !visible.contains("CLAUDE.md"),
+        "{visible}"
+    );
+    click(&one(&root, "[data-testid=share-keep-file-names]"));
+    wait_for(&root, "[data-testid=share-dialog][data-ready=true]").await;
 
     // Keeping the user name keeps it in the paths.
     click(&one(&root, "[data-testid=share-keep-user-name]"));

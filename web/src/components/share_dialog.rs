@@ -52,6 +52,7 @@ enum Choice {
     FileNames,
     UserName,
     Text,
+    OtherProjects,
 }
 
 /// Everything a shared copy is made from: a copy made from other values is stale.
@@ -142,6 +143,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                 Choice::FileNames => next.keep_file_names = input.checked(),
                 Choice::UserName => next.keep_user_name = input.checked(),
                 Choice::Text => next.keep_text = input.checked(),
+                Choice::OtherProjects => next.other_projects = input.checked(),
             }
             options.set(next);
         })
@@ -214,7 +216,9 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
     };
     let made_label = share::made_label(&props.made);
     let zip_name = share::zip_name(&props.made);
-    let too_long = ready.as_ref().is_some_and(|p| p.link_too_long());
+    let link_refusal = ready.as_ref().and_then(|p| p.link_refusal.clone());
+    let zip_refusal = ready.as_ref().and_then(|p| p.zip_refusal.clone());
+    let too_long = ready.as_ref().is_some_and(|p| p.link_too_long()) || link_refusal.is_some();
 
     html! {
         <div class="modal-backdrop share-backdrop" onclick={close.clone()}>
@@ -234,7 +238,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                             <legend>{ "What the copy keeps" }</legend>
                             { option(Choice::FileNames, options.keep_file_names, "keep-file-names", "Keep folder and file names",
                                 if options.keep_file_names {
-                                    "On: names stay as they are, except your user name (next option). Off: each becomes a made-up one of the same length, except well-known ones such as CLAUDE.md, MEMORY.md, rules and skills.".to_owned()
+                                    "On: names stay as they are, except your user name (next option); the names the copy shows are listed below. Off: each becomes a made-up one of the same length, except well-known ones such as CLAUDE.md, MEMORY.md, rules and skills.".to_owned()
                                 } else {
                                     "Off: each name becomes a made-up one of the same length, except well-known ones such as CLAUDE.md, MEMORY.md, rules and skills.".to_owned()
                                 }) }
@@ -250,6 +254,19 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                                 } else {
                                     "Off: every letter becomes x and every digit 0, so lengths, lines, headings and the cut stay, and no word does.".to_owned()
                                 }) }
+                            { option(Choice::OtherProjects, options.other_projects, "other-projects", "Include other projects' memory folders",
+                                if options.other_projects {
+                                    "On: the memory folders of your other projects go too, as counts only: their files by size, never their text, and their names as the options above say.".to_owned()
+                                } else {
+                                    "Off: only this project's memory folder goes (and any folder a finding is about); the others are left out of the copy.".to_owned()
+                                }) }
+                            if let Some(names) = ready.as_ref().map(|p| &p.visible_names).filter(|n| options.keep_file_names && !n.is_empty()) {
+                                <div class="share-warning small" data-testid="share-visible-names">
+                                    <strong>{ format!("{} names will be visible as you wrote them: ", grouped(names.len() as u64)) }</strong>
+                                    <span>{ names.iter().take(40).cloned().collect::<Vec<_>>().join(", ") }</span>
+                                    if names.len() > 40 { <span>{ format!(" and {} more", grouped(names.len() as u64 - 40)) }</span> }
+                                </div>
+                            }
                             if options.keep_text {
                                 <p class="share-warning" role="alert" data-testid="share-text-warning">
                                     <strong>{ "The contents of your files will be shared. " }</strong>
@@ -266,7 +283,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                                 placeholder="Preparing…" onclick={select_link} />
                             <div class="share-link-row">
                                 <button class={classes!((!too_long).then_some("primary"))} onclick={on_copy}
-                                    disabled={ready.is_none()} data-testid="share-copy">{ "Copy link" }</button>
+                                    disabled={ready.is_none() || link_refusal.is_some()} data-testid="share-copy">{ "Copy link" }</button>
                                 <span class="muted small" data-testid="share-link-length"
                                     data-length={ready.as_ref().map(|p| p.link.len().to_string())}>
                                     { ready.as_ref().map(|p| format!("{} characters", grouped(p.link.len() as u64))).unwrap_or_default() }
@@ -279,7 +296,12 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                                     } }
                                 </span>
                             </div>
-                            if too_long {
+                            if let Some(why) = &link_refusal {
+                                <p class="share-warning" role="alert" data-testid="share-link-refused">
+                                    { format!("This copy cannot go as a link: the page that opens it would refuse it ({why}).") }
+                                    if zip_refusal.is_none() { { " Send the file below instead." } }
+                                </p>
+                            } else if too_long {
                                 <p class="share-warning" data-testid="share-link-warning">
                                     { format!("This link is {} characters. Chat tools and issue trackers often cut links longer than about {} KB, and a cut link does not open: send the file below instead.",
                                         grouped(ready.as_ref().map_or(0, |p| p.link.len() as u64)), LINK_WARN_CHARS / 1024) }
@@ -290,8 +312,13 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                         <section class="share-output" aria-labelledby="share-file-title">
                             <h3 id="share-file-title">{ "File" }</h3>
                             <p class="muted small">{ "The same copy as a .zip: whoever gets it opens it on this page with Open zip, or drops it on the page." }</p>
+                            if let Some(why) = &zip_refusal {
+                                <p class="share-warning" role="alert" data-testid="share-zip-refused">
+                                    { format!("This copy cannot be shared: the page that opens it would refuse it ({why}).") }
+                                </p>
+                            }
                             <button class={classes!(too_long.then_some("primary"))} onclick={on_download}
-                                disabled={ready.is_none()} data-testid="share-download">
+                                disabled={ready.is_none() || zip_refusal.is_some()} data-testid="share-download">
                                 { format!("Download {zip_name}") }
                             </button>
                             if let Some(why) = &*failure {

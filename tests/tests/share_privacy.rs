@@ -1,0 +1,69 @@
+//! Only the analysis's vocabulary survives in shared frontmatter (issue 11): a kept key's
+//! value stays only when it is a word the analysis reads (a memory type, an agent-memory
+//! scope, a boolean, a date); anything else written there is replaced like text, and the
+//! shared report still matches the original.
+
+use memdiag_core::sanitize::{sanitize, SanitizeOptions};
+use memdiag_core::{analyze, Contents, Step};
+use memdiag_tests::Fixture;
+
+const SNAPSHOT: &str = r#"
+    //@ project=/home/alice/shop mounts=/home/alice
+    //- /home/alice/shop/CLAUDE.md
+    Shop.
+    //- /home/alice/.claude/projects/-home-alice-shop/memory/MEMORY.md
+    - [A](a.md) — a
+    - [B](b.md) — b
+    //- /home/alice/.claude/projects/-home-alice-shop/memory/a.md
+    ---
+    type: project
+    modified: 2026-11-02T10:00:00Z
+    ---
+    Known words.
+    //- /home/alice/.claude/projects/-home-alice-shop/memory/b.md
+    ---
+    type: secret4f1c
+    modified: "tomorrow4f1c"
+    ---
+    Unknown words.
+    //- /home/alice/.claude/agents/reviewer.md
+    ---
+    name: reviewer
+    memory: vault4f1c
+    disable-model-invocation: maybe4f1c
+    ---
+    Review.
+    "#;
+
+#[test]
+fn only_the_vocabulary_of_kept_keys_survives() {
+    let mut fixture = Fixture::parse(SNAPSHOT);
+    let report = fixture.analyze();
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    assert!(shared.warnings.is_empty(), "{:?}", shared.warnings);
+    let mut all = String::new();
+    for (_, file) in shared.tree.files() {
+        if let Contents::Loaded(bytes) = &file.contents {
+            all.push_str(&String::from_utf8_lossy(bytes));
+        }
+    }
+    assert!(!all.contains("4f1c"), "{all}");
+    for known in ["type: project", "modified: 2026-11-02T10:00:00Z"] {
+        assert!(all.contains(known), "{known} in {all}");
+    }
+    let again = match analyze(&shared.tree, &shared.input).unwrap() {
+        Step::Done(report) => *report,
+        Step::NeedsContents(paths) => panic!("asks for {paths:?}"),
+    };
+    assert_eq!(again.health.memories.len(), report.health.memories.len());
+    assert!(
+        shared.verify(&report).is_empty(),
+        "{:?}",
+        shared.verify(&report)
+    );
+}
