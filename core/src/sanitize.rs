@@ -152,9 +152,10 @@ impl Sanitized {
                 let telling = split_name(a).iter().any(|piece| match piece {
                     NamePiece::Run(run) => {
                         let lower = run.to_ascii_lowercase();
-                        !WELL_KNOWN.contains(&lower.as_str())
-                            && !a.ends_with(&format!(".{run}"))
-                            && !(a.len() == 2 && a.ends_with(':'))
+                        let well_known = WELL_KNOWN.contains(&lower.as_str());
+                        let extension = a.ends_with(&format!(".{run}"));
+                        let drive = a.len() == 2 && a.ends_with(':');
+                        !(well_known || extension || drive)
                     }
                     NamePiece::Char(c) => !c.is_ascii() && !is_space(*c),
                 });

@@ -19,6 +19,9 @@ const REFUSAL_BOUND: Duration = Duration::from_secs(2);
 /// How long decoding and analysing an accepted link may take.
 const ANALYSIS_BOUND: Duration = Duration::from_secs(3);
 
+/// A snapshot's files as paths and texts.
+type Files = Vec<(String, String)>;
+
 fn deflate(data: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
     encoder.write_all(data).unwrap();
@@ -103,7 +106,7 @@ fn analysed(name: &str, started: Instant, opened: Result<SharedSnapshot, ShareEr
 #[test]
 fn crafted_frontmatter_is_refused_in_links_and_zips() {
     let braces = with_paths(&format!("\"{}a{}\"", "{".repeat(1_000), "}".repeat(1_000)));
-    let cases: Vec<(&str, Vec<(String, String)>, &str)> = vec![
+    let cases: Vec<(&str, Files, &str)> = vec![
         // The link: braces a thousand deep in a rule's paths, about 340 characters.
         (
             "braces a thousand deep",
