@@ -826,7 +826,47 @@ impl<'a> Builder<'a> {
             out.replace_range(block.yaml, &shared);
         }
         self.references(text, &mut out, shown);
+        if keep_text && !self.options.keep_user_name {
+            self.replace_user_name(text, &mut out);
+        }
         out
+    }
+
+    /// With the text kept, the user name is still replaced wherever it is written (in any
+    /// case, inside longer words too), by its pseudonym, which has the same length. A name of
+    /// one or two letters, or one that is a word the analysis reads, is left: replacing every
+    /// `al` or every `project` would change what the text means to the analysis.
+    fn replace_user_name(&mut self, text: &str, out: &mut String) {
+        let user = VPath::new(&self.input.home)
+            .map(|home| home.file_name().to_ascii_lowercase())
+            .unwrap_or_default();
+        let reserved = WELL_KNOWN.contains(&user.as_str())
+            || [
+                "user",
+                "project",
+                "local",
+                "feedback",
+                "reference",
+                "true",
+                "false",
+            ]
+            .contains(&user.as_str());
+        if user.len() < 3 || reserved {
+            return;
+        }
+        // ASCII lower-casing keeps every byte offset.
+        let lower = text.to_ascii_lowercase();
+        let found: Vec<usize> = lower.match_indices(&user).map(|(at, _)| at).collect();
+        for at in found {
+            let end = at + user.len();
+            if !(text.is_char_boundary(at) && text.is_char_boundary(end)) {
+                continue;
+            }
+            let shared = self.namer.name(&text[at..end]);
+            if shared.len() == end - at && out.is_char_boundary(at) && out.is_char_boundary(end) {
+                out.replace_range(at..end, &shared);
+            }
+        }
     }
 
     /// Rewrites every import path and local link destination in `out` (the placeholder text

@@ -67,3 +67,49 @@ fn only_the_vocabulary_of_kept_keys_survives() {
         shared.verify(&report)
     );
 }
+
+#[test]
+fn the_user_name_is_replaced_inside_kept_text() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ home=/home/qwuser project=/home/qwuser/shop mounts=/home/qwuser
+        //- /home/qwuser/shop/CLAUDE.md
+        Ask QWUser@example.com; notes in /home/qwuser/notes and ~qwuser2.
+        "#,
+    );
+    let report = fixture.analyze();
+    let keep_text = SanitizeOptions {
+        keep_text: true,
+        keep_file_names: true,
+        ..SanitizeOptions::default()
+    };
+    let shared = sanitize(&fixture.tree, &fixture.input, &report, &keep_text);
+    assert!(shared.warnings.is_empty(), "{:?}", shared.warnings);
+    let (path, file) = shared.tree.files().next().expect("the CLAUDE.md");
+    let Contents::Loaded(bytes) = &file.contents else {
+        panic!("{path} carries its text");
+    };
+    let text = String::from_utf8_lossy(bytes);
+    assert!(!text.to_lowercase().contains("qwuser"), "{text}");
+    assert!(
+        text.contains("Ask ") && text.contains("@example.com"),
+        "{text}"
+    );
+    assert!(!path.as_str().contains("qwuser"), "{path}");
+    assert!(
+        shared.verify(&report).is_empty(),
+        "{:?}",
+        shared.verify(&report)
+    );
+    // Kept on request.
+    let keep_user = SanitizeOptions {
+        keep_user_name: true,
+        ..keep_text
+    };
+    let shared = sanitize(&fixture.tree, &fixture.input, &report, &keep_user);
+    let (_, file) = shared.tree.files().next().unwrap();
+    let Contents::Loaded(bytes) = &file.contents else {
+        panic!("carried");
+    };
+    assert!(String::from_utf8_lossy(bytes).contains("QWUser@example.com"));
+}
