@@ -74,7 +74,9 @@
 //! 7. **Share** ([`sanitize`], [`share`]): a minimal snapshot of what the report listed, every
 //!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names
 //!    pseudonymised consistently, so that it analyses to the same report; packed into a
-//!    versioned link fragment or a zip with a manifest.
+//!    versioned link fragment or a zip with a manifest. Opening one checks it against
+//!    [`ShareLimits`] before anything is analysed (size, files, frontmatter nesting, braces,
+//!    wildcards, glob work), and [`share::check_shareable`] tells the sender the same first.
 //!
 //! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
 //! names. [`cleanup`] plans clean-ups from a report and its tree (dead index lines, orphaned

@@ -13,8 +13,11 @@
 //! - The `.git` folder or file that decides the git root (a folder is kept empty; a file keeps
 //!   only its `gitdir:` line's path).
 //! - Sub-agent definitions under `<config>/agents/` and `<project>/.claude/agents/`.
-//! - For each folder in `report.memory_folders`, its `memory/` folder and every `.md` below it
-//!   (size only where the analysis never read it), so the counts and lookups stay.
+//! - For this project's folder in `report.memory_folders` (and, with
+//!   [`SanitizeOptions::other_projects`], every other one; without it, only those a finding
+//!   names), its `memory/` folder and every `.md` below it (size only where the analysis
+//!   never read it), so the counts and lookups stay. [`Sanitized::left_out_folders`] names
+//!   the others, which the shared report does not list.
 //! - The folders a link points to, each agent-memory folder, the folders a finding names (a
 //!   colliding project), and the mount roots.
 //! - For each conditional rule whose globs match a file of the project, up to three matching
@@ -39,7 +42,9 @@
 //! Inside that text, what decides discovery is rewritten instead: `@` import paths and local
 //! link destinations become the pseudonymised path of what they point to (percent-escapes
 //! and backslash escapes kept in place). In frontmatter every key stays; the values of
-//! `type`, `modified`, `memory` and `disable-model-invocation` stay; `paths` globs and the
+//! `type`, `modified`, `memory` and `disable-model-invocation` stay only when they are words
+//! the analysis reads (a memory type, a scope, a boolean, a date), and are replaced like
+//! text otherwise; `paths` globs and the
 //! `name` of a skill or sub-agent are pseudonymised like file names; every other value is
 //! replaced like text (a YAML number, boolean or null that must stay one stays as written).
 //! A digit in a plain YAML value becomes `1`, not `0`, so that no placeholder reads as a YAML
@@ -62,7 +67,8 @@
 //! `keep_user_name` (a user named like a well-known name, `claude`, stays).
 //!
 //! With `keep_text`, contents stay as written, except the reference paths and names above,
-//! which follow the pseudonyms. Files' modification times always stay: the growth view
+//! which follow the pseudonyms, and the user name, replaced wherever it is written unless
+//! `keep_user_name`. Files' modification times always stay: the growth view
 //! counts them.
 
 use std::cell::RefCell;

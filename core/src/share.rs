@@ -93,7 +93,7 @@ pub struct SharedSnapshot {
 
 /// Caps on what reading a link or a zip may cost, against hostile input.
 ///
-/// A shared snapshot is made by [`crate::sanitize`] from what one analysis listed, so it is
+/// A shared snapshot is made by [`crate::sanitize()`] from what one analysis listed, so it is
 /// small and shallow; the caps are far above any real one and far below what could make the
 /// receiving page's analysis take more than a fraction of a second. Each is checked before
 /// anything is analysed, and each refusal says which cap and by how much.
