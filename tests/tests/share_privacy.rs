@@ -113,3 +113,25 @@ fn the_user_name_is_replaced_inside_kept_text() {
     };
     assert!(String::from_utf8_lossy(bytes).contains("QWUser@example.com"));
 }
+
+#[test]
+fn the_demos_default_link_fits_a_chat_message() {
+    // The demo is a realistic setup (about seventy rows): with the defaults its link stays
+    // well under the 8 KB that chat tools keep.
+    let mut fixture = Fixture::load_dir(&memdiag_tests::workspace_root().join("fixtures/demo"));
+    let report = fixture.analyze();
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    let link = memdiag_core::encode_link(&shared, "2026-11-30T09:12:00Z");
+    eprintln!(
+        "{} rows, a {}-character link",
+        report.files.len(),
+        link.len()
+    );
+    assert!(link.len() < 6 * 1024, "{} characters", link.len());
+    memdiag_core::decode_link(&link).expect("it opens");
+}
