@@ -410,3 +410,25 @@ test('the footprint is explorable: its legend selects a group, and the largest p
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the tree shows each file\'s size on disk or as sent', async () => {
+  const { page, errors } = await openPage('?demo');
+  await ready(page);
+  const memory = '[data-testid=tree-row][data-path$="shop/memory/MEMORY.md"]';
+  assert.match(await page.textContent(`${memory} .size`), /KB/);
+  await page.click('[data-testid=size-mode]');
+  assert.equal(await page.getAttribute('[data-testid=size-mode]', 'aria-pressed'), 'true');
+  // Every row shows its loaded characters, or a dash when nothing of it is sent.
+  const sizes = await page.$$eval('[data-testid=tree-row]', (rows) => rows.map((r) => [r.dataset.loadedChars, r.querySelector('.size').textContent]));
+  for (const [chars, text] of sizes) {
+    assert.equal(text, chars === undefined ? '–' : `${Number(chars).toLocaleString('en-US')} ch`);
+  }
+  const memoryChars = Number(await page.getAttribute(memory, 'data-loaded-chars'));
+  const auto = Number(await page.getAttribute('[data-testid=segment][data-group="Auto Memory"]', 'data-value'));
+  assert.equal(memoryChars, auto, 'the MEMORY.md row shows what the bar counts for it');
+  await shot(page, 'ux-10-sizes-as-sent');
+  await page.click('[data-testid=size-mode]');
+  assert.match(await page.textContent(`${memory} .size`), /KB/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

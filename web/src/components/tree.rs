@@ -12,8 +12,8 @@ use memdiag_core::report::{FileRow, FileStatus, Group, Report, Scope, Unresolved
 use memdiag_core::PINNED;
 use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::{
-    component, html, use_effect_with, use_node_ref, Callback, Event, Html, InputEvent, Properties,
-    TargetCast,
+    component, html, use_effect_with, use_node_ref, use_state, Callback, Event, Html, InputEvent,
+    Properties, TargetCast,
 };
 
 use crate::components::{reveal_in, Reveal};
@@ -108,6 +108,12 @@ pub fn TreeView(props: &TreeProps) -> Html {
             }
         })
     };
+    // The size column: the file's size on disk, or what of it is sent (its loaded part).
+    let sent_sizes = use_state(|| false);
+    let on_size_mode = {
+        let sent_sizes = sent_sizes.clone();
+        Callback::from(move |_: yew::MouseEvent| sent_sizes.set(!*sent_sizes))
+    };
     let report = &props.report;
     let filtering = !props.filter.trim().is_empty();
     let mut nodes: Vec<Html> = Vec::with_capacity(props.items.len() + 8);
@@ -147,6 +153,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
                     has_children && (filtering || !props.collapsed_rows.contains(&index));
                 nodes.push(file_row(
                     props,
+                    *sent_sizes,
                     index,
                     row,
                     has_children,
@@ -158,8 +165,13 @@ pub fn TreeView(props: &TreeProps) -> Html {
     }
     let active = props.cursor.map(item_id);
     html! {
-        <section class="tree-panel" aria-label="Memory files">
+        <section class="tree-panel" aria-label="Memory files" data-size-mode={if *sent_sizes { "sent" } else { "disk" }}>
             <div class="filter">
+                <button class="size-mode" data-testid="size-mode" aria-pressed={sent_sizes.to_string()}
+                    onclick={on_size_mode}
+                    title="Show each file's size on disk, or the characters of it that are sent">
+                    { if *sent_sizes { "Sizes: as sent" } else { "Sizes: on disk" } }
+                </button>
                 <input
                     type="search"
                     data-testid="tree-filter"
@@ -266,6 +278,7 @@ fn agent_header(index: usize, row: &FileRow) -> Html {
 
 fn file_row(
     props: &TreeProps,
+    sent_sizes: bool,
     index: usize,
     row: &FileRow,
     has_children: bool,
@@ -331,6 +344,7 @@ fn file_row(
             ])}
             data-testid="tree-row"
             data-index={index.to_string()}
+            data-loaded-chars={row.loaded.map(|m| m.chars.to_string())}
             data-path={row.path.clone()}
             data-load={load_slug(row)}
             data-status={status_slug(row.status)}
@@ -360,7 +374,13 @@ fn file_row(
             }
             { marks }
             { change_mark.unwrap_or_default() }
-            <span class="size">{ row.size.map(human_bytes).unwrap_or_default() }</span>
+            if sent_sizes {
+                <span class="size" title="Characters as sent: what loads of this file">
+                    { row.loaded.map(|m| format!("{} ch", grouped(m.chars))).unwrap_or_else(|| "–".to_owned()) }
+                </span>
+            } else {
+                <span class="size" title="Size on disk">{ row.size.map(human_bytes).unwrap_or_default() }</span>
+            }
         </li>
     }
 }
