@@ -1105,6 +1105,14 @@ impl<'a> Builder<'a> {
                 if piece.kind == PieceKind::Comment || !in_vocabulary(key, word) {
                     policy = Policy::Text;
                 }
+                if piece.kind != PieceKind::Comment && key == "modified" && policy == Policy::Text {
+                    if let Some(kept) = date_then_placeholder(source, keep_text) {
+                        if kept.len() == source.len() {
+                            out.replace_range(piece.range.clone(), &kept);
+                        }
+                        continue;
+                    }
+                }
             }
             let shared = match (piece.kind, policy) {
                 (PieceKind::Comment, _) => text_placeholder(source, keep_text),
@@ -1916,6 +1924,17 @@ fn in_vocabulary(key: &str, word: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A `modified` value that is not a bare date-time but starts with one
+/// (`2026-11-02*--- notes`): the analysis reads its first ten characters as the day
+/// ([`crate::date::parse_day`]), so those stay and the rest becomes text placeholders.
+fn date_then_placeholder(source: &str, keep_text: bool) -> Option<String> {
+    let quote = source.len() - source.trim_start_matches(['"', '\'']).len();
+    let word = &source[quote..];
+    crate::date::parse_day(word.get(..10)?)?;
+    let (day, rest) = source.split_at(quote + 10);
+    Some(format!("{day}{}", text_placeholder(rest, keep_text)))
 }
 
 /// [`in_vocabulary`] for a parsed value.

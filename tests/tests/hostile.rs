@@ -848,6 +848,16 @@ fn the_pipeline_regressions_stay_fixed() {
             d.extend("---\nname: d\ndescription: \"caf\\é \\x\\u00e9\"\n---\nBody\n".bytes());
             d
         }),
+        // Found by the pipeline target: the analysis dates a topic file by the first ten
+        // characters of `modified`, so a value that only starts with a date must keep them.
+        ("a modified value that starts with a date and goes on", {
+            let mut d = vec![6u8];
+            d.extend("- [T](t.md) — topic\n".bytes());
+            d.push(0xff);
+            d.push(7);
+            d.extend("---\ntype: project\nmodified: 2026-11-02*---\n Deploys\n---\nBody\n".bytes());
+            d
+        }),
         ("frontmatter nested deeply", {
             let mut d = vec![2u8];
             d.extend(format!("---\npaths: {}\n---\n", "[".repeat(5_000)).bytes());
