@@ -18,7 +18,11 @@ import json, re, sys, collections
 mode = sys.argv[1]
 lines = [json.loads(l[4:]) for l in open(sys.argv[2]) if l.startswith('FIT ')]
 V = lambda s: tuple(map(int, s.split('.')))
-if mode == 'deltas':
+
+
+def excesses(lines):
+    """Per release and figure, how often each excess (program minus core) was seen, over the
+    captures where that figure is comparable (the same skills, memory folder and files)."""
     per = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
     for r in lines:
         probs = ' '.join(r['problems'])
@@ -28,6 +32,11 @@ if mode == 'deltas':
             per[r['release']]['memory'][r['memory']] += 1
         if r['block'] is not None and 'startup' not in probs:
             per[r['release']]['block'][r['block']] += 1
+    return per
+
+
+if mode == 'deltas':
+    per = excesses(lines)
     for rel in sorted(per, key=V):
         out = {k: per[rel][k].most_common(3) for k in ('block', 'skills', 'memory')}
         print(rel, out)
@@ -90,15 +99,7 @@ if mode == 'own':
             for m in re.findall(r'since: ClaudeVersion\(([\d, ]+)\),\s*block_wrap: (\d+),\s*skills_listing: ([\d_]+),\s*memory_section: ([\d_]+)', table)]
     def current(v):
         return [r for r in rows if r[0] <= v][-1][1:]
-    per = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
-    for r in lines:
-        probs = ' '.join(r['problems'])
-        if r['skills'] is not None and 'skills listing: the program lists' not in probs:
-            per[r['release']]['skills'][r['skills']] += 1
-        if r['memory'] is not None and 'memory folder' not in probs:
-            per[r['release']]['memory'][r['memory']] += 1
-        if r['block'] is not None and 'startup' not in probs:
-            per[r['release']]['block'][r['block']] += 1
+    per = excesses(lines)
     releases = sorted({V(r['release']) for r in lines} | {r[0] for r in rows})
     out = []
     prev = None
