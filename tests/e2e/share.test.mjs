@@ -14,6 +14,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -158,10 +159,28 @@ test('a shared link and file open read-only elsewhere, with the same report and 
   // The dialog opens with the safe defaults, focus inside it.
   await page.click('[data-testid=share]');
   await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
-  assert.equal(await page.isChecked('[data-testid=share-keep-file-names]'), true);
+  assert.equal(await page.isChecked('[data-testid=share-keep-file-names]'), false);
   assert.equal(await page.isChecked('[data-testid=share-keep-user-name]'), false);
   assert.equal(await page.isChecked('[data-testid=share-keep-text]'), false);
+  assert.equal(await page.isChecked('[data-testid=share-other-projects]'), false);
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'share-keep-file-names');
+  // By default no name the person wrote is shared (the demo's projects are shop, seoul-app
+  // and shop/packages/ui), and the other projects' memory folders stay out.
+  const defaultLink = await page.inputValue('[data-testid=share-link]');
+  const defaultPayload = zlib
+    .inflateRawSync(Buffer.from(defaultLink.split('#s=1.')[1], 'base64url'))
+    .toString('utf8');
+  for (const name of ['shop', 'seoul', 'work', 'packages']) {
+    assert.ok(!defaultPayload.toLowerCase().includes(name), `${name} in the default payload`);
+  }
+  assert.equal(await page.locator('[data-testid=share-visible-names]').count(), 0);
+  // The round trip below compares every figure, so it shares the other projects too.
+  await page.check('[data-testid=share-other-projects]');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  await page.waitForFunction(
+    (before) => document.querySelector('[data-testid=share-link]')?.value !== before,
+    defaultLink,
+  );
   assert.equal(await page.locator('[data-testid=share-text-warning]').count(), 0);
   assert.equal(await page.locator('[data-testid=share-link-warning]').count(), 0);
   assert.equal(await page.locator('[data-testid=share-verified]').count(), 1);
