@@ -1668,7 +1668,11 @@ impl Pseudonyms {
             .chars
             .iter()
             .map(|&c| {
-                let fixed = if user_chars.contains(&c) {
+                // U+FFFD stands for bytes that were not UTF-8; the shared file keeps them
+                // invalid, so the receiver reads U+FFFD there too, and it tells nothing.
+                let fixed = if c == char::REPLACEMENT_CHARACTER {
+                    true
+                } else if user_chars.contains(&c) {
                     options.keep_user_name
                 } else {
                     options.keep_file_names

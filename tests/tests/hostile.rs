@@ -858,6 +858,16 @@ fn the_pipeline_regressions_stay_fixed() {
             d.extend("---\ntype: project\nmodified: 2026-11-02*---\n Deploys\n---\nBody\n".bytes());
             d
         }),
+        // Found by the pipeline target: a name holding bytes that are not UTF-8 was given a
+        // pseudonym letter for U+FFFD, while the shared file kept the bytes invalid.
+        (
+            "an import path with a byte that is not UTF-8, names pseudonymised",
+            {
+                let mut d = vec![0u8];
+                d.extend(b"# User\n@~/.claude/rules/r.md\xf9!\x02---\n");
+                d
+            },
+        ),
         ("frontmatter nested deeply", {
             let mut d = vec![2u8];
             d.extend(format!("---\npaths: {}\n---\n", "[".repeat(5_000)).bytes());
