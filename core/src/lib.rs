@@ -18,7 +18,9 @@
 //! `tests/conformance/releases.mjs`, run by hand). [`RULE_CHANGES`] is the table of
 //! behaviour changes with the first release of each and the cases whose captures prove it;
 //! [`NOT_REPRODUCED`] names what older releases were measured to do that the core does not
-//! simulate; [`PUBLISHED_RELEASES`] lists npm's releases. A release older than
+//! simulate; Claude Code's own text around the user's is per release too (`OWN_TEXT`).
+//! Both tables are fitted to the captures (`tests/conformance/fit-tables.py`, with the
+//! replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release older than
 //! [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report carries the
 //! rules it applied ([`report::RulesInForce`]), so that readers draw only those.
 //!
@@ -71,7 +73,7 @@
 //!    the same tree gives byte-identical JSON. [`compare`] (in `report::comparison`) marks
 //!    what differs between two reports of one snapshot: rows, findings and figures, for the
 //!    pinned release against a simulated one.
-//! 7. **Share** ([`sanitize`], [`share`]): a minimal snapshot of what the report listed, every
+//! 7. **Share** ([`sanitize()`], [`share`]): a minimal snapshot of what the report listed, every
 //!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names
 //!    pseudonymised consistently, so that it analyses to the same report; packed into a
 //!    versioned link fragment or a zip with a manifest. Opening one checks it against
