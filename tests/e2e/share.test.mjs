@@ -52,8 +52,13 @@ async function freshPage(url, { colorScheme = 'light', viewport = { width: 1440,
 /** Everything a reader compares: figures, rows per group, findings, health verdicts. */
 async function figures(page) {
   // Every group open, so that every row shows.
+  // A header click only selects a group; its chevron opens it. Bounded, so that a page that
+  // will not open a group fails here instead of hanging the test.
   const closed = page.locator('[role=treeitem][aria-level="1"][aria-expanded=false]');
-  while (await closed.count()) await closed.first().click();
+  for (let tries = 0; tries < 50 && (await closed.count()); tries += 1) {
+    await closed.first().locator('[data-testid=group-chevron]').click();
+  }
+  assert.equal(await closed.count(), 0, 'every group opens');
   const card = async (id) => Number(await page.getAttribute(`[data-testid=card-${id}]`, 'data-value'));
   const segments = async () => page.$$eval('[data-testid=segment]', (s) => s.map((e) => `${e.dataset.group}=${e.dataset.value}`));
   const chars = await segments();
