@@ -18,6 +18,7 @@ use crate::report::{
     Scope, SentFile, SentLabel, Session, SessionCost,
 };
 use crate::text::measure::measure;
+use crate::version::Rules;
 use crate::vpath::VPath;
 
 /// `\n\nContents of ` + `:\n\n` around each file's path and label.
@@ -47,10 +48,7 @@ impl Discovery<'_> {
             let Some(index) = top_level_index(rows, path) else {
                 continue;
             };
-            let label = match label_of(&rows[index]) {
-                SentLabel::Managed if !self.paths.rules.managed_label => SentLabel::User,
-                label => label,
-            };
+            let label = label_of(&rows[index], &self.paths.rules);
             for i in sent_subtree(rows, index) {
                 if sent.insert(rows[i].path.clone()) {
                     rows[i].counted = true;
@@ -358,13 +356,15 @@ fn sent_file(rows: &[FileRow], index: usize, label: Option<SentLabel>) -> SentFi
     }
 }
 
-/// The label of a top-level row; its imports take the same.
-fn label_of(row: &FileRow) -> SentLabel {
+/// The label of a top-level row; its imports take the same. Releases before 2.1.136 label
+/// the managed policy's files as the user's.
+fn label_of(row: &FileRow, rules: &Rules) -> SentLabel {
     if row.group == Group::AutoMemory {
         return SentLabel::AutoMemory;
     }
     match row.scope {
-        Some(Scope::Managed) => SentLabel::Managed,
+        Some(Scope::Managed) if rules.managed_label => SentLabel::Managed,
+        Some(Scope::Managed) => SentLabel::User,
         Some(Scope::User) => SentLabel::User,
         Some(Scope::Local) => SentLabel::Local,
         Some(Scope::Project) | None => SentLabel::Project,
