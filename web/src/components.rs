@@ -6,6 +6,7 @@
 pub mod cleanup;
 pub mod context_bar;
 pub mod diagnostics;
+pub mod dialog;
 pub mod file_view;
 pub mod footprint;
 pub mod health;
@@ -50,45 +51,6 @@ pub(crate) fn reveal_in(
     }
 }
 
-/// What focus may land on inside `container`, in document order.
-pub(crate) fn focusables(container: &web_sys::Element) -> Vec<web_sys::HtmlElement> {
-    use wasm_bindgen::JsCast;
-    let Ok(list) = container.query_selector_all(
-        "button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea, [tabindex]:not([tabindex='-1']), summary",
-    ) else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.get(i))
-        .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        .collect()
-}
-
-/// Keeps Tab and Shift+Tab inside a dialog: from its last stop Tab goes to its first, and
-/// Shift+Tab from its first to its last.
-pub(crate) fn trap_tab(event: &web_sys::KeyboardEvent, container: &web_sys::Element) {
-    let stops = focusables(container);
-    let (Some(first), Some(last)) = (stops.first(), stops.last()) else {
-        return;
-    };
-    let active = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element());
-    let at = |e: &web_sys::HtmlElement| {
-        active
-            .as_ref()
-            .is_some_and(|a| a == AsRef::<web_sys::Element>::as_ref(e))
-    };
-    let inside = active.as_ref().is_some_and(|a| container.contains(Some(a)));
-    if event.shift_key() && (at(first) || !inside) {
-        event.prevent_default();
-        let _ = last.focus();
-    } else if !event.shift_key() && (at(last) || !inside) {
-        event.prevent_default();
-        let _ = first.focus();
-    }
-}
-
 /// The tab an ARIA tablist moves to on `key` from `current` of `count` tabs: the arrows
 /// wrap around, Home and End go to the ends; `None` for any other key.
 pub fn tab_key(key: &str, current: usize, count: usize) -> Option<usize> {
@@ -102,23 +64,4 @@ pub fn tab_key(key: &str, current: usize, count: usize) -> Option<usize> {
         "End" => Some(count - 1),
         _ => None,
     }
-}
-
-/// Remembers where focus was when a dialog opened and puts it back when the dialog closes
-/// (when the component using it is removed).
-#[yew::hook]
-pub(crate) fn use_focus_return() {
-    yew::use_effect_with((), |_| {
-        let opener = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element())
-            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
-        move || {
-            if let Some(opener) = opener {
-                if opener.is_connected() {
-                    let _ = opener.focus();
-                }
-            }
-        }
-    });
 }

@@ -2,7 +2,7 @@
 
 use memdiag_core::report::MemoryFolder;
 use web_sys::{HtmlElement, KeyboardEvent};
-use yew::{component, html, use_effect_with, use_node_ref, Callback, Html, Properties};
+use yew::{component, html, use_node_ref, Callback, Html, Properties};
 
 /// One choice of the picker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,46 +71,17 @@ pub struct PickerProps {
 #[component]
 pub fn ProjectPicker(props: &PickerProps) -> Html {
     let list_ref = use_node_ref();
-    let dialog_ref = use_node_ref();
-    // Focus goes back to what opened the picker once it closes.
-    crate::components::use_focus_return();
-    {
-        let list_ref = dialog_ref.clone();
-        use_effect_with((), move |_| {
-            // The first choice, or the Close button when there is none.
-            if let Some(list) = list_ref.cast::<HtmlElement>() {
-                if let Ok(Some(first)) = list.query_selector("button") {
-                    if let Ok(first) = wasm_bindgen::JsCast::dyn_into::<HtmlElement>(first) {
-                        let _ = first.focus();
-                    }
-                }
-            }
-        });
-    }
-    let on_keydown = {
-        let on_close = props.on_close.clone();
-        let dialog_ref = dialog_ref.clone();
-        Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
-            "Escape" => {
-                event.prevent_default();
-                on_close.emit(());
-            }
-            "Tab" => {
-                if let Some(dialog) = dialog_ref.cast::<web_sys::Element>() {
-                    crate::components::trap_tab(&event, &dialog);
-                }
-            }
-            _ => {}
-        })
-    };
+    // Focus starts on the first choice (or Close when there is none), stays inside, Escape
+    // closes, and focus goes back to what opened the picker.
+    let dialog = crate::components::dialog::use_dialog(props.on_close.clone());
     let on_backdrop = {
         let on_close = props.on_close.clone();
         Callback::from(move |_| on_close.emit(()))
     };
     html! {
         <div class="modal-backdrop" onclick={on_backdrop}>
-            <div class="modal" role="dialog" aria-modal="true" aria-label="Pick a project" ref={dialog_ref}
-                data-testid="project-picker" onkeydown={on_keydown}
+            <div class="modal" role="dialog" aria-modal="true" aria-label="Pick a project" ref={dialog.node.clone()}
+                data-testid="project-picker" onkeydown={dialog.onkeydown.clone()}
                 onclick={Callback::from(|e: yew::MouseEvent| e.stop_propagation())}>
                 <h2>{ "Pick a project" }</h2>
                 <p class="muted small">{ "Each memory folder names the path of a project Claude Code ran in. The names lose punctuation, so the paths are best guesses; edit the project field if one is off." }</p>

@@ -8,8 +8,7 @@
 
 use memdiag_core::report::Report;
 use memdiag_core::{Input, SanitizeOptions, Tree};
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, KeyboardEvent};
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::platform::spawn_local;
 use yew::{
     classes, component, html, use_effect_with, use_node_ref, use_state, Callback, Event, Html,
@@ -64,9 +63,6 @@ type Basis = (
     String,
 );
 
-/// What focus may land on inside the dialog, for the focus trap.
-const FOCUSABLE: &str = "button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [href], [tabindex]:not([tabindex='-1'])";
-
 /// The Share dialog.
 #[component]
 pub fn ShareDialog(props: &ShareDialogProps) -> Html {
@@ -74,18 +70,11 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
     let prepared = use_state(|| None::<(Basis, Shared<Prepared>)>);
     let copied = use_state(|| Copied::Not);
     let failure = use_state(|| None::<String>);
-    let dialog_ref = use_node_ref();
     let link_ref = use_node_ref();
 
-    // Focus the first option when the dialog opens.
-    {
-        let dialog_ref = dialog_ref.clone();
-        use_effect_with((), move |_| {
-            if let Some(first) = focusables(&dialog_ref.cast::<Element>()).into_iter().next() {
-                let _ = first.focus();
-            }
-        });
-    }
+    // Focus starts on the first option, stays inside, Escape closes, and focus goes back to
+    // the Share button: the page's one dialog hook.
+    let dialog = crate::components::dialog::use_dialog(props.on_close.clone());
     // Make the shared copy again whenever an option (or what is shared) changes. It runs after
     // a turn of the event loop, so the dialog shows "Preparing…" first.
     let basis: Basis = (
@@ -120,19 +109,6 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
     let close = {
         let on_close = props.on_close.clone();
         Callback::from(move |_: MouseEvent| on_close.emit(()))
-    };
-    let on_keydown = {
-        let on_close = props.on_close.clone();
-        let dialog_ref = dialog_ref.clone();
-        Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
-            "Escape" => {
-                event.prevent_default();
-                event.stop_propagation();
-                on_close.emit(());
-            }
-            "Tab" => trap_focus(&event, &dialog_ref.cast::<Element>()),
-            _ => {}
-        })
     };
     let toggle = |choice: Choice| {
         let options = options.clone();
@@ -225,7 +201,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
             <div class="modal share-dialog" role="dialog" aria-modal="true"
                 aria-labelledby="share-title" aria-describedby="share-about"
                 data-testid="share-dialog" data-ready={ready.is_some().to_string()}
-                ref={dialog_ref} onkeydown={on_keydown}
+                ref={dialog.node.clone()} onkeydown={dialog.onkeydown.clone()}
                 onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
                 <h2 id="share-title">{ "Share a read-only report" }</h2>
                 <p id="share-about" class="muted small">
@@ -397,47 +373,5 @@ fn preview(prepared: Option<&Shared<Prepared>>, made: &str) -> Html {
                 }) }
             </ul>
         </section>
-    }
-}
-
-/// Every element focus may land on inside `dialog`, in document order.
-fn focusables(dialog: &Option<Element>) -> Vec<HtmlElement> {
-    let Some(dialog) = dialog else {
-        return Vec::new();
-    };
-    let Ok(list) = dialog.query_selector_all(FOCUSABLE) else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.get(i))
-        .filter_map(|node| node.dyn_into::<HtmlElement>().ok())
-        .collect()
-}
-
-/// Keeps Tab and Shift+Tab inside the dialog: past the last control to the first, and back.
-fn trap_focus(event: &KeyboardEvent, dialog: &Option<Element>) {
-    let items = focusables(dialog);
-    let (Some(first), Some(last)) = (items.first(), items.last()) else {
-        event.prevent_default();
-        return;
-    };
-    let active = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element());
-    let at = |element: &HtmlElement| {
-        active
-            .as_ref()
-            .is_some_and(|a| a.is_same_node(Some(element.as_ref())))
-    };
-    let inside = active
-        .as_ref()
-        .zip(dialog.as_ref())
-        .is_some_and(|(a, d)| d.contains(Some(a.as_ref())));
-    if event.shift_key() && (at(first) || !inside) {
-        event.prevent_default();
-        let _ = last.focus();
-    } else if !event.shift_key() && (at(last) || !inside) {
-        event.prevent_default();
-        let _ = first.focus();
     }
 }
