@@ -931,14 +931,19 @@ fn plural(count: usize, what: &str) -> String {
     }
 }
 
-/// The caps of the release the report simulates.
+/// The caps of the release the report simulates (`rules.release`: `current` or a release
+/// number), as the analysis applied them: whether the 25,000-unit cap applies and whether
+/// control characters (a CRLF file's carriage returns among them) are removed before the
+/// index is measured. A report whose release cannot be read back is planned with the current
+/// rules.
 fn caps(report: &Report) -> memory_index::Caps {
-    memory_index::Caps {
-        size_cap: report.rules.memory_max_utf16.is_some(),
-        strip_first: true,
-        warning: memory_index::WarningStyle::Detailed,
-        drop_controls: true,
-    }
+    let release = match report.rules.release.trim() {
+        "" | "current" => None,
+        text => crate::version::ClaudeVersion::parse(text).ok(),
+    };
+    crate::version::Rules::of(release)
+        .unwrap_or_else(|_| crate::version::Rules::of(None).expect("the current rules"))
+        .index_caps()
 }
 
 /// A text fit for one comment line: control characters (line breaks among them) become `?`.

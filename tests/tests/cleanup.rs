@@ -420,3 +420,73 @@ fn applied_plans_clear_the_findings_they_address() {
     // The plan touched the index only.
     assert_eq!(plan.paths(), [index.as_str()]);
 }
+
+/// The compaction plans with the caps of the release the report simulates. Before 2.1.284
+/// Claude Code measured an index with its format characters (here ten zero-width spaces per
+/// line, as a paste can leave them): the same index that loads whole under the pinned
+/// release is cut at 25,000 units under 2.1.250, and what the compaction keeps, with its
+/// link line, must load whole under 2.1.250's rules, not the pinned release's.
+#[test]
+fn a_compaction_follows_the_simulated_releases_caps() {
+    const RELEASE: &str = "2.1.250";
+    let index = "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md";
+    let mut text = String::from("# Index\n");
+    for i in 1..=180 {
+        let entry = format!("- [topic {i}](t{i}.md) — entry {i} ");
+        let pad = 130 - entry.chars().count();
+        let _ = writeln!(text, "{entry}{}{}", "x".repeat(pad), "\u{200b}".repeat(10));
+    }
+    let case = format!("//@ project=/home/alice/app\n//- {index}\n{text}");
+    let analysed = |case: &str, release: Option<&str>| {
+        let mut fixture = Fixture::parse(case);
+        fixture.input.version = release.map(str::to_owned);
+        let report = fixture.analyze();
+        (fixture, report)
+    };
+    let cut_of = |report: &Report| {
+        report
+            .files
+            .iter()
+            .find(|r| r.path == index)
+            .expect("the index row")
+            .truncation
+            .as_ref()
+            .and_then(|t| t.cut_by)
+    };
+    // The pinned release drops the zero-width spaces and loads the index whole.
+    let (_, current) = analysed(&case, None);
+    assert_eq!(cut_of(&current), None);
+    assert!(
+        cleanup::memory_cleanups(&current, &Fixture::parse(&case).tree)[0]
+            .over_cap
+            .is_none()
+    );
+
+    let (fixture, report) = analysed(&case, Some(RELEASE));
+    assert_eq!(report.rules.release, RELEASE);
+    assert_eq!(cut_of(&report), Some(memdiag_core::report::CutBy::Size));
+    let all = cleanup::memory_cleanups(&report, &fixture.tree);
+    let over = all[0].over_cap.as_ref().expect("over its caps in 2.1.250");
+    let topic = over.suggested_topic.clone();
+    let moved =
+        cleanup::compact(&report, &fixture.tree, index, &Compaction::MoveTo(topic)).expect("plan");
+    let mut again = fixture_with(&fixture.tree, &moved);
+    again.input.version = Some(RELEASE.to_owned());
+    let after = again.analyze();
+    assert_eq!(
+        cut_of(&after),
+        None,
+        "the compacted index is still cut under {RELEASE}:\n{}",
+        moved.diff()
+    );
+    // Every entry is still in the index or the archive.
+    let kept = moved.changes[0].after.clone().expect("the index stays");
+    let archive = moved.changes[1].after.clone().expect("the archive");
+    for i in 1..=180 {
+        let link = format!("](t{i}.md)");
+        assert!(
+            kept.contains(&link) || archive.contains(&link),
+            "entry {i} lost"
+        );
+    }
+}
