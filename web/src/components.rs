@@ -12,6 +12,7 @@ pub mod footprint;
 pub mod health;
 pub mod markdown;
 pub mod picker;
+pub mod reads;
 pub mod release;
 pub mod share_dialog;
 pub mod status;

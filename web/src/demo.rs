@@ -39,6 +39,7 @@ pub fn source() -> Option<Source> {
         config_dir: text("config_dir").unwrap_or_default(),
         project_mount: project,
         version: None,
+        reads: Vec::new(),
     };
     let files = DEMO_FILES
         .iter()

@@ -413,6 +413,25 @@ impl Engine {
         self.launch(inputs, RunReason::InputEdit, scanned_at);
     }
 
+    /// Runs again asking what a Read of `path` attaches (absolute, or relative to the
+    /// project), with the files already read: the Reads view's question.
+    pub fn ask_read(&self, inputs: &Inputs, path: String) {
+        let mut inputs = inputs.clone();
+        inputs.reads = vec![path];
+        self.dispatch.dispatch(Action::SetInputs(inputs.clone()));
+        self.launch(inputs, RunReason::Read, None);
+    }
+
+    /// Every listed file below the project, for the Reads view to offer; empty without a
+    /// project or in a shared snapshot, which holds only the files its report lists.
+    pub fn project_files(&self, inputs: &Inputs) -> Vec<String> {
+        let snapshot = self.snapshot.borrow();
+        if snapshot.shared.is_some() {
+            return Vec::new();
+        }
+        ingest::files_below(&snapshot.sources, inputs, &inputs.project)
+    }
+
     /// Runs with another project, closing the picker.
     pub fn switch_project(&self, inputs: Inputs, scanned_at: Option<f64>) {
         self.dispatch.dispatch(Action::SetInputs(inputs.clone()));

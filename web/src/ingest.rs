@@ -524,6 +524,7 @@ impl SharedSource {
             config_dir: input.config_dir.clone().unwrap_or_default(),
             project_mount: None,
             version: input.version.clone(),
+            reads: Vec::new(),
         }
     }
 
@@ -665,8 +666,47 @@ impl Snapshot {
             config_dir: String::new(),
             project_mount: project,
             version: None,
+            reads: Vec::new(),
         }
     }
+}
+
+/// Every listed file below `dir` (absolute, as the analysis sees it), sorted: what the Reads
+/// view offers to ask about. Files inside a `.git` folder are left out: Claude Code never
+/// reads them as a person's files.
+pub fn files_below(sources: &[Rc<Source>], inputs: &Inputs, dir: &str) -> Vec<String> {
+    let dir = dir.trim().trim_end_matches('/');
+    if dir.is_empty() {
+        return Vec::new();
+    }
+    let prefix = format!("{dir}/");
+    let mut out = Vec::new();
+    for source in sources {
+        let base = match (&source.origin, source.role) {
+            (Origin::Demo { .. }, _) | (_, Role::Fixed) => None,
+            (_, Role::Config) => Some(inputs.effective_config_dir()),
+            (_, Role::Home) => Some(inputs.home.trim().to_owned()),
+            (_, Role::Project) => match inputs.project_mount.clone() {
+                Some(place) => Some(place),
+                None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
+                None => continue,
+            },
+            (_, Role::ClaudeJson) => continue,
+        };
+        for file in &source.files {
+            let path = match &base {
+                Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
+                None => file.rel.clone(),
+            };
+            let inside_git = path.split('/').any(|segment| segment == ".git");
+            if path.starts_with(&prefix) && !inside_git {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The mounted tree of a run, and where each of its files comes from.

@@ -128,6 +128,8 @@ pub enum View {
     File,
     /// The health view: the five reasons, the memory figures and the growth projection.
     Health,
+    /// What a Read of a file attaches: nested instruction files, conditional rules, skills.
+    Reads,
 }
 
 /// Progress of a scan, shown while it runs.
@@ -157,6 +159,9 @@ pub struct Inputs {
     /// The Claude Code release whose rules the analysis applies (`2.1.82`); `None` for the
     /// current rules.
     pub version: Option<String>,
+    /// Files whose Read the report answers (the Reads view's question): absolute, or
+    /// relative to the project.
+    pub reads: Vec<String>,
 }
 
 impl Default for Inputs {
@@ -168,6 +173,7 @@ impl Default for Inputs {
             config_dir: String::new(),
             project_mount: None,
             version: None,
+            reads: Vec::new(),
         }
     }
 }
@@ -185,6 +191,7 @@ impl Inputs {
             config_dir: non_empty(&self.config_dir),
             os: self.os,
             version: self.version.clone(),
+            reads: self.reads.clone(),
             ..Input::default()
         }
     }
@@ -358,6 +365,8 @@ pub enum RunReason {
     ProjectSwitch,
     /// The person edited home, OS or config dir.
     InputEdit,
+    /// The person asked what a Read of a file attaches: the same files, one more question.
+    Read,
 }
 
 /// True when a run for `reason` should list and read the sources again rather than reuse
@@ -365,7 +374,7 @@ pub enum RunReason {
 /// older than [`SCAN_FRESH_MS`].
 pub fn needs_rescan(reason: RunReason, scanned_at: Option<f64>, now_ms: f64) -> bool {
     match reason {
-        RunReason::NewSources => false,
+        RunReason::NewSources | RunReason::Read => false,
         RunReason::Refresh | RunReason::ProjectSwitch => true,
         RunReason::InputEdit => match scanned_at {
             Some(at) => now_ms - at >= SCAN_FRESH_MS,
@@ -697,7 +706,7 @@ impl State {
             Action::ToggleView => {
                 self.pane.view = match self.pane.view {
                     View::File => View::Health,
-                    View::Health => View::File,
+                    View::Health | View::Reads => View::File,
                 }
             }
             Action::Notice(notice) => self.status.notice = notice,

@@ -586,6 +586,7 @@ pub(crate) fn inputs_to_json(inputs: &Inputs) -> String {
         "config_dir": inputs.config_dir,
         "project_mount": inputs.project_mount,
         "version": inputs.version,
+        "reads": inputs.reads,
     })
     .to_string()
 }
@@ -601,6 +602,10 @@ pub(crate) fn inputs_from_json(json: &str) -> Option<Inputs> {
         config_dir: text("config_dir").unwrap_or_default(),
         project_mount: text("project_mount"),
         version: text("version"),
+        reads: value
+            .get("reads")
+            .and_then(|r| serde_json::from_value(r.clone()).ok())
+            .unwrap_or_default(),
     })
 }
 

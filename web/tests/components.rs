@@ -2382,3 +2382,211 @@ fn zip_of(files: &[(&str, &str)]) -> Vec<u8> {
     }
     writer.finish().unwrap().into_inner()
 }
+
+// --- the Reads view ------------------------------------------------------------------------
+
+/// Types `value` into a field as a person does: an `input` event per change.
+fn enter_text(field: &Element, value: &str) {
+    let input: web_sys::HtmlInputElement = field.clone().unchecked_into();
+    input.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("input", &init).unwrap();
+    input.dispatch_event(&event).unwrap();
+}
+
+/// The demo's own answer for a read of `path`, from the core through the page's loop.
+async fn demo_read(path: &str) -> memdiag_core::report::ReadAnswer {
+    let mut snapshot = ingest::Snapshot::default();
+    snapshot.set_demo(memdiag_web::demo::source().unwrap());
+    let mut inputs = snapshot.infer_inputs("/home/user");
+    inputs.reads = vec![path.to_owned()];
+    let (report, _, _) = ingest::run_analysis(snapshot.run_sources(), inputs, |_| {})
+        .await
+        .unwrap();
+    report.reads.into_iter().next().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn the_reads_view_lists_the_projects_files_and_shows_what_a_read_attaches() {
+    let Some((root, app)) = demo_app().await else {
+        return;
+    };
+    click(&one(&root, "[data-testid=view-reads]"));
+    settle().await;
+    let view = one(&root, "[data-testid=reads-view]");
+    // Every file of the demo's project is offered, relative to the project, and no .git.
+    let listed: Vec<String> = all(&view, "[data-testid=read-file]")
+        .iter()
+        .map(|b| attr(b, "data-path"))
+        .collect();
+    const ADAPTER: &str = "/home/alice/work/shop/src/api/payments/adapter.ts";
+    assert!(listed.contains(&ADAPTER.to_owned()), "{listed:?}");
+    assert!(listed
+        .iter()
+        .all(|p| p.starts_with("/home/alice/work/shop/")));
+    assert!(listed.windows(2).all(|w| w[0] < w[1]), "sorted");
+    assert_eq!(
+        all(&view, "[data-testid=read-answer]").len(),
+        0,
+        "nothing asked yet"
+    );
+
+    // The filter narrows the list; a filter with no match says so.
+    enter_text(&one(&root, "[data-testid=reads-filter]"), "payments");
+    settle().await;
+    let narrowed: Vec<String> = all(&root, "[data-testid=read-file]")
+        .iter()
+        .map(|b| attr(b, "data-path"))
+        .collect();
+    assert_eq!(narrowed, vec![ADAPTER.to_owned()]);
+    enter_text(&one(&root, "[data-testid=reads-filter]"), "no-such-file");
+    settle().await;
+    assert!(exists(&root, "[data-testid=reads-no-match]"));
+    enter_text(&one(&root, "[data-testid=reads-filter]"), "adapter");
+    settle().await;
+
+    // A click asks the analysis; the answer is the core's, figure for figure.
+    let run = run_of(&root);
+    click(&one(
+        &root,
+        &format!("[data-testid=read-file][data-path='{ADAPTER}']"),
+    ));
+    wait_for_run(&root, run).await;
+    let expected = demo_read(ADAPTER).await;
+    assert!(
+        expected
+            .files
+            .iter()
+            .any(|f| f.path == "/home/alice/work/shop/src/api/CLAUDE.md"),
+        "the nested CLAUDE.md of src/api attaches: {expected:?}"
+    );
+    let answer = one(&root, "[data-testid=read-answer]");
+    assert_eq!(attr(&answer, "data-path"), ADAPTER);
+    assert_eq!(
+        attr(&answer, "data-files"),
+        expected.files.len().to_string()
+    );
+    assert_eq!(
+        attr(&answer, "data-skills"),
+        expected.skills.len().to_string()
+    );
+    assert_eq!(attr(&answer, "data-user"), expected.cost.user.to_string());
+    assert_eq!(
+        attr(&answer, "data-claude-code"),
+        expected.cost.claude_code.to_string()
+    );
+    assert_eq!(
+        attr(&answer, "data-tokens"),
+        ((expected.cost.total() + 2) / 4).to_string()
+    );
+    let attached: Vec<(String, String)> = all(&answer, "[data-testid=read-attached]")
+        .iter()
+        .map(|li| (attr(li, "data-path"), attr(li, "data-utf16")))
+        .collect();
+    let want: Vec<(String, String)> = expected
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.loaded.utf16.to_string()))
+        .collect();
+    assert_eq!(attached, want);
+    let figures = one(&answer, "[data-testid=read-figures]")
+        .text_content()
+        .unwrap();
+    assert!(
+        figures.contains("of a 200k window") && figures.contains("of 1M"),
+        "{figures}"
+    );
+    // The view and the tab stay where they were.
+    assert_eq!(
+        attr(&one(&root, "[data-testid=view-reads]"), "aria-selected"),
+        "true"
+    );
+
+    // A typed path, relative to the project: a skill folder on the way is announced.
+    const BUTTON: &str = "/home/alice/work/shop/packages/ui/src/button.tsx";
+    let run = run_of(&root);
+    enter_text(
+        &one(&root, "[data-testid=reads-path]"),
+        "packages/ui/src/button.tsx",
+    );
+    settle().await;
+    click(&one(&root, "[data-testid=reads-ask]"));
+    wait_for_run(&root, run).await;
+    let expected = demo_read(BUTTON).await;
+    assert!(!expected.skills.is_empty(), "{expected:?}");
+    let answer = one(&root, "[data-testid=read-answer]");
+    assert_eq!(attr(&answer, "data-path"), BUTTON);
+    assert_eq!(
+        attr(&answer, "data-total"),
+        expected.cost.total().to_string()
+    );
+    let skills: Vec<String> = all(&answer, "[data-testid=read-skill]")
+        .iter()
+        .map(|s| s.text_content().unwrap())
+        .collect();
+    assert_eq!(skills, expected.skills);
+
+    // A path outside the project: the core's reason, no figure.
+    let run = run_of(&root);
+    enter_text(
+        &one(&root, "[data-testid=reads-path]"),
+        "/tmp/elsewhere.txt",
+    );
+    settle().await;
+    click(&one(&root, "[data-testid=reads-ask]"));
+    wait_for_run(&root, run).await;
+    let note = one(&root, "[data-testid=read-note]")
+        .text_content()
+        .unwrap();
+    assert!(note.contains("outside the project"), "{note}");
+    app.destroy();
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_reads_view_without_a_project_says_why() {
+    use memdiag_web::components::reads::{ReadsProps, ReadsView};
+    let root = container();
+    let props = ReadsProps {
+        report: Shared::new(Report::default()),
+        files: Rc::new(Vec::new()),
+        project: String::new(),
+        asked: None,
+        busy: false,
+        read_only: false,
+        on_ask: Callback::noop(),
+        on_open: Callback::noop(),
+    };
+    let app = yew::Renderer::<ReadsView>::with_root_and_props(root.clone(), props).render();
+    settle().await;
+    let why = one(&root, "[data-testid=reads-none]");
+    assert_eq!(attr(&why, "data-why"), "no-project");
+    assert!(why.text_content().unwrap().contains("No project is set"));
+    assert!(!exists(&root, "[data-testid=reads-path]"), "nothing to ask");
+    app.destroy();
+
+    // A project picked without its folder: no list, but a typed path is asked.
+    let asked = Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let log = asked.clone();
+    let props = ReadsProps {
+        report: Shared::new(Report::default()),
+        files: Rc::new(Vec::new()),
+        project: "/home/alice/work/shop".to_owned(),
+        asked: None,
+        busy: false,
+        read_only: false,
+        on_ask: Callback::from(move |p: String| log.borrow_mut().push(p)),
+        on_open: Callback::noop(),
+    };
+    let app = yew::Renderer::<ReadsView>::with_root_and_props(root.clone(), props).render();
+    settle().await;
+    assert!(exists(&root, "[data-testid=reads-no-files]"));
+    enter_text(&one(&root, "[data-testid=reads-path]"), "src/main.ts");
+    settle().await;
+    click(&one(&root, "[data-testid=reads-ask]"));
+    settle().await;
+    assert_eq!(*asked.borrow(), vec!["src/main.ts".to_owned()]);
+    app.destroy();
+    root.remove();
+}

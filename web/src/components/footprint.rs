@@ -234,7 +234,12 @@ pub fn window_shares(tokens: u64) -> String {
 /// Tokens of a figure by the report's estimate: UTF-16 units divided by 4, rounded half
 /// up, as `session.cost.tokens_estimate` is made.
 pub fn figure_tokens(figure: Figure) -> u64 {
-    (figure.utf16 + 2) / 4
+    units_tokens(figure.utf16)
+}
+
+/// Tokens of `utf16` units by the report's estimate: divided by 4, rounded half up.
+pub fn units_tokens(utf16: u64) -> u64 {
+    (utf16 + 2) / 4
 }
 
 /// Props of [`Contributors`].

@@ -9,6 +9,7 @@ use crate::components::tab_key;
 
 use crate::components::file_view::{file_text, FileText, FileView};
 use crate::components::health::HealthView;
+use crate::components::reads::ReadsView;
 use crate::components::topbar::choose_claude_json;
 use crate::components::tree::TreeView;
 use crate::state::{approval_hint, Action, ApprovalHint, TreeItem, View};
@@ -39,6 +40,29 @@ pub fn Workspace() -> Html {
             _ => FileText::Missing,
         })
     };
+    // The project's files, for the Reads view's list: only once that view shows.
+    let project_files = {
+        let engine = page.engine.clone();
+        let inputs = state.sources.inputs.clone();
+        let reads_shown = state.pane.view == View::Reads;
+        use_memo(
+            (
+                state.sources.infos.clone(),
+                inputs.project.clone(),
+                inputs.project_mount.clone(),
+                inputs.home.clone(),
+                inputs.config_dir.clone(),
+                reads_shown,
+            ),
+            move |_| {
+                if reads_shown {
+                    engine.project_files(&inputs)
+                } else {
+                    Vec::new()
+                }
+            },
+        )
+    };
     let Some(report) = state.loaded.report.clone() else {
         return Html::default();
     };
@@ -57,7 +81,11 @@ pub fn Workspace() -> Html {
     let pane = &state.pane;
     // The ARIA tabs pattern: one tab stop, the arrows (and Home, End) move between the tabs
     // and show theirs.
-    const VIEWS: [(View, &str); 2] = [(View::File, "file"), (View::Health, "health")];
+    const VIEWS: [(View, &str); 3] = [
+        (View::File, "file"),
+        (View::Health, "health"),
+        (View::Reads, "reads"),
+    ];
     let on_tab_key = {
         let d = d.clone();
         Callback::from(move |event: KeyboardEvent| {
@@ -82,7 +110,7 @@ pub fn Workspace() -> Html {
             <button role="tab" id={format!("pane-tab-{id}")} class={classes!("pane-tab", active.then_some("active"))}
                 aria-selected={active.to_string()} aria-controls="pane" data-testid={format!("view-{id}")}
                 tabindex={if active { "0" } else { "-1" }}
-                title="Switch between the file and the health view (h, or the arrow keys here)"
+                title="Switch between the file, health and reads views (the arrow keys here; h toggles file and health)"
                 onkeydown={on_tab_key.clone()}
                 onclick={d.reform(move |_| Action::SetView(view))}>
                 { label }{ extra }
@@ -90,6 +118,11 @@ pub fn Workspace() -> Html {
         }
     };
     let on_open = open_path(&state);
+    let ask_read = {
+        let engine = page.engine.clone();
+        let inputs = state.sources.inputs.clone();
+        Callback::from(move |path: String| engine.ask_read(&inputs, path))
+    };
     html! {
         <main class={classes!("workspace", state.status.busy.is_some().then_some("stale"))} data-testid="workspace">
             <div class="tree-column">
@@ -104,13 +137,23 @@ pub fn Workspace() -> Html {
                 <div class="pane-tabs" role="tablist" aria-label="What to show beside the tree">
                     { view_tab(View::File, "File", "file", Html::default()) }
                     { view_tab(View::Health, "Health", "health", health_badge(&report)) }
+                    { view_tab(View::Reads, "Reads", "reads", Html::default()) }
                     <span class="pane-hint muted small"><kbd>{ "h" }</kbd>{ "switches" }</span>
                 </div>
                 <div class="pane" id="pane" role="tabpanel"
-                    aria-labelledby={if pane.view == View::Health { "pane-tab-health" } else { "pane-tab-file" }}>
-                    if pane.view == View::Health {
+                    aria-labelledby={match pane.view {
+                        View::Health => "pane-tab-health",
+                        View::Reads => "pane-tab-reads",
+                        View::File => "pane-tab-file",
+                    }}>
+                    if pane.view == View::Reads {
+                        <ReadsView report={report.clone()} files={std::rc::Rc::new((*project_files).clone())}
+                            project={state.sources.inputs.project.clone()}
+                            asked={state.sources.inputs.reads.first().cloned()}
+                            busy={state.status.busy.is_some()} read_only={read_only}
+                            on_ask={ask_read} on_open={on_open.clone()} />
+                    } else if pane.view == View::Health {
                         <HealthView report={report.clone()} on_open={on_open.clone()} />
-                        <crate::components::cleanup::CleanupPanel />
                     } else {
                         <FileView report={report.clone()} index={selected_index} group={selected_group}
                             text={(*text).clone()} tab={pane.tab} focus_line={pane.focus_line}
