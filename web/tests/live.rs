@@ -900,3 +900,64 @@ async fn a_dropped_folder_with_a_handle_opens_live_through_the_browsers_handle()
     .await
     .unwrap();
 }
+
+/// The file open in the file view, deleted from its own "Delete this file…" button: the
+/// rescan that follows settles, the file view moves off the deleted file, and undo brings the
+/// file back (the same delete from the Health checklist is the test above).
+#[wasm_bindgen_test]
+async fn the_file_views_delete_removes_the_open_file_and_the_rescan_settles() {
+    use page::*;
+    let root = container();
+    let _app = yew::Renderer::<memdiag_web::App>::with_root(root.clone()).render();
+    wait_for_run(&root, 0).await;
+    let (fs, dir) = config_dir();
+    live::set_picker(Some(Rc::new(move || Some(dir.clone()))));
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=choose-folder]"));
+    wait_for_run(&root, before).await;
+    live::set_picker(None);
+    let before = run_of(&root);
+    type_into(
+        &one(&root, "[data-testid=input-project]"),
+        "/home/alice/app",
+    );
+    wait_for_run(&root, before).await;
+
+    let payments = format!("{MEMORY}/payments.md");
+    let path = format!("/home/alice/.claude/{payments}");
+    let row = format!("[data-testid=tree-row][data-path=\"{path}\"]");
+    click(&wait_for(&root, &row).await);
+    wait_for(
+        &root,
+        &format!("[data-testid=file-view][data-path=\"{path}\"]"),
+    )
+    .await;
+    click(&wait_for(&root, "[data-testid=cleanup-delete-file]").await);
+    let review = wait_for(&root, "[data-testid=cleanup-review]").await;
+    assert!(one(&review, "[data-testid=cleanup-diff]")
+        .text_content()
+        .unwrap_or_default()
+        .contains("-three times"));
+    let before = run_of(&root);
+    click(&one(&review, "[data-testid=cleanup-confirm]"));
+    wait_for(&root, "[data-testid=cleanup-undo]").await;
+    wait_for_run(&root, before).await;
+    assert!(fs.borrow().text(&payments).is_none());
+    assert_eq!(fs.borrow().took("remove"), [payments.as_str()]);
+    wait_until("the deleted file's row is gone", || {
+        all(&root, &row).is_empty()
+    })
+    .await;
+    let shown = one(&root, "[data-testid=file-view]").get_attribute("data-path");
+    assert_ne!(shown.as_deref(), Some(path.as_str()));
+
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=cleanup-undo-button]"));
+    wait_for_run(&root, before).await;
+    assert!(fs
+        .borrow()
+        .text(&payments)
+        .is_some_and(|t| t.contains("three times")));
+    wait_for(&root, &row).await;
+    assert_no_bulk_touched(&fs.borrow());
+}

@@ -80,7 +80,10 @@ fn writable(plan: &Plan, sources: &[Rc<Source>], inputs: &Inputs, read_only: boo
 /// The checklists of every memory folder with an index.
 #[component]
 pub fn CleanupPanel() -> Html {
-    let page = use_context::<Page>().expect("the panel is inside the page");
+    // A health view mounted on its own (its component tests) has no page, and no clean-ups.
+    let Some(page) = use_context::<Page>() else {
+        return Html::default();
+    };
     let state = &page.state;
     let (Some(report), Some(tree)) = (state.loaded.report.clone(), state.loaded.tree.clone())
     else {
@@ -381,47 +384,13 @@ pub fn CleanupHost() -> Html {
             })
         }
     };
-    let cancel = Callback::from(|_: MouseEvent| with_store(|s| s.reviewing = None));
+    let cancel = Callback::from(|_: ()| with_store(|s| s.reviewing = None));
     let dialog = reviewing.map(|entry| {
         let plan = entry.plan.clone();
         let can_write = writable(&plan, &sources, &inputs, read_only);
-        let download = {
-            let plan = plan.clone();
-            Callback::from(move |_: MouseEvent| {
-                if let Err(error) = save_script(&plan) {
-                    with_store(|s| s.message = Some((true, format!("The script could not be saved: {}", browser::js_message(&error)))));
-                }
-            })
-        };
+        let confirm = run(plan.clone(), false);
         html! {
-            <div class="modal-backdrop">
-            <div class="modal cleanup-review" role="dialog" aria-modal="true" aria-labelledby="cleanup-title" data-testid="cleanup-review">
-                <h3 id="cleanup-title">{ plan.title.clone() }</h3>
-                <ul class="small">
-                    { for plan.changes.iter().map(|c| html! { <li><code>{ c.path.clone() }</code>{ format!(": {}", c.summary) }</li> }) }
-                </ul>
-                { for plan.notes.iter().map(|n| html! { <p class="warn small" data-testid="cleanup-note">{ n.clone() }</p> }) }
-                <pre class="cleanup-diff" data-testid="cleanup-diff" tabindex="0" aria-label="The changes as a diff">{ diff_lines(&plan.diff()) }</pre>
-                <p class="small muted">
-                    if can_write {
-                        { "Only the files listed are touched. Each is read again first; if one changed since the page read it, nothing is changed." }
-                    } else {
-                        { "This source cannot be written from the page. The script makes the same changes: it checks every file first and changes nothing if one differs." }
-                    }
-                </p>
-                <div class="actions">
-                    if can_write {
-                        <button class="primary" data-testid="cleanup-confirm" disabled={busy} onclick={run(plan.clone(), false)}>
-                            { format!("Make {} change{}", plan.changes.len(), if plan.changes.len() == 1 { "" } else { "s" }) }
-                        </button>
-                    }
-                    <button class={classes!((!can_write).then_some("primary"))} data-testid="cleanup-script" onclick={download}>
-                        { "Download as a shell script" }
-                    </button>
-                    <button data-testid="cleanup-cancel" onclick={cancel.clone()}>{ "Cancel" }</button>
-                </div>
-            </div>
-            </div>
+            <Review plan={Rc::new(plan)} {can_write} {busy} on_confirm={confirm} on_cancel={cancel.clone()} />
         }
     });
     html! {
@@ -445,6 +414,91 @@ pub fn CleanupHost() -> Html {
                 </div>
             }
         </>
+    }
+}
+
+/// Props of [`Review`].
+#[derive(Properties, PartialEq)]
+struct ReviewProps {
+    /// The plan under review.
+    plan: Rc<Plan>,
+    /// True when every change lands in a live folder the page may write to.
+    can_write: bool,
+    /// True while a write is under way.
+    busy: bool,
+    /// Makes the changes.
+    on_confirm: Callback<MouseEvent>,
+    /// Closes the review without changing anything (Cancel, Escape).
+    on_cancel: Callback<()>,
+}
+
+/// The review of a plan: its files, its diff, and Confirm (on a live folder), the script, or
+/// Cancel. A modal dialog for the keyboard ([`crate::components::dialog::use_dialog`]): focus
+/// starts on the diff, Tab stays inside, Escape cancels (not while a write is under way), and
+/// focus goes back to what opened it.
+#[component]
+fn Review(props: &ReviewProps) -> Html {
+    let on_escape = {
+        let (cancel, busy) = (props.on_cancel.clone(), props.busy);
+        Callback::from(move |_: ()| {
+            if !busy {
+                cancel.emit(());
+            }
+        })
+    };
+    let dialog = crate::components::dialog::use_dialog(on_escape);
+    let plan = &props.plan;
+    let can_write = props.can_write;
+    let download = {
+        let plan = plan.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Err(error) = save_script(&plan) {
+                with_store(|s| {
+                    s.message = Some((
+                        true,
+                        format!(
+                            "The script could not be saved: {}",
+                            browser::js_message(&error)
+                        ),
+                    ))
+                });
+            }
+        })
+    };
+    let cancel = {
+        let cancel = props.on_cancel.clone();
+        Callback::from(move |_: MouseEvent| cancel.emit(()))
+    };
+    html! {
+        <div class="modal-backdrop">
+        <div class="modal cleanup-review" role="dialog" aria-modal="true" aria-labelledby="cleanup-title" data-testid="cleanup-review"
+            ref={dialog.node.clone()} onkeydown={dialog.onkeydown.clone()}>
+            <h3 id="cleanup-title">{ plan.title.clone() }</h3>
+            <ul class="small">
+                { for plan.changes.iter().map(|c| html! { <li><code>{ c.path.clone() }</code>{ format!(": {}", c.summary) }</li> }) }
+            </ul>
+            { for plan.notes.iter().map(|n| html! { <p class="warn small" data-testid="cleanup-note">{ n.clone() }</p> }) }
+            <pre class="cleanup-diff" data-testid="cleanup-diff" tabindex="0" aria-label="The changes as a diff">{ diff_lines(&plan.diff()) }</pre>
+            <p class="small muted">
+                if can_write {
+                    { "Only the files listed are touched. Each is read again first; if one changed since the page read it, nothing is changed." }
+                } else {
+                    { "This source cannot be written from the page. The script makes the same changes: it checks every file first and changes nothing if one differs." }
+                }
+            </p>
+            <div class="actions">
+                if can_write {
+                    <button class="primary" data-testid="cleanup-confirm" disabled={props.busy} onclick={props.on_confirm.clone()}>
+                        { format!("Make {} change{}", plan.changes.len(), if plan.changes.len() == 1 { "" } else { "s" }) }
+                    </button>
+                }
+                <button class={classes!((!can_write).then_some("primary"))} data-testid="cleanup-script" onclick={download}>
+                    { "Download as a shell script" }
+                </button>
+                <button data-testid="cleanup-cancel" onclick={cancel}>{ "Cancel" }</button>
+            </div>
+        </div>
+        </div>
     }
 }
 

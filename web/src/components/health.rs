@@ -65,6 +65,8 @@ pub fn HealthView(props: &HealthViewProps) -> Html {
             } else {
                 { for health.memories.iter().map(|memory| memory_card(report, memory, &props.on_open)) }
             }
+            // The clean-ups of each memory folder, below its health and scrolled with it.
+            <crate::components::cleanup::CleanupPanel />
         </section>
     }
 }
