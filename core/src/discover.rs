@@ -32,7 +32,24 @@ mod settings;
 mod skills;
 mod walk;
 
-pub(crate) use health::{CORRECTION_WORDS, RULE_MATCH_FILES};
+pub(crate) use health::{CORRECTION_WORDS, MEMORY_TYPES, RULE_MATCH_FILES};
+
+/// Every frontmatter key discovery and the health view read (`fm.string`, `fm.boolean`,
+/// `fm.value` in `discover/`; a test below keeps the list true). Sharing keeps these keys as
+/// written and replaces every other one.
+pub(crate) const FRONTMATTER_KEYS: [&str; 8] = [
+    "name",
+    "description",
+    "when_to_use",
+    "paths",
+    "type",
+    "modified",
+    "memory",
+    "disable-model-invocation",
+];
+
+/// The agent-memory scopes a sub-agent's `memory` field names (read in `discover::memory`).
+pub(crate) const AGENT_MEMORY_SCOPES: [&str; 3] = ["user", "project", "local"];
 
 /// How many frontmatter keys a row carries in the report; the rest are only counted.
 pub(crate) const FRONTMATTER_FIELDS_SHOWN: usize = 100;
@@ -736,5 +753,41 @@ pub(crate) fn format_bytes(n: u64) -> String {
         format!("{:.1} MiB", n_f / KIB / KIB)
     } else {
         format!("{:.1} GiB", n_f / KIB / KIB / KIB)
+    }
+}
+
+#[cfg(test)]
+mod read_keys {
+    /// Every key a discovery stage reads from frontmatter is in [`super::FRONTMATTER_KEYS`],
+    /// and every listed key is read somewhere: sharing keeps exactly these.
+    #[test]
+    fn frontmatter_keys_are_the_ones_discovery_reads() {
+        let sources = [
+            include_str!("discover/health.rs"),
+            include_str!("discover/memory.rs"),
+            include_str!("discover/references.rs"),
+            include_str!("discover/rules.rs"),
+            include_str!("discover/session.rs"),
+            include_str!("discover/settings.rs"),
+            include_str!("discover/skills.rs"),
+            include_str!("discover/walk.rs"),
+            include_str!("discover.rs"),
+        ];
+        let mut read = std::collections::BTreeSet::new();
+        for source in sources {
+            for call in ["fm.string(\"", "fm.boolean(\"", "fm.value(\""] {
+                for (at, _) in source.match_indices(call) {
+                    let rest = &source[at + call.len()..];
+                    read.insert(&rest[..rest.find('"').expect("a closing quote")]);
+                }
+            }
+        }
+        let listed: std::collections::BTreeSet<&str> =
+            super::FRONTMATTER_KEYS.into_iter().collect();
+        assert_eq!(read, listed);
+        let memory = include_str!("discover/memory.rs");
+        for scope in super::AGENT_MEMORY_SCOPES {
+            assert!(memory.contains(&format!("\"{scope}\" => Some(Scope::")));
+        }
     }
 }

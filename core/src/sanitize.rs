@@ -41,14 +41,17 @@
 //!
 //! Inside that text, what decides discovery is rewritten instead: `@` import paths and local
 //! link destinations become the pseudonymised path of what they point to (percent-escapes
-//! and backslash escapes kept in place). In frontmatter every key stays; the values of
-//! `type`, `modified`, `memory` and `disable-model-invocation` stay only when they are words
-//! the analysis reads (a memory type, a scope, a boolean, a date), and are replaced like
-//! text otherwise; `paths` globs and the
-//! `name` of a skill or sub-agent are pseudonymised like file names; every other value is
-//! replaced like text (a YAML number, boolean or null that must stay one stays as written).
-//! A digit in a plain YAML value becomes `1`, not `0`, so that no placeholder reads as a YAML
-//! number such as `0x0`. In a `MEMORY.md`, the words the health view reads to tell a
+//! and backslash escapes kept in place). In frontmatter only the words the analysis reads
+//! pass ([`KEPT_FRONTMATTER_KEYS`], the list discovery's own reads are checked against):
+//! those keys stay, and every other key, anchor and alias name and custom tag becomes
+//! placeholders of its length, distinct where the originals were (`xxxx`, `xxxb`, …). The
+//! values of `type`, `memory` and `disable-model-invocation` stay only when they are words
+//! the analysis reads (a memory type, a scope, a boolean); `modified` keeps its day and
+//! nothing else (the time's digits become `0`); `paths` globs and the `name` of a skill or
+//! sub-agent are pseudonymised like file names; every other value is replaced like text. A
+//! digit in a plain YAML value becomes `1`, not `0`, so that no placeholder reads as a YAML
+//! number such as `0x0`; a number that must stay a number becomes one of the same form and
+//! shown length (`4096` → `1111`, `0xDEADBEEF` → `0x3B9ACA00`); a boolean or null stays. In a `MEMORY.md`, the words the health view reads to tell a
 //! correction (`not`, `instead`, `wrong`, `actually`, `corrected`, `no longer`) stay.
 //!
 //! ## How names are pseudonymised
@@ -68,8 +71,8 @@
 //!
 //! With `keep_text`, contents stay as written, except the reference paths and names above,
 //! which follow the pseudonyms, and the user name, replaced wherever it is written unless
-//! `keep_user_name`. Files' modification times always stay: the growth view
-//! counts them.
+//! `keep_user_name`. Of files' modification times only the day stays: the growth view
+//! counts days.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -88,6 +91,10 @@ use crate::text::measure::{is_js_space, measure};
 use crate::text::references;
 use crate::tree::{Contents, FileEntry, Tree};
 use crate::vpath::VPath;
+
+/// The frontmatter keys a shared snapshot keeps as written: the ones the analysis reads.
+/// Every other key, and every anchor, alias and custom tag name, becomes placeholders.
+pub const KEPT_FRONTMATTER_KEYS: &[&str] = &FRONTMATTER_KEYS;
 
 /// What the person sharing chooses; the defaults are the safe ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -327,7 +334,9 @@ struct Plan {
     left_out_folders: BTreeSet<String>,
 }
 
-use crate::discover::{CORRECTION_WORDS, RULE_MATCH_FILES};
+use crate::discover::{
+    AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES, RULE_MATCH_FILES,
+};
 /// Files kept per conditional rule to show that its globs match something.
 const RULE_WITNESSES: usize = 3;
 
@@ -780,7 +789,8 @@ impl<'a> Builder<'a> {
         FileEntry {
             size,
             contents,
-            modified: entry.modified.clone(),
+            // The growth chart reads a file's day, no more: the time of day is not shared.
+            modified: entry.modified.as_deref().and_then(day_of),
         }
     }
 
@@ -1061,13 +1071,15 @@ impl<'a> Builder<'a> {
             .collect();
         let mut careful = vec![false; lexed.keys.len()];
         let original = parse_yaml(yaml);
+        let names = YamlNames::new(yaml, &lexed, self.options.keep_text);
         let mut shared = String::new();
         for round in 0..2 {
-            shared = self.rewrite_yaml(yaml, &lexed, &policies, &careful);
+            shared = self.rewrite_yaml(yaml, &lexed, &policies, &careful, &names);
             if self.namer.collecting() {
                 return shared;
             }
-            let failing = self.yaml_differences(&original, &parse_yaml(&shared), &lexed, kind);
+            let failing =
+                self.yaml_differences(&original, &parse_yaml(&shared), &lexed, kind, &names);
             if failing.is_empty() {
                 return shared;
             }
@@ -1091,11 +1103,23 @@ impl<'a> Builder<'a> {
         lexed: &Lexed,
         policies: &[Policy],
         careful: &[bool],
+        names: &YamlNames,
     ) -> String {
         let keep_text = self.options.keep_text;
         let mut out = yaml.to_owned();
-        for piece in &lexed.pieces {
+        for (index, piece) in lexed.pieces.iter().enumerate() {
             let source = &yaml[piece.range.clone()];
+            if matches!(
+                piece.kind,
+                PieceKind::Key { .. } | PieceKind::Anchor | PieceKind::Tag
+            ) {
+                if let Some(shared) = names.pieces.get(&index) {
+                    if shared.len() == source.len() {
+                        out.replace_range(piece.range.clone(), shared);
+                    }
+                }
+                continue;
+            }
             let mut policy = policies[piece.key];
             if policy == Policy::Keep {
                 // Only the words the analysis reads stay; anything else a kept key holds
@@ -1105,7 +1129,7 @@ impl<'a> Builder<'a> {
                 if piece.kind == PieceKind::Comment || !in_vocabulary(key, word) {
                     policy = Policy::Text;
                 }
-                if piece.kind != PieceKind::Comment && key == "modified" && policy == Policy::Text {
+                if piece.kind != PieceKind::Comment && key == "modified" {
                     if let Some(kept) = date_then_placeholder(source, keep_text) {
                         if kept.len() == source.len() {
                             out.replace_range(piece.range.clone(), &kept);
@@ -1120,8 +1144,12 @@ impl<'a> Builder<'a> {
                 (PieceKind::Escape, _) | (_, Policy::Keep) => source.to_owned(),
                 (_, Policy::Name) => self.namer.name(source),
                 (PieceKind::Atom, Policy::Text) => {
-                    if keep_text || (careful[piece.key] && is_yaml_special(source)) {
+                    if keep_text {
                         source.to_owned()
+                    } else if careful[piece.key] && is_yaml_special(source) {
+                        // A number stays a number of the same shown length; a boolean or a
+                        // null tells nothing and stays.
+                        number_placeholder(source).unwrap_or_else(|| source.to_owned())
                     } else {
                         source
                             .chars()
@@ -1134,6 +1162,9 @@ impl<'a> Builder<'a> {
                 }
                 (PieceKind::Quoted | PieceKind::Block, Policy::Text) => {
                     text_placeholder(source, keep_text)
+                }
+                (PieceKind::Key { .. } | PieceKind::Anchor | PieceKind::Tag, _) => {
+                    unreachable!("names are rewritten above")
                 }
             };
             if shared.len() == source.len() {
@@ -1150,6 +1181,7 @@ impl<'a> Builder<'a> {
         shared: &Frontmatter,
         lexed: &Lexed,
         kind: FileKind,
+        names: &YamlNames,
     ) -> Vec<usize> {
         let all: Vec<usize> = (0..lexed.keys.len()).collect();
         if original.error.is_some() {
@@ -1173,8 +1205,10 @@ impl<'a> Builder<'a> {
         }
         for ((key, before), (shared_key, after)) in original.fields.iter().zip(&shared.fields) {
             let index = first_index.get(key.as_str()).copied().unwrap_or(0);
-            let ok = key == shared_key
+            let expected_key = names.keys.get(key).unwrap_or(key);
+            let ok = expected_key == shared_key
                 && match policy(Some(key), kind) {
+                    Policy::Keep if key == "modified" => same_day(before, after),
                     Policy::Keep => before == after || !value_in_vocabulary(key, before),
                     Policy::Name if key == "paths" => {
                         let expected: Vec<String> = frontmatter::parse_paths(before)
@@ -1354,6 +1388,12 @@ impl<'a> Builder<'a> {
         }
         out
     }
+}
+
+/// The day (`YYYY-MM-DD`) of a modification time, when it names one.
+fn day_of(modified: &str) -> Option<String> {
+    crate::date::parse_day(modified)?;
+    modified.trim().get(..10).map(str::to_owned)
 }
 
 // The words the health view looks for in dropped index entries (CORRECTION_WORDS) stay in
@@ -1915,8 +1955,8 @@ const KEPT_KEYS: [&str; 4] = ["type", "modified", "memory", "disable-model-invoc
 /// is replaced like text: the analysis reads it as unknown either way.
 fn in_vocabulary(key: &str, word: &str) -> bool {
     match key {
-        "type" => ["user", "feedback", "project", "reference"].contains(&word),
-        "memory" => ["user", "project", "local"].contains(&word),
+        "type" => MEMORY_TYPES.contains(&word),
+        "memory" => AGENT_MEMORY_SCOPES.contains(&word),
         "disable-model-invocation" => {
             ["true", "false", "True", "False", "TRUE", "FALSE"].contains(&word)
         }
@@ -1930,15 +1970,37 @@ fn in_vocabulary(key: &str, word: &str) -> bool {
     }
 }
 
-/// A `modified` value that is not a bare date-time but starts with one
-/// (`2026-11-02*--- notes`): the analysis reads its first ten characters as the day
-/// ([`crate::date::parse_day`]), so those stay and the rest becomes text placeholders.
+/// A `modified` value that starts with a date: the growth chart reads only its first ten
+/// characters, the day ([`crate::date::parse_day`]), so those stay; the time after it keeps
+/// its form with every digit `0` (`2026-11-02T09:41:07Z` → `2026-11-02T00:00:00Z`), and
+/// anything else becomes text placeholders.
 fn date_then_placeholder(source: &str, keep_text: bool) -> Option<String> {
     let quote = source.len() - source.trim_start_matches(['"', '\'']).len();
     let word = &source[quote..];
     crate::date::parse_day(word.get(..10)?)?;
     let (day, rest) = source.split_at(quote + 10);
-    Some(format!("{day}{}", text_placeholder(rest, keep_text)))
+    if keep_text {
+        return Some(source.to_owned());
+    }
+    let rest: String = rest
+        .chars()
+        .map(|c| match c {
+            '0'..='9' => '0',
+            c if "-:.+TZ '\"".contains(c) => c,
+            c => placeholder(c, false),
+        })
+        .collect();
+    Some(format!("{day}{rest}"))
+}
+
+/// True when two `modified` values name the same day (or neither names one) and measure
+/// the same: what the analysis reads of them.
+fn same_day(a: &Yaml, b: &Yaml) -> bool {
+    let day = |v: &Yaml| match untag(v) {
+        Yaml::String(s) | Yaml::Number(s) => crate::date::parse_day(s),
+        _ => None,
+    };
+    day(a) == day(b) && same_shape(a, b)
 }
 
 /// [`in_vocabulary`] for a parsed value.
@@ -1971,6 +2033,16 @@ enum PieceKind {
     Block,
     /// A comment, `#` included.
     Comment,
+    /// A mapping key as written (quotes included). [`Piece::key`] names the top-level key
+    /// it is, or the one whose value holds it.
+    Key {
+        /// True for a top-level key itself.
+        top: bool,
+    },
+    /// The name of an anchor (`&name`) or alias (`*name`), after its sigil.
+    Anchor,
+    /// A tag (`!name`, `!!str`), sigils included.
+    Tag,
 }
 
 /// A stretch of the YAML to rewrite; everything between pieces (keys, indicators,
@@ -2051,6 +2123,11 @@ fn lex_yaml(yaml: &str) -> Lexed {
             }
             if let Some(len) = key_length(&body[i..]) {
                 let top = !listed && top_indent.is_none_or(|top| top == indent);
+                lexed.pieces.push(Piece {
+                    range: start + i..start + i + len,
+                    kind: PieceKind::Key { top },
+                    key: if top { lexed.keys.len() } else { key },
+                });
                 if top {
                     top_indent = Some(indent);
                     let written = &body[i..i + len];
@@ -2246,11 +2323,17 @@ fn lex_value_in(
                         token_start = false;
                     }
                     b'&' | b'*' | b'!' if token_start => {
+                        let sigil = i;
                         while i < bytes.len()
                             && !matches!(bytes[i], b' ' | b'\t')
                             && !(*flow > 0 && matches!(bytes[i], b',' | b'[' | b']' | b'{' | b'}'))
                         {
                             i += 1;
+                        }
+                        if b == b'!' {
+                            push(sigil..i, PieceKind::Tag);
+                        } else {
+                            push(sigil + 1..i, PieceKind::Anchor);
                         }
                         token_start = false;
                     }
@@ -2277,7 +2360,8 @@ fn lex_value_in(
                         }
                         let is_key = bytes.get(i) == Some(&b':');
                         if is_key {
-                            // A key inside a flow mapping or after a list marker stays.
+                            // A key inside a flow mapping, after a list marker or nested.
+                            push(begin..i, PieceKind::Key { top: false });
                             i += 1;
                         } else {
                             push(begin..i, PieceKind::Atom);
@@ -2312,8 +2396,9 @@ fn is_yaml_special(atom: &str) -> bool {
     frontmatter::is_special_scalar(atom)
 }
 
-/// True when two values have the same structure and every scalar the same measurements:
-/// what the report shows of a replaced value.
+/// True when two values have the same structure and every scalar (mapping keys too: a key
+/// the analysis never reads is replaced) the same measurements: what the report shows of a
+/// replaced value.
 fn same_shape(a: &Yaml, b: &Yaml) -> bool {
     match (untag(a), untag(b)) {
         (Yaml::Null, Yaml::Null) => true,
@@ -2329,10 +2414,181 @@ fn same_shape(a: &Yaml, b: &Yaml) -> bool {
             x.len() == y.len()
                 && x.iter()
                     .zip(y)
-                    .all(|((kx, vx), (ky, vy))| kx == ky && same_shape(vx, vy))
+                    .all(|((kx, vx), (ky, vy))| same_shape(kx, ky) && same_shape(vx, vy))
         }
         _ => false,
     }
+}
+
+/// The shared form of every key, anchor and tag name in one frontmatter block: a key the
+/// analysis reads ([`FRONTMATTER_KEYS`], at the top level) and a standard tag (`!!str`) stay;
+/// every other becomes placeholders of its length, distinct from each other (two keys that
+/// were different stay different, so no mapping gains a duplicate key), the same name always
+/// the same placeholder (so an alias still names its anchor).
+#[derive(Debug, Default)]
+struct YamlNames {
+    /// Piece index → its shared text.
+    pieces: BTreeMap<usize, String>,
+    /// Top-level key as parsed → its shared form.
+    keys: BTreeMap<String, String>,
+}
+
+/// The tags of YAML's core and failsafe schemas: they say how to read a value, nothing more.
+const STANDARD_TAGS: [&str; 9] = [
+    "!!str",
+    "!!int",
+    "!!float",
+    "!!bool",
+    "!!null",
+    "!!seq",
+    "!!map",
+    "!!binary",
+    "!!timestamp",
+];
+
+impl YamlNames {
+    fn new(yaml: &str, lexed: &Lexed, keep_text: bool) -> YamlNames {
+        let mut names = YamlNames::default();
+        if keep_text {
+            return names;
+        }
+        // One namespace per kind, each mapping a name as written to its placeholder.
+        let mut spaces: [(BTreeMap<&str, String>, BTreeSet<String>); 3] = Default::default();
+        for (index, piece) in lexed.pieces.iter().enumerate() {
+            let source = &yaml[piece.range.clone()];
+            let space = match piece.kind {
+                PieceKind::Key { top } => {
+                    let name = lexed.keys.get(piece.key).cloned().flatten();
+                    if top
+                        && name
+                            .as_deref()
+                            .is_some_and(|n| FRONTMATTER_KEYS.contains(&n))
+                    {
+                        continue;
+                    }
+                    0
+                }
+                PieceKind::Anchor => 1,
+                PieceKind::Tag if source == "!" || STANDARD_TAGS.contains(&source) => continue,
+                PieceKind::Tag => 2,
+                _ => continue,
+            };
+            let (assigned, taken) = &mut spaces[space];
+            let shared = match assigned.get(source) {
+                Some(shared) => shared.clone(),
+                None => {
+                    let shared = distinct_placeholder(source, taken);
+                    taken.insert(shared.clone());
+                    assigned.insert(source, shared.clone());
+                    shared
+                }
+            };
+            if let PieceKind::Key { top: true } = piece.kind {
+                if let Some(Some(name)) = lexed.keys.get(piece.key) {
+                    let unquoted = shared
+                        .strip_prefix(['"', '\''])
+                        .and_then(|k| k.strip_suffix(['"', '\'']))
+                        .unwrap_or(&shared);
+                    names.keys.insert(name.clone(), unquoted.to_owned());
+                }
+            }
+            names.pieces.insert(index, shared);
+        }
+        names
+    }
+}
+
+/// The placeholder of a name, made different from every one in `taken` by writing a counter
+/// into its letters (`xxxx`, `xxxb`, `xxxc`, …); never a key the analysis reads or a YAML
+/// word such as `true`. With no letter to count in, the plain placeholder.
+fn distinct_placeholder(written: &str, taken: &BTreeSet<String>) -> String {
+    let base = text_placeholder(written, false);
+    let letters: Vec<usize> = base
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'x')
+        .map(|(at, _)| at)
+        .collect();
+    let usable = |candidate: &String| {
+        !taken.contains(candidate)
+            && !FRONTMATTER_KEYS.contains(&candidate.as_str())
+            && !is_yaml_special(candidate)
+    };
+    if usable(&base) {
+        return base;
+    }
+    let mut bytes = base.clone().into_bytes();
+    for n in 1..=taken.len() as u64 + 1 {
+        let mut rest = n;
+        for &at in letters.iter().rev() {
+            if rest == 0 {
+                bytes[at] = b'x';
+                continue;
+            }
+            bytes[at] = b'a' + (rest % 26) as u8;
+            rest /= 26;
+        }
+        if rest > 0 {
+            break;
+        }
+        let candidate = String::from_utf8(bytes.clone()).unwrap_or_default();
+        if usable(&candidate) {
+            return candidate;
+        }
+    }
+    base
+}
+
+/// A YAML number replaced by one of the same form and the same shown length: every digit
+/// `1` where that keeps the length, else the smallest number of that many digits written at
+/// the original width (`0xFF` → `0x64`), else zeros kept (`2.50` → `1.10`). `None` when the
+/// atom is not a number or no form fits.
+fn number_placeholder(atom: &str) -> Option<String> {
+    let shown = |candidate: &str| match frontmatter::parse_value(candidate) {
+        Ok(Yaml::Number(n)) => Some(n.chars().count()),
+        _ => None,
+    };
+    let target = shown(atom)?;
+    let (sign, unsigned) = match atom.strip_prefix(['-', '+']) {
+        Some(rest) => (&atom[..1], rest),
+        None => ("", atom),
+    };
+    let (prefix, radix) = match unsigned.get(..2) {
+        Some("0x" | "0X") => (&unsigned[..2], 16),
+        Some("0o" | "0O") => (&unsigned[..2], 8),
+        _ => ("", 10),
+    };
+    let digits = &unsigned[prefix.len()..];
+    let mut candidates = Vec::new();
+    let ones: String = digits
+        .chars()
+        .map(|c| if c.is_digit(radix) { '1' } else { c })
+        .collect();
+    candidates.push(format!("{sign}{prefix}{ones}"));
+    if digits.bytes().all(|b| (b as char).is_digit(radix)) && !digits.is_empty() {
+        let decimal = target - usize::from(sign == "-");
+        let smallest = 10u128.checked_pow(u32::try_from(decimal.saturating_sub(1)).ok()?)?;
+        let width = digits.len();
+        let written = match radix {
+            16 if digits.bytes().any(|b| b.is_ascii_uppercase()) => {
+                format!("{smallest:0width$X}")
+            }
+            16 => format!("{smallest:0width$x}"),
+            8 => format!("{smallest:0width$o}"),
+            _ => format!("{smallest:0width$}"),
+        };
+        if written.len() == width {
+            candidates.push(format!("{sign}{prefix}{written}"));
+        }
+    }
+    let zeros_kept: String = unsigned
+        .chars()
+        .map(|c| if matches!(c, '1'..='9') { '1' } else { c })
+        .collect();
+    candidates.push(format!("{sign}{zeros_kept}"));
+    candidates
+        .into_iter()
+        .find(|c| c.len() == atom.len() && shown(c) == Some(target))
 }
 
 // ----- comparing reports -----------------------------------------------------------------
@@ -2453,15 +2709,26 @@ fn frontmatter_entry(entry: &mut Json, skill: bool, rename: &mut dyn FnMut(&str)
         .and_then(Json::as_str)
         .unwrap_or_default()
         .to_owned();
-    let Some(value) = entry.get_mut("value") else {
-        return;
-    };
     let kind = if skill {
         FileKind::Skill
     } else {
         FileKind::Other
     };
+    if !FRONTMATTER_KEYS.contains(&key.as_str()) {
+        // A key the analysis never reads was replaced by placeholders: compared by length.
+        entry["key"] = Json::from(key.chars().count());
+    }
+    let Some(value) = entry.get_mut("value") else {
+        return;
+    };
     match policy(Some(&key), kind) {
+        Policy::Keep if key == "modified" => {
+            // Only the day stays: the day and the length are compared.
+            if let Json::String(text) = value {
+                let day = crate::date::parse_day(text).map(|_| text.trim().get(..10));
+                *value = serde_json::json!([day.flatten(), text.chars().count()]);
+            }
+        }
         Policy::Keep => {
             // A word outside the vocabulary was replaced like text: compared by length.
             if let Json::String(text) = value {
@@ -2597,11 +2864,41 @@ mod tests {
     }
 
     #[test]
+    fn numbers_stay_numbers_of_their_shown_length() {
+        for (atom, shared) in [
+            ("4096", "1111"),
+            ("-12", "-11"),
+            ("0xDEADBEEF", "0x3B9ACA00"),
+            ("0x1f", "0x11"),
+            ("0o17", "0o12"),
+            ("1.50", "1.10"),
+        ] {
+            assert_eq!(number_placeholder(atom).as_deref(), Some(shared), "{atom}");
+        }
+        assert_eq!(number_placeholder("true"), None);
+        assert_eq!(number_placeholder("word"), None);
+    }
+
+    #[test]
+    fn names_get_distinct_placeholders() {
+        let mut taken = BTreeSet::new();
+        let mut seen = Vec::new();
+        for name in ["alpha", "bravo", "gamma", "name", "x_y", "a_b"] {
+            let shared = distinct_placeholder(name, &taken);
+            assert_eq!(shared.len(), name.len());
+            assert!(!FRONTMATTER_KEYS.contains(&shared.as_str()));
+            taken.insert(shared.clone());
+            seen.push(shared);
+        }
+        assert_eq!(seen, ["xxxxx", "xxxxb", "xxxxc", "xxxx", "x_x", "x_b"]);
+    }
+
+    #[test]
     fn the_lexer_finds_keys_and_values() {
-        let yaml = "name: my-skill # why\ndescription: >-\n  Line one: 2\n  two\npaths: [\"src/**\", lib/*.ts]\ntype: user\nx: \"a\\u00e9\"\n";
+        let yaml = "name: my-skill # why\ndescription: >-\n  Line one: 2\n  two\npaths: [\"src/**\", lib/*.ts]\ntype: user\nx: \"a\\u00e9\"\ny: &a !t {k: *a}\n";
         let lexed = lex_yaml(yaml);
         let keys: Vec<&str> = lexed.keys.iter().flatten().map(String::as_str).collect();
-        assert_eq!(keys, ["name", "description", "paths", "type", "x"]);
+        assert_eq!(keys, ["name", "description", "paths", "type", "x", "y"]);
         let pieces: Vec<(&str, PieceKind, usize)> = lexed
             .pieces
             .iter()
@@ -2610,15 +2907,25 @@ mod tests {
         assert_eq!(
             pieces,
             [
+                ("name", PieceKind::Key { top: true }, 1),
                 ("my-skill", PieceKind::Atom, 1),
                 ("# why", PieceKind::Comment, 1),
+                ("description", PieceKind::Key { top: true }, 2),
                 ("Line one: 2", PieceKind::Block, 2),
                 ("two", PieceKind::Block, 2),
+                ("paths", PieceKind::Key { top: true }, 3),
                 ("src/**", PieceKind::Quoted, 3),
                 ("lib/*.ts", PieceKind::Atom, 3),
+                ("type", PieceKind::Key { top: true }, 4),
                 ("user", PieceKind::Atom, 4),
+                ("x", PieceKind::Key { top: true }, 5),
                 ("a", PieceKind::Quoted, 5),
                 ("\\u00e9", PieceKind::Escape, 5),
+                ("y", PieceKind::Key { top: true }, 6),
+                ("a", PieceKind::Anchor, 6),
+                ("!t", PieceKind::Tag, 6),
+                ("k", PieceKind::Key { top: false }, 6),
+                ("a", PieceKind::Anchor, 6),
             ]
         );
     }

@@ -13,7 +13,7 @@
 //!   "config_dir": null, "os": "linux", "version": null, "today": null,
 //!   "mounts": ["/home/ahaaa/.claude", …],        // folders the snapshot covers
 //!   "dirs": ["/home/ahaaa/work/shop/.git", …],  // folders that exist with no file kept
-//!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "…",
+//!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "2026-11-30",
 //!                "text": "…" | "base64": "…" | "entry": "…" | "unreadable": true }, … ],
 //!   "findings": [ { "code": "zip-entry-rejected", "severity": "warning",
 //!                   "path": "…", "line": null }, … ] }
@@ -21,7 +21,8 @@
 //!
 //! A file carries `text` (valid UTF-8), `base64` (base64url bytes, for invalid UTF-8), in a
 //! zip `entry` (the zip entry that holds its bytes), `unreadable`, or nothing (only its size
-//! is shared: the analysis never reads it). Absent optional fields read as null, unknown
+//! is shared: the analysis never reads it). A link leaves `size` out where it is the length
+//! of the bytes carried. `modified` is the day only: the growth chart reads no more. Absent optional fields read as null, unknown
 //! fields are ignored, so a later writer may add fields without a new format number; a
 //! change of meaning gets one.
 //!
@@ -408,7 +409,9 @@ struct Payload {
 #[derive(Debug, Serialize, Deserialize)]
 struct PayloadFile {
     path: String,
-    size: u64,
+    /// Left out when the file carries its bytes (`text`, `base64`): their length is its size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     modified: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -464,7 +467,7 @@ impl Payload {
             .map(|(index, (path, file))| {
                 let mut shared = PayloadFile {
                     path: path.as_str().to_owned(),
-                    size: file.size,
+                    size: Some(file.size),
                     modified: file.modified.clone(),
                     text: None,
                     base64: None,
@@ -491,10 +494,16 @@ impl Payload {
                             }
                             shared.entry = Some(entry);
                         }
-                        Carrier::Inline => match std::str::from_utf8(bytes) {
-                            Ok(text) => shared.text = Some(text.to_owned()),
-                            Err(_) => shared.base64 = Some(base64url_encode(bytes)),
-                        },
+                        Carrier::Inline => {
+                            match std::str::from_utf8(bytes) {
+                                Ok(text) => shared.text = Some(text.to_owned()),
+                                Err(_) => shared.base64 = Some(base64url_encode(bytes)),
+                            }
+                            // The receiver measures the bytes; a size that differs stays.
+                            if file.size == bytes.len() as u64 {
+                                shared.size = None;
+                            }
+                        }
                     },
                 }
                 shared
@@ -576,13 +585,19 @@ impl Payload {
         }
         for file in self.files {
             let at = path(&file.path)?;
+            // Only a file that carries its bytes may leave its size out (it is their length).
+            let size = match file.size {
+                Some(size) => size,
+                None if file.text.is_some() || file.base64.is_some() => 0,
+                None => return Err(ShareError::Corrupt(format!("{at} has no size"))),
+            };
             let contents = match (file.text, file.base64, file.entry, file.unreadable) {
                 (Some(text), None, None, false) => Contents::Loaded(text.into_bytes()),
                 (None, Some(data), None, false) => Contents::Loaded(
                     base64url_decode(&data)
                         .ok_or_else(|| ShareError::Corrupt(format!("the bytes of {at}")))?,
                 ),
-                (None, None, Some(name), false) => Contents::Loaded(entry(&name, file.size)?),
+                (None, None, Some(name), false) => Contents::Loaded(entry(&name, size)?),
                 (None, None, None, true) => Contents::Unreadable(WAS_UNREADABLE.to_owned()),
                 (None, None, None, false) => Contents::Unreadable(SIZE_ONLY.to_owned()),
                 _ => {
@@ -594,10 +609,14 @@ impl Payload {
             if let Contents::Loaded(bytes) = &contents {
                 budget.check(&at, bytes, limits)?;
             }
+            let size = match (&contents, file.size) {
+                (Contents::Loaded(bytes), None) => bytes.len() as u64,
+                _ => size,
+            };
             tree.insert(
                 at,
                 FileEntry {
-                    size: file.size,
+                    size,
                     contents,
                     modified: file.modified,
                 },

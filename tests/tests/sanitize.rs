@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use memdiag_core::report::{Os, Report};
-use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized};
+use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized, KEPT_FRONTMATTER_KEYS};
 use memdiag_core::share::{decode_link, encode_link, inspect_link, open_share_zip, to_zip};
 use memdiag_core::{
     analyze, analyze_with, encode_project_path, ContentSource, Contents, Entry, Input, Step, Tree,
@@ -92,7 +92,14 @@ fn figures(report: &Report) -> String {
                 t.warning = t.warning.map(|w| w.chars().count().to_string());
                 t
             }),
-            row.frontmatter.iter().map(|f| &f.key).collect::<Vec<_>>(),
+            // Keys the analysis never reads become placeholders: their length counts.
+            row.frontmatter
+                .iter()
+                .map(|f| match KEPT_FRONTMATTER_KEYS.contains(&f.key.as_str()) {
+                    true => f.key.clone(),
+                    false => f.key.chars().count().to_string(),
+                })
+                .collect::<Vec<_>>(),
             row.references
                 .iter()
                 .map(|r| (r.kind, r.line, r.exists, r.resolved.is_some()))
@@ -540,11 +547,11 @@ fn frontmatter_keeps_keys_and_what_discovery_reads() {
         when_to_use: >
           xxxx xxxxx xx xxxx
           xx xxxxxxx.
-        version: 1.10
-        retries: 1
-        enabled: true
-        owner: null
-        tags: [xxx, "xx xxxx"]  # xxx xxxxx
+        xxxxxxx: 1.10
+        xxxxxxb: 1
+        xxxxxxc: true
+        xxxxx: null
+        xxxx: [xxx, "xx xxxx"]  # xxx xxxxx
         disable-model-invocation: false
         ---
         xxxx xxxx.
@@ -570,7 +577,43 @@ fn frontmatter_keeps_keys_and_what_discovery_reads() {
         ---
         name: xxxxxxxx xxx xxxxxx
         type: project
-        modified: 2026-11-02T10:00:00Z
+        modified: 2026-11-02T00:00:00Z
+        ---
+        xxx xxx xxxxxxx.
+        "#,
+    );
+}
+
+/// Only the words the analysis reads pass: keys it never reads, anchor, alias and tag names
+/// and numbers (hex too) become placeholders of the same length, distinct where the names
+/// were, and a number stays a number of the same shown length.
+#[test]
+fn frontmatter_passes_only_the_words_the_analysis_reads() {
+    check_file(
+        r#"
+        //@ project=/home/alice
+        //- /home/alice/.claude/projects/-home-alice/memory/MEMORY.md
+        - [Pay](payments.md)
+        //- /home/alice/.claude/projects/-home-alice/memory/payments.md
+        ---
+        type: project
+        modified: 2026-11-02T10:41:07+01:00
+        stripe_key: &acct_live !vault 0xDEADBEEF
+        stripe_kez: *acct_live
+        owner: {team_7f3a: 4096, team_7f3b: -12}
+        ---
+        Use the adapter.
+        "#,
+        NO_NAMES,
+        "/home/alice/.claude/projects/-home-alice/memory/payments.md",
+        r#"
+        //- /home/aaaaa/.claude/projects/-home-aaaaa/memory/paaaaaaa.md
+        ---
+        type: project
+        modified: 2026-11-02T00:00:00+00:00
+        xxxxxx_xxx: &xxxx_xxxx !xxxxx 0x3B9ACA00
+        xxxxxx_xxb: *xxxx_xxxx
+        xxxxx: {xxxx_0x0x: 1111, xxxx_0x0b: -11}
         ---
         xxx xxx xxxxxxx.
         "#,

@@ -26,7 +26,7 @@ const LONG_LINE_CHARS: usize = 200;
 /// Long-line findings listed one by one before they are summed up.
 const LONG_LINES_LISTED: usize = 10;
 /// The frontmatter `type`s Claude Code writes.
-const MEMORY_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
+pub(crate) const MEMORY_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
 /// Words that mark an index entry as a correction of an earlier one.
 pub(crate) const CORRECTION_WORDS: [&str; 6] = [
     "not",
