@@ -16,8 +16,50 @@ pub enum FolderKind {
     ConfigDir,
     /// A home folder: its `.claude/` is the config directory. Mounted as `<home>`.
     Home,
-    /// Anything else, mounted as the project.
+    /// A project folder, mounted as the project: it holds something Claude Code reads in a
+    /// project (a `CLAUDE.md`, a `.claude/` folder, a `.git`) or a project's own manifest.
     Project,
+    /// Neither: a folder with none of those (a folder of photos, a `Downloads` folder). It
+    /// would mount as the project, but the page asks first.
+    Unrelated,
+}
+
+/// Files at a folder's top that mark a project even with no instruction file: build and
+/// package manifests.
+const PROJECT_MANIFESTS: [&str; 18] = [
+    "package.json",
+    "Cargo.toml",
+    "pyproject.toml",
+    "setup.py",
+    "requirements.txt",
+    "go.mod",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "Gemfile",
+    "composer.json",
+    "Makefile",
+    "CMakeLists.txt",
+    "deno.json",
+    "mix.exs",
+    "Package.swift",
+    "pubspec.yaml",
+    ".mcp.json",
+];
+
+/// True when `path` (relative to the folder) is something only a project holds: an
+/// instruction file at any depth, anything in a top `.claude/` or `.git`, a manifest at the
+/// top, or a top `src/` folder.
+fn marks_a_project(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if matches!(name, "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md") {
+        return true;
+    }
+    match path.split_once('/') {
+        Some((".claude" | ".git" | "src", _)) => true,
+        Some(_) => false,
+        None => path == ".git" || PROJECT_MANIFESTS.contains(&path),
+    }
 }
 
 /// Entries directly inside a `.claude/` folder that only Claude Code's own config directory
@@ -41,7 +83,9 @@ const CONFIG_ONLY: [&str; 6] = [
 /// `settings.json`, a `projects/` folder, or a `CLAUDE.md` beside a `rules/` folder, is a
 /// config directory. A project keeps its settings and rules one level down, in its own
 /// `.claude/`, which never holds the config directory's own files. The home signals are
-/// weighed first because a home folder often has a `projects/` folder of its own.
+/// weighed first because a home folder often has a `projects/` folder of its own. Anything
+/// else is a project when it holds an instruction file, a `.claude/`, a `.git`, a `src/` or
+/// a manifest (`package.json`, `Cargo.toml`, …), and [`FolderKind::Unrelated`] otherwise.
 pub fn classify_folder<'a>(
     name: &str,
     relative_paths: impl IntoIterator<Item = &'a str>,
@@ -50,7 +94,9 @@ pub fn classify_folder<'a>(
         return FolderKind::ConfigDir;
     }
     let (mut claude_md, mut rules, mut config) = (false, false, false);
+    let mut project = false;
     for path in relative_paths {
+        project = project || marks_a_project(path);
         if path == ".claude.json" || is_config_only(path.strip_prefix(".claude/")) {
             return FolderKind::Home;
         }
@@ -64,8 +110,10 @@ pub fn classify_folder<'a>(
     }
     if config || (claude_md && rules) {
         FolderKind::ConfigDir
-    } else {
+    } else if project {
         FolderKind::Project
+    } else {
+        FolderKind::Unrelated
     }
 }
 
@@ -267,6 +315,43 @@ mod tests {
         assert_eq!(
             classify_folder("cfg", ["CLAUDE.md", "rules/style.md"]),
             FolderKind::ConfigDir
+        );
+    }
+
+    #[test]
+    fn a_folder_with_nothing_of_a_project_is_unrelated() {
+        let photos = ["IMG_0001.jpg", "IMG_0002.jpg", "trip/IMG_0100.heic"];
+        assert_eq!(classify_folder("Photos", photos), FolderKind::Unrelated);
+        let downloads = [
+            "invoice.pdf",
+            "setup.dmg",
+            "notes/readme.txt",
+            "app/README.md",
+        ];
+        assert_eq!(
+            classify_folder("Downloads", downloads),
+            FolderKind::Unrelated
+        );
+        assert_eq!(classify_folder("empty", []), FolderKind::Unrelated);
+        // Any one sign makes it a project: an instruction file at any depth, a .git, a
+        // manifest, a .claude/ or a src/ at the top.
+        for sign in [
+            "deep/down/CLAUDE.md",
+            "CLAUDE.local.md",
+            ".git",
+            ".git/HEAD",
+            "package.json",
+            "Cargo.toml",
+            ".claude/settings.json",
+            "src/main.rs",
+        ] {
+            let paths = ["photo.jpg", sign];
+            assert_eq!(classify_folder("x", paths), FolderKind::Project, "{sign}");
+        }
+        // A manifest counts only at the top, where a project keeps it.
+        assert_eq!(
+            classify_folder("x", ["old/package.json"]),
+            FolderKind::Unrelated
         );
     }
 

@@ -33,6 +33,9 @@ pub struct Engine {
     /// The analysis worker; `None` where the page has none (the component tests), and the
     /// analysis runs in place.
     host: Option<Host>,
+    /// Folders the page did not take yet (neither a `~/.claude` nor a project), until the
+    /// person takes them as the project or dismisses the banner that names them.
+    pending: Rc<RefCell<Vec<Source>>>,
 }
 
 impl Engine {
@@ -335,6 +338,7 @@ impl Engine {
     /// share link from the address bar, so that reloading does not open it again.
     pub fn start_fresh(&self, clear_link: bool) {
         self.snapshot.borrow_mut().clear();
+        self.pending.borrow_mut().clear();
         let run = self.next_run();
         self.dispatch.dispatch(Action::Reset(run));
         if clear_link {
@@ -354,11 +358,13 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> Engine {
     let snapshot = use_mut_ref(Snapshot::default);
     let runs = use_mut_ref(|| 0u64);
     let host = use_memo((), |_| Host::from_page());
+    let pending = use_mut_ref(Vec::new);
     Engine {
         snapshot,
         runs,
         dispatch,
         host: (*host).clone(),
+        pending,
     }
 }
 
@@ -381,6 +387,24 @@ impl Engine {
                 Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
             }
         });
+    }
+
+    /// Takes the folders the banner names as the project after all, and runs.
+    pub fn take_pending(&self, current: Inputs) {
+        let added: Vec<Source> = self.pending.borrow_mut().drain(..).collect();
+        self.dispatch.dispatch(Action::DismissRefusal);
+        if added.is_empty() {
+            return;
+        }
+        let run = self.next_run();
+        self.dispatch.dispatch(Action::RunStarted(run));
+        self.add_sources(run, added, current);
+    }
+
+    /// Forgets the folders the banner names, keeping what is shown.
+    pub fn dismiss_pending(&self) {
+        self.pending.borrow_mut().clear();
+        self.dispatch.dispatch(Action::DismissRefusal);
     }
 
     /// Shows a notice for a person.
@@ -545,7 +569,13 @@ impl Engine {
     }
 }
 
-/// Adds the sources a drop or an input produced, or shows why none came.
+/// What the page expects to be given, for the banner that says it got something else.
+const EXPECTED: &str = "a ~/.claude folder (CLAUDE.md, settings.json, projects/…), a home folder holding .claude, a project folder (its CLAUDE.md, .claude/, .git or package manifest), or a zip of one of these.";
+
+/// Adds the sources a drop or an input produced, or says in a banner why some or none were
+/// taken: a folder or zip with no file in it, one that could not be opened, and a folder
+/// that is neither a `~/.claude` nor a project, which waits until the person takes it as the
+/// project anyway or dismisses it. What is shown stays meanwhile.
 fn finish_adding(
     engine: &Engine,
     run: u64,
@@ -553,36 +583,44 @@ fn finish_adding(
     errors: Vec<String>,
     current: Inputs,
 ) {
-    // A folder or zip with no file in it is no ~/.claude and no project: say what was found
-    // and what was expected, and keep what is shown.
-    let mut errors = errors;
-    let added: Vec<Source> = added
-        .into_iter()
-        .filter(|source| {
-            let empty = source.info().files == 0;
-            if empty {
-                errors.push(format!(
-                    "{} holds no files: expected a ~/.claude folder (CLAUDE.md, settings.json, projects/…), a home folder, a project folder, or a zip of one. What was shown before stays.",
-                    source.name
-                ));
-            }
-            !empty
-        })
-        .collect();
-    if added.is_empty() {
-        let message = if errors.is_empty() {
-            "Nothing was added.".to_owned()
+    engine.pending.borrow_mut().clear();
+    engine.dispatch.dispatch(Action::DismissRefusal);
+    let mut found = errors;
+    let mut taken = Vec::new();
+    let mut unrelated = Vec::new();
+    for source in added {
+        let files = source.info().files;
+        if files == 0 {
+            found.push(format!("“{}” holds no files.", source.name));
+        } else if source.looks_unrelated() {
+            found.push(format!(
+                "“{}” holds {} but nothing of a ~/.claude or a project: no CLAUDE.md, no .claude folder, no .git, no package manifest.",
+                source.name,
+                if files == 1 { "1 file".to_owned() } else { format!("{} files", crate::state::grouped(files as u64)) }
+            ));
+            unrelated.push(source);
         } else {
-            errors.join(" ")
-        };
-        engine.dispatch.dispatch(Action::RunFailed(run, message));
+            taken.push(source);
+        }
+    }
+    let refusal = (!found.is_empty()).then(|| crate::state::Refusal {
+        found: found.join(" "),
+        expected: EXPECTED.to_owned(),
+        can_take: !unrelated.is_empty(),
+    });
+    *engine.pending.borrow_mut() = unrelated;
+    if taken.is_empty() {
+        let refusal = refusal.unwrap_or_else(|| crate::state::Refusal {
+            found: "Nothing was added.".to_owned(),
+            expected: EXPECTED.to_owned(),
+            can_take: false,
+        });
+        engine.dispatch.dispatch(Action::Refused(run, refusal));
         return;
     }
-    engine.add_sources(run, added, current);
-    if !errors.is_empty() {
-        engine.dispatch.dispatch(Action::Notice(Some(format!(
-            "Some items were left out: {}",
-            errors.join(" ")
-        ))));
+    if let Some(refusal) = refusal {
+        // The rest is taken: the banner names only what was left out (no run ends here).
+        engine.dispatch.dispatch(Action::Refused(0, refusal));
     }
+    engine.add_sources(run, taken, current);
 }

@@ -161,7 +161,9 @@ impl Source {
         let role = match infer::classify_folder(&name, files.iter().map(|f| f.rel.as_str())) {
             FolderKind::ConfigDir => Role::Config,
             FolderKind::Home => Role::Home,
-            FolderKind::Project => Role::Project,
+            // An unrelated folder would mount as the project too; the engine asks first
+            // ([`Source::looks_unrelated`]).
+            FolderKind::Project | FolderKind::Unrelated => Role::Project,
         };
         Source {
             id: next_source_id(),
@@ -327,6 +329,17 @@ impl Source {
     pub fn forget_contents(&self) {
         self.cache.borrow_mut().clear();
         self.stats.borrow_mut().clear();
+    }
+
+    /// True for a folder or zip that is neither a `~/.claude`, a home nor a project (see
+    /// [`memdiag_core::infer::FolderKind::Unrelated`]): the page asks before it takes it as
+    /// the project.
+    pub fn looks_unrelated(&self) -> bool {
+        self.role == Role::Project
+            && matches!(
+                infer::classify_folder(&self.name, self.files.iter().map(|f| f.rel.as_str())),
+                FolderKind::Unrelated
+            )
     }
 
     /// The names of the folders under `projects/`, for a config directory.

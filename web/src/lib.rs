@@ -53,7 +53,9 @@ use components::footprint::{Contributors, FootprintBar, LaterLoads, SummaryCards
 use components::picker::{choices, ProjectPicker};
 use components::release::ReleasePanel;
 use components::share_dialog::ShareDialog;
-use components::status::{EmptyState, Guidance, SharedBanner, SharedWaiting, StatusLine};
+use components::status::{
+    EmptyState, Guidance, InputBanner, SharedBanner, SharedWaiting, StatusLine,
+};
 use components::topbar::TopBar;
 use components::workspace::Workspace;
 use engine::{use_engine, Engine};
@@ -132,6 +134,7 @@ pub fn App() -> Html {
                 data-run={state.status.run.to_string()}
                 data-ready={(!busy && state.loaded.report.is_some()).to_string()}>
                 <TopBar />
+                <InputBanner />
                 if state.sources.shared.is_some() {
                     <SharedBanner />
                 }
@@ -401,7 +404,7 @@ fn page_keys(page: &Page) -> Callback<KeyboardEvent> {
     let state = page.state.clone();
     let engine = page.engine.clone();
     Callback::from(move |event: KeyboardEvent| {
-        let modal_open = state.dialogs.picker || state.dialogs.share.is_some();
+        let modal_open = state.dialogs.any_open();
         if event.ctrl_key() || event.meta_key() || event.alt_key() || modal_open {
             return;
         }

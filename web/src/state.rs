@@ -452,6 +452,21 @@ pub struct Status {
     pub notice: Option<String>,
     /// When the last scan finished, in milliseconds of the page clock.
     pub scanned_at: Option<f64>,
+    /// Input the page did not take, shown in a banner over what stays shown.
+    pub refusal: Option<Refusal>,
+}
+
+/// Input the page did not take as it came: an empty folder or zip, one it could not open,
+/// or a folder that is neither a `~/.claude` nor a project. What was shown before stays
+/// until the person chooses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// What was found, naming the folder or zip.
+    pub found: String,
+    /// What the page expected instead.
+    pub expected: String,
+    /// True when it can be taken anyway, as the project (an unrelated folder).
+    pub can_take: bool,
 }
 
 /// The last finished report and what it was made from.
@@ -527,6 +542,15 @@ pub struct Dialogs {
     pub picker: bool,
     /// While the Share dialog is open: the moment its snapshot is made (ISO 8601).
     pub share: Option<String>,
+    /// True while the load-type legend (the Icons dialog) is open.
+    pub legend: bool,
+}
+
+impl Dialogs {
+    /// True while any dialog is open: the page's own keys then wait.
+    pub fn any_open(&self) -> bool {
+        self.picker || self.share.is_some() || self.legend
+    }
 }
 
 /// Everything that changes the state.
@@ -577,6 +601,12 @@ pub enum Action {
     SetUnit(Unit),
     /// Open or close the project picker.
     SetPicker(bool),
+    /// Run `run` ended without taking what was dropped or chosen: say so in a banner.
+    Refused(u64, Refusal),
+    /// The person dismissed the banner, or chose what to do with what it names.
+    DismissRefusal,
+    /// Open or close the load-type legend.
+    SetLegend(bool),
     /// Open the Share dialog for a snapshot made at this moment (ISO 8601), or close it.
     SetShare(Option<String>),
     /// The file view's tab.
@@ -628,6 +658,13 @@ impl State {
                 self.status.busy = None;
                 self.status.error = Some(message);
             }
+            Action::Refused(run, refusal) => {
+                if run == self.status.run {
+                    self.status.busy = None;
+                }
+                self.status.refusal = Some(refusal);
+            }
+            Action::DismissRefusal => self.status.refusal = None,
             Action::Progressed(..) | Action::RunFinished { .. } | Action::RunFailed(..) => {}
             Action::SourcesChanged(sources, inputs) => {
                 self.sources.infos = sources;
@@ -697,6 +734,7 @@ impl State {
             Action::SetFilter(filter) => self.nav.filter = filter,
             Action::SetUnit(unit) => self.pane.unit = unit,
             Action::SetPicker(open) => self.dialogs.picker = open,
+            Action::SetLegend(open) => self.dialogs.legend = open,
             Action::SetShare(made) => {
                 // Nothing of the person's own can be shared from a shared snapshot.
                 self.dialogs.share = made.filter(|_| self.sources.shared.is_none());

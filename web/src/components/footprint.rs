@@ -119,9 +119,13 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
                         let percent = share(value);
                         let tip = format!("{}: {} {unit_name} ({percent:.1}%) · {files} files", group.name(), grouped(value));
                         let on_group = props.on_group.clone();
+                        // The mouse's shortcut: each segment selects its group. They take no
+                        // focus; the legend's buttons below do the same by keyboard (one per
+                        // group, empty ones too), and the bar's label reads out every share.
                         html! {
                             <div
                                 key={group.name()}
+                                aria-hidden="true"
                                 onclick={Callback::from(move |_| on_group.emit(group))}
                                 class={format!("segment g-{}", group_slug(group))}
                                 data-percent={format!("{percent:.4}")}

@@ -76,6 +76,54 @@ pub fn Guidance() -> Html {
     }
 }
 
+/// The banner at the top of the main view when the page did not take what it was given:
+/// what was found, what was expected, that what is shown stays, and the choice.
+#[component]
+pub fn InputBanner() -> Html {
+    let page = use_context::<Page>().expect("the banner is inside the page");
+    let Some(refusal) = page.state.status.refusal.clone() else {
+        return Html::default();
+    };
+    let shown = page.state.loaded.report.is_some();
+    let dismiss = {
+        let engine = page.engine.clone();
+        Callback::from(move |_: MouseEvent| engine.dismiss_pending())
+    };
+    let take = {
+        let engine = page.engine.clone();
+        let inputs = page.state.sources.inputs.clone();
+        Callback::from(move |_: MouseEvent| engine.take_pending(inputs.clone()))
+    };
+    html! {
+        <section class="input-banner" role="alert" aria-labelledby="input-banner-title" data-testid="input-banner"
+            data-can-take={refusal.can_take.to_string()}>
+            <div class="input-banner-text">
+                <p id="input-banner-title" class="input-banner-title"><strong>{ "That is not what the page reads." }</strong></p>
+                <p data-testid="input-banner-found"><strong>{ "Found: " }</strong>{ refusal.found.clone() }</p>
+                <p data-testid="input-banner-expected"><strong>{ "Expected: " }</strong>{ refusal.expected.clone() }</p>
+                <p class="small muted">
+                    if shown {
+                        { "What was shown before stays until you choose." }
+                    } else {
+                        { "Nothing was loaded." }
+                    }
+                </p>
+            </div>
+            <div class="input-banner-actions">
+                if refusal.can_take {
+                    <button class="primary" data-testid="banner-take" onclick={take}
+                        title="Analyse the folder as the project: Claude Code would find nothing of its own in it">
+                        { "Use it as the project anyway" }
+                    </button>
+                }
+                <button data-testid="banner-dismiss" onclick={dismiss}>
+                    { if shown { "Keep what is shown" } else { "Dismiss" } }
+                </button>
+            </div>
+        </section>
+    }
+}
+
 /// The one-line status under the fields; it keeps its height so nothing jumps.
 #[component]
 pub fn StatusLine() -> Html {

@@ -162,11 +162,11 @@ pub fn TopBar() -> Html {
                         { "Share…" }
                     </button>
                     { load_legend() }
-                    <input ref={folder_input.clone()} type="file" class="hidden-input" webkitdirectory=true multiple=true
+                    <input ref={folder_input.clone()} type="file" class="hidden-input" tabindex="-1" webkitdirectory=true multiple=true
                         data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
-                    <input ref={zip_input.clone()} type="file" class="hidden-input" accept=".zip,application/zip"
+                    <input ref={zip_input.clone()} type="file" class="hidden-input" tabindex="-1" accept=".zip,application/zip"
                         data-testid="zip-input" aria-label="Open a zip" onchange={on_zip_chosen} />
-                    <input ref={claude_json_input.clone()} type="file" class="hidden-input" accept=".json,application/json"
+                    <input ref={claude_json_input.clone()} type="file" class="hidden-input" tabindex="-1" accept=".json,application/json"
                         data-testid="claude-json-input" aria-label="Add ~/.claude.json" onchange={on_claude_json_chosen} />
                 </nav>
                 { claude_json_line(state.sources.claude_json.as_ref(), &state.sources.inputs, click(&claude_json_input), remove_claude_json) }
@@ -175,9 +175,51 @@ pub fn TopBar() -> Html {
     }
 }
 
-/// The seven load-type icons and what each means, one click away in every view.
+/// The seven load-type icons and what each means, one click away in every view: a button
+/// in the header that opens them in a dialog.
 pub fn load_legend() -> Html {
+    html! { <LoadLegend /> }
+}
+
+/// The Icons button and, while open, the legend dialog.
+#[component]
+pub fn LoadLegend() -> Html {
+    let page = use_context::<Page>().expect("the legend is inside the page");
+    let open = page.state.dialogs.legend;
+    let toggle = page
+        .state
+        .dispatcher()
+        .to_callback()
+        .reform(move |_: MouseEvent| Action::SetLegend(!open));
+    let close = page
+        .state
+        .dispatcher()
+        .to_callback()
+        .reform(|_: ()| Action::SetLegend(false));
+    html! {
+        <span class="load-legend" data-testid="load-legend" data-open={open.to_string()}>
+            <button class="legend-open" data-testid="legend-open" aria-haspopup="dialog" aria-expanded={open.to_string()}
+                title="What the icons in the tree mean" onclick={toggle}>{ "Icons" }</button>
+            if open {
+                <LegendDialog on_close={close} />
+            }
+        </span>
+    }
+}
+
+/// Props of [`LegendDialog`].
+#[derive(Properties, PartialEq)]
+pub struct LegendDialogProps {
+    /// Closes the legend.
+    pub on_close: Callback<()>,
+}
+
+/// The legend of the seven load types, a modal dialog: focus on its Close button, Tab stays
+/// inside, Escape or a click beside it closes it.
+#[component]
+pub fn LegendDialog(props: &LegendDialogProps) -> Html {
     use memdiag_core::report::LoadType;
+    let dialog = crate::components::dialog::use_dialog(props.on_close.clone());
     let meaning = |load: LoadType| match load {
         LoadType::Always => "in every session",
         LoadType::Startup => "at session start, up to its caps (MEMORY.md)",
@@ -196,18 +238,34 @@ pub fn load_legend() -> Html {
         LoadType::Import,
         LoadType::Link,
     ];
+    let on_backdrop = {
+        let on_close = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| on_close.emit(()))
+    };
+    let on_close = {
+        let on_close = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| on_close.emit(()))
+    };
     html! {
-        <details class="load-legend" data-testid="load-legend">
-            <summary title="What the icons in the tree mean">{ "Icons" }</summary>
-            <dl>
-                { for loads.iter().map(|&load| html! {
-                    <div data-testid="legend-load" data-load={load.label()}>
-                        <dt><span class="icon" aria-hidden="true">{ load.icon() }</span>{ format!(" {}", load.label()) }</dt>
-                        <dd>{ meaning(load) }</dd>
-                    </div>
-                }) }
-            </dl>
-        </details>
+        <div class="modal-backdrop" onclick={on_backdrop}>
+            <div class="modal legend-dialog" role="dialog" aria-modal="true" aria-labelledby="legend-title"
+                data-testid="legend-dialog" ref={dialog.node.clone()} onkeydown={dialog.onkeydown.clone()}
+                onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+                <h2 id="legend-title">{ "What the icons mean" }</h2>
+                <p class="muted small">{ "Each row of the tree says when Claude Code loads its file. Only the first loads in every session." }</p>
+                <dl>
+                    { for loads.iter().map(|&load| html! {
+                        <div data-testid="legend-load" data-load={load.label()}>
+                            <dt><span class="icon" aria-hidden="true">{ load.icon() }</span>{ format!(" {}", load.label()) }</dt>
+                            <dd>{ meaning(load) }</dd>
+                        </div>
+                    }) }
+                </dl>
+                <div class="modal-actions">
+                    <button data-testid="legend-close" autofocus=true onclick={on_close}>{ "Close" }</button>
+                </div>
+            </div>
+        </div>
     }
 }
 

@@ -300,7 +300,19 @@ fn file_row(
     };
     let muted = row.load.is_muted();
     let level = 2 + row.depth;
-    let marks = status_marks(row, props.approval);
+    // A file that could not be read (a damaged zip entry, a read error) says so on its row,
+    // with the reason, rather than the "skipped" every unread file gets.
+    let unreadable = props.report.diagnostics.iter().find(|d| {
+        d.code == memdiag_core::report::Code::FileUnreadable
+            && d.path.as_deref() == Some(row.path.as_str())
+    });
+    let marks = match unreadable {
+        Some(finding) => html! {
+            <span class="badge status unreadable" title={finding.message.clone()}
+                data-testid="unreadable">{ "could not be read" }</span>
+        },
+        None => status_marks(row, props.approval),
+    };
     let change = props
         .report
         .comparison
