@@ -263,6 +263,35 @@ fn generated_snapshots_keep_their_report() {
     }
 }
 
+/// A generated snapshot of an ordinary size (50 to 100 rows, like the demo's `~/.claude` with
+/// a project) makes a default link well under the 8 KB chat tools keep; it opens to the same
+/// report.
+#[test]
+fn a_generated_seventy_row_snapshot_links_well_under_8_kb() {
+    let mut measured = Vec::new();
+    for seed in 0..40 {
+        let generated = generate(seed);
+        let (tree, report) = generated.analyse();
+        if !(50..=100).contains(&report.files.len()) {
+            continue;
+        }
+        let shared = sanitize(&tree, &generated.input, &report, &SanitizeOptions::default());
+        let link = encode_link(&shared, "2026-11-30T09:12:00Z");
+        let opened = decode_link(&link).expect("the link opens");
+        let again = match analyze(&opened.tree, &opened.input).unwrap() {
+            Step::Done(report) => report,
+            Step::NeedsContents(paths) => panic!("seed {seed}: asks for {paths:?}"),
+        };
+        assert_eq!(again.footprint, check_invariant("link", &report, &shared).footprint);
+        measured.push((seed, report.files.len(), link.len()));
+    }
+    eprintln!("(seed, rows, link characters): {measured:?}");
+    assert!(measured.len() >= 3, "too few snapshots of that size: {measured:?}");
+    for (seed, rows, chars) in &measured {
+        assert!(*chars < 6 * 1024, "seed {seed}: {rows} rows, a {chars}-character link");
+    }
+}
+
 // ----- the leak test ---------------------------------------------------------------------
 
 /// Markers hidden in `fixtures/canary/`, by where they stand.
