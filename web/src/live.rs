@@ -14,6 +14,9 @@
 //! - Refresh ([`refresh`]) walks again, which asks each file for its size and date only; a
 //!   file whose size and date are unchanged keeps the contents read before, so only changed
 //!   files are read again, and only if the analysis asks for them.
+//! - A read that fails ends as a message on that file, never as a wait: a file deleted or
+//!   moved since the walk listed it says so ([`READ_TIMEOUT_MS`] bounds a call the browser
+//!   never settles), and the run goes on with the other files.
 //! - Writes ([`apply`]) are whole files, from a [`memdiag_core::cleanup::Plan`]: every file
 //!   is read back first and compared with the text the plan was made from, and nothing is
 //!   written when one differs. Write permission is asked for by [`ask_write`], which the page
@@ -785,9 +788,9 @@ impl FileRef for JsFile {
     fn stat(&self) -> Task<'_, Stat> {
         let started = call(&self.0, "getFile", &[]);
         Box::pin(async move {
-            let file: web_sys::File = settle(started)
+            let file: web_sys::File = settle_within(started)
                 .await
-                .map_err(|e| message(&e))?
+                .map_err(|e| read_error(&e))?
                 .dyn_into()
                 .map_err(|_| "not a file".to_owned())?;
             let millis = file.last_modified();
@@ -801,17 +804,17 @@ impl FileRef for JsFile {
     fn read(&self) -> Task<'_, Vec<u8>> {
         let started = call(&self.0, "getFile", &[]);
         Box::pin(async move {
-            let file: web_sys::File = settle(started)
+            let file: web_sys::File = settle_within(started)
                 .await
-                .map_err(|e| message(&e))?
+                .map_err(|e| read_error(&e))?
                 .dyn_into()
                 .map_err(|_| "not a file".to_owned())?;
             if file.size() > crate::ingest::MAX_READ_BYTES {
                 return Err("too large to read".to_owned());
             }
-            let buffer = JsFuture::from(file.array_buffer())
+            let buffer = settle_within(Ok(file.array_buffer().into()))
                 .await
-                .map_err(|e| message(&e))?;
+                .map_err(|e| read_error(&e))?;
             Ok(Uint8Array::new(&buffer).to_vec())
         })
     }
@@ -858,6 +861,72 @@ async fn settle(started: Result<JsValue, String>) -> Result<JsValue, JsValue> {
     match value.dyn_into::<Promise>() {
         Ok(promise) => JsFuture::from(promise).await,
         Err(value) => Ok(value),
+    }
+}
+
+/// How long a read or a size look-up of a live file may take before the page gives up on
+/// it, in milliseconds (a folder on a network drive that stopped answering, a browser that
+/// never settles the call): the file then ends with a message like any unreadable file, and
+/// the run goes on.
+pub const READ_TIMEOUT_MS: i32 = 30_000;
+
+thread_local! {
+    static READ_TIMEOUT: std::cell::Cell<i32> = const { std::cell::Cell::new(READ_TIMEOUT_MS) };
+}
+
+/// Sets the read timeout in place of [`READ_TIMEOUT_MS`], for the component tests (`None`
+/// restores it).
+pub fn set_read_timeout(ms: Option<i32>) {
+    READ_TIMEOUT.with(|t| t.set(ms.unwrap_or(READ_TIMEOUT_MS)));
+}
+
+/// What a timed-out call rejects with: its `name`.
+const TIMED_OUT: &str = "MemdiagTimeout";
+
+/// [`settle`], but a promise that has not settled within the read timeout rejects with
+/// [`TIMED_OUT`].
+async fn settle_within(started: Result<JsValue, String>) -> Result<JsValue, JsValue> {
+    let value = started.map_err(|m| JsValue::from_str(&m))?;
+    let promise = match value.dyn_into::<Promise>() {
+        Ok(promise) => promise,
+        Err(value) => return Ok(value),
+    };
+    let ms = READ_TIMEOUT.with(std::cell::Cell::get);
+    let global = js_sys::global();
+    let timer_id = Rc::new(std::cell::Cell::new(JsValue::UNDEFINED));
+    let timer = {
+        let (global, timer_id) = (global.clone(), timer_id.clone());
+        Promise::new(&mut |_resolve, reject| {
+            let error = Object::new();
+            let _ = Reflect::set(&error, &"name".into(), &TIMED_OUT.into());
+            let fire = wasm_bindgen::closure::Closure::once_into_js(move || {
+                let _ = reject.call1(&JsValue::NULL, &error);
+            });
+            if let Ok(id) = call(&global, "setTimeout", &[fire, ms.into()]) {
+                timer_id.set(id);
+            }
+        })
+    };
+    let result = JsFuture::from(Promise::race(&js_sys::Array::of2(&promise, &timer))).await;
+    let _ = call(&global, "clearTimeout", &[timer_id.take()]);
+    result
+}
+
+/// A message for a person about a live file that could not be read: a file deleted or
+/// moved since the folder was listed, changed while it was read, or that never answered.
+fn read_error(error: &JsValue) -> String {
+    match get(error, "name").as_string().as_deref() {
+        Some("NotFoundError") => "the file is gone: it was deleted or moved after the folder \
+            was listed (Refresh lists the folder again)"
+            .to_owned(),
+        Some("NotReadableError") => "the file changed or went away while the page read it \
+            (Refresh reads it again)"
+            .to_owned(),
+        Some(TIMED_OUT) => format!(
+            "the browser did not hand the file over within {} s (Refresh tries again)",
+            f64::from(READ_TIMEOUT.with(std::cell::Cell::get)) / 1000.0
+        ),
+        _ => message(error),
     }
 }
 

@@ -961,3 +961,154 @@ async fn the_file_views_delete_removes_the_open_file_and_the_rescan_settles() {
     wait_for(&root, &row).await;
     assert_no_bulk_touched(&fs.borrow());
 }
+
+/// The origin-private file system, for tests that need the browser's own handles.
+mod opfs {
+    use js_sys::{Object, Promise, Reflect};
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_futures::JsFuture;
+
+    fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Promise {
+        let f: js_sys::Function = Reflect::get(target, &method.into())
+            .unwrap()
+            .unchecked_into();
+        f.apply(target, &args.iter().collect())
+            .unwrap()
+            .unchecked_into()
+    }
+
+    fn options(key: &str) -> JsValue {
+        let o = Object::new();
+        Reflect::set(&o, &key.into(), &true.into()).unwrap();
+        o.into()
+    }
+
+    /// The origin-private root, `None` in a browser without one.
+    pub(crate) async fn root() -> Option<JsValue> {
+        let window = web_sys::window().unwrap();
+        let storage = Reflect::get(
+            &Reflect::get(&window, &"navigator".into()).ok()?,
+            &"storage".into(),
+        )
+        .ok()?;
+        let get: js_sys::Function = Reflect::get(&storage, &"getDirectory".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        JsFuture::from(get.call0(&storage).ok()?.unchecked_into::<Promise>())
+            .await
+            .ok()
+    }
+
+    /// The folder at `path` below `dir` (`/`-separated), created.
+    pub(crate) async fn folder(dir: &JsValue, path: &str) -> JsValue {
+        let mut dir = dir.clone();
+        for part in path.split('/').filter(|p| !p.is_empty()) {
+            dir = JsFuture::from(call(
+                &dir,
+                "getDirectoryHandle",
+                &[part.into(), options("create")],
+            ))
+            .await
+            .unwrap();
+        }
+        dir
+    }
+
+    /// Writes `text` to `name` in `dir`.
+    pub(crate) async fn write(dir: &JsValue, name: &str, text: &str) {
+        let file = JsFuture::from(call(
+            dir,
+            "getFileHandle",
+            &[name.into(), options("create")],
+        ))
+        .await
+        .unwrap();
+        let writable = JsFuture::from(call(&file, "createWritable", &[]))
+            .await
+            .unwrap();
+        JsFuture::from(call(&writable, "write", &[text.into()]))
+            .await
+            .unwrap();
+        JsFuture::from(call(&writable, "close", &[])).await.unwrap();
+    }
+
+    /// Removes `name` (a folder with all it holds) from `dir`.
+    pub(crate) async fn remove(dir: &JsValue, name: &str) {
+        JsFuture::from(call(
+            dir,
+            "removeEntry",
+            &[name.into(), options("recursive")],
+        ))
+        .await
+        .unwrap();
+    }
+}
+
+/// A file deleted after the walk listed it and before the analysis read it (the person's
+/// editor, another tab): the run still ends, with a report, and the file carries a message
+/// that says it is gone, through the browser's own handles.
+#[wasm_bindgen_test]
+async fn a_file_gone_between_listing_and_reading_ends_with_a_message() {
+    let Some(root) = opfs::root().await else {
+        return; // No origin-private file system: no browser handles to test.
+    };
+    let base = opfs::folder(&root, "gone-test").await;
+    let claude = opfs::folder(&base, ".claude").await;
+    opfs::write(&claude, "CLAUDE.md", "be brief\n").await;
+    opfs::write(&claude, "settings.json", "{}\n").await;
+    let rules = opfs::folder(&claude, "rules").await;
+    opfs::write(&rules, "style.md", "small diffs\n").await;
+
+    let source = live::open(Rc::new(live::JsDir(claude.clone())), &|_| {})
+        .await
+        .expect("the walk succeeds");
+    assert!(source.files.iter().any(|f| f.rel == "CLAUDE.md"));
+    // Gone before the analysis reads it.
+    opfs::remove(&claude, "CLAUDE.md").await;
+    let (report, tree) = analyse(&[Rc::new(source)]).await;
+    let path = "/home/alice/.claude/CLAUDE.md";
+    let finding = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "file-unreadable" && d.path.as_deref() == Some(path))
+        .unwrap_or_else(|| panic!("no finding for {path}: {:?}", report.diagnostics));
+    assert!(
+        finding.message.contains("the file is gone"),
+        "{}",
+        finding.message
+    );
+    let entry = tree
+        .file(&memdiag_core::VPath::new(path).unwrap())
+        .expect("still listed");
+    assert!(matches!(
+        &entry.contents,
+        memdiag_core::Contents::Unreadable(m) if m.contains("deleted or moved")
+    ));
+    // What was still there was read as usual.
+    assert!(report
+        .files
+        .iter()
+        .any(|r| r.path == "/home/alice/.claude/rules/style.md" && r.size == Some(12)));
+    opfs::remove(&root, "gone-test").await;
+}
+
+/// A live file whose browser call never settles (a folder on a drive that stopped
+/// answering) ends with a message after the read timeout instead of holding the run forever.
+#[wasm_bindgen_test]
+async fn a_live_read_that_never_settles_times_out_with_a_message() {
+    let never = js_sys::Function::new_no_args("return new Promise(() => {})");
+    let handle = js_sys::Object::new();
+    js_sys::Reflect::set(&handle, &"getFile".into(), &never).unwrap();
+    let file = live::JsFile(handle.into());
+    live::set_read_timeout(Some(50));
+    let read = file.read().await;
+    let stat = file.stat().await;
+    live::set_read_timeout(None);
+    let message = read.expect_err("a read that never settles fails");
+    assert!(
+        message.contains("did not hand the file over within 0.05 s"),
+        "{message}"
+    );
+    assert!(stat.is_err());
+}
