@@ -57,11 +57,11 @@ pub(crate) const FRONTMATTER_FIELDS_SHOWN: usize = 100;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::report::{
-    Code, Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, MemoryFolder,
-    MemoryLookup, Os, ReadAnswer, Scope, Session, Severity,
+    Code, Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, Measure,
+    MemoryFolder, MemoryLookup, Os, ReadAnswer, Scope, Session, Severity,
 };
 use crate::text::frontmatter::{self, Frontmatter};
-use crate::text::measure::{as_sent, measure};
+use crate::text::measure::{as_attached, as_sent, measure};
 use crate::tree::{Contents, Tree};
 use crate::version::{ClaudeVersion, Rules};
 use crate::vpath::VPath;
@@ -169,6 +169,9 @@ struct Discovery<'a> {
     git_root: Option<VPath>,
     /// Each skill that can be listed: its `SKILL.md`, its listing line, where it lists.
     skill_lines: Vec<(VPath, String, skills::SkillSource)>,
+    /// What a Read attaches of a file (its text untrimmed), where that differs from the
+    /// row's `loaded`.
+    attached: BTreeMap<VPath, Measure>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -185,6 +188,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         memory_dir: None,
         git_root: None,
         skill_lines: Vec::new(),
+        attached: BTreeMap::new(),
     };
     walk.run()
 }
@@ -460,6 +464,12 @@ impl Discovery<'_> {
                     let sent = as_sent(&text);
                     if sent.is_empty() && row.group != Group::AutoMemory {
                         row.status = FileStatus::Empty;
+                    }
+                    if !sent.is_empty() {
+                        let attached = as_attached(&text);
+                        if attached != sent {
+                            self.attached.insert(path.clone(), measure(&attached));
+                        }
                     }
                     row.loaded = Some(measure(&sent));
                 }

@@ -319,7 +319,11 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         to: ClaudeVersion(2, 1, 78),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
+            "generated-01",
+            "generated-02",
+            "generated-04",
             "generated-05",
+            "generated-06",
             "imports-syntax-forms",
             "memory-md-25001-units-cut-at-last-newline",
             "memory-md-crlf-frontmatter-stripped",
@@ -331,6 +335,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
             "memory-md-single-line-over-25000",
             "memory-md-size-cut-short-lines",
             "text-frontmatter-and-block-comments-stripped",
+            "walk-order-and-three-names",
         ],
     },
     Unreproduced {
@@ -389,14 +394,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 232),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "generated-01",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 238),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
@@ -438,17 +435,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 306),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "generated-02",
-            "generated-04",
-            "generated-06",
-            "walk-order-and-three-names",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 315),
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
@@ -464,35 +450,11 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 70),
-        to: ClaudeVersion(2, 1, 232),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "rule-paths-patterns-match-on-read",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 70),
-        to: ClaudeVersion(2, 1, 306),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
-        ],
-    },
-    Unreproduced {
         from: ClaudeVersion(2, 1, 72),
         to: ClaudeVersion(2, 1, 78),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
             "imports-in-html-and-comments",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 84),
-        to: ClaudeVersion(2, 1, 232),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
         ],
     },
     Unreproduced {
@@ -520,20 +482,19 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 233),
-        to: ClaudeVersion(2, 1, 306),
-        summary: "a Read attaches other files or skills than the current releases do",
+        from: ClaudeVersion(2, 1, 181),
+        to: ClaudeVersion(2, 1, 232),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
-            "nested-read-outside-and-at-the-working-directory",
+            "rule-paths-patterns-match-on-read",
         ],
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 280),
         to: ClaudeVersion(2, 1, 306),
-        summary: "a Read attaches other files or skills than the current releases do",
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
-            "generated-02",
-            "generated-06",
+            "generated-04",
         ],
     },
     Unreproduced {

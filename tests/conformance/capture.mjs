@@ -59,6 +59,13 @@ function textBlocks(message) {
 
 const unwrap = (t) => t.replace(/^<system-reminder>\n/, '').replace(/\n*<\/system-reminder>\n*$/, '');
 
+/**
+ * The body of a reminder that carries what a Read attached. Its file is sent as it is on
+ * disk (stripped, never trimmed), then one newline closes the reminder: only that goes, so
+ * a file's own leading and trailing blank lines stay (measured on 2.1.328).
+ */
+const unwrapAttachment = (t) => t.replace(/^<system-reminder>\n/, '').replace(/\n<\/system-reminder>\n?$/, '');
+
 const CONTEXT_OPENING = "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n";
 
 /**
@@ -195,19 +202,25 @@ function attachments(body) {
         continue;
       }
       if (b.type !== 'text') continue;
-      // A system message carries the context's token count after each batch; not a file's.
-      const text = b.text.replace(/\n*<total_tokens>[^<]*<\/total_tokens>/g, '');
-      const announced = text.match(NEW_SKILLS);
-      if (announced) {
-        const at = text.indexOf(SKILLS_MARKER);
-        const listing = at < 0 ? '' : text.slice(at + SKILLS_MARKER.length).replace(/\n+$/, '');
-        skills.push({ dir: announced[1], entries: listingEntries(listing) });
-        continue;
+      // A system message carries the context's token count after each batch of
+      // attachments, and later batches and the program's own nudges are appended to the
+      // same message. So the message is cut at each count, and each piece read alone: a
+      // file ends where its batch does, and keeps its own final newline (2.1.233 to 2.1.306
+      // send attachments untrimmed this way); the count takes only the blank line before it.
+      for (const piece of b.text.split(/(?:\n\n)?<total_tokens>[^<]*<\/total_tokens>/)) {
+        const text = piece.replace(/^\n+/, '');
+        const announced = text.match(NEW_SKILLS);
+        if (announced) {
+          const at = text.indexOf(SKILLS_MARKER);
+          const listing = at < 0 ? '' : text.slice(at + SKILLS_MARKER.length).replace(/\n+$/, '');
+          skills.push({ dir: announced[1], entries: listingEntries(listing) });
+          continue;
+        }
+        // In a reminder of the user turn, or (some releases) a system message of its own.
+        const bare = text.startsWith('Contents of /');
+        if (!bare && !text.startsWith('<system-reminder>\nContents of /')) continue;
+        for (const e of parseEntries(bare ? `\n\n${text}` : unwrapAttachment(text))) files.push({ path: e.path, text: e.text });
       }
-      // In a reminder of the user turn, or (some releases) a system message of its own.
-      const bare = text.startsWith('Contents of /');
-      if (!bare && !text.startsWith('<system-reminder>\nContents of /')) continue;
-      for (const e of parseEntries(bare ? `\n\n${text}` : unwrap(text))) files.push({ path: e.path, text: e.text });
     }
   });
   return { files, skills };

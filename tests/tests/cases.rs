@@ -6,7 +6,8 @@
 //! session sends: the instruction block's files in order with their labels, the skills
 //! listing lines and the memory folder the system prompt names. `//= reads` answers each
 //! `//> /path` line of the tree (a Read Claude makes, in order): the files and skills that
-//! Read attaches. `MEMDIAG_BLESS=1` rewrites the expectations; review the diff.
+//! Read attaches, each with its UTF-16 units as sent. `MEMDIAG_BLESS=1` rewrites the
+//! expectations; review the diff.
 
 use std::fmt::Write as _;
 
@@ -83,13 +84,15 @@ fn render_session(report: &Report) -> String {
     out
 }
 
-/// `read <path>`, then what it attaches, indented: files in order, then announced skills.
+/// `read <path>`, then what it attaches, indented: files in order with their UTF-16 units
+/// as sent, then announced skills.
 fn render_reads(report: &Report) -> String {
     let mut out = String::new();
     for read in &report.reads {
         let _ = writeln!(out, "read {}", short(report, &read.path));
         for file in &read.files {
-            let _ = writeln!(out, "  file {}", sent(report, file));
+            let units = file.loaded.utf16;
+            let _ = writeln!(out, "  file {} {units} units", sent(report, file));
         }
         for line in &read.skills {
             let _ = writeln!(out, "  skill {line}");

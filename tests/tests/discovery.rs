@@ -495,15 +495,16 @@ fn what_loads_later_is_counted_apart_by_kind_each_file_once() {
     let report = fixture.analyze();
     let later = report.session.later;
     let units = |s: &str| s.encode_utf16().count() as u64;
-    // The nested file and what it imports (trimmed, as sent).
+    // The nested file and what it imports, as a read attaches them: untrimmed, so each
+    // keeps its final newline.
     assert_eq!(later.on_read.files, 2);
     assert_eq!(
         later.on_read.utf16,
-        units("nested @../shared.md") + units("imported by the nested file")
+        units("nested @../shared.md\n") + units("imported by the nested file\n")
     );
     assert_eq!(
         (later.conditional_rules.files, later.conditional_rules.utf16),
-        (1, units("ts rule"))
+        (1, units("ts rule\n"))
     );
     // The skill's whole file and the topic file, as the Read tool returns them.
     assert_eq!(later.on_demand.files, 2);

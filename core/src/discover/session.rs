@@ -8,7 +8,7 @@
 //! (`fixtures/conformance/*/capture.json`, `releases/<ver>.json`) hold the lengths they must
 //! reproduce, and `tests/tests/conformance.rs` checks them to the character.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::skills::SkillSource;
 use super::{family_dir, Discovery};
@@ -30,9 +30,9 @@ pub(crate) const INLINE_MANAGED_NAME: &str = "<managed-settings>";
 /// "Your MEMORY.md is currently empty. …": what a sub-agent's memory section holds when its
 /// declared folder has no index.
 const EMPTY_AGENT_MEMORY_UTF16: u64 = 85;
-/// `<system-reminder>\nContents of ` + `:\n\n` + `\n\n</system-reminder>` around a file a
-/// read attaches.
-const ATTACHED_FRAME_UTF16: u64 = 18 + 12 + 3 + 21;
+/// `<system-reminder>\nContents of ` + `:\n\n` + `\n</system-reminder>` and the newline
+/// that joins it to the next, around a file a read attaches (measured on 2.1.328).
+const ATTACHED_FRAME_UTF16: u64 = 18 + 12 + 3 + 19 + 1;
 
 impl Discovery<'_> {
     /// The session's instruction block in order, the skills listing and the memory section;
@@ -117,7 +117,7 @@ impl Discovery<'_> {
             skills,
             memory_dir: memory_dir.map(|d| format!("{}/", d.as_str())),
             cost,
-            later: later_cost(rows),
+            later: later_cost(rows, &self.attached),
         }
     }
 
@@ -189,7 +189,15 @@ impl Discovery<'_> {
         for index in indices {
             for i in sent_subtree(rows, index) {
                 if sent.insert(rows[i].path.clone()) {
-                    answer.files.push(sent_file(rows, i, None));
+                    // A read attaches the file untrimmed, unlike the instruction block.
+                    let mut file = sent_file(rows, i, None);
+                    if let Some(attached) = VPath::new(&file.path)
+                        .ok()
+                        .and_then(|p| self.attached.get(&p))
+                    {
+                        file.loaded = *attached;
+                    }
+                    answer.files.push(file);
                 }
             }
         }
@@ -261,7 +269,7 @@ impl Discovery<'_> {
 }
 
 /// What can load after the session starts, by kind, each file once.
-fn later_cost(rows: &[FileRow]) -> LaterCost {
+fn later_cost(rows: &[FileRow], attached: &BTreeMap<VPath, Measure>) -> LaterCost {
     fn add<'a>(
         seen: &mut BTreeSet<&'a str>,
         figure: &mut Figure,
@@ -292,14 +300,19 @@ fn later_cost(rows: &[FileRow]) -> LaterCost {
         if row.depth != 0 {
             continue;
         }
-        let figure = match (row.group, row.load) {
-            (Group::AgentMemory, LoadType::Startup) => &mut later.agent_memory,
-            (_, LoadType::Tree) => &mut later.on_read,
-            (_, LoadType::Conditional) => &mut later.conditional_rules,
+        // What a read attaches is sent untrimmed; a sub-agent's files, like every session's.
+        let (figure, on_read) = match (row.group, row.load) {
+            (Group::AgentMemory, LoadType::Startup) => (&mut later.agent_memory, false),
+            (_, LoadType::Tree) => (&mut later.on_read, true),
+            (_, LoadType::Conditional) => (&mut later.conditional_rules, true),
             _ => continue,
         };
         for i in sent_subtree(rows, index) {
-            add(&mut seen, figure, &rows[i], rows[i].loaded);
+            let as_attached = VPath::new(&rows[i].path)
+                .ok()
+                .and_then(|p| attached.get(&p).copied())
+                .filter(|_| on_read);
+            add(&mut seen, figure, &rows[i], as_attached.or(rows[i].loaded));
         }
     }
     later

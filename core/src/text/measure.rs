@@ -133,6 +133,13 @@ pub(crate) fn as_sent(text: &str) -> String {
     }
 }
 
+/// A file's text as a Read attaches it: [`strip_for_loading`] and nothing more. Unlike the
+/// instruction block's files it is not trimmed, and CRLF stays (measured on 2.1.328:
+/// `nested-read-attachment-whitespace`).
+pub(crate) fn as_attached(text: &str) -> String {
+    strip_for_loading(text).text
+}
+
 /// What JavaScript's `String.prototype.trim` removes: the ECMAScript WhiteSpace (tab, vertical
 /// tab, form feed, U+FEFF and every space separator) and LineTerminator code points. Unlike
 /// Rust's `char::is_whitespace` this excludes U+0085, which JavaScript keeps.
