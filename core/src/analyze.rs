@@ -239,6 +239,7 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         health,
         session,
         reads,
+        sources,
         needs: _,
     } = found;
     let footprint = footprint::apply(&rows);
@@ -294,6 +295,7 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         reads,
         rules: rules_in_force(&paths.rules),
         comparison: None,
+        sources,
     }
 }
 

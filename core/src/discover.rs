@@ -58,7 +58,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::report::{
     Code, Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, Measure,
-    MemoryFolder, MemoryLookup, Os, ReadAnswer, Scope, Session, Severity,
+    MemoryFolder, MemoryLookup, Os, ReadAnswer, ReadFor, Scope, Session, Severity, SourceRead,
 };
 use crate::text::frontmatter::{self, Frontmatter};
 use crate::text::measure::{as_attached, as_sent, measure};
@@ -115,6 +115,7 @@ pub(crate) struct Found {
     pub(crate) health: Health,
     pub(crate) session: Session,
     pub(crate) reads: Vec<ReadAnswer>,
+    pub(crate) sources: Vec<SourceRead>,
 }
 
 /// A row and the rows of the references it holds, before the tree is flattened.
@@ -172,6 +173,10 @@ struct Discovery<'a> {
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
     /// row's `loaded`.
     attached: BTreeMap<VPath, Measure>,
+    /// What was read or looked up besides the rows, and why (`Report::sources`).
+    sources: BTreeMap<VPath, (ReadFor, Option<String>)>,
+    /// Every file whose text was asked for (rows included).
+    read: BTreeSet<VPath>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -189,6 +194,8 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         git_root: None,
         skill_lines: Vec::new(),
         attached: BTreeMap::new(),
+        sources: BTreeMap::new(),
+        read: BTreeSet::new(),
     };
     walk.run()
 }
@@ -278,6 +285,13 @@ impl Discovery<'_> {
             health = self.health(&rows, &memory_facts);
             self.agent_receives(&session, &mut health);
         }
+        // Files read that are no row (sub-agent definitions, agent memory indexes): sources.
+        let listed: BTreeSet<&str> = rows.iter().map(|row| row.path.as_str()).collect();
+        for path in std::mem::take(&mut self.read) {
+            if !listed.contains(path.as_str()) {
+                self.sources.entry(path).or_insert((ReadFor::Text, None));
+            }
+        }
         Found {
             rows,
             memory_folders,
@@ -293,6 +307,14 @@ impl Discovery<'_> {
             health,
             session,
             reads,
+            sources: std::mem::take(&mut self.sources)
+                .into_iter()
+                .map(|(path, (why, key))| SourceRead {
+                    path: path.as_str().to_owned(),
+                    why,
+                    key,
+                })
+                .collect(),
         }
     }
 
@@ -544,6 +566,12 @@ impl Discovery<'_> {
     }
 
     /// The text of a file, or why there is none. Requests unread contents.
+    /// Records a file read (or a folder looked up) that is not a row, and why.
+    fn source(&mut self, path: &VPath, why: ReadFor, key: Option<&VPath>) {
+        let key = key.map(|k| k.as_str().to_owned());
+        self.sources.insert(path.clone(), (why, key));
+    }
+
     fn text(&mut self, path: &VPath) -> Text {
         let Some(entry) = self.tree.file(path) else {
             return Text::Missing;
@@ -551,6 +579,7 @@ impl Discovery<'_> {
         if self.is_bulk(path) {
             return Text::NotRead(NotRead::Bulk);
         }
+        self.read.insert(path.clone());
         if entry.size > READ_CAP_BYTES {
             // Whatever asked (a row, a settings layer, a `.git` file), a file the analysis
             // needs and does not read is a finding.

@@ -79,6 +79,15 @@
 //!    versioned link fragment or a zip with a manifest. Opening one checks it against
 //!    [`ShareLimits`] before anything is analysed (size, files, frontmatter nesting, braces,
 //!    wildcards, glob work), and [`share::check_shareable`] tells the sender the same first.
+//!    What sharing keeps comes from discovery, not a second model of it: the files it read
+//!    besides the rows, and why ([`report::SourceRead`] in `Report::sources`: settings
+//!    layers, `~/.claude.json` with its key, the `.git` file or folder), the settings keys
+//!    the parser reads (`text::settings::READ_KEYS`) and the frontmatter keys discovery
+//!    reads (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests
+//!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
+//!    (what is kept), `build` (the two passes, text and references), `yaml` (the frontmatter
+//!    lexer and rewriting), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
+//!    pseudonym table), `placeholders`, `compare` (`Sanitized::verify`).
 //!
 //! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
 //! names. [`cleanup`] plans clean-ups from a report and its tree (dead index lines, orphaned

@@ -47,6 +47,43 @@ pub struct Report {
     /// same files (rows, findings, figures). Null for the pinned release itself.
     #[serde(default)]
     pub comparison: Option<comparison::Comparison>,
+    /// What discovery read or looked up besides the rows, and why: the settings layers,
+    /// `~/.claude.json`, the `.git` that decides the git root. A shared snapshot keeps
+    /// exactly these ([`crate::sanitize()`]).
+    #[serde(default)]
+    pub sources: Vec<SourceRead>,
+}
+
+/// A file or folder discovery read or looked up that is not a row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SourceRead {
+    /// Its path.
+    pub path: String,
+    /// Why discovery read it.
+    pub why: ReadFor,
+    /// For `~/.claude.json`: the project key whose approval was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+/// Why discovery read a file that is not a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadFor {
+    /// A settings layer (user, project, local, managed policy): its keys that decide
+    /// memory (`text::settings::READ_KEYS`).
+    Settings,
+    /// `~/.claude.json`: one project's external-import approval.
+    ClaudeJson,
+    /// A `.git` file: its `gitdir:` line names the main worktree.
+    GitFile,
+    /// A `.git` folder: it exists, so its parent is the git root.
+    GitDir,
+    /// Text that is no row: a sub-agent definition (its `name` and `memory`), an agent
+    /// memory index.
+    Text,
 }
 
 /// The loading rules of the simulated release, as measured on the published releases.

@@ -221,6 +221,47 @@ fn every_fixture_keeps_its_report_under_every_option() {
     }
 }
 
+/// Sharing keeps what discovery read and nothing else: every file whose text the shared
+/// snapshot carries is a row or a file discovery recorded reading (`Report::sources`), and
+/// every recorded source is shared.
+#[test]
+fn the_shared_text_is_what_discovery_read() {
+    for dir in fixture_dirs() {
+        let mut fixture = Fixture::load_dir(&dir);
+        let report = fixture.analyze();
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &SanitizeOptions::default());
+        let original_of: BTreeMap<&str, &str> = shared
+            .paths
+            .iter()
+            .map(|(original, shared)| (shared.as_str(), original.as_str()))
+            .collect();
+        let read: Vec<&str> = report
+            .files
+            .iter()
+            .map(|row| row.path.as_str())
+            .chain(report.sources.iter().map(|source| source.path.as_str()))
+            .collect();
+        for (path, file) in shared.tree.files() {
+            if let Contents::Loaded(_) = file.contents {
+                let original = original_of[path.as_str()];
+                assert!(
+                    read.contains(&original),
+                    "{}: {original} carries text but discovery never read it",
+                    dir.display()
+                );
+            }
+        }
+        for source in &report.sources {
+            assert!(
+                shared.paths.contains_key(&source.path),
+                "{}: {} was read by discovery but is not shared",
+                dir.display(),
+                source.path
+            );
+        }
+    }
+}
+
 #[test]
 fn every_rule_case_keeps_its_report_under_every_option() {
     let mut paths: Vec<_> = std::fs::read_dir(workspace_root().join("fixtures/rules"))

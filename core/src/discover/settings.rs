@@ -2,7 +2,7 @@
 //! folder, and, from `~/.claude.json`, whether imports may leave the project.
 
 use super::{Discovery, Text};
-use crate::report::{Code, Diagnostic, Os, Severity};
+use crate::report::{Code, Diagnostic, Os, ReadFor, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
 use crate::vpath::VPath;
@@ -83,6 +83,9 @@ impl Discovery<'_> {
         let mut patterns = Vec::new();
         let mut directory: Option<(Layer, VPath, String)> = None;
         for (path, layer) in files {
+            if self.tree.is_file(&path) {
+                self.source(&path, ReadFor::Settings, None);
+            }
             let Text::Ready(text) = self.text(&path) else {
                 continue;
             };
@@ -204,6 +207,7 @@ impl Discovery<'_> {
             return;
         }
         self.settings.claude_json_present = true;
+        self.source(&path, ReadFor::ClaudeJson, Some(key));
         if let Text::Ready(text) = self.text(&path) {
             self.settings.external_imports_approved =
                 settings::external_includes_approved(&text, key.as_str());

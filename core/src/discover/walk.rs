@@ -8,7 +8,7 @@
 //! list: their files attach when Claude reads a file there.
 
 use super::{Discovery, Node, Sent, Text};
-use crate::report::{Code, Diagnostic, Group, LoadType, Scope, Severity};
+use crate::report::{Code, Diagnostic, Group, LoadType, ReadFor, Scope, Severity};
 use crate::vpath::VPath;
 
 /// The managed settings file; its `claudeMd` is sent as `<managed-settings>`.
@@ -304,6 +304,7 @@ impl Discovery<'_> {
         for dir in project.ancestors() {
             let git = dir.child(".git");
             if self.tree.is_dir(&git) {
+                self.source(&git, ReadFor::GitDir, None);
                 return Some(GitKey {
                     top: dir.clone(),
                     root: dir,
@@ -311,6 +312,7 @@ impl Discovery<'_> {
                 });
             }
             if self.tree.is_file(&git) {
+                self.source(&git, ReadFor::GitFile, None);
                 let plain = GitKey {
                     top: dir.clone(),
                     root: dir.clone(),

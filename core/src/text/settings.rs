@@ -15,6 +15,15 @@ pub(crate) struct Settings {
     pub(crate) claude_md: Option<String>,
 }
 
+/// The keys [`parse`] reads, in the order it reads them; a shared snapshot keeps these and
+/// no other (a test below keeps the list true).
+pub(crate) const READ_KEYS: [&str; 4] = [
+    "autoMemoryEnabled",
+    "autoMemoryDirectory",
+    "claudeMd",
+    "claudeMdExcludes",
+];
+
 /// Parses a settings file. A key of the wrong type is ignored with a warning in `warnings`.
 ///
 /// # Errors
@@ -77,6 +86,21 @@ pub(crate) fn external_includes_approved(text: &str, project: &str) -> Option<bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_keys_are_the_keys_parse_reads() {
+        let source = include_str!("settings.rs");
+        let body = &source[source.find("pub(crate) fn parse(").unwrap()..];
+        let body = &body[..body.find("\n}\n").unwrap()];
+        let read: Vec<&str> = body
+            .match_indices("map.get(\"")
+            .map(|(at, call)| {
+                let rest = &body[at + call.len()..];
+                &rest[..rest.find('"').unwrap()]
+            })
+            .collect();
+        assert_eq!(read, READ_KEYS);
+    }
 
     #[test]
     fn reads_only_the_approval_of_the_project() {

@@ -1,0 +1,202 @@
+//! Comparing a shared report with the original, names mapped and free text by length.
+
+use super::*;
+
+/// Fields that hold a path or a name: the original's are renamed before comparing.
+pub(super) const NAME_FIELDS: &[&str] = &[
+    "path",
+    "parent",
+    "resolved",
+    "target",
+    "home",
+    "config_dir",
+    "project",
+    "projects_base",
+    "git_root",
+    "memory_dir",
+    "auto_memory_setting_from",
+    "memory_folder_name",
+    "decoded_guess",
+    "skill_name",
+    "agent",
+    "folder",
+    "index",
+    "paths",
+    // A source's key: the project key `~/.claude.json` was read under.
+    "key",
+];
+
+/// Sentences for a person: they quote names and text, so they are not compared.
+pub(super) const SENTENCE_FIELDS: &[&str] = &["message", "summary", "title", "note", "correction"];
+
+/// A report as JSON in a form two reports can be compared in: names passed through `rename`,
+/// sentences dropped, free text replaced by its length, diagnostics in a fixed order (their
+/// order breaks ties by message).
+pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String) -> Json {
+    let mut value = serde_json::to_value(report).unwrap_or(Json::Null);
+    walk(&mut value, None, None, rename);
+    if let Some(Json::Array(diagnostics)) = value.get_mut("diagnostics") {
+        diagnostics.sort_by_key(Json::to_string);
+    }
+    value
+}
+
+pub(super) fn walk(
+    value: &mut Json,
+    key: Option<&str>,
+    list: Option<&str>,
+    rename: &mut dyn FnMut(&str) -> String,
+) {
+    match value {
+        Json::Object(object) => {
+            let skill = object.get("skill_name").is_some_and(|name| !name.is_null());
+            for (field, inner) in object.iter_mut() {
+                match field.as_str() {
+                    "frontmatter" => {
+                        if let Json::Array(fields) = inner {
+                            for entry in fields {
+                                frontmatter_entry(entry, skill, rename);
+                            }
+                        }
+                    }
+                    // Free text the report carries: compared by length, as placeholders keep it.
+                    "text" | "warning" => {
+                        if let Json::String(text) = inner {
+                            *inner = Json::from(text.chars().count());
+                        }
+                    }
+                    "skills" => {
+                        if let Json::Array(lines) = inner {
+                            for line in lines {
+                                if let Json::String(text) = line {
+                                    *line = Json::from(text.chars().count());
+                                }
+                            }
+                        }
+                    }
+                    "name" if matches!(list, Some("memory_folders" | "agents")) => {
+                        rename_in(inner, rename);
+                    }
+                    "memory_folder_name" => {
+                        rename_in(inner, rename);
+                        // Over 200 characters the name ends in a hash of the full path,
+                        // which the renamed path hashes differently; the prefix is the key.
+                        if let Json::String(name) = inner {
+                            let cut: String =
+                                name.chars().take(crate::encode::MAX_NAME_CHARS).collect();
+                            *name = cut;
+                        }
+                    }
+                    field if SENTENCE_FIELDS.contains(&field) => *inner = Json::Null,
+                    field if NAME_FIELDS.contains(&field) => rename_in(inner, rename),
+                    field => walk(inner, Some(field), list, rename),
+                }
+            }
+        }
+        Json::Array(items) => {
+            for item in items {
+                walk(item, None, key.or(list), rename);
+            }
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn rename_in(value: &mut Json, rename: &mut dyn FnMut(&str) -> String) {
+    match value {
+        Json::String(s) => *s = rename(s),
+        Json::Array(items) => {
+            for item in items {
+                rename_in(item, rename);
+            }
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn frontmatter_entry(
+    entry: &mut Json,
+    skill: bool,
+    rename: &mut dyn FnMut(&str) -> String,
+) {
+    let key = entry
+        .get("key")
+        .and_then(Json::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let kind = if skill {
+        FileKind::Skill
+    } else {
+        FileKind::Other
+    };
+    if !FRONTMATTER_KEYS.contains(&key.as_str()) {
+        // A key the analysis never reads was replaced by placeholders: compared by length.
+        entry["key"] = Json::from(key.chars().count());
+    }
+    let Some(value) = entry.get_mut("value") else {
+        return;
+    };
+    match policy(Some(&key), kind) {
+        Policy::Keep if key == "modified" => {
+            // Only the day stays: the day and the length are compared.
+            if let Json::String(text) = value {
+                let day = crate::date::parse_day(text).map(|_| text.trim().get(..10));
+                *value = serde_json::json!([day.flatten(), text.chars().count()]);
+            }
+        }
+        Policy::Keep => {
+            // A word outside the vocabulary was replaced like text: compared by length.
+            if let Json::String(text) = value {
+                if !in_vocabulary(&key, text.trim_matches(['"', '\''])) {
+                    *value = Json::from(text.chars().count());
+                }
+            }
+        }
+        Policy::Name => rename_in(value, rename),
+        Policy::Text => {
+            if let Json::String(text) = value {
+                *value = Json::from(text.chars().count());
+            }
+        }
+    }
+}
+
+/// Lists where `actual` differs from `expected`, by JSON path.
+pub(super) fn diff(expected: &Json, actual: &Json, at: &mut String, out: &mut Vec<String>) {
+    const MAX_DIFFERENCES: usize = 50;
+    if out.len() >= MAX_DIFFERENCES {
+        return;
+    }
+    match (expected, actual) {
+        (Json::Object(e), Json::Object(a)) => {
+            let keys: BTreeSet<&String> = e.keys().chain(a.keys()).collect();
+            for key in keys {
+                let len = at.len();
+                at.push('/');
+                at.push_str(key);
+                diff(
+                    e.get(key).unwrap_or(&Json::Null),
+                    a.get(key).unwrap_or(&Json::Null),
+                    at,
+                    out,
+                );
+                at.truncate(len);
+            }
+        }
+        (Json::Array(e), Json::Array(a)) if e.len() != a.len() => out.push(format!(
+            "{at}: expected {} items, shared {}",
+            e.len(),
+            a.len()
+        )),
+        (Json::Array(e), Json::Array(a)) => {
+            for (index, (e, a)) in e.iter().zip(a).enumerate() {
+                let len = at.len();
+                at.push_str(&format!("/{index}"));
+                diff(e, a, at, out);
+                at.truncate(len);
+            }
+        }
+        (e, a) if e != a => out.push(format!("{at}: expected {e}, shared {a}")),
+        _ => {}
+    }
+}

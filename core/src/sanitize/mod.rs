@@ -1,0 +1,459 @@
+//! Sanitizing a snapshot for sharing: a new, minimal snapshot that analyses to the same
+//! report as the original and holds no word the person wrote.
+//!
+//! [`sanitize`] takes the tree an analysis ran over (with the contents it read), the input
+//! and the finished report, and returns a [`Sanitized`] snapshot. [`crate::share`] turns that
+//! into a link or a zip.
+//!
+//! ## What is kept
+//! - Every file the report lists that exists: each row, and each reference target that
+//!   exists (references past the listed depth included, so `exists` stays true).
+//! - What discovery recorded it read besides the rows (`Report::sources`), nothing more:
+//!   - each settings layer it read, reduced to the keys the settings parser reads
+//!     (`autoMemoryEnabled`, `autoMemoryDirectory`, `claudeMd`, `claudeMdExcludes`; a key of
+//!     the wrong type keeps its JSON type, so its warning stays);
+//!   - `~/.claude.json`, reduced to the approval under the key discovery read it by;
+//!   - the `.git` folder or file that decides the git root (a folder is kept empty; a file
+//!     keeps only its `gitdir:` line's path).
+//!   - every other file whose text discovery read and that is no row: sub-agent
+//!     definitions (their `name` pseudonymised like a file name), agent memory indexes.
+//! - For this project's folder in `report.memory_folders` (and, with
+//!   [`SanitizeOptions::other_projects`], every other one; without it, only those a finding
+//!   names), its `memory/` folder and every `.md` below it (size only where the analysis
+//!   never read it), so the counts and lookups stay. [`Sanitized::left_out_folders`] names
+//!   the others, which the shared report does not list.
+//! - The folders a link points to, each agent-memory folder, the folders a finding names (a
+//!   colliding project), and the mount roots.
+//! - For each conditional rule whose globs match a file of the project, up to three matching
+//!   files (by size only), so the health view still finds the rule can load.
+//!
+//! Everything else is left out: transcripts, `file-history/`, `todos/`, `.credentials.json`,
+//! other settings keys, any file the analysis did not list. A file the analysis never reads
+//! (a transcript a file links to, a file over the read cap, a CLAUDE.md over 4 MiB) keeps its
+//! size and no contents.
+//!
+//! ## How text is replaced
+//! Every character becomes a placeholder of the same UTF-8 length, which also keeps its UTF-16
+//! length: an ASCII letter `x`, an ASCII digit `0`; a two-, three- or four-byte letter or
+//! digit `ø`, `ㅁ` or `𝑥`, and any other two-, three- or four-byte character `·`, `□` or `🔲`
+//! (so word boundaries stay where they were). Kept as they are: every ASCII
+//! character that is not a letter or digit (line breaks, spaces, tabs, and all Markdown, YAML
+//! and glob punctuation such as `` # * - _ > [ ] ( ) ! ` | ~ < : @ % { } ``), and every
+//! Unicode white space character. So lines, characters, bytes, UTF-16 units, the
+//! `MEMORY.md` caps, frontmatter, fenced code and HTML comment boundaries all measure as
+//! before. Invalid UTF-8 stays invalid, byte for byte in length.
+//!
+//! Inside that text, what decides discovery is rewritten instead: `@` import paths and local
+//! link destinations become the pseudonymised path of what they point to (percent-escapes
+//! and backslash escapes kept in place). In frontmatter only the words the analysis reads
+//! pass ([`KEPT_FRONTMATTER_KEYS`], the list discovery's own reads are checked against):
+//! those keys stay, and every other key, anchor and alias name and custom tag becomes
+//! placeholders of its length, distinct where the originals were (`xxxx`, `xxxb`, …). The
+//! values of `type`, `memory` and `disable-model-invocation` stay only when they are words
+//! the analysis reads (a memory type, a scope, a boolean); `modified` keeps its day and
+//! nothing else (the time's digits become `0`); `paths` globs and the `name` of a skill or
+//! sub-agent are pseudonymised like file names; every other value is replaced like text. A
+//! digit in a plain YAML value becomes `1`, not `0`, so that no placeholder reads as a YAML
+//! number such as `0x0`; a number that must stay a number becomes one of the same form and
+//! shown length (`4096` → `1111`, `0xDEADBEEF` → `0x3B9ACA00`); a boolean or null stays. In a `MEMORY.md`, the words the health view reads to tell a
+//! correction (`not`, `instead`, `wrong`, `actually`, `corrected`, `no longer`) stay.
+//!
+//! ## How names are pseudonymised
+//! A name is split into runs of ASCII letters and digits, single non-ASCII characters, and
+//! everything else (kept). Each run maps to a run of the same length through one table for
+//! the whole snapshot, case-insensitively (the case of each letter stays), so a path and the
+//! memory-folder name that encodes it change together, and the lookups by encoded path, by
+//! the older encoding and by a case-insensitive suffix all still hit. The table is a trie
+//! that keeps order: pseudonyms sort among their neighbours as the originals did, so rows,
+//! memory folders and findings keep their order. The cost is that a pseudonym shows where a
+//! name sorts among the names that are kept: often its first letter, and a short name with
+//! no free slot between its kept neighbours comes out unchanged. Kept runs: the
+//! well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
+//! `git`, …), file extensions, drive letters, and (with `keep_file_names`) every run that is
+//! not part of the user name. The user name is replaced wherever it appears, unless
+//! `keep_user_name` (a user named like a well-known name, `claude`, stays).
+//!
+//! With `keep_text`, contents stay as written, except the reference paths and names above,
+//! which follow the pseudonyms, and the user name, replaced wherever it is written unless
+//! `keep_user_name`. Of files' modification times only the day stays: the growth view
+//! counts days.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use serde_json::{Map, Value as Json};
+
+use crate::analyze::{analyze, Input, Step};
+use crate::discover::READ_CAP_BYTES;
+use crate::discover::{
+    AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES, RULE_MATCH_FILES,
+};
+use crate::report::{
+    Diagnostic, DiagnosticData, FileStatus, Group, LoadType, ReadFor, ReferenceKind, Report,
+};
+use crate::text::frontmatter::{self, untag, Frontmatter, Value as Yaml};
+use crate::text::glob::Glob;
+use crate::text::measure::{is_js_space, measure};
+use crate::text::references;
+use crate::tree::{Contents, FileEntry, Tree};
+use crate::vpath::VPath;
+
+mod build;
+mod compare;
+mod names;
+mod placeholders;
+mod plan;
+mod settings;
+mod yaml;
+
+use build::*;
+use compare::*;
+use names::*;
+use placeholders::*;
+use plan::*;
+use yaml::*;
+
+/// The frontmatter keys a shared snapshot keeps as written: the ones the analysis reads.
+/// Every other key, and every anchor, alias and custom tag name, becomes placeholders.
+pub const KEPT_FRONTMATTER_KEYS: &[&str] = &FRONTMATTER_KEYS;
+
+/// What the person sharing chooses; the defaults are the safe ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SanitizeOptions {
+    /// Keep folder and file names as they are (the user name is still replaced).
+    pub keep_file_names: bool,
+    /// Keep the user name in home paths and wherever else it appears in a name.
+    pub keep_user_name: bool,
+    /// Keep file contents as written. The page must warn that contents will be shared.
+    pub keep_text: bool,
+    /// Keep the memory folders of other projects (`projects/<name>/memory/` for every
+    /// project but this one), as counts only: their files by size, never their text. Off,
+    /// only this project's folder and the folders a finding names are kept.
+    pub other_projects: bool,
+}
+
+impl Default for SanitizeOptions {
+    /// The safe defaults: names pseudonymised, text replaced, other projects left out.
+    fn default() -> SanitizeOptions {
+        SanitizeOptions {
+            keep_file_names: false,
+            keep_user_name: false,
+            keep_text: false,
+            other_projects: false,
+        }
+    }
+}
+
+/// A sanitized snapshot: what a share link or file carries, and for the person sharing, the
+/// way from their names to the shared ones.
+#[derive(Debug, Clone)]
+pub struct Sanitized {
+    /// The shared tree: every kept file with its size, and contents wherever the analysis
+    /// reads them. [`crate::analyze`] over it finishes in one turn.
+    pub tree: Tree,
+    /// The host facts, with pseudonymised paths.
+    pub input: Input,
+    /// Original path → shared path, for every file, folder and mount root kept. It holds the
+    /// original names: show it to the person sharing, never put it in a payload.
+    pub paths: BTreeMap<String, String>,
+    /// What could not be kept exactly, each a sentence for the person sharing (shared paths
+    /// only). Empty when the shared report will match theirs.
+    pub warnings: Vec<String>,
+    /// True when the person chose to keep the files' text: whoever opens the copy is told.
+    pub text_kept: bool,
+    /// The memory folders of other projects left out (their names in `projects/`, as the
+    /// original report lists them), unless [`SanitizeOptions::other_projects`].
+    pub left_out_folders: BTreeSet<String>,
+    /// The folders kept without a file in them (a `.git` folder, an empty `memory/`), which
+    /// the tree knows but does not list.
+    dirs: Vec<VPath>,
+    pseudonyms: Pseudonyms,
+}
+
+impl Sanitized {
+    /// The folders kept without needing a file in them; a payload carries them.
+    pub(crate) fn dirs(&self) -> &[VPath] {
+        &self.dirs
+    }
+
+    /// The names (folder and file names, one path segment each) that the shared snapshot
+    /// shows as the person wrote them, besides the well-known ones such as `CLAUDE.md`,
+    /// `rules` or `.claude`: what "keep names" reveals, for the dialog to list. Sorted.
+    pub fn visible_names(&self) -> Vec<String> {
+        let mut names = BTreeSet::new();
+        for (original, shared) in &self.paths {
+            for (a, b) in original.split('/').zip(shared.split('/')) {
+                let telling = split_name(a).iter().any(|piece| match piece {
+                    NamePiece::Run(run) => {
+                        let lower = run.to_ascii_lowercase();
+                        let well_known = WELL_KNOWN.contains(&lower.as_str());
+                        let extension = a.ends_with(&format!(".{run}"));
+                        let drive = a.len() == 2 && a.ends_with(':');
+                        !(well_known || extension || drive)
+                    }
+                    NamePiece::Char(c) => !c.is_ascii() && !is_space(*c),
+                });
+                if a == b && telling {
+                    names.insert(a.to_owned());
+                }
+            }
+        }
+        names.into_iter().collect()
+    }
+
+    /// The shared form of any path, name or glob from the original snapshot (a report row's
+    /// path, an unresolved reference, a skill name). Runs the snapshot never held become
+    /// placeholders.
+    pub fn pseudonym(&self, original: &str) -> String {
+        self.pseudonyms.name(original)
+    }
+
+    /// Analyses the shared snapshot and lists where its report differs from `original`,
+    /// after mapping names through [`Sanitized::pseudonym`]; empty when they agree.
+    ///
+    /// Figures, statuses, load types, diagnostic codes, severities and lines must match;
+    /// messages and other sentences are not compared (they quote names and text), and free
+    /// text such as a dropped index entry is compared by length. The differences quote
+    /// original values, so they are for the person sharing only.
+    pub fn verify(&self, original: &Report) -> Vec<String> {
+        let shared = match analyze(&self.tree, &self.input) {
+            Ok(Step::Done(report)) => *report,
+            Ok(Step::NeedsContents(paths)) => {
+                return vec![format!(
+                    "the shared snapshot lacks the contents of {} files the analysis reads",
+                    paths.len()
+                )]
+            }
+            Err(error) => return vec![error.to_string()],
+        };
+        let mut original = original.clone();
+        original
+            .memory_folders
+            .retain(|folder| !self.left_out_folders.contains(&folder.name));
+        let expected = comparable(&original, &mut |s| self.pseudonyms.name(s));
+        let actual = comparable(&shared, &mut |s| s.to_owned());
+        let mut differences = Vec::new();
+        diff(&expected, &actual, &mut String::new(), &mut differences);
+        differences
+    }
+}
+
+/// Builds the shared snapshot of `tree` as analysed into `report` with `input`.
+///
+/// `tree` must hold the contents the analysis read (as it does after [`crate::analyze_with`],
+/// or after the caller handed every requested file to [`Tree::set_contents`]). See the module
+/// documentation for what is kept, replaced and pseudonymised.
+pub fn sanitize(
+    tree: &Tree,
+    input: &Input,
+    report: &Report,
+    options: &SanitizeOptions,
+) -> Sanitized {
+    let plan = Plan::new(tree, input, report, options);
+    // The first pass only gathers every name the shared snapshot will hold, so that the
+    // pseudonym table knows all its neighbours before it assigns anything.
+    let collecting = Namer::Collect(RefCell::default());
+    let first = Builder::new(&plan, tree, input, report, options, &collecting).build();
+    drop(first);
+    let Namer::Collect(collected) = collecting else {
+        unreachable!("the first pass collects")
+    };
+    let pseudonyms = Pseudonyms::new(collected.into_inner(), input, options);
+    let applying = Namer::Apply(&pseudonyms);
+    let built = Builder::new(&plan, tree, input, report, options, &applying).build();
+    Sanitized {
+        tree: built.tree,
+        input: built.input,
+        paths: built.paths,
+        warnings: built.warnings,
+        text_kept: options.keep_text,
+        left_out_folders: plan.left_out_folders.clone(),
+        dirs: built.dirs,
+        pseudonyms,
+    }
+}
+
+/// The part of `tree` that [`sanitize`] reads for `report`: the mount roots, the files and
+/// folders the shared snapshot could keep (each file's entry whole, contents included) and
+/// the findings made while the tree was built.
+///
+/// [`sanitize`] over it gives the same snapshot as over the whole tree, and it holds every
+/// file the report lists that exists, so the page's analysis worker hands the page this
+/// (a few hundred entries) instead of a tree of every listed file. Where the project holds
+/// more files than the health check matches globs against, the rule witnesses depend on
+/// files outside it, and the whole tree is returned.
+pub fn basis(tree: &Tree, input: &Input, report: &Report) -> Tree {
+    // Every option's snapshot comes from the basis: the widest plan.
+    let widest = SanitizeOptions {
+        other_projects: true,
+        ..SanitizeOptions::default()
+    };
+    let plan = Plan::new(tree, input, report, &widest);
+    if let Some(project) = &plan.project {
+        if tree.files_under(project).nth(RULE_MATCH_FILES).is_some() {
+            return tree.clone();
+        }
+    }
+    let mut out = Tree::new();
+    for mount in &plan.mounts {
+        out.add_mount(mount.clone());
+    }
+    for dir in &plan.dirs {
+        out.add_dir(dir.clone());
+    }
+    for path in plan.files.keys() {
+        if let Some(entry) = tree.file(path) {
+            out.insert(path.clone(), entry.clone());
+        }
+    }
+    for finding in tree.diagnostics() {
+        out.push_diagnostic(finding.clone());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_keep_every_length() {
+        for c in [
+            'a', 'Z', '7', '#', ' ', '\u{a0}', 'é', '가', '😀', '\u{3000}', '\u{feff}',
+        ] {
+            let p = placeholder(c, false);
+            assert_eq!(p.len_utf8(), c.len_utf8(), "{c:?}");
+            assert_eq!(p.len_utf16(), c.len_utf16(), "{c:?}");
+            assert_eq!(is_space(p), is_space(c), "{c:?}");
+        }
+        assert_eq!(
+            text_placeholder("# Hi 42 가é😀—!", false),
+            "# xx 00 ㅁø🔲□!"
+        );
+        assert!('가'.is_alphanumeric() && placeholder('가', false).is_alphanumeric());
+        assert!(!'—'.is_alphanumeric() && !placeholder('—', false).is_alphanumeric());
+    }
+
+    #[test]
+    fn escapes_name_the_placeholder() {
+        assert_eq!(escape_placeholder("\\x41"), "\\x78");
+        assert_eq!(escape_placeholder("\\u00E9"), "\\u00F8");
+        assert_eq!(escape_placeholder("\\uac00"), "\\u3141");
+        assert_eq!(escape_placeholder("\\u2014"), "\\u25a1");
+        assert_eq!(escape_placeholder("\\U0001F600"), "\\U0001F532");
+        assert_eq!(escape_placeholder("\\U0001D4B3"), "\\U0001D465");
+        assert_eq!(escape_placeholder("\\n"), "\\n");
+    }
+
+    fn table(kept: &[&str], free: &[&str]) -> Trie {
+        let mut trie = Trie::new();
+        for run in kept {
+            trie.insert(run.as_bytes(), true);
+        }
+        for run in free {
+            trie.insert(run.as_bytes(), false);
+        }
+        trie.allocate();
+        trie
+    }
+
+    #[test]
+    fn the_trie_keeps_order_prefixes_and_kept_runs() {
+        let words = [
+            "agents", "alice", "alpha", "bob", "claude", "claud", "zed", "z9", "a1",
+        ];
+        let trie = table(&["agents", "claude"], &words);
+        let mapped: Vec<String> = words.iter().map(|w| trie.map(w)).collect();
+        assert_eq!(trie.map("agents"), "agents");
+        assert_eq!(trie.map("claude"), "claude");
+        assert_eq!(trie.map("claud"), "claud");
+        assert_eq!(trie.map("Alice"), format!("A{}", &trie.map("alice")[1..]));
+        for (i, a) in words.iter().enumerate() {
+            for (j, b) in words.iter().enumerate() {
+                assert_eq!(a.cmp(b), mapped[i].cmp(&mapped[j]), "{a} {b} {mapped:?}");
+            }
+        }
+        assert_eq!(trie.map("unknown1"), "xxxxxxx0");
+    }
+
+    #[test]
+    fn characters_keep_their_length_and_order() {
+        let chars: BTreeMap<char, bool> =
+            [('é', false), ('가', true), ('나', false), ('😀', false)]
+                .into_iter()
+                .collect();
+        let map = allocate_chars(&chars);
+        assert_eq!(map[&'가'], '가');
+        assert!(map[&'나'] > '가' && map[&'나'].len_utf8() == 3);
+        assert_eq!(map[&'é'].len_utf8(), 2);
+        assert_eq!(map[&'😀'].len_utf8(), 4);
+    }
+
+    #[test]
+    fn numbers_stay_numbers_of_their_shown_length() {
+        for (atom, shared) in [
+            ("4096", "1111"),
+            ("-12", "-11"),
+            ("0xDEADBEEF", "0x3B9ACA00"),
+            ("0x1f", "0x11"),
+            ("0o17", "0o12"),
+            ("1.50", "1.10"),
+        ] {
+            assert_eq!(number_placeholder(atom).as_deref(), Some(shared), "{atom}");
+        }
+        assert_eq!(number_placeholder("true"), None);
+        assert_eq!(number_placeholder("word"), None);
+    }
+
+    #[test]
+    fn names_get_distinct_placeholders() {
+        let mut taken = BTreeSet::new();
+        let mut seen = Vec::new();
+        for name in ["alpha", "bravo", "gamma", "name", "x_y", "a_b"] {
+            let shared = distinct_placeholder(name, &taken);
+            assert_eq!(shared.len(), name.len());
+            assert!(!FRONTMATTER_KEYS.contains(&shared.as_str()));
+            taken.insert(shared.clone());
+            seen.push(shared);
+        }
+        assert_eq!(seen, ["xxxxx", "xxxxb", "xxxxc", "xxxx", "x_x", "x_b"]);
+    }
+
+    #[test]
+    fn the_lexer_finds_keys_and_values() {
+        let yaml = "name: my-skill # why\ndescription: >-\n  Line one: 2\n  two\npaths: [\"src/**\", lib/*.ts]\ntype: user\nx: \"a\\u00e9\"\ny: &a !t {k: *a}\n";
+        let lexed = lex_yaml(yaml);
+        let keys: Vec<&str> = lexed.keys.iter().flatten().map(String::as_str).collect();
+        assert_eq!(keys, ["name", "description", "paths", "type", "x", "y"]);
+        let pieces: Vec<(&str, PieceKind, usize)> = lexed
+            .pieces
+            .iter()
+            .map(|p| (&yaml[p.range.clone()], p.kind, p.key))
+            .collect();
+        assert_eq!(
+            pieces,
+            [
+                ("name", PieceKind::Key { top: true }, 1),
+                ("my-skill", PieceKind::Atom, 1),
+                ("# why", PieceKind::Comment, 1),
+                ("description", PieceKind::Key { top: true }, 2),
+                ("Line one: 2", PieceKind::Block, 2),
+                ("two", PieceKind::Block, 2),
+                ("paths", PieceKind::Key { top: true }, 3),
+                ("src/**", PieceKind::Quoted, 3),
+                ("lib/*.ts", PieceKind::Atom, 3),
+                ("type", PieceKind::Key { top: true }, 4),
+                ("user", PieceKind::Atom, 4),
+                ("x", PieceKind::Key { top: true }, 5),
+                ("a", PieceKind::Quoted, 5),
+                ("\\u00e9", PieceKind::Escape, 5),
+                ("y", PieceKind::Key { top: true }, 6),
+                ("a", PieceKind::Anchor, 6),
+                ("!t", PieceKind::Tag, 6),
+                ("k", PieceKind::Key { top: false }, 6),
+                ("a", PieceKind::Anchor, 6),
+            ]
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! Settings files, `~/.claude.json` and `.git` files, reduced to what the analysis reads.
+
+use super::*;
+use crate::text::settings::READ_KEYS;
+
+impl Builder<'_> {
+    // ----- settings and .git -------------------------------------------------------------
+
+    /// A settings file reduced to the keys the analysis reads, with the same parse outcome
+    /// and warnings: a key of the wrong type keeps its JSON type with an empty value, a
+    /// non-string exclude stays a non-string at its index, paths and globs are renamed.
+    pub(super) fn settings(&mut self, bytes: &[u8], shown: &str) -> Vec<u8> {
+        let invalid_utf8 = std::str::from_utf8(bytes).is_err();
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let Ok(map) = serde_json::from_str::<Map<String, Json>>(text) else {
+            // Still not a JSON object, so the analysis still ignores it with a warning.
+            let mut out = b"{".to_vec();
+            if invalid_utf8 {
+                out.push(0xff);
+            }
+            return out;
+        };
+        // Exactly the keys the settings parser reads (`text::settings::READ_KEYS`).
+        let mut reduced = Map::new();
+        for key in READ_KEYS {
+            let Some(value) = map.get(key) else {
+                continue;
+            };
+            let value = match (key, value) {
+                ("autoMemoryEnabled", Json::Bool(_)) => value.clone(),
+                // The skills listing's budget and cut: figures, and the listing depends on them.
+                ("skillListingMaxDescChars" | "skillListingBudgetFraction", Json::Number(_)) => {
+                    value.clone()
+                }
+                ("autoMemoryDirectory", Json::String(dir)) => Json::String(self.namer.name(dir)),
+                // The managed policy's inline instructions: text, so placeholders of its length.
+                ("claudeMd", Json::String(text)) => {
+                    Json::String(text_placeholder(text, self.options.keep_text))
+                }
+                ("claudeMdExcludes", Json::Array(items)) => Json::Array(
+                    items
+                        .iter()
+                        .map(|item| match item {
+                            Json::String(pattern) => Json::String(self.exclude(pattern, shown)),
+                            _ => Json::Null,
+                        })
+                        .collect(),
+                ),
+                // A boolean or a number tells nothing: kept (a figure may depend on it).
+                (_, Json::Bool(_) | Json::Number(_)) => value.clone(),
+                // Any other value (a key of the wrong type, or a new key this module does not
+                // rewrite yet): the same JSON type with nothing in it, so its warning stays.
+                (_, other) => empty_like(other),
+            };
+            reduced.insert(key.to_owned(), value);
+        }
+        let mut out = serde_json::to_string_pretty(&Json::Object(reduced))
+            .expect("a JSON value serialises")
+            .into_bytes();
+        if invalid_utf8 {
+            // The original was read with a replacement character somewhere; one inside a
+            // string keeps the `invalid-utf8` finding without changing what parses.
+            let mut marked = b"{\"_\": \"\xff\"".to_vec();
+            if out.len() > 2 {
+                marked.push(b',');
+            }
+            marked.extend_from_slice(&out[1..]);
+            out = marked;
+        }
+        out
+    }
+
+    /// `~/.claude.json` reduced to the one key the analysis reads, for the project only:
+    /// its history, other projects and account data never leave.
+    pub(super) fn claude_json(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let text = String::from_utf8_lossy(bytes);
+        // The key discovery read the approval under (the main worktree's root for a linked
+        // worktree), as it recorded it.
+        let key = self
+            .report
+            .sources
+            .iter()
+            .find(|source| source.why == ReadFor::ClaudeJson)
+            .and_then(|source| source.key.clone());
+        let approved = key.as_deref().and_then(|key| {
+            crate::text::settings::external_includes_approved(&text, key).map(|v| (key, v))
+        });
+        let reduced = match approved {
+            Some((key, value)) => serde_json::json!({
+                "projects": { self.namer.name(key): { "hasClaudeMdExternalIncludesApproved": value } }
+            }),
+            None => serde_json::json!({}),
+        };
+        serde_json::to_string_pretty(&reduced)
+            .expect("a JSON value serialises")
+            .into_bytes()
+    }
+
+    /// A `claudeMdExcludes` pattern renamed; if the renamed pattern would not exclude exactly
+    /// the renamed files the original excluded, a pattern listing those files instead.
+    pub(super) fn exclude(&mut self, pattern: &str, shown: &str) -> String {
+        let renamed = self.namer.name(pattern);
+        if self.namer.collecting() {
+            return renamed;
+        }
+        let (Ok(before), Ok(after)) = (Glob::new(pattern), Glob::new(&renamed)) else {
+            if Glob::new(pattern).is_ok() != Glob::new(&renamed).is_ok() {
+                self.warnings.push(format!(
+                    "a claudeMdExcludes pattern in {shown} could not be kept exactly"
+                ));
+            }
+            return renamed;
+        };
+        let mut agrees = true;
+        let mut matched = Vec::new();
+        for candidate in &self.plan.exclude_candidates {
+            let shared = self.namer.name(candidate);
+            let hit = before.matches(candidate);
+            agrees &= hit == after.matches(&shared);
+            if hit {
+                matched.push(shared);
+            }
+        }
+        if agrees {
+            return renamed;
+        }
+        // Wildcards inside a renamed word (`leg*`, `[a-c]*`) can stop matching; the files it
+        // matched, each escaped, keep the same ones excluded.
+        let escaped: Vec<String> = matched.iter().map(|p| escape_glob(p)).collect();
+        match escaped.len() {
+            0 => "/.memdiag-matches-nothing".to_owned(),
+            1 => escaped[0].clone(),
+            _ => format!("{{{}}}", escaped.join(",")),
+        }
+    }
+
+    /// A `.git` file with its `gitdir:` paths renamed and every other line replaced.
+    pub(super) fn git_file(&mut self, text: &str) -> String {
+        let keep_text = self.options.keep_text;
+        let mut out = String::with_capacity(text.len());
+        for line in text.split_inclusive('\n') {
+            let indent = line.len() - line.trim_start().len();
+            match line[indent..].strip_prefix("gitdir:") {
+                Some(rest) => {
+                    let body = rest.trim_end();
+                    let start = body.len() - body.trim_start().len();
+                    out.push_str(&line[..indent]);
+                    out.push_str("gitdir:");
+                    out.push_str(&body[..start]);
+                    out.push_str(&self.namer.name(&body[start..]));
+                    out.push_str(&rest[body.len()..]);
+                }
+                None => out.push_str(&text_placeholder(line, keep_text)),
+            }
+        }
+        out
+    }
+}
+
+/// A JSON value of the same type with nothing in it.
+pub(super) fn empty_like(value: &Json) -> Json {
+    match value {
+        Json::Null => Json::Null,
+        Json::Bool(_) => Json::Bool(false),
+        Json::Number(_) => Json::from(0),
+        Json::String(_) => Json::String(String::new()),
+        Json::Array(_) => Json::Array(Vec::new()),
+        Json::Object(_) => Json::Object(Map::new()),
+    }
+}
+
+/// A path as a glob that matches only itself: glob syntax escaped segment by segment.
+pub(super) fn escape_glob(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if matches!(
+            c,
+            '*' | '?' | '[' | ']' | '{' | '}' | ',' | '\\' | '!' | '^'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
