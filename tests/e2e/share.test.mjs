@@ -7,6 +7,9 @@
 // findings, read-only with no drop zone, and none of the demo's private words (the user name
 // and words from its CLAUDE.md and MEMORY.md bodies) anywhere in its DOM. Screenshots of the
 // dialog and the read-only view, light and dark, wide and 900 px, go to tests/e2e/artifacts/.
+// Then the canary fixture, dropped as folders, is shared with each of the 16 combinations of
+// the dialog's options: its link's payload and its zip hold a marker exactly when the options
+// keep it.
 //
 // Run by scripts/test.sh; by hand (after `trunk build --release`):
 //   node --test tests/e2e/share.test.mjs
@@ -292,6 +295,117 @@ test('a shared link and file open read-only elsewhere, with the same report and 
     assert.deepEqual(view.errors, []);
     await view.context.close();
   }
+  await page.close();
+});
+
+// ---- the canary, under every combination of options -------------------------------------
+
+// Markers of fixtures/canary/ by where they stand (as in tests/tests/sanitize.rs and
+// core/tests/share_command.rs): text of listed files, names of files and folders, the user
+// name, and what is never shared.
+const CANARY_HOME = '/home/canary9d3a';
+const MARKERS = { content: '4f1c', names: '7e2b', user: '9d3a', dropped: '5b6d' };
+
+/** The JSON a link's payload holds, lower-cased. */
+function linkPayload(link) {
+  const data = link.split('#s=1.')[1];
+  assert.ok(data, `a link with a payload: ${link.slice(0, 80)}`);
+  return zlib.inflateRawSync(Buffer.from(data, 'base64url')).toString('utf8').toLowerCase();
+}
+
+/** Every entry name and entry text of a zip, lower-cased (stored or deflated entries). */
+function zipHoldings(bytes) {
+  let end = bytes.length - 22;
+  while (end >= 0 && bytes.readUInt32LE(end) !== 0x06054b50) end -= 1;
+  assert.ok(end >= 0, 'the zip has an end record');
+  const count = bytes.readUInt16LE(end + 10);
+  let at = bytes.readUInt32LE(end + 16);
+  const out = [];
+  for (let i = 0; i < count; i += 1) {
+    assert.equal(bytes.readUInt32LE(at), 0x02014b50, 'a central directory entry');
+    const method = bytes.readUInt16LE(at + 10);
+    const compressed = bytes.readUInt32LE(at + 20);
+    const size = bytes.readUInt32LE(at + 24);
+    const nameLength = bytes.readUInt16LE(at + 28);
+    const extra = bytes.readUInt16LE(at + 30);
+    const comment = bytes.readUInt16LE(at + 32);
+    const local = bytes.readUInt32LE(at + 42);
+    const name = bytes.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
+    const data = bytes.subarray(start, start + compressed);
+    const text = method === 8 ? zlib.inflateRawSync(data) : data;
+    assert.ok(method === 8 || text.length === size, `${name}: stored or deflated`);
+    out.push(name, text.toString('utf8'));
+    at += 46 + nameLength + extra + comment;
+  }
+  return out.join('\n').toLowerCase();
+}
+
+test('the canary shared from the page keeps, under every combination of options, only what they promise', async () => {
+  const tree = path.join(process.env.MEMDIAG_FIXTURES ?? path.join(path.dirname(dist), 'fixtures'), 'canary', 'tree');
+  const claudeDir = path.join(tree, 'home', 'canary9d3a', '.claude');
+  const projectDir = path.join(tree, 'home', 'canary9d3a', 'work', 'canary-7e2b-client');
+  assert.ok(fs.existsSync(claudeDir) && fs.existsSync(projectDir), `the canary fixture in ${tree}`);
+  const { page, errors, foreign } = await senderPage(`${baseUrl}?empty`);
+  await page.waitForSelector('[data-testid=empty-state]');
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claudeDir);
+  await ready(page, run);
+  assert.equal(await page.inputValue('[data-testid=input-home]'), CANARY_HOME);
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', projectDir);
+  await ready(page, run);
+  assert.equal(await page.inputValue('[data-testid=input-project]'), `${CANARY_HOME}/work/canary-7e2b-client`);
+
+  await page.click('[data-testid=share]');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  const boxes = ['share-keep-file-names', 'share-keep-user-name', 'share-keep-text', 'share-other-projects'];
+  let previous = await page.inputValue('[data-testid=share-link]');
+  // Gray code: each step flips one option, so each step makes a new copy.
+  for (let step = 0; step < 16; step += 1) {
+    const bits = step ^ (step >> 1);
+    const [names, user, text, other] = boxes.map((_, i) => (bits & (1 << i)) !== 0);
+    const what = JSON.stringify({ names, user, text, other });
+    for (const [i, box] of boxes.entries()) {
+      if ((await page.isChecked(`[data-testid=${box}]`)) !== ((bits & (1 << i)) !== 0)) {
+        await page.click(`[data-testid=${box}]`);
+      }
+    }
+    if (step > 0) {
+      await page.waitForFunction(
+        (before) => {
+          const dialog = document.querySelector('[data-testid=share-dialog]');
+          const link = document.querySelector('[data-testid=share-link]')?.value;
+          return dialog?.dataset.ready === 'true' && link && link !== before;
+        },
+        previous,
+        { timeout: 30_000 },
+      );
+    }
+    const link = await page.inputValue('[data-testid=share-link]');
+    previous = link;
+    const payload = linkPayload(link);
+    assert.equal(JSON.parse(payload).text_kept === true, text, `${what}: the payload says whether text is kept`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=share-download]')]);
+    const zip = path.join(scratch, `canary-${bits}.zip`);
+    await download.saveAs(zip);
+    const zipped = zipHoldings(fs.readFileSync(zip));
+    for (const [carrier, held] of [['link', payload], ['zip', zipped]]) {
+      for (const [marker, kept] of [
+        [MARKERS.dropped, false], [MARKERS.content, text], [MARKERS.names, names], [MARKERS.user, user],
+      ]) {
+        assert.equal(held.includes(marker), kept, `${what}: ${marker} in the ${carrier} exactly when kept`);
+      }
+      // Other projects' memory folders: left out unless asked for, and then named only
+      // when names are kept.
+      assert.equal(held.includes('other'), other && names, `${what}: the other project in the ${carrier}`);
+    }
+    // Keeping names lists them; the dialog never shows a marker it does not share.
+    assert.equal(await page.locator('[data-testid=share-visible-names]').count(), names ? 1 : 0, what);
+  }
+  await shot(page, '39-share-canary-all-kept');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
   await page.close();
 });
 
