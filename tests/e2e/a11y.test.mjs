@@ -18,6 +18,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import {
   root, serveDist, launchBrowser, openWatchedPage, ready, shot,
 } from './support.mjs';
@@ -113,6 +114,28 @@ for (const colorScheme of ['light', 'dark']) {
     await assertScrollablesReachable(page, `health view (${colorScheme})`);
     await shot(page, `a11y-health-${colorScheme}`);
 
+    // The Reads view, with an answer: a read of a file in a folder with its own CLAUDE.md.
+    await page.click('[data-testid=view-reads]');
+    await page.waitForSelector('[data-testid=reads-view]');
+    assertClean(await audit(page), `reads view (${colorScheme})`);
+    {
+      const before = Number(await page.getAttribute('[data-testid=app]', 'data-run'));
+      await page.fill('[data-testid=reads-filter]', 'adapter');
+      await page.click('[data-testid=read-file]');
+      await ready(page, before);
+      await page.waitForSelector('[data-testid=read-answer]');
+    }
+    assertClean(await audit(page), `reads answer (${colorScheme})`);
+    await assertScrollablesReachable(page, `reads view (${colorScheme})`);
+    await shot(page, `a11y-reads-${colorScheme}`);
+
+    // The Icons legend, a dialog.
+    await page.click('[data-testid=legend-open]');
+    await page.waitForSelector('[data-testid=legend-dialog]');
+    assertClean(await audit(page), `icons legend (${colorScheme})`);
+    await shot(page, `a11y-legend-${colorScheme}`);
+    await page.keyboard.press('Escape');
+
     // The Share dialog; its link opens the shared view below.
     await page.click('[data-testid=share]');
     await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
@@ -147,6 +170,17 @@ for (const colorScheme of ['light', 'dark']) {
     await page.waitForSelector('[data-testid=empty-state]');
     assertClean(await audit(page), `empty page (${colorScheme})`);
     await shot(page, `a11y-empty-${colorScheme}`);
+
+    // The wrong-input banner, over the empty page: a folder of photos.
+    {
+      const photos = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-a11y-photos-'));
+      fs.writeFileSync(path.join(photos, 'IMG_0001.jpg'), 'not a photo');
+      await page.setInputFiles('[data-testid=folder-input]', photos);
+      await page.waitForSelector('[data-testid=input-banner]');
+      assertClean(await audit(page), `wrong-input banner (${colorScheme})`);
+      await shot(page, `a11y-banner-${colorScheme}`);
+      fs.rmSync(photos, { recursive: true, force: true });
+    }
 
     // A shared view, opened from the link in a page of its own.
     const shared = await context.newPage();

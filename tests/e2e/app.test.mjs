@@ -258,7 +258,8 @@ test('uploaded folders and a zip give what the scan command gives', async () => 
   run = await currentRun(page);
   await page.setInputFiles('[data-testid=zip-input]', broken);
   await settled(page, run);
-  assert.match(await page.textContent('[data-testid=error]'), /broken\.zip/);
+  await page.waitForSelector('[data-testid=input-banner]');
+  assert.match(await page.textContent('[data-testid=input-banner-found]'), /broken\.zip/);
   assert.deepEqual(await renderedGroups(page), groupsOf(expected));
   await shot(page, '04-broken-zip');
 

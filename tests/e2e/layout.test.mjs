@@ -101,6 +101,28 @@ for (const screen of screens) {
     await shot(page, `layout-${screen.name}-share`);
     await page.keyboard.press('Escape');
 
+    // The Icons legend fits too.
+    await page.click('[data-testid=legend-open]');
+    const legend = await page.$eval('[data-testid=legend-dialog]', (e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: window.innerWidth, h: window.innerHeight };
+    });
+    assert.ok(legend.left >= 0 && legend.right <= legend.w && legend.top >= 0 && legend.bottom <= legend.h, `the legend overflows the screen: ${JSON.stringify(legend)}`);
+    await shot(page, `layout-${screen.name}-legend`);
+    await page.keyboard.press('Escape');
+
+    // The Reads view with an answer: long paths wrap, nothing scrolls sideways.
+    await page.click('[data-testid=view-reads]');
+    await page.waitForSelector('[data-testid=reads-view]');
+    const run = Number(await page.getAttribute('[data-testid=app]', 'data-run'));
+    await page.fill('[data-testid=reads-path]', 'packages/ui/src/button.tsx');
+    await page.press('[data-testid=reads-path]', 'Enter');
+    await ready(page, run);
+    await page.waitForSelector('[data-testid=read-answer]');
+    assert.equal(await sidewaysOverflow(page), 0, `sideways scroll in the reads view: ${(await overflowing(page)).join(', ')}`);
+    await page.locator('[data-testid=read-answer]').scrollIntoViewIfNeeded();
+    await shot(page, `layout-${screen.name}-reads`);
+
     assert.deepEqual(errors, []);
     await context.close();
   });

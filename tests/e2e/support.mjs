@@ -150,9 +150,14 @@ export async function shot(page, name) {
 
 /** Runs the native command (`memdiag`, core/src/bin/memdiag/) on a snapshot and returns its JSON report. */
 export function scan(args) {
+  // MEMDIAG_BIN names a built `memdiag` to run instead of `cargo run` (which waits for the
+  // build directory's lock while another build holds it).
+  const [command, prefix] = process.env.MEMDIAG_BIN
+    ? [process.env.MEMDIAG_BIN, []]
+    : ['cargo', ['run', '-q', '--release', '-p', 'memdiag-core', '--features', 'cli', '--bin', 'memdiag', '--']];
   const out = execFileSync(
-    'cargo',
-    ['run', '-q', '--release', '-p', 'memdiag-core', '--features', 'cli', '--bin', 'memdiag', '--', '--format', 'json', ...args],
+    command,
+    [...prefix, '--format', 'json', ...args],
     { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return JSON.parse(out);

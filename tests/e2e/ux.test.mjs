@@ -45,15 +45,17 @@ function openPage(query = '', options = {}) {
   return openWatchedPage(context, baseUrl, baseUrl + query, options);
 }
 
-/** Opens the legend in the header and reads its entries. */
+/** Opens the legend dialog from the header, reads its entries, and closes it with Escape. */
 async function legend(page) {
-  const details = page.locator('[data-testid=load-legend]');
-  assert.equal(await details.count(), 1, 'the legend is in the header');
-  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  const button = page.locator('[data-testid=legend-open]');
+  assert.equal(await button.count(), 1, 'the legend is in the header');
+  await button.click();
+  await page.waitForSelector('[data-testid=legend-dialog]');
   const entries = await page.$$eval('[data-testid=legend-load]', (l) => l.map((e) => ({
     load: e.dataset.load, icon: e.querySelector('.icon').textContent, text: e.querySelector('dd').textContent,
   })));
-  await details.locator('summary').click();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('[data-testid=legend-dialog]').count(), 0, 'Escape closes the legend');
   return entries;
 }
 
@@ -78,9 +80,9 @@ test('the demo says it is sample data, and the icon legend is reachable from eve
   }
   assert.match(entries[0].text, /every session/);
   for (const e of entries.slice(2)) assert.doesNotMatch(e.text, /every session/, `${e.load} is not said to load in every session`);
-  await page.locator('[data-testid=load-legend] summary').click();
+  await page.click('[data-testid=legend-open]');
   await shot(page, 'ux-01-demo-legend');
-  await page.locator('[data-testid=load-legend] summary').click();
+  await page.click('[data-testid=legend-close]');
 
   // The file view and the health view keep it.
   await page.click('[data-testid=tree-row] >> nth=0');
@@ -174,7 +176,23 @@ test('a ~/.claude alone lists its projects in the main view, and the figures say
   await page.close();
 });
 
-test('wrong input says what was found and keeps the report shown', async () => {
+/** The wrong-input banner: what it found and expected, whether it offers to take the folder. */
+async function banner(page) {
+  const box = page.locator('[data-testid=input-banner]');
+  await box.waitFor();
+  assert.ok(await box.isVisible(), 'the banner shows');
+  assert.equal(await box.getAttribute('role'), 'alert');
+  // At the top of the main view: above the fields, the report and the tree.
+  const top = (sel) => page.locator(sel).first().evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok(await top('[data-testid=input-banner]') < await top('[data-testid=status]'), 'the banner is above the status line');
+  return {
+    found: await page.textContent('[data-testid=input-banner-found]'),
+    expected: await page.textContent('[data-testid=input-banner-expected]'),
+    canTake: (await box.getAttribute('data-can-take')) === 'true',
+  };
+}
+
+test('wrong input says what was found and what was expected, and keeps the report shown', async () => {
   const { page, errors } = await openPage('?demo');
   await ready(page);
   const rows = await page.locator('[data-testid=tree-row]').count();
@@ -185,12 +203,15 @@ test('wrong input says what was found and keeps the report shown', async () => {
   let run = await currentRun(page);
   await page.setInputFiles('[data-testid=zip-input]', zip);
   await settled(page, run);
-  const error = page.locator('[data-testid=error]');
-  assert.ok(await error.isVisible(), 'the error shows');
-  assert.match(await error.textContent(), /empty holds no files: expected a ~\/\.claude folder/);
+  let said = await banner(page);
+  assert.match(said.found, /“empty” holds no files/);
+  assert.match(said.expected, /a ~\/\.claude folder .* a project folder/);
+  assert.equal(said.canTake, false, 'nothing to take');
   assert.equal(await page.locator('[data-testid=tree-row]').count(), rows, 'the demo report stays');
   assert.ok(await page.locator('[data-testid=workspace]').isVisible());
   await shot(page, 'ux-04-empty-zip');
+  await page.click('[data-testid=banner-dismiss]');
+  assert.equal(await page.locator('[data-testid=input-banner]').count(), 0, 'dismissed');
 
   // A file that is no zip at all.
   const junk = path.join(scratch, 'junk.zip');
@@ -198,12 +219,91 @@ test('wrong input says what was found and keeps the report shown', async () => {
   run = await currentRun(page);
   await page.setInputFiles('[data-testid=zip-input]', junk);
   await settled(page, run);
-  assert.match(await page.textContent('[data-testid=error]'), /junk/);
+  said = await banner(page);
+  assert.match(said.found, /junk/);
   assert.equal(await page.locator('[data-testid=tree-row]').count(), rows, 'the demo report stays');
-  // Dismiss clears the message and leaves the report.
-  await page.click('[data-testid=error] button');
-  assert.equal(await page.locator('[data-testid=error]').count(), 0);
+  await page.click('[data-testid=banner-dismiss]');
+  assert.equal(await page.locator('[data-testid=input-banner]').count(), 0);
   assert.equal(await page.locator('[data-testid=tree-row]').count(), rows);
+
+  // A folder that is neither a ~/.claude nor a project (a folder of photos): not taken
+  // silently; the report stays until the person chooses.
+  const photos = path.join(scratch, 'Photos');
+  fs.mkdirSync(path.join(photos, 'trip'), { recursive: true });
+  fs.writeFileSync(path.join(photos, 'IMG_0001.jpg'), 'not really a photo');
+  fs.writeFileSync(path.join(photos, 'trip', 'IMG_0100.heic'), 'nor this');
+  fs.writeFileSync(path.join(photos, 'notes.txt'), 'beach');
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', photos);
+  await settled(page, run);
+  said = await banner(page);
+  assert.match(said.found, /“Photos” holds 3 files but nothing of a ~\/\.claude or a project/);
+  assert.equal(said.canTake, true);
+  assert.equal(await page.locator('[data-testid=tree-row]').count(), rows, 'the demo report stays');
+  assert.equal(await page.locator('[data-testid=source]').count(), 1, 'the folder is not among the sources');
+  await shot(page, 'ux-04b-unrelated-folder');
+  // Keep what is shown: the folder goes.
+  await page.click('[data-testid=banner-dismiss]');
+  assert.equal(await page.locator('[data-testid=input-banner]').count(), 0);
+  assert.equal(await page.locator('[data-testid=tree-row]').count(), rows);
+  // Again, and this time take it as the project.
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', photos);
+  await settled(page, run);
+  await banner(page);
+  run = await currentRun(page);
+  await page.click('[data-testid=banner-take]');
+  await settled(page, run);
+  assert.equal(await page.locator('[data-testid=input-banner]').count(), 0);
+  const roles = await page.$$eval('[data-testid=source]', (s) => s.map((e) => e.textContent));
+  assert.ok(roles.some((r) => r.includes('Photos')), `the folder is a source now: ${roles}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a zip with a damaged entry marks its row, and no finding is built on it', async () => {
+  const project = path.join(scratch, 'damaged', 'shop');
+  fs.mkdirSync(path.join(project, 'src', 'api'), { recursive: true });
+  fs.writeFileSync(path.join(project, 'CLAUDE.md'), '# Shop\n\nUse pnpm.\n');
+  const hurt = 'DAMAGED-ENTRY see @docs/missing.md and [x](nowhere.md)\n'.repeat(4);
+  fs.writeFileSync(path.join(project, 'src', 'api', 'CLAUDE.md'), hurt);
+  fs.writeFileSync(path.join(project, 'package.json'), '{}\n');
+  const zip = path.join(scratch, 'damaged.zip');
+  zipFolder(project, 'shop', zip);
+  // Flip one byte of the entry's data: its CRC no longer matches.
+  const bytes = fs.readFileSync(zip);
+  const at = bytes.indexOf(Buffer.from('DAMAGED-ENTRY'));
+  assert.ok(at > 0);
+  bytes[at] = 'X'.charCodeAt(0);
+  fs.writeFileSync(zip, bytes);
+
+  const { page, errors } = await openPage('?empty');
+  await page.waitForSelector('[data-testid=empty-state]');
+  const run = await currentRun(page);
+  await page.setInputFiles('[data-testid=zip-input]', zip);
+  await settled(page, run);
+  await page.waitForSelector('[data-testid=workspace]');
+  const damaged = '[data-testid=tree-row][data-path$="/src/api/CLAUDE.md"]';
+  await page.waitForSelector(damaged);
+  const mark = page.locator(`${damaged} [data-testid=unreadable]`);
+  assert.equal(await mark.count(), 1, 'the damaged row is marked');
+  assert.match(await mark.getAttribute('title'), /could not be read/);
+  // The sound file beside it reads as usual.
+  assert.equal(await page.locator('[data-testid=tree-row][data-path$="/shop/CLAUDE.md"] [data-testid=unreadable]').count(), 0);
+  // The one finding on the damaged file says it could not be read: nothing from its text
+  // (its import and its link were never seen).
+  assert.equal(await page.getAttribute('[data-testid=diagnostics]', 'data-grouping'), 'file');
+  const groups = await page.$$eval('[data-testid=finding-group]', (g) => g.map((e) => ({
+    key: e.dataset.key,
+    codes: [...e.querySelectorAll('[data-testid=diagnostic], [data-testid=finding-fold]')].map((d) => d.dataset.code),
+    text: e.textContent,
+  })));
+  const hurtGroup = groups.find((g) => g.key === 'src/api/CLAUDE.md' || g.key.endsWith('/src/api/CLAUDE.md'));
+  assert.ok(hurtGroup, JSON.stringify(groups));
+  assert.deepEqual([...new Set(hurtGroup.codes)], ['file-unreadable'], hurtGroup.text);
+  assert.ok(!groups.some((g) => /missing\.md|nowhere\.md/.test(g.text)), 'nothing built on its text');
+  await page.click(damaged);
+  await shot(page, 'ux-04c-damaged-entry');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -368,7 +468,8 @@ test('keyboard only: the picker traps focus and closes with Escape, the tabs fol
   await page.waitForSelector('[data-testid=view-file][aria-selected=true]');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'view-file');
   await page.keyboard.press('End');
-  await page.waitForSelector('[data-testid=view-health][aria-selected=true]');
+  await page.waitForSelector('[data-testid=view-reads][aria-selected=true]');
+  assert.ok(await page.locator('[data-testid=reads-view]').isVisible(), 'the reads view shows');
   await page.keyboard.press('Home');
   await page.waitForSelector('[data-testid=view-file][aria-selected=true]');
 
@@ -429,6 +530,220 @@ test('the tree shows each file\'s size on disk or as sent', async () => {
   await shot(page, 'ux-10-sizes-as-sent');
   await page.click('[data-testid=size-mode]');
   assert.match(await page.textContent(`${memory} .size`), /KB/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Reads view: what a read of a project file attaches, figure for figure with memdiag --read', async () => {
+  const shop = path.join(demoTree, 'home', 'alice', 'work', 'shop');
+  const { page, errors } = await openPage('?empty');
+  await page.waitForSelector('[data-testid=empty-state]');
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claudeDir);
+  await settled(page, run);
+  // With a ~/.claude alone there is no project: the view says why.
+  await page.click('[data-testid=view-reads]');
+  assert.equal(await page.getAttribute('[data-testid=reads-none]', 'data-why'), 'no-project');
+  await shot(page, 'ux-11-reads-no-project');
+
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', shop);
+  await settled(page, run);
+  assert.equal(await page.inputValue('[data-testid=input-project]'), PROJECT);
+  await page.click('[data-testid=view-reads]');
+  await page.waitForSelector('[data-testid=reads-files]');
+  // Every file of the dropped project is offered, and the filter narrows them.
+  const listed = await page.$$eval('[data-testid=read-file]', (b) => b.map((e) => e.dataset.path));
+  const onDisk = [];
+  const walk = (abs, rel) => {
+    for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(abs, e.name), r);
+      else onDisk.push(`${PROJECT}/${r}`);
+    }
+  };
+  walk(shop, '');
+  assert.deepEqual(listed, [...onDisk].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  await page.fill('[data-testid=reads-filter]', 'checkout');
+  assert.deepEqual(await page.$$eval('[data-testid=read-file]', (b) => b.map((e) => e.dataset.path)),
+    [`${PROJECT}/src/web/routes/checkout.tsx`]);
+
+  const asks = ['src/web/routes/checkout.tsx', 'packages/ui/src/button.tsx', 'src/api/payments/adapter.ts', '/home/alice/elsewhere/notes.md'];
+  // One scan per read: the page asks about one read at a time, the first of a session (in one
+  // run of several --read, a rule already attached by an earlier read is not sent again).
+  const expected = asks.map((a) => scan(['--home', HOME, '--project', PROJECT, '--mount', `${HOME}/.claude=${claudeDir}`,
+    '--mount', `${PROJECT}=${shop}`, '--read', a]).reads[0]);
+  const answer = async () => {
+    const a = page.locator('[data-testid=read-answer]');
+    return {
+      path: await a.getAttribute('data-path'),
+      files: Number(await a.getAttribute('data-files')),
+      skills: Number(await a.getAttribute('data-skills')),
+      user: Number(await a.getAttribute('data-user') ?? 0),
+      claude: Number(await a.getAttribute('data-claude-code') ?? 0),
+      tokens: Number(await a.getAttribute('data-tokens') ?? 0),
+      attached: await page.$$eval('[data-testid=read-attached]', (l) => l.map((e) => [e.dataset.path, Number(e.dataset.utf16)])),
+      skillLines: await page.$$eval('[data-testid=read-skill]', (l) => l.map((e) => e.textContent)),
+      text: await a.textContent(),
+    };
+  };
+  for (const [i, ask] of asks.entries()) {
+    const want = expected[i];
+    run = await currentRun(page);
+    if (i === 0) {
+      // A click in the list.
+      await page.click(`[data-testid=read-file][data-path="${PROJECT}/${ask}"]`);
+    } else {
+      // A typed path, relative to the project or absolute.
+      await page.fill('[data-testid=reads-path]', ask);
+      await page.press('[data-testid=reads-path]', 'Enter');
+    }
+    await settled(page, run);
+    await page.waitForSelector(`[data-testid=read-answer][data-path="${want.path}"]`);
+    const got = await answer();
+    if (want.note) {
+      assert.equal(await page.textContent('[data-testid=read-note]'), want.note);
+      continue;
+    }
+    assert.equal(got.files, want.files.length, `${ask}: files`);
+    assert.deepEqual(got.attached, want.files.map((f) => [f.path, f.loaded.utf16]), `${ask}: what attaches`);
+    assert.deepEqual(got.skillLines, want.skills, `${ask}: skills`);
+    assert.equal(got.user, want.cost.user, `${ask}: the user's text`);
+    assert.equal(got.claude, want.cost.claude_code, `${ask}: Claude Code's own`);
+    const total = want.cost.user + want.cost.claude_code;
+    assert.equal(got.tokens, Math.floor((total + 2) / 4), `${ask}: tokens`);
+    assert.match(got.text, new RegExp(`${total.toLocaleString('en-US')} UTF-16 units`));
+    assert.match(got.text, /of a 200k window, .* of 1M/);
+    assert.match(got.text, /never in every session/);
+    if (i === 1) {
+      assert.ok(want.skills.length > 0, 'packages/ui announces its storybook skill');
+      await shot(page, 'ux-12-reads-answer');
+    }
+  }
+  // An attached file opens in the tree.
+  run = await currentRun(page);
+  await page.fill('[data-testid=reads-path]', asks[2]);
+  await page.press('[data-testid=reads-path]', 'Enter');
+  await settled(page, run);
+  const first = expected[2].files[0].path;
+  await page.click(`[data-testid=read-attached][data-path="${first}"] button`);
+  assert.equal(await page.getAttribute(`[data-testid=tree-row][data-path="${first}"]`, 'aria-selected'), 'true');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Presses Tab until the element with this test id has focus; fails after `max` presses. */
+async function tabTo(page, testid, max = 200) {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.dataset.testid) === testid) return;
+  }
+  assert.fail(`Tab never reached ${testid}`);
+}
+
+/** Where focus is: its test id, and whether it sits inside `within`. */
+function focusIn(page, within) {
+  return page.evaluate((sel) => ({
+    id: document.activeElement?.dataset.testid ?? document.activeElement?.tagName,
+    inside: !!document.activeElement?.closest(sel),
+  }), within);
+}
+
+/** Tab and Shift+Tab `n` times each; focus must stay inside `within`. */
+async function staysInside(page, within, n) {
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let i = 0; i < n; i += 1) {
+      await page.keyboard.press(key);
+      const at = await focusIn(page, within);
+      assert.ok(at.inside, `${key} ${i + 1} left ${within} for ${at.id}`);
+    }
+  }
+}
+
+test('keyboard only: no invisible tab stop; the Share dialog, the picker and the legend trap focus and close with Escape', async () => {
+  const { page, errors } = await openPage('?demo');
+  await ready(page);
+  // Every stop Tab reaches, once round the page, has a visible box.
+  const invisible = [];
+  const seen = new Set();
+  await page.evaluate(() => document.activeElement?.blur());
+  for (let i = 0; i < 400; i += 1) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const e = document.activeElement;
+      if (!e || e === document.body) return null;
+      const r = e.getBoundingClientRect();
+      const style = getComputedStyle(e);
+      return {
+        key: e.dataset.testid ?? e.id ?? '',
+        html: e.outerHTML.slice(0, 120),
+        visible: r.width >= 2 && r.height >= 2 && style.visibility !== 'hidden' && Number(style.opacity) > 0
+          && e.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+        path: (() => { const p = []; for (let n = e; n; n = n.parentElement) p.push(n.tagName); return p.join('<'); })(),
+        index: [...document.querySelectorAll('*')].indexOf(e),
+      };
+    });
+    if (!stop) continue;
+    if (seen.has(stop.index)) break;
+    seen.add(stop.index);
+    if (!stop.visible) invisible.push(stop.html);
+  }
+  assert.ok(seen.size > 20, `Tab went round ${seen.size} stops`);
+  assert.deepEqual(invisible, [], 'tab stops with no visible box');
+
+  // The Share dialog, by keyboard: Tab to its button, Enter, focus inside, trapped, Escape.
+  await page.evaluate(() => document.activeElement?.blur());
+  await tabTo(page, 'share');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  assert.ok((await focusIn(page, '[data-testid=share-dialog]')).inside, 'focus lands in the Share dialog');
+  const shareStops = await page.$$eval('[data-testid=share-dialog] button:not([disabled]), [data-testid=share-dialog] input:not([disabled]), [data-testid=share-dialog] textarea', (l) => l.length);
+  await staysInside(page, '[data-testid=share-dialog]', shareStops + 2);
+  // Space toggles the option that has focus, as for any checkbox.
+  await page.focus('[data-testid=share-dialog] input[type=checkbox]');
+  const before = await page.$eval('[data-testid=share-dialog] input[type=checkbox]', (c) => c.checked);
+  await page.keyboard.press('Space');
+  assert.notEqual(await page.$eval('[data-testid=share-dialog] input[type=checkbox]', (c) => c.checked), before);
+  await shot(page, 'ux-13-share-keyboard');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('[data-testid=share-dialog]').count(), 0, 'Escape closes the Share dialog');
+  assert.equal((await focusIn(page, 'body')).id, 'share', 'focus goes back to Share');
+
+  // The legend: Tab to Icons, Enter, focus on Close, trapped, Escape gives focus back.
+  await tabTo(page, 'legend-open');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=legend-dialog]');
+  assert.equal((await focusIn(page, '[data-testid=legend-dialog]')).id, 'legend-close');
+  await staysInside(page, '[data-testid=legend-dialog]', 3);
+  // The page's own keys wait while it is open.
+  await page.keyboard.press('h');
+  assert.equal(await page.getAttribute('[data-testid=view-file]', 'aria-selected'), 'true');
+  await shot(page, 'ux-14-legend-keyboard');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('[data-testid=legend-dialog]').count(), 0, 'Escape closes the legend');
+  assert.equal((await focusIn(page, 'body')).id, 'legend-open', 'focus goes back to Icons');
+  // Enter on Close closes it too.
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=legend-dialog]');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('[data-testid=legend-dialog]').count(), 0);
+
+  // The picker: from its button in the fields, Enter, trapped, Escape.
+  await tabTo(page, 'open-picker');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=project-picker]');
+  const pickerStops = await page.$$eval('[data-testid=project-picker] button', (b) => b.length);
+  await staysInside(page, '[data-testid=project-picker]', pickerStops + 2);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('[data-testid=project-picker]').count(), 0);
+  assert.equal((await focusIn(page, 'body')).id, 'open-picker');
+
+  // A footprint legend button selects its group by keyboard (the segments are the mouse's).
+  await tabTo(page, 'legend-select');
+  const group = await page.evaluate(() => document.activeElement.dataset.group);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.getAttribute(`[role=treeitem][aria-level='1'][data-group="${group}"]`, 'aria-selected'), 'true');
+  assert.equal(await page.$$eval('[data-testid=segment]', (s) => s.filter((e) => e.tabIndex >= 0).length), 0, 'segments take no focus');
   assert.deepEqual(errors, []);
   await page.close();
 });
