@@ -443,6 +443,12 @@ impl Source {
         if let Some(hit) = self.stats.borrow().get(&index) {
             return hit.clone();
         }
+        if let Reader::Live(live) = &file.reader {
+            // A live folder's file the walk listed without its size (crate::live::lazy).
+            let stat = crate::live::stat_of(live.as_ref()).await;
+            self.remember_stat(index, stat.clone());
+            return stat;
+        }
         let looked_up = match &file.reader {
             Reader::File(handle) => Some(handle.clone()),
             Reader::Entry(entry) => entry_file(entry).await,

@@ -185,6 +185,37 @@ pub fn by_name(rel: &str) -> bool {
     rel.ends_with(".jsonl")
 }
 
+/// Folders of a project that hold dependencies, build output or virtual environments: often
+/// most of a project's files, and none of them instructions but the odd `CLAUDE.md`.
+pub const LAZY_FOLDERS: [&str; 9] = [
+    "node_modules",
+    "vendor",
+    "dist",
+    "build",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".next",
+    ".nuxt",
+];
+
+/// True for a file the walk lists without asking its size: one inside a [`LAZY_FOLDERS`]
+/// folder that is no Markdown file and not inside a `.claude` folder. The walk still lists
+/// those folders whole, because Claude Code attaches a `CLAUDE.md` anywhere below them when it
+/// reads a file there (measured on 2.1.328: the conformance case
+/// `nested-read-no-depth-limit-and-no-skip-list`); the size of any other file there is asked
+/// only if the analysis looks at it ([`crate::ingest::UNSTATTED`]), which saves one browser
+/// call per file.
+pub fn lazy(rel: &str) -> bool {
+    let Some((folders, name)) = rel.rsplit_once('/') else {
+        return false;
+    };
+    let folders: Vec<&str> = folders.split('/').collect();
+    folders.iter().any(|f| LAZY_FOLDERS.contains(f))
+        && !folders.contains(&".claude")
+        && !name.to_ascii_lowercase().ends_with(".md")
+}
+
 /// How many files are asked for their sizes at once.
 const STAT_BATCH: usize = 128;
 
@@ -286,6 +317,13 @@ pub async fn walk(root: &Rc<dyn Dir>, listed: &dyn Fn(u64)) -> Result<Walked, St
                             modified: None,
                             reader: Reader::Live(file),
                         });
+                    } else if lazy(&child) {
+                        files.push(SourceFile {
+                            rel: child,
+                            size: crate::ingest::UNSTATTED,
+                            modified: None,
+                            reader: Reader::Live(file),
+                        });
                     } else {
                         pending.push((child, file));
                     }
@@ -329,6 +367,15 @@ async fn stat_all(pending: &mut Vec<(String, Rc<dyn FileRef>)>, out: &mut Vec<So
                 reader: Reader::Live(file),
             });
         }
+    }
+}
+
+/// A live file's size and date as the page keeps them (`(0, None)` when the browser cannot
+/// open it any more): the look-up of a file the walk listed without asking ([`lazy`]).
+pub(crate) async fn stat_of(file: &dyn FileRef) -> crate::ingest::Stat {
+    match file.stat().await {
+        Ok(stat) => (stat.size, stat.modified_ms.map(iso_date)),
+        Err(_) => (0, None),
     }
 }
 
@@ -989,6 +1036,28 @@ mod tests {
         ];
         for (config, rel, expected) in cases {
             assert_eq!(descend(config, rel), expected, "{config}: {rel}");
+        }
+    }
+
+    #[test]
+    fn files_in_dependency_folders_are_listed_without_their_sizes_but_instructions() {
+        for rel in [
+            "node_modules/pkg/index.js",
+            "web/node_modules/@scope/pkg/lib/a.js",
+            "vendor/lib/v.go",
+            ".venv/lib/site.py",
+        ] {
+            assert!(super::lazy(rel), "{rel}");
+        }
+        for rel in [
+            "node_modules/pkg/CLAUDE.md",
+            "node_modules/pkg/CLAUDE.local.md",
+            "node_modules/pkg/.claude/settings.json",
+            "node_modules",
+            "src/index.js",
+            "package.json",
+        ] {
+            assert!(!super::lazy(rel), "{rel}");
         }
     }
 }

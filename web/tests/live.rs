@@ -1112,3 +1112,46 @@ async fn a_live_read_that_never_settles_times_out_with_a_message() {
     );
     assert!(stat.is_err());
 }
+
+/// A project's `node_modules` is listed whole (Claude Code attaches a `CLAUDE.md` there when
+/// it reads a file there), but only its Markdown files are asked their sizes by the walk; the
+/// rest are looked up only when the analysis looks at them.
+#[wasm_bindgen_test]
+async fn a_projects_node_modules_is_listed_but_its_files_sizes_are_asked_lazily() {
+    let fs = Rc::new(RefCell::new(Fs::default()));
+    {
+        let mut f = fs.borrow_mut();
+        f.dirs.insert(String::new());
+        f.put("CLAUDE.md", "# App\n");
+        f.put("src/index.ts", "export {};\n");
+        f.put("node_modules/pkg/CLAUDE.md", "pkg notes\n");
+        for i in 0..30 {
+            f.put(&format!("node_modules/pkg/lib/f{i}.js"), "//\n");
+        }
+    }
+    let root = Rc::new(FakeDir {
+        fs: fs.clone(),
+        path: String::new(),
+        name: "app".to_owned(),
+    }) as Rc<dyn Dir>;
+    let walked = live::walk(&root, &|_| {}).await.expect("walk");
+    assert_eq!(walked.files.len(), 33, "every file is listed");
+    let stats = fs.borrow().took("stat");
+    assert!(stats.contains(&"node_modules/pkg/CLAUDE.md".to_owned()));
+    assert!(stats.contains(&"src/index.ts".to_owned()));
+    assert!(
+        !stats.iter().any(|p| p.ends_with(".js")),
+        "sizes asked in node_modules: {stats:?}"
+    );
+    // The analysis still finds the nested CLAUDE.md below node_modules.
+    let source = Rc::new(live::open(root, &|_| {}).await.expect("open"));
+    let (report, _) = analyse(&[source]).await;
+    assert!(
+        report
+            .files
+            .iter()
+            .any(|r| r.path == "/home/alice/app/node_modules/pkg/CLAUDE.md"),
+        "{:?}",
+        report.files.iter().map(|r| &r.path).collect::<Vec<_>>()
+    );
+}

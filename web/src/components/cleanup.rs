@@ -42,6 +42,8 @@ struct Store {
     made: Vec<Entry>,
     message: Option<(bool, String)>,
     busy: bool,
+    /// The message and undo list folded into one button (Hide), until the next clean-up.
+    folded: bool,
     listeners: Vec<Callback<()>>,
 }
 
@@ -68,7 +70,10 @@ fn review(plan: Result<Plan, cleanup::CleanupError>) {
             store.reviewing = Some(Entry { plan });
             store.message = None;
         }
-        Err(error) => store.message = Some((true, format!("Nothing to do: {error}."))),
+        Err(error) => {
+            store.message = Some((true, format!("Nothing to do: {error}.")));
+            store.folded = false;
+        }
     });
 }
 
@@ -317,13 +322,14 @@ pub fn CleanupHost() -> Html {
         STORE.with(|s| s.borrow_mut().listeners.push(listener));
         || STORE.with(|s| s.borrow_mut().listeners.clear())
     });
-    let (reviewing, made, message, busy) = STORE.with(|s| {
+    let (reviewing, made, message, busy, folded) = STORE.with(|s| {
         let s = s.borrow();
         (
             s.reviewing.clone(),
             s.made.clone(),
             s.message.clone(),
             s.busy,
+            s.folded,
         )
     });
     let inputs = page.state.sources.inputs.clone();
@@ -351,6 +357,7 @@ pub fn CleanupHost() -> Html {
                     .await;
                     with_store(|s| {
                         s.busy = false;
+                        s.folded = false;
                         match &result {
                             Ok(()) => {
                                 s.reviewing = None;
@@ -368,7 +375,7 @@ pub fn CleanupHost() -> Html {
                                     s.message = Some((
                                         false,
                                         format!(
-                                            "Done: {}. Undo is below while this page is open.",
+                                            "Done: {}. Undo is here while this page is open.",
                                             plan.title
                                         ),
                                     ));
@@ -397,21 +404,37 @@ pub fn CleanupHost() -> Html {
         <>
             <ScanWatch />
             { dialog.unwrap_or_default() }
-            if let Some((error, text)) = message {
-                <p class={classes!("cleanup-message", error.then_some("error"))} role="status" data-testid="cleanup-message">{ text }</p>
-            }
-            if !made.is_empty() {
-                <div class="cleanup-undo" data-testid="cleanup-undo" aria-label="Clean-ups made in this session">
-                    { for made.iter().rev().map(|entry| {
-                        let reverse = entry.plan.reverse();
-                        html! {
-                            <div class="cleanup-made">
-                                <span class="small">{ entry.plan.title.clone() }</span>
-                                <button data-testid="cleanup-undo-button" disabled={busy} onclick={run(reverse, true)}>{ "Undo" }</button>
+            // In view wherever the clean-up started (the file view, the Health view), until
+            // folded away.
+            if message.is_some() || !made.is_empty() {
+                <aside class="cleanup-status" aria-label="Clean-ups" data-testid="cleanup-status">
+                    if folded {
+                        <button data-testid="cleanup-status-open" onclick={Callback::from(|_: MouseEvent| with_store(|s| s.folded = false))}>
+                            { format!("Clean-ups made ({})", made.len()) }
+                        </button>
+                    } else {
+                        if let Some((error, text)) = message {
+                            <p class={classes!("cleanup-message", error.then_some("error"))} role="status" data-testid="cleanup-message">{ text }</p>
+                        }
+                        if !made.is_empty() {
+                            <div class="cleanup-undo" data-testid="cleanup-undo" aria-label="Clean-ups made in this session">
+                                { for made.iter().rev().map(|entry| {
+                                    let reverse = entry.plan.reverse();
+                                    html! {
+                                        <div class="cleanup-made">
+                                            <span class="small">{ entry.plan.title.clone() }</span>
+                                            <button data-testid="cleanup-undo-button" disabled={busy} onclick={run(reverse, true)}>{ "Undo" }</button>
+                                        </div>
+                                    }
+                                }) }
                             </div>
                         }
-                    }) }
-                </div>
+                        <button class="cleanup-status-hide small" data-testid="cleanup-status-hide"
+                            onclick={Callback::from(|_: MouseEvent| with_store(|s| { s.folded = true; s.message = None; }))}>
+                            { "Hide" }
+                        </button>
+                    }
+                </aside>
             }
         </>
     }
@@ -454,6 +477,7 @@ fn Review(props: &ReviewProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             if let Err(error) = save_script(&plan) {
                 with_store(|s| {
+                    s.folded = false;
                     s.message = Some((
                         true,
                         format!(
@@ -485,6 +509,9 @@ fn Review(props: &ReviewProps) -> Html {
                 } else {
                     { "This source cannot be written from the page. The script makes the same changes: it checks every file first and changes nothing if one differs." }
                 }
+            </p>
+            <p class="small muted" data-testid="cleanup-script-os">
+                { "The script is POSIX sh, for macOS and Linux; it does not run in PowerShell or cmd. On Windows it needs a POSIX shell that takes C:/… paths, such as Git Bash (not WSL, whose paths are /mnt/c/…)." }
             </p>
             <div class="actions">
                 if can_write {
