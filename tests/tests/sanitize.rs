@@ -229,7 +229,12 @@ fn the_shared_text_is_what_discovery_read() {
     for dir in fixture_dirs() {
         let mut fixture = Fixture::load_dir(&dir);
         let report = fixture.analyze();
-        let shared = sanitize(&fixture.tree, &fixture.input, &report, &SanitizeOptions::default());
+        let shared = sanitize(
+            &fixture.tree,
+            &fixture.input,
+            &report,
+            &SanitizeOptions::default(),
+        );
         let original_of: BTreeMap<&str, &str> = shared
             .paths
             .iter()
@@ -316,20 +321,34 @@ fn a_generated_seventy_row_snapshot_links_well_under_8_kb() {
         if !(50..=100).contains(&report.files.len()) {
             continue;
         }
-        let shared = sanitize(&tree, &generated.input, &report, &SanitizeOptions::default());
+        let shared = sanitize(
+            &tree,
+            &generated.input,
+            &report,
+            &SanitizeOptions::default(),
+        );
         let link = encode_link(&shared, "2026-11-30T09:12:00Z");
         let opened = decode_link(&link).expect("the link opens");
         let again = match analyze(&opened.tree, &opened.input).unwrap() {
             Step::Done(report) => report,
             Step::NeedsContents(paths) => panic!("seed {seed}: asks for {paths:?}"),
         };
-        assert_eq!(again.footprint, check_invariant("link", &report, &shared).footprint);
+        assert_eq!(
+            again.footprint,
+            check_invariant("link", &report, &shared).footprint
+        );
         measured.push((seed, report.files.len(), link.len()));
     }
     eprintln!("(seed, rows, link characters): {measured:?}");
-    assert!(measured.len() >= 3, "too few snapshots of that size: {measured:?}");
+    assert!(
+        measured.len() >= 3,
+        "too few snapshots of that size: {measured:?}"
+    );
     for (seed, rows, chars) in &measured {
-        assert!(*chars < 6 * 1024, "seed {seed}: {rows} rows, a {chars}-character link");
+        assert!(
+            *chars < 6 * 1024,
+            "seed {seed}: {rows} rows, a {chars}-character link"
+        );
     }
 }
 
