@@ -303,6 +303,8 @@ test('a zip with a damaged entry marks its row, and no finding is built on it', 
   assert.deepEqual([...new Set(hurtGroup.codes)], ['file-unreadable'], hurtGroup.text);
   assert.ok(!groups.some((g) => /missing\.md|nowhere\.md/.test(g.text)), 'nothing built on its text');
   await page.click(damaged);
+  // Its file view says it could not be read, not that it was too large.
+  assert.match(await page.textContent('[data-testid=file-status]'), /could not be read/);
   await shot(page, 'ux-04c-damaged-entry');
   assert.deepEqual(errors, []);
   await page.close();

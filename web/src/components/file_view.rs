@@ -258,6 +258,13 @@ fn notes_summary(diagnostics: &[&Diagnostic]) -> String {
     format!("{} about this file: {first}", parts.join(", "))
 }
 
+/// True when the report found that the file at `path` could not be read.
+fn unreadable(report: &Report, path: &str) -> bool {
+    report.diagnostics.iter().any(|d| {
+        d.code == memdiag_core::report::Code::FileUnreadable && d.path.as_deref() == Some(path)
+    })
+}
+
 fn header(report: &Report, row: &FileRow) -> Html {
     let shown = display_path(row, &report.context);
     let scope = row.scope.map(|s| match s {
@@ -278,6 +285,11 @@ fn header(report: &Report, row: &FileRow) -> Html {
             Some("excluded by claudeMdExcludes: Claude Code skips it".to_owned())
         }
         FileStatus::Disabled => Some("auto memory is switched off: this does not load".to_owned()),
+        // A file whose read failed is skipped too: say which of the two it is.
+        FileStatus::Skipped if unreadable(report, &row.path) => Some(
+            "could not be read (a damaged zip entry or a read error): nothing of it is counted"
+                .to_owned(),
+        ),
         FileStatus::Skipped => Some("skipped: too large".to_owned()),
         FileStatus::TooDeep => Some("too deep: beyond the maximum import depth".to_owned()),
         FileStatus::NeedsApproval => Some(

@@ -174,7 +174,7 @@ pub fn ReadsView(props: &ReadsProps) -> Html {
                 </div>
             </form>
             <div class="read-answer-slot" aria-live="polite">
-                { answer_view(answer, &props.report, props.asked.as_deref(), props.busy, &props.on_open) }
+                { answer_view(answer, &props.report, project, props.asked.as_deref(), props.busy, &props.on_open) }
             </div>
             { list }
         </section>
@@ -185,6 +185,7 @@ pub fn ReadsView(props: &ReadsProps) -> Html {
 fn answer_view(
     answer: Option<&ReadAnswer>,
     report: &Report,
+    project: &str,
     asked: Option<&str>,
     busy: bool,
     on_open: &Callback<(String, Option<u64>)>,
@@ -243,12 +244,12 @@ fn answer_view(
                         html! {
                             <li data-testid="read-attached" data-path={file.path.clone()} data-utf16={file.loaded.utf16.to_string()}>
                                 if let Some(row) = row {
-                                    <span class="icon" aria-hidden="true">{ row.load.icon() }</span>
+                                    <span class="icon" aria-hidden="true">{ format!("{} ", row.load.icon()) }</span>
                                     <span class="read-kind muted small">{ format!("{} ", row.load.label()) }</span>
                                 }
-                                <button class="linkish read-open" title="Open it in the tree"
+                                <button class="linkish read-open" title={format!("Open {} in the tree", file.path)}
                                     onclick={Callback::from(move |_: MouseEvent| on_open.emit((path.clone(), None)))}>
-                                    { file.path.clone() }
+                                    { shown_path(&file.path, project) }
                                 </button>
                                 <span class="size muted">{ format!(" {} units", grouped(file.loaded.utf16)) }</span>
                             </li>
@@ -265,6 +266,13 @@ fn answer_view(
             }
         </section>
     }
+}
+
+/// A path below the project relative to it, any other path as it is.
+fn shown_path(path: &str, project: &str) -> String {
+    path.strip_prefix(project)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .map_or_else(|| path.to_owned(), str::to_owned)
 }
 
 fn plural(n: usize, word: &str) -> String {
