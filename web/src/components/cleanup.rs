@@ -367,7 +367,7 @@ pub fn CleanupHost() -> Html {
                                         false,
                                         format!(
                                             "Undone: {}.",
-                                            plan.title.trim_start_matches("Undo: ")
+                                            short_title(&plan).trim_start_matches("Undo: ")
                                         ),
                                     ));
                                 } else {
@@ -375,8 +375,8 @@ pub fn CleanupHost() -> Html {
                                     s.message = Some((
                                         false,
                                         format!(
-                                            "Done: {}. Undo is here while this page is open.",
-                                            plan.title
+                                            "Done: {}. Undo stays here while this page is open.",
+                                            short_title(&plan)
                                         ),
                                     ));
                                 }
@@ -422,7 +422,7 @@ pub fn CleanupHost() -> Html {
                                     let reverse = entry.plan.reverse();
                                     html! {
                                         <div class="cleanup-made">
-                                            <span class="small">{ entry.plan.title.clone() }</span>
+                                            <span class="small" title={entry.plan.title.clone()}>{ short_title(&entry.plan) }</span>
                                             <button data-testid="cleanup-undo-button" disabled={busy} onclick={run(reverse, true)}>{ "Undo" }</button>
                                         </div>
                                     }
@@ -527,6 +527,18 @@ fn Review(props: &ReviewProps) -> Html {
         </div>
         </div>
     }
+}
+
+/// A plan's title with each of its files named by its file name only (the full title shows
+/// on hover): what the message and the undo list, kept in a corner, have room for.
+fn short_title(plan: &Plan) -> String {
+    let mut paths: Vec<&str> = plan.changes.iter().map(|c| c.path.as_str()).collect();
+    paths.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let mut title = plan.title.clone();
+    for path in paths {
+        title = title.replace(path, path.rsplit('/').next().unwrap_or(path));
+    }
+    title
 }
 
 /// A diff's lines, each in a span marked as added, removed, a hunk header or context (text
