@@ -12,7 +12,9 @@
 //! What counts as dead, orphaned or past the cap is the report's, not this module's: a
 //! dead line is an index line whose link the report resolved to a path the snapshot covers
 //! and does not hold, an orphan is a `memory-topic-orphan` finding, the cap is the index
-//! row's [`Truncation`](crate::report::Truncation). Only the index line format and the
+//! row's [`Truncation`](crate::report::Truncation), and a compaction keeps what loads whole
+//! under the caps of the release the report simulates (its `rules.release`: the size cap
+//! from 2.1.83, format characters counted before 2.1.284). Only the index line format and the
 //! edits are decided here: an index line is `- [<name>](<file>) — <description>`, as
 //! Claude Code writes the index it backfills (`discover::memory`).
 
