@@ -22,7 +22,8 @@
 //! A file carries `text` (valid UTF-8), `base64` (base64url bytes, for invalid UTF-8), in a
 //! zip `entry` (the zip entry that holds its bytes), `unreadable`, or nothing (only its size
 //! is shared: the analysis never reads it). A link leaves `size` out where it is the length
-//! of the bytes carried. `modified` is the day only: the growth chart reads no more. Absent optional fields read as null, unknown
+//! of the bytes carried. `modified` is the day only, and only for the files of memory
+//! folders: the growth chart reads no more. Absent optional fields read as null, unknown
 //! fields are ignored, so a later writer may add fields without a new format number; a
 //! change of meaning gets one.
 //!

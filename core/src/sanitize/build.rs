@@ -73,7 +73,15 @@ impl<'a> Builder<'a> {
             let Some(shared) = self.shared_path(path.as_str(), true) else {
                 continue;
             };
-            let file = self.file(entry, *role, shared.as_str());
+            let mut file = self.file(entry, *role, shared.as_str());
+            // The growth chart dates a memory folder's topic file by its modification day when
+            // its frontmatter names none; no other file's date is read, so no other is shared.
+            let dated = self.report.health.memories.iter().any(|memory| {
+                VPath::new(&memory.folder).is_ok_and(|folder| path.starts_with(&folder))
+            });
+            if !dated {
+                file.modified = None;
+            }
             paths.insert(path.as_str().to_owned(), shared.as_str().to_owned());
             out.insert(shared, file);
         }

@@ -75,8 +75,8 @@
 //!
 //! With `keep_text`, contents stay as written, except the reference paths and names above,
 //! which follow the pseudonyms, and the user name, replaced wherever it is written unless
-//! `keep_user_name`. Of files' modification times only the day stays: the growth view
-//! counts days.
+//! `keep_user_name`. Of files' modification times only the day of a memory folder's files
+//! stays: the growth view counts days, and reads no other file's date.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
