@@ -283,6 +283,8 @@ test('a zip with a damaged entry marks its row, and no finding is built on it', 
   await page.setInputFiles('[data-testid=zip-input]', zip);
   await settled(page, run);
   await page.waitForSelector('[data-testid=workspace]');
+  // This project has no memory folder: the status line does not say one was found.
+  assert.match(await page.textContent('[data-testid=summary]'), /no auto memory folder for this project/);
   const damaged = '[data-testid=tree-row][data-path$="/src/api/CLAUDE.md"]';
   await page.waitForSelector(damaged);
   const mark = page.locator(`${damaged} [data-testid=unreadable]`);

@@ -165,12 +165,16 @@ pub fn StatusLine() -> Html {
             .project
             .clone()
             .unwrap_or_else(|| "no project".to_owned());
-        let memory = match &report.context.memory_dir {
-            Some(_) => "auto memory found".to_owned(),
-            None if report.context.project.is_some() => {
+        // `memory_dir` names the folder Claude Code would use even when there is none yet;
+        // `memory_found_via` says whether it was found.
+        let found =
+            report.context.memory_dir.is_some() && report.context.memory_found_via.is_some();
+        let memory = match found {
+            true => "auto memory found".to_owned(),
+            false if report.context.project.is_some() => {
                 "no auto memory folder for this project".to_owned()
             }
-            None => "pick a project to see its auto memory".to_owned(),
+            false => "pick a project to see its auto memory".to_owned(),
         };
         let version = report.context.version.as_str();
         html! {
