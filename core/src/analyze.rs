@@ -176,8 +176,22 @@ pub fn analyze_with(
 ) -> Result<Report, AnalyzeError> {
     let mut analysis = Analysis::new(input);
     loop {
-        match analysis.turn(tree)? {
-            Step::Done(report) => return Ok(*report),
+        let step = analysis.turn(tree)?;
+        // A lazily listed tree: the folders and sizes this turn looked at come first, since
+        // what a folder holds and how large a file is decide what is read; the contents the
+        // turn asked for are read in the same round.
+        let listings = tree.take_listings_asked();
+        let stats = tree.take_stats_asked();
+        let again = !listings.is_empty() || !stats.is_empty();
+        for ask in &listings {
+            source.list(tree, ask);
+        }
+        for path in &stats {
+            source.stat(tree, path);
+        }
+        match step {
+            Step::Done(report) if !again => return Ok(*report),
+            Step::Done(_) => {}
             Step::NeedsContents(paths) => {
                 for path in paths {
                     let contents = source.read(&path);

@@ -5,6 +5,12 @@
 //! holds gigabytes of transcripts that must never be read. [`crate::analyze`] says which
 //! contents it needs; the caller fetches them (from `File` objects, a zip, or a native
 //! directory) and hands them over with [`Tree::set_contents`].
+//!
+//! A source may also list folders lazily ([`Tree::add_unlisted_dir`]): the tree then records
+//! which unlisted folders the analysis looked into ([`Tree::take_listings_asked`]), and the
+//! caller lists just those and runs the turn again, so bulk folders nobody looks into (the
+//! transcripts of other projects, `debug/`) are never listed. The page lists whole folders;
+//! the `memdiag` command lists lazily.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -62,6 +68,21 @@ pub struct Tree {
     unstatted: BTreeSet<VPath>,
     /// The unstatted files whose entry was looked at since [`Tree::take_stats_asked`].
     asked: RefCell<BTreeSet<VPath>>,
+    /// Folders known to exist whose entries are not listed yet ([`Tree::add_unlisted_dir`]).
+    unlisted: BTreeSet<VPath>,
+    /// The unlisted folders a query depended on since [`Tree::take_listings_asked`], each
+    /// with whether everything below it was wanted.
+    listings_asked: RefCell<BTreeMap<VPath, bool>>,
+}
+
+/// One folder the analysis wants listed ([`Tree::take_listings_asked`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ListingAsk {
+    /// The folder, as given to [`Tree::add_unlisted_dir`].
+    pub dir: VPath,
+    /// True when every folder below it is wanted too ([`Tree::files_under`] asked): list the
+    /// whole subtree now instead of one level a turn.
+    pub deep: bool,
 }
 
 /// Something that can fetch a file's bytes on request: a zip archive, a native directory.
@@ -75,6 +96,20 @@ pub trait ContentSource {
     /// A message for a person when the file cannot be read; the analysis records it as a
     /// diagnostic and goes on.
     fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String>;
+
+    /// Lists a folder the source put in the tree unlisted ([`Tree::add_unlisted_dir`]):
+    /// inserts its entries (subfolders unlisted again, unless `ask.deep`) and calls
+    /// [`Tree::set_listed`]. A source that lists everything up front never gets asked; the
+    /// default only marks the folder listed, empty.
+    fn list(&mut self, tree: &mut Tree, ask: &ListingAsk) {
+        tree.set_listed(&ask.dir);
+    }
+
+    /// Hands over the size and date of a file the source listed without them
+    /// ([`Tree::mark_unstatted`]) with [`Tree::set_stat`]; the default says size 0, no date.
+    fn stat(&mut self, tree: &mut Tree, path: &VPath) {
+        tree.set_stat(path, 0, None);
+    }
 }
 
 impl Tree {
@@ -183,6 +218,7 @@ impl Tree {
     /// Looking at a file listed without its size and date ([`Tree::mark_unstatted`])
     /// records that they were asked for ([`Tree::take_stats_asked`]).
     pub fn file(&self, path: &VPath) -> Option<&FileEntry> {
+        self.depends_on_parent(path.as_str());
         let entry = self.files.get(path);
         if entry.is_some() && self.unstatted.contains(path) {
             self.asked.borrow_mut().insert(path.clone());
@@ -230,13 +266,132 @@ impl Tree {
             .collect()
     }
 
+    /// Records a folder that exists but whose entries the source lists only when asked:
+    /// every query that depends on what is inside it records it ([`Tree::take_listings_asked`])
+    /// and answers as if it were empty until [`Tree::set_listed`].
+    pub fn add_unlisted_dir(&mut self, path: VPath) {
+        self.dirs.insert(path.clone());
+        self.unlisted.insert(path);
+    }
+
+    /// Says that an unlisted folder's entries are in the tree now.
+    pub fn set_listed(&mut self, dir: &VPath) {
+        self.unlisted.remove(dir);
+        self.listings_asked.borrow_mut().remove(dir);
+    }
+
+    /// Says that every folder below `dir` is about to be looked into (the walk of the
+    /// folders below a project): an unlisted one is asked for whole ([`ListingAsk::deep`])
+    /// rather than one level a turn.
+    pub fn will_walk(&self, dir: &VPath) {
+        self.depends_on(dir.as_str(), true);
+        self.depends_on_below(&dir_prefix(dir));
+    }
+
+    /// Records every unlisted folder below `prefix` as wanted whole.
+    fn depends_on_below(&self, prefix: &str) {
+        if self.unlisted.is_empty() {
+            return;
+        }
+        let mut asked = self.listings_asked.borrow_mut();
+        for below in self
+            .unlisted
+            .range(VPath::seek_key(prefix.to_owned())..)
+            .take_while(|p| p.as_str().starts_with(prefix))
+        {
+            asked.insert(below.clone(), true);
+        }
+    }
+
+    /// Drops the findings `keep` says no to: a source that lists lazily restates its
+    /// listing finding as it lists more.
+    pub fn retain_diagnostics(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.diagnostics.retain(keep);
+    }
+
+    /// True when `path` is a folder whose entries are not listed yet.
+    pub fn is_unlisted(&self, path: &VPath) -> bool {
+        self.unlisted.contains(path)
+    }
+
+    /// The unlisted folders a query depended on since the last call, in byte order (a deep
+    /// ask of a folder covers the asks below it); the record starts afresh.
+    pub fn take_listings_asked(&self) -> Vec<ListingAsk> {
+        let asked = std::mem::take(&mut *self.listings_asked.borrow_mut());
+        let mut out: Vec<ListingAsk> = Vec::new();
+        for (dir, deep) in asked {
+            if !self.unlisted.contains(&dir) {
+                continue;
+            }
+            // Byte order puts a folder before everything below it.
+            let covered = out.iter().rev().any(|a| a.deep && dir.starts_with(&a.dir));
+            if !covered {
+                out.push(ListingAsk { dir, deep });
+            }
+        }
+        out
+    }
+
+    /// Records that a query depends on the entries of `dir`: `dir` itself when unlisted
+    /// (deep or not as asked), else the nearest unlisted folder above it (one level: what
+    /// it holds decides what to ask next).
+    fn depends_on(&self, dir: &str, deep: bool) {
+        if self.unlisted.is_empty() {
+            return;
+        }
+        let mut cut = dir.len();
+        let mut own = true;
+        loop {
+            let prefix = &dir[..cut];
+            if self.unlisted.contains(prefix) {
+                let mut asked = self.listings_asked.borrow_mut();
+                let wanted = asked
+                    .entry(VPath::seek_key(prefix.to_owned()))
+                    .or_insert(false);
+                *wanted |= own && deep;
+                return;
+            }
+            match prefix.rfind('/') {
+                // A root (`/`, `C:/`) keeps its slash.
+                Some(slash) if slash + 1 < prefix.len() => {
+                    cut = if prefix[..slash].contains('/') {
+                        slash
+                    } else {
+                        slash + 1
+                    };
+                }
+                _ => return,
+            }
+            own = false;
+        }
+    }
+
+    /// Records a query on the entry at `path`: it depends on the folder holding it.
+    fn depends_on_parent(&self, path: &str) {
+        if self.unlisted.is_empty() {
+            return;
+        }
+        if let Some(slash) = path.rfind('/') {
+            let parent = if path[..slash].contains('/') {
+                &path[..slash]
+            } else {
+                &path[..=slash]
+            };
+            self.depends_on(parent, false);
+        }
+    }
+
     /// True when `path` is a listed file.
     pub fn is_file(&self, path: &VPath) -> bool {
+        self.depends_on_parent(path.as_str());
         self.files.contains_key(path)
     }
 
     /// True when `path` is a folder: named explicitly, or holding any file.
     pub fn is_dir(&self, path: &VPath) -> bool {
+        if !self.unlisted.contains(path) {
+            self.depends_on_parent(path.as_str());
+        }
         self.dirs.contains(path) || {
             let prefix = dir_prefix(path);
             let holds = |p: &VPath| p.as_str().starts_with(&prefix);
@@ -278,29 +433,39 @@ impl Tree {
     /// Skips over each child folder's contents in one seek, so a `projects/` folder with
     /// 100,000 transcripts costs one step per project, not per file.
     pub fn child_dirs(&self, dir: &VPath) -> Vec<String> {
+        self.depends_on(dir.as_str(), false);
         let prefix = dir_prefix(dir);
         let mut names = BTreeSet::new();
-        let mut key = VPath::seek_key(prefix.clone());
-        while let Some(path) = self.files.range(key.clone()..).next().map(|(p, _)| p) {
+        // Files directly inside are stepped over in order; each child folder is recorded
+        // and then skipped in one seek.
+        let mut files = self.files.range(VPath::seek_key(prefix.clone())..);
+        while let Some((path, _)) = files.next() {
             let Some(rest) = path.as_str().strip_prefix(&prefix) else {
                 break;
             };
-            match rest.find('/') {
-                Some(slash) => {
-                    names.insert(rest[..slash].to_owned());
-                    // '0' sorts right after '/': this skips the whole child folder.
-                    key = VPath::seek_key(format!("{prefix}{}0", &rest[..slash]));
-                }
-                None => key = VPath::seek_key(format!("{}\0", path.as_str())),
+            if let Some(slash) = rest.find('/') {
+                let name = &rest[..slash];
+                files = self.files.range(skip_key(&prefix, name)..);
+                names.insert(name.to_owned());
             }
         }
-        for path in self.dirs.range(VPath::seek_key(prefix.clone())..) {
+        let mut dirs = self.dirs.range(VPath::seek_key(prefix.clone())..);
+        while let Some(path) = dirs.next() {
             let Some(rest) = path.as_str().strip_prefix(&prefix) else {
                 break;
             };
-            let name = rest.split('/').next().unwrap_or(rest);
-            if !name.is_empty() {
-                names.insert(name.to_owned());
+            // A folder's own entry sorts before its siblings that extend its name
+            // (`a`, `a-b`, `a/x`): skip only once inside it.
+            match rest.find('/') {
+                Some(slash) => {
+                    let name = &rest[..slash];
+                    dirs = self.dirs.range(skip_key(&prefix, name)..);
+                    names.insert(name.to_owned());
+                }
+                None if !rest.is_empty() => {
+                    names.insert(rest.to_owned());
+                }
+                None => {}
             }
         }
         names.into_iter().collect()
@@ -308,36 +473,39 @@ impl Tree {
 
     /// The files directly inside `dir`, in byte order.
     pub fn child_files(&self, dir: &VPath) -> Vec<VPath> {
+        self.depends_on(dir.as_str(), false);
         let prefix = dir_prefix(dir);
         let mut out = Vec::new();
-        let mut key = VPath::seek_key(prefix.clone());
-        while let Some(path) = self.files.range(key.clone()..).next().map(|(p, _)| p) {
+        let mut files = self.files.range(VPath::seek_key(prefix.clone())..);
+        while let Some((path, _)) = files.next() {
             let Some(rest) = path.as_str().strip_prefix(&prefix) else {
                 break;
             };
             match rest.find('/') {
-                Some(slash) => key = VPath::seek_key(format!("{prefix}{}0", &rest[..slash])),
-                None => {
-                    out.push(path.clone());
-                    key = VPath::seek_key(format!("{}\0", path.as_str()));
-                }
+                Some(slash) => files = self.files.range(skip_key(&prefix, &rest[..slash])..),
+                None => out.push(path.clone()),
             }
         }
         out
     }
 
     /// Every file below `dir` at any depth, in byte order.
+    ///
+    /// Asks for every unlisted folder below `dir` at once, whole ([`ListingAsk::deep`]).
     pub fn files_under<'a>(
         &'a self,
         dir: &VPath,
     ) -> impl Iterator<Item = (&'a VPath, &'a FileEntry)> + 'a {
+        self.depends_on(dir.as_str(), true);
         let prefix = dir_prefix(dir);
+        self.depends_on_below(&prefix);
         self.files
             .range(VPath::seek_key(prefix.clone())..)
             .take_while(move |(path, _)| path.as_str().starts_with(&prefix))
     }
 
-    /// Every listed file, in byte order.
+    /// Every listed file, in byte order (of a lazily listed tree, only the folders listed so
+    /// far).
     pub fn files(&self) -> impl Iterator<Item = (&VPath, &FileEntry)> {
         self.files.iter()
     }
@@ -351,6 +519,12 @@ impl Tree {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
+}
+
+/// The first key past everything inside the folder `name` of `prefix`: '0' sorts right
+/// after '/'.
+fn skip_key(prefix: &str, name: &str) -> VPath {
+    VPath::seek_key(format!("{prefix}{name}0"))
 }
 
 /// `dir` with one trailing slash: the prefix every path inside it starts with.
@@ -416,6 +590,63 @@ mod tests {
         t.add_dir(p("/empty"));
         assert!(t.is_dir(&p("/empty")));
         assert_eq!(t.child_dirs(&p("/")), ["a", "empty", "home"]);
+    }
+
+    #[test]
+    fn named_folders_with_sibling_prefixes_are_all_children() {
+        let mut t = tree(&["/d/a/x/f.md"]);
+        for dir in ["/d/a", "/d/a-b", "/d/a/x", "/d/a-b/y", "/d/a0"] {
+            t.add_dir(p(dir));
+        }
+        assert_eq!(t.child_dirs(&p("/d")), ["a", "a-b", "a0"]);
+        assert_eq!(t.child_dirs(&p("/d/a")), ["x"]);
+    }
+
+    #[test]
+    fn unlisted_folders_are_asked_for_when_looked_into() {
+        let mut t = tree(&["/h/top.md"]);
+        t.add_unlisted_dir(p("/h/a"));
+        t.add_unlisted_dir(p("/h/b"));
+        let ask = |dir: &str, deep| ListingAsk { dir: p(dir), deep };
+        assert!(t.take_listings_asked().is_empty(), "listing asks nothing");
+        assert!(t.is_file(&p("/h/top.md")) && t.take_listings_asked().is_empty());
+        assert!(!t.is_file(&p("/h/a/CLAUDE.md")));
+        assert!(t.is_dir(&p("/h/b")), "an unlisted folder is a folder");
+        assert_eq!(t.take_listings_asked(), [ask("/h/a", false)]);
+        assert!(t.child_dirs(&p("/h/a/x/y")).is_empty());
+        assert_eq!(
+            t.take_listings_asked(),
+            [ask("/h/a", false)],
+            "below an unlisted folder, that folder is asked for, one level"
+        );
+        assert_eq!(t.files_under(&p("/h")).count(), 1);
+        assert_eq!(
+            t.take_listings_asked(),
+            [ask("/h/a", true), ask("/h/b", true)],
+            "every file below asks for every folder below, whole"
+        );
+        t.add_unlisted_dir(p("/h/b/c"));
+        let _ = t.child_files(&p("/h/b/c"));
+        t.will_walk(&p("/h/b"));
+        assert_eq!(
+            t.take_listings_asked(),
+            [ask("/h/b", true)],
+            "a whole folder covers the asks below it"
+        );
+        t.insert(
+            p("/h/a/CLAUDE.md"),
+            FileEntry {
+                size: 3,
+                contents: Contents::Unread,
+                modified: None,
+            },
+        );
+        t.set_listed(&p("/h/a"));
+        assert!(t.is_file(&p("/h/a/CLAUDE.md")) && !t.is_unlisted(&p("/h/a")));
+        assert!(
+            t.take_listings_asked().is_empty(),
+            "a listed folder is asked for no more"
+        );
     }
 
     #[test]

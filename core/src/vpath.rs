@@ -156,6 +156,29 @@ impl VPath {
         self.join(name).expect("a constant segment is a valid path")
     }
 
+    /// Appends `name` when it is exactly one segment of this path: not empty, `.` or `..`,
+    /// without a slash (nor, on a drive path, a backslash) or a NUL. What a folder listing
+    /// uses for each name it reads: the same answer as [`VPath::join`] giving a child of
+    /// `self`, without normalising.
+    pub fn join_segment(&self, name: &str) -> Option<VPath> {
+        let drive = !self.0.starts_with('/');
+        if name.is_empty()
+            || name == "."
+            || name == ".."
+            || name.contains(['/', '\0'])
+            || (drive && name.contains('\\'))
+        {
+            return None;
+        }
+        let mut path = String::with_capacity(self.0.len() + 1 + name.len());
+        path.push_str(&self.0);
+        if !self.is_root() {
+            path.push('/');
+        }
+        path.push_str(name);
+        Some(VPath(path))
+    }
+
     /// True when `self` is `ancestor` or lies below it.
     pub fn starts_with(&self, ancestor: &VPath) -> bool {
         if ancestor.is_root() {
@@ -184,6 +207,14 @@ impl VPath {
     /// This path and every directory above it, nearest first, ending with the root.
     pub fn ancestors(&self) -> impl Iterator<Item = VPath> {
         std::iter::successors(Some(self.clone()), VPath::parent)
+    }
+}
+
+/// A path compares, orders and hashes as its text, so a set of paths can be searched with a
+/// `&str` (a prefix of a path) without building a path for it.
+impl std::borrow::Borrow<str> for VPath {
+    fn borrow(&self) -> &str {
+        &self.0
     }
 }
 
@@ -279,5 +310,32 @@ mod tests {
             ["/home/alice/CLAUDE.md", "/home/alice", "/home", "/"]
         );
         assert_eq!(home.join("../bob/x.md").unwrap().as_str(), "/home/bob/x.md");
+    }
+
+    #[test]
+    fn a_listed_name_joins_as_one_segment_exactly_when_join_gives_a_child() {
+        let names = [
+            // (A listed name never ends in a slash, which `join` would drop.)
+            "a",
+            "CLAUDE.md",
+            "",
+            ".",
+            "..",
+            "a/b",
+            "a\\b",
+            "x\0y",
+            "...",
+            ".hidden",
+        ];
+        for dir in ["/", "/home/alice", "C:/", "C:/Users"] {
+            let dir = VPath::new(dir).unwrap();
+            for name in names {
+                let joined = dir
+                    .join(name)
+                    .ok()
+                    .filter(|path| path.parent().as_ref() == Some(&dir));
+                assert_eq!(dir.join_segment(name), joined, "{dir} + {name:?}");
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! discovery already built, with diagnostics as its evidence; the memory figures (line
 //! lengths, timestamps, orphans, types, growth) come from the files discovery read.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Discovery, Text};
@@ -634,21 +635,32 @@ impl Discovery<'_> {
                 // The files as the rule's globs see them: relative to the folder that holds
                 // its `.claude/` (the project for the user's and the managed rules).
                 let base = self.rule_base(&path, &project);
-                let prefix = project.strip_prefix(&base).map(str::to_owned);
+                // Lower-casing a path equals lower-casing its segments apart.
+                let prefix = project.strip_prefix(&base).map(str::to_lowercase);
                 let below = base.strip_prefix(&project).map(|r| format!("{r}/"));
-                let seen_from_base = |f: &String| -> Option<String> {
-                    match (&prefix, &below) {
-                        (Some(p), _) if !p.is_empty() => Some(format!("{p}/{f}")),
-                        (Some(_), _) => Some(f.clone()),
-                        (None, Some(b)) => f.strip_prefix(b.as_str()).map(str::to_owned),
-                        (None, None) => None,
-                    }
-                };
-                if !files
+                let seen_from_base = |file| seen_from_base(file, &prefix, &below);
+                // Compiled once per rule, over the file names lower-cased once per run: the
+                // same matching as `rules::globs_match`, without a glob built per file.
+                let compiled: Vec<(bool, Glob)> = globs
                     .iter()
-                    .filter_map(seen_from_base)
-                    .any(|f| super::rules::globs_match(&globs, &f))
-                {
+                    .filter_map(|pattern| {
+                        let (negated, glob) = match pattern.strip_prefix('!') {
+                            Some(rest) => (true, rest),
+                            None => (false, pattern.as_str()),
+                        };
+                        Glob::new(&glob.to_lowercase()).ok().map(|g| (negated, g))
+                    })
+                    .collect();
+                let matches = |relative: &str| {
+                    let mut matched = false;
+                    for (negated, glob) in &compiled {
+                        if glob.matches_relative(relative) {
+                            matched = !negated;
+                        }
+                    }
+                    matched
+                };
+                if !files.iter().filter_map(seen_from_base).any(|f| matches(&f)) {
                     self.diagnostics.push(Diagnostic::new(
                         Code::RuleNeverMatches,
                         Severity::Warning,
@@ -663,18 +675,21 @@ impl Discovery<'_> {
         }
     }
 
-    /// The project's files relative to it, when the snapshot holds the project folder.
-    fn project_files(&self) -> Option<Vec<String>> {
+    /// The project's files relative to it, as listed and lower-cased, when the snapshot
+    /// holds the project folder.
+    fn project_files(&self) -> Option<Vec<(String, String)>> {
         let project = self.paths.project.as_ref()?;
         if !self.tree.is_covered(project) {
             return None;
         }
+        // Lower-cased here, once, as the rule globs match (case ignored).
         Some(
             self.tree
                 .files_under(project)
-                .filter_map(|(p, _)| p.strip_prefix(project).map(str::to_owned))
+                .filter_map(|(p, _)| p.strip_prefix(project))
                 .filter(|rel| !rel.starts_with(".git/"))
                 .take(RULE_MATCH_FILES)
+                .map(|rel| (rel.to_owned(), rel.to_lowercase()))
                 .collect(),
         )
     }
@@ -737,6 +752,24 @@ impl Discovery<'_> {
                 ));
             }
         }
+    }
+}
+
+/// One project file (as listed, lower-cased) as a rule's globs see it, lower-cased: below
+/// `prefix` (the project relative to the rule's base), or with `below` (the base relative
+/// to the project, with a slash) taken off; `None` when the file is outside the base.
+fn seen_from_base<'a>(
+    (file, lower): &'a (String, String),
+    prefix: &Option<String>,
+    below: &Option<String>,
+) -> Option<Cow<'a, str>> {
+    match (prefix, below) {
+        (Some(p), _) if !p.is_empty() => Some(Cow::Owned(format!("{p}/{lower}"))),
+        (Some(_), _) => Some(Cow::Borrowed(lower.as_str())),
+        (None, Some(b)) => file
+            .strip_prefix(b.as_str())
+            .map(|rest| Cow::Owned(rest.to_lowercase())),
+        (None, None) => None,
     }
 }
 

@@ -277,6 +277,8 @@ impl Discovery<'_> {
     /// Every folder below `dir`, parents before children, in byte order; iterative, so a
     /// tree thousands of folders deep cannot exhaust the stack.
     pub(super) fn dirs_below(&self, dir: &VPath) -> Vec<VPath> {
+        // Every folder below is looked into: a lazily listed tree lists them in one round.
+        self.tree.will_walk(dir);
         let mut out = Vec::new();
         let mut stack: Vec<VPath> = self
             .tree

@@ -1,10 +1,14 @@
 //! The native reader: lists folders, zips and single files of this machine into one virtual
 //! tree, and reads the files the analysis asks for.
 //!
-//! This is the one place in the workspace that touches `std::fs`. A folder is listed with
-//! sizes and times only; contents are read when [`memdiag_core::analyze`] names them
-//! (`Step::NeedsContents`), never otherwise, and `*.jsonl` transcripts and the bulk folders
-//! of a config directory are never read (not even sized).
+//! This is the one place in the workspace that touches `std::fs`. A folder is listed lazily:
+//! a mount lists its own entries by name, each folder below it is listed when the analysis
+//! first looks into it, and each file is sized and dated when the analysis first looks at
+//! it ([`ContentSource::list`] and [`ContentSource::stat`], driven by
+//! [`memdiag_core::analyze_with`]). So the transcripts of projects the report never opens,
+//! and folders nothing reads, are never listed. Contents are read when the analysis names
+//! them (`Step::NeedsContents`), never otherwise, and `*.jsonl` transcripts and the bulk
+//! folders of a config directory are never read (not even sized).
 //!
 //! **Links.** A symbolic link to a file is followed as Claude Code follows it (measured on
 //! 2.1.328: the file loads under the link's path), but only when it resolves inside the
@@ -24,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use memdiag_core::report::{Code, FileStatus, Os, Report, UnresolvedReason};
 use memdiag_core::{
     analyze_with, is_bulk_data, mount_zip, ContentSource, Contents, Diagnostic, FileEntry, Input,
-    Severity, Tree, VPath, ZipLimits, ZipSource,
+    ListingAsk, Severity, Tree, VPath, ZipLimits, ZipSource,
 };
 
 /// The largest file read from a folder: the core's one read limit, as for a zip entry.
@@ -140,6 +144,27 @@ pub(crate) struct Reader {
     config: Option<VPath>,
     /// Files outside the mounts already looked for.
     tried: BTreeSet<VPath>,
+    /// Folders in the tree whose entries are not listed yet, and where to list them from.
+    unlisted: BTreeMap<VPath, Unlisted>,
+    /// Each folder mount's listing so far, by mount point.
+    listings: BTreeMap<VPath, Listing>,
+}
+
+/// A folder to list when the analysis looks into it.
+#[derive(Debug, Clone)]
+struct Unlisted {
+    /// The mount point of the listing that found it.
+    mount: VPath,
+    local: PathBuf,
+    /// The folder its links must resolve inside.
+    confine: PathBuf,
+}
+
+/// What one folder mount has listed: how many entries, and what it left out.
+#[derive(Debug, Default)]
+struct Listing {
+    listed: u64,
+    skipped: Skipped,
 }
 
 /// A listed file of this machine.
@@ -286,7 +311,8 @@ impl Reader {
                     .map_err(|error| format!("cannot list {}: {error}", local.display())),
                 _ => {
                     self.tree.add_mount(at.clone());
-                    self.note_skipped(
+                    note_skipped(
+                        &mut self.tree,
                         at,
                         &Skipped {
                             outside: vec![at.as_str().to_owned()],
@@ -316,10 +342,12 @@ impl Reader {
             return;
         }
         let mut skipped = Skipped::default();
-        self.add_file(at, at, &local, &metadata, confine, &mut skipped);
+        let mut tree = std::mem::take(&mut self.tree);
+        self.add_file(&mut tree, at, at, &local, &metadata, confine, &mut skipped);
         if skipped.outside.len() + skipped.dangling as usize + skipped.unreadable as usize > 0 {
-            self.note_skipped(at, &skipped);
+            note_skipped(&mut tree, at, &skipped);
         }
+        self.tree = tree;
     }
 
     /// Mounts every file an analysis of the host referenced outside what is mounted (an
@@ -351,19 +379,55 @@ impl Reader {
         added
     }
 
-    /// Lists the folder `local` into the tree below `at`; links must resolve inside
-    /// `confine`.
+    /// Mounts the folder `local` at `at`, listing only its own entries: the folders below
+    /// it stay unlisted until the analysis looks into them ([`ContentSource::list`]), and
+    /// files are sized when it looks at them ([`ContentSource::stat`]). Links must resolve
+    /// inside `confine`.
     ///
     /// # Errors
     /// When `local` itself cannot be listed.
     fn list_dir(&mut self, at: &VPath, local: &Path, confine: &Path) -> std::io::Result<()> {
         // Reading the root first makes an unreadable mount an error rather than an empty tree.
-        let mut next = Some((at.clone(), local.to_path_buf(), fs::read_dir(local)?));
+        let entries = fs::read_dir(local)?;
+        self.tree.add_mount(at.clone());
+        self.listings.insert(at.clone(), Listing::default());
+        let mut tree = std::mem::take(&mut self.tree);
+        let folder = Unlisted {
+            mount: at.clone(),
+            local: local.to_path_buf(),
+            confine: confine.to_path_buf(),
+        };
+        self.list_folder(&mut tree, at, &folder, Some(entries), false);
+        self.tree = tree;
+        Ok(())
+    }
+
+    /// Lists the folder `dir` (and, when `deep`, every folder below it) into `tree`, then
+    /// restates the mount's `scan-skipped` finding.
+    fn list_folder(
+        &mut self,
+        tree: &mut Tree,
+        dir: &VPath,
+        folder: &Unlisted,
+        opened: Option<fs::ReadDir>,
+        deep: bool,
+    ) {
+        let at = &folder.mount;
+        let mut listing = self.listings.remove(at).unwrap_or_default();
+        let first = match opened {
+            Some(entries) => Some(entries),
+            None => match fs::read_dir(&folder.local) {
+                Ok(entries) => Some(entries),
+                Err(_) => {
+                    listing.skipped.unreadable += 1;
+                    None
+                }
+            },
+        };
+        let mut next = first.map(|entries| (dir.clone(), folder.local.clone(), entries));
         // Folders wait as paths, not open handles, so a wide tree cannot run out of descriptors.
         let mut pending: Vec<(VPath, PathBuf)> = Vec::new();
-        let mut skipped = Skipped::default();
-        let mut listed = 0_u64;
-        self.tree.add_dir(at.clone());
+        let skipped = &mut listing.skipped;
         'folders: loop {
             let (dir, dir_local, entries) = match next.take() {
                 Some(opened) => opened,
@@ -381,8 +445,11 @@ impl Reader {
             // Below `.git` only `worktrees/<name>/gitdir` matters to the analysis.
             let in_git = dir.as_str().contains("/.git/") || dir.file_name() == ".git";
             for entry in entries {
-                listed += 1;
-                if listed > MAX_LISTED {
+                if skipped.stopped {
+                    break 'folders;
+                }
+                listing.listed += 1;
+                if listing.listed > MAX_LISTED {
                     skipped.stopped = true;
                     break 'folders;
                 }
@@ -400,28 +467,37 @@ impl Reader {
                 };
                 // A name must stay one segment of the virtual path: on a drive path a
                 // backslash is a separator, and `..` would climb.
-                let path = match dir.join(&name) {
-                    Ok(path) if path.parent().as_ref() == Some(&dir) => path,
-                    _ => {
-                        skipped.odd_names.push(format!("{}/{name}", dir.as_str()));
-                        continue;
-                    }
+                let Some(path) = dir.join_segment(&name) else {
+                    skipped.odd_names.push(format!("{}/{name}", dir.as_str()));
+                    continue;
                 };
                 let entry_local = dir_local.join(entry.file_name());
                 if in_git && !git_wanted(&path) {
                     continue;
                 }
                 if file_type.is_dir() {
-                    self.tree.add_dir(path.clone());
-                    if !self.is_bulk(&format!("{}/x", path.as_str())) {
+                    if self.is_bulk_dir(&path) {
+                        tree.add_dir(path);
+                    } else if deep {
+                        tree.add_dir(path.clone());
                         pending.push((path, entry_local));
+                    } else {
+                        tree.add_unlisted_dir(path.clone());
+                        self.unlisted.insert(
+                            path,
+                            Unlisted {
+                                mount: at.clone(),
+                                local: entry_local,
+                                confine: folder.confine.clone(),
+                            },
+                        );
                     }
                 } else if file_type.is_symlink() {
                     match fs::metadata(&entry_local) {
                         Ok(metadata) if metadata.is_dir() => {
                             // Resolved first: a folder link out of the mount is named as such.
                             match fs::canonicalize(&entry_local) {
-                                Ok(target) if !target.starts_with(confine) => {
+                                Ok(target) if !target.starts_with(&folder.confine) => {
                                     skipped.outside.push(path.to_string());
                                 }
                                 _ => skipped.folder_links += 1,
@@ -429,32 +505,42 @@ impl Reader {
                         }
                         // The link's own metadata: `add_file` resolves and confines it.
                         Ok(_) => match entry.metadata() {
-                            Ok(link) => {
-                                self.add_file(at, &path, &entry_local, &link, confine, &mut skipped)
-                            }
+                            Ok(link) => self.add_file(
+                                tree,
+                                at,
+                                &path,
+                                &entry_local,
+                                &link,
+                                &folder.confine,
+                                skipped,
+                            ),
                             Err(_) => skipped.unreadable += 1,
                         },
                         // Dangling, or a loop of links.
                         Err(_) => skipped.dangling += 1,
                     }
                 } else if file_type.is_file() {
-                    if self.is_bulk(path.as_str()) {
-                        // Named only: a transcript is never sized, dated or read.
-                        self.tree.insert(
+                    let bulk = self.is_bulk_file(&path);
+                    // Named only: sized when the analysis looks at it, and a transcript is
+                    // never sized, dated or read.
+                    tree.insert(
+                        path.clone(),
+                        FileEntry {
+                            size: 0,
+                            contents: Contents::Unread,
+                            modified: None,
+                        },
+                    );
+                    if !bulk {
+                        tree.mark_unstatted(&path);
+                        self.files.insert(
                             path,
-                            FileEntry {
-                                size: 0,
-                                contents: Contents::Unread,
-                                modified: None,
+                            Local {
+                                mount: at.clone(),
+                                path: entry_local,
+                                confine: folder.confine.clone(),
                             },
                         );
-                        continue;
-                    }
-                    match entry.metadata() {
-                        Ok(metadata) => {
-                            self.add_file(at, &path, &entry_local, &metadata, confine, &mut skipped)
-                        }
-                        Err(_) => skipped.unreadable += 1,
                     }
                 } else {
                     // Sockets, pipes and devices hold nothing Claude Code would load.
@@ -462,14 +548,19 @@ impl Reader {
                 }
             }
         }
-        self.tree.add_mount(at.clone());
-        self.note_skipped(at, &skipped);
-        Ok(())
+        tree.retain_diagnostics(|d| {
+            !(d.code == Code::ScanSkipped && d.path.as_deref() == Some(at.as_str()))
+        });
+        note_skipped(tree, at, &listing.skipped);
+        self.listings.insert(at.clone(), listing);
     }
 
-    /// Lists one file, or one link to a file when it resolves inside `confine`.
+    /// Lists one file, or one link to a file when it resolves inside `confine`, with its
+    /// size and date.
+    #[allow(clippy::too_many_arguments)]
     fn add_file(
         &mut self,
+        tree: &mut Tree,
         mount: &VPath,
         path: &VPath,
         local: &Path,
@@ -505,7 +596,7 @@ impl Reader {
             skipped.unreadable += 1;
             return;
         };
-        self.tree.insert(
+        tree.insert(
             path.clone(),
             FileEntry {
                 size: metadata.len(),
@@ -523,92 +614,124 @@ impl Reader {
         );
     }
 
-    /// True for a path of the config folder that names bulk session data.
-    fn is_bulk(&self, path: &str) -> bool {
+    /// Lists every folder still unlisted, whole, and sizes every file: what an eager
+    /// listing gives.
+    #[cfg(test)]
+    pub(crate) fn list_everything(&mut self) {
+        let mut tree = std::mem::take(&mut self.tree);
+        while let Some(dir) = self.unlisted.keys().next().cloned() {
+            self.list(&mut tree, &ListingAsk { dir, deep: true });
+        }
+        let unstatted: Vec<VPath> = self
+            .files
+            .keys()
+            .filter(|path| tree.is_unstatted(path))
+            .cloned()
+            .collect();
+        for path in &unstatted {
+            self.stat(&mut tree, path);
+        }
+        self.tree = tree;
+    }
+
+    /// True for a folder of the config folder that holds only bulk session data: it is
+    /// never listed.
+    fn is_bulk_dir(&self, path: &VPath) -> bool {
         let Some(config) = &self.config else {
             return false;
         };
-        let Ok(path) = VPath::new(path) else {
+        // The test is on a name inside the folder, as for the files it holds.
+        path.strip_prefix(config)
+            .is_some_and(|rest| is_bulk_data(&format!("{rest}/x")))
+    }
+
+    /// True for a file of the config folder that is bulk session data (a transcript): it
+    /// is named, never sized, dated or read.
+    fn is_bulk_file(&self, path: &VPath) -> bool {
+        if path.as_str().ends_with(".jsonl") {
+            return self.config.as_ref().is_some_and(|c| path.starts_with(c));
+        }
+        let Some(config) = &self.config else {
             return false;
         };
         path.strip_prefix(config).is_some_and(is_bulk_data)
     }
+}
 
-    /// One `scan-skipped` finding on `at` for everything a listing left out.
-    fn note_skipped(&mut self, at: &VPath, skipped: &Skipped) {
-        let mut left_out = Vec::new();
-        let named = |what: String, paths: &[String]| {
-            let shown = paths
-                .iter()
-                .take(10)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            let more = paths.len().saturating_sub(10);
-            let more = if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            };
-            format!("{what}, never read ({shown}{more})")
+/// One `scan-skipped` finding on `at` for everything a listing left out.
+fn note_skipped(tree: &mut Tree, at: &VPath, skipped: &Skipped) {
+    let mut left_out = Vec::new();
+    let named = |what: String, paths: &[String]| {
+        let shown = paths
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = paths.len().saturating_sub(10);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
         };
-        if !skipped.outside.is_empty() {
-            left_out.push(named(
-                plural(
-                    skipped.outside.len() as u64,
-                    "symbolic link leading outside the mounted folder",
-                    "symbolic links leading outside the mounted folder",
-                ),
-                &skipped.outside,
-            ));
-        }
-        if !skipped.odd_names.is_empty() {
-            left_out.push(named(
-                plural(
-                    skipped.odd_names.len() as u64,
-                    "entry whose name is not one path segment here",
-                    "entries whose names are not one path segment here",
-                ),
-                &skipped.odd_names,
-            ));
-        }
-        if skipped.dangling > 0 {
-            left_out.push(plural(
-                skipped.dangling,
-                "dangling or looping symbolic link",
-                "dangling or looping symbolic links",
-            ));
-        }
-        if skipped.folder_links > 0 {
-            left_out.push(plural(
-                skipped.folder_links,
-                "symbolic link to a folder (Claude Code does not follow those)",
-                "symbolic links to folders (Claude Code does not follow those)",
-            ));
-        }
-        if skipped.unreadable > 0 {
-            left_out.push(plural(
-                skipped.unreadable,
-                "entry it could not list",
-                "entries it could not list",
-            ));
-        }
-        if skipped.stopped {
-            left_out.push(format!(
-                "everything past the first {MAX_LISTED} entries (the listing stopped there)"
-            ));
-        }
-        if !left_out.is_empty() {
-            self.tree.push_diagnostic(Diagnostic::new(
-                Code::ScanSkipped,
-                Severity::Info,
-                Some(at.as_str()),
-                format!(
-                    "the scan left out {} below this folder",
-                    left_out.join(" and ")
-                ),
-            ));
-        }
+        format!("{what}, never read ({shown}{more})")
+    };
+    if !skipped.outside.is_empty() {
+        left_out.push(named(
+            plural(
+                skipped.outside.len() as u64,
+                "symbolic link leading outside the mounted folder",
+                "symbolic links leading outside the mounted folder",
+            ),
+            &skipped.outside,
+        ));
+    }
+    if !skipped.odd_names.is_empty() {
+        left_out.push(named(
+            plural(
+                skipped.odd_names.len() as u64,
+                "entry whose name is not one path segment here",
+                "entries whose names are not one path segment here",
+            ),
+            &skipped.odd_names,
+        ));
+    }
+    if skipped.dangling > 0 {
+        left_out.push(plural(
+            skipped.dangling,
+            "dangling or looping symbolic link",
+            "dangling or looping symbolic links",
+        ));
+    }
+    if skipped.folder_links > 0 {
+        left_out.push(plural(
+            skipped.folder_links,
+            "symbolic link to a folder (Claude Code does not follow those)",
+            "symbolic links to folders (Claude Code does not follow those)",
+        ));
+    }
+    if skipped.unreadable > 0 {
+        left_out.push(plural(
+            skipped.unreadable,
+            "entry it could not list",
+            "entries it could not list",
+        ));
+    }
+    if skipped.stopped {
+        left_out.push(format!(
+            "everything past the first {MAX_LISTED} entries (the listing stopped there)"
+        ));
+    }
+    if !left_out.is_empty() {
+        tree.push_diagnostic(Diagnostic::new(
+            Code::ScanSkipped,
+            Severity::Info,
+            Some(at.as_str()),
+            format!(
+                "the scan left out {} below this folder",
+                left_out.join(" and ")
+            ),
+        ));
     }
 }
 
@@ -628,6 +751,29 @@ impl ContentSource for Reader {
             (None, Some(local)) => read_confined(local),
             (None, None) => Err("no mount holds this file".to_owned()),
         }
+    }
+
+    /// Lists a folder the analysis looked into: its own entries, or everything below it.
+    fn list(&mut self, tree: &mut Tree, ask: &ListingAsk) {
+        if let Some(folder) = self.unlisted.remove(&ask.dir) {
+            self.list_folder(tree, &ask.dir, &folder, None, ask.deep);
+        }
+        tree.set_listed(&ask.dir);
+    }
+
+    /// Sizes and dates a listed file the analysis looked at.
+    fn stat(&mut self, tree: &mut Tree, path: &VPath) {
+        let (size, modified) = self
+            .files
+            .get(path)
+            .and_then(|local| fs::metadata(&local.path).ok())
+            .map_or((0, None), |metadata| {
+                (
+                    metadata.len(),
+                    metadata.modified().ok().and_then(iso_8601_utc),
+                )
+            });
+        tree.set_stat(path, size, modified);
     }
 }
 
