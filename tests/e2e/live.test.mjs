@@ -11,7 +11,9 @@
 // replaces `window.showDirectoryPicker` by a function that returns that folder's handle
 // (`addInitScript`, before the page starts), and then uses the page as a person would:
 // Choose folder, an edit made outside the page, `r`, a clean-up with its diff, confirmation
-// and undo. The permission prompt is not exercised: the origin-private folder is always
+// and undo; and the file view's Delete of the file it shows, its review driven by keyboard
+// (focus on the diff, Tab kept inside, Escape closing it with focus back on Delete), the
+// rescan after it settling and the undo bringing the file back. The permission prompt is not exercised: the origin-private folder is always
 // writable (`queryPermission` says granted), so `requestPermission` is never reached.
 //
 // The handles' methods are wrapped to log every folder listed and every file read, which
@@ -245,6 +247,69 @@ test('a live folder: opened once, an outside edit seen on r, a clean-up with a d
 
   entries = await log(page);
   assertNoBulkTouched(entries);
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+});
+
+test('a live folder: the file open in the file view deleted from its Delete button (the review by keyboard first), the rescan settles, and undo brings it back', async () => {
+  const { page, foreign, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`);
+  await page.waitForSelector('[data-testid=empty-state]');
+  await writeOpfs(page, FILES);
+  let run = await currentRun(page);
+  await page.click('[data-testid=choose-folder]');
+  await ready(page, run);
+  if (await page.inputValue('[data-testid=input-project]') !== '/home/alice/app') {
+    run = await currentRun(page);
+    await page.fill('[data-testid=input-project]', '/home/alice/app');
+    await page.press('[data-testid=input-project]', 'Enter');
+    await ready(page, run);
+  }
+  // The orphaned topic file: once deleted, no row of the report names it.
+  const rel = `${MEMORY}/payments.md`;
+  const topic = `/home/alice/.claude/${rel}`;
+  const row = `[data-testid=tree-row][data-path="${topic}"]`;
+  await page.click(row);
+  await page.waitForSelector(`[data-testid=file-view][data-path="${topic}"]`);
+  assert.match(await page.textContent('[data-testid=file-view]'), /three times/);
+  // The review by keyboard: Enter on Delete opens it with focus on the diff, Tab and
+  // Shift+Tab stay inside, Escape closes it with nothing done and focus back on Delete.
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName);
+  await page.focus('[data-testid=cleanup-delete-file]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=cleanup-review]');
+  assert.equal(await focused(), 'cleanup-diff');
+  const stops = [];
+  for (let i = 0; i < 4; i += 1) {
+    await page.keyboard.press('Tab');
+    stops.push(await focused());
+  }
+  assert.deepEqual(stops, ['cleanup-confirm', 'cleanup-script', 'cleanup-cancel', 'cleanup-diff']);
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(), 'cleanup-cancel');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=cleanup-review]', { state: 'detached' });
+  assert.equal(await focused(), 'cleanup-delete-file');
+  assert.notEqual(await readOpfs(page, rel), null);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=cleanup-review]');
+  assert.match(await page.textContent('[data-testid=cleanup-diff]'), /-three times/);
+  run = await currentRun(page);
+  await page.click('[data-testid=cleanup-confirm]');
+  // The rescan that follows ends with a report, the file gone from the folder and the tree.
+  await ready(page, run);
+  assert.equal(await readOpfs(page, rel), null);
+  await page.waitForSelector('[data-testid=cleanup-undo]');
+  assert.equal(await page.locator(row).count(), 0);
+  await page.waitForSelector('[data-testid=file-view]');
+  assert.notEqual(await page.getAttribute('[data-testid=file-view]', 'data-path'), topic);
+  await shot(page, '42-live-file-view-deleted');
+  // Undo writes it back, and the rescan settles again.
+  run = await currentRun(page);
+  await page.click('[data-testid=cleanup-undo-button]');
+  await ready(page, run);
+  assert.equal(await readOpfs(page, rel), FILES[rel]);
+  await page.waitForSelector(row);
+  assertNoBulkTouched(await log(page));
   assert.deepEqual(foreign, []);
   assert.deepEqual(errors, []);
 });
