@@ -33,6 +33,9 @@ pub struct Input {
     /// The value of `CLAUDE_CODE_DISABLE_AUTO_MEMORY` in the environment Claude Code runs
     /// in, when the caller knows it (the scan command does; a dropped folder cannot say).
     pub disable_auto_memory_env: Option<String>,
+    /// The value of `SLASH_COMMAND_TOOL_CHAR_BUDGET`, the skills listing's budget in
+    /// columns, when the caller knows it.
+    pub skill_listing_budget_env: Option<String>,
     /// Files whose Read the report answers ([`Report::reads`]): absolute, or relative to
     /// the project.
     pub reads: Vec<String>,
@@ -235,6 +238,7 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
         today,
         reads: input.reads.clone(),
         disable_auto_memory_env: input.disable_auto_memory_env.clone(),
+        skill_listing_budget_env: input.skill_listing_budget_env.clone(),
     })
 }
 

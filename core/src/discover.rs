@@ -96,6 +96,8 @@ pub(crate) struct Paths {
     pub(crate) reads: Vec<String>,
     /// `CLAUDE_CODE_DISABLE_AUTO_MEMORY`, when known.
     pub(crate) disable_auto_memory_env: Option<String>,
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`, when known.
+    pub(crate) skill_listing_budget_env: Option<String>,
 }
 
 /// What one discovery pass found.
@@ -169,7 +171,7 @@ struct Discovery<'a> {
     /// The git root that keys memory and bounds the parents' skills.
     git_root: Option<VPath>,
     /// Each skill that can be listed: its `SKILL.md`, its listing line, where it lists.
-    skill_lines: Vec<(VPath, String, skills::SkillSource)>,
+    skill_lines: Vec<skills::SkillLine>,
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
     /// row's `loaded`.
     attached: BTreeMap<VPath, Measure>,
@@ -487,13 +489,22 @@ impl Discovery<'_> {
                     if sent.is_empty() && row.group != Group::AutoMemory {
                         row.status = FileStatus::Empty;
                     }
-                    if !sent.is_empty() {
-                        let attached = as_attached(&text);
-                        if attached != sent {
-                            self.attached.insert(path.clone(), measure(&attached));
-                        }
+                    let attached = if self.paths.rules.comments_stripped {
+                        as_attached(&text)
+                    } else {
+                        crate::text::measure::below_frontmatter(&text).to_owned()
+                    };
+                    if !sent.is_empty() && attached != sent {
+                        self.attached.insert(path.clone(), measure(&attached));
                     }
-                    row.loaded = Some(measure(&sent));
+                    // Before 2.1.79 every session sent them untrimmed too, and before 2.1.72
+                    // with their comments.
+                    let loaded = if self.paths.rules.instruction_files_trimmed {
+                        sent
+                    } else {
+                        attached
+                    };
+                    row.loaded = Some(measure(&loaded));
                 }
                 if let Some(fm) = frontmatter::parse(&text) {
                     if let Some(error) = &fm.error {

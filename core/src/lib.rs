@@ -60,11 +60,14 @@
 //!      to the project (three names, every folder's rules, the `AGENTS.md` fallback,
 //!      worktrees inside their main repository), and the folders below the project;
 //!    - `discover::rules`: a `.claude/rules/` folder and what `paths` means;
-//!    - `discover::skills`: listed skills, their listing lines, and announced ones;
+//!    - `discover::skills`: listed skills, their listing lines, which lines keep their
+//!      description under the listing's budget (`fit_listing`; the budget and the built-in
+//!      skills' lengths of a release are `version::ListingBudget`), and announced ones;
 //!    - `discover::memory`: auto memory (folder, caps, the backfilled index) and agent memory;
 //!    - `discover::references`: imports and links: depth, approval, exclusion, non-text;
-//!    - `discover::session`: what every session sends and costs, what a Read attaches, what
-//!      a sub-agent receives; Claude Code's own text modelled by measured lengths;
+//!    - `discover::session`: what every session sends and costs, what a Read attaches (its
+//!      files untrimmed, `text::measure::as_attached`), what a sub-agent receives; Claude
+//!      Code's own text modelled by measured lengths;
 //!    - `discover::health`: the five reasons memory can look off, each folder's figures.
 //!
 //!    The memory-folder name encoding (with the program's 32-bit hash) is in `encode`.

@@ -654,6 +654,7 @@ impl Payload {
                 today: self.today,
                 reads: Vec::new(),
                 disable_auto_memory_env: None,
+                skill_listing_budget_env: None,
             },
             made: self.made,
             text_kept: self.text_kept,

@@ -72,6 +72,12 @@ pub enum Behaviour {
     MemoryIndexCleaned,
     /// `autoMemoryDirectory` is read from the project's settings too.
     ProjectMemoryDirectory,
+    /// `skillListingMaxDescChars` sets where the skills listing cuts a description.
+    SkillListingMaxDescChars,
+    /// The instruction block's files are trimmed before they are sent.
+    InstructionFilesTrimmed,
+    /// Block HTML comments are stripped from the files sent.
+    CommentsStripped,
 }
 
 impl Behaviour {
@@ -89,6 +95,9 @@ impl Behaviour {
             Behaviour::ManagedLabel => "managed-label",
             Behaviour::MemoryIndexCleaned => "memory-index-cleaned",
             Behaviour::ProjectMemoryDirectory => "project-memory-directory",
+            Behaviour::SkillListingMaxDescChars => "skill-listing-max-desc-chars",
+            Behaviour::InstructionFilesTrimmed => "instruction-files-trimmed",
+            Behaviour::CommentsStripped => "comments-stripped",
         }
     }
 }
@@ -144,6 +153,28 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         ],
     },
     RuleChange {
+        version: ClaudeVersion(2, 1, 72),
+        before: ClaudeVersion(2, 1, 71),
+        behaviour: Behaviour::CommentsStripped,
+        summary: "block HTML comments are stripped from the files sent; before, each was sent \
+                  as written below its frontmatter, comments and carriage returns included",
+        cases: &[
+            "text-frontmatter-and-block-comments-stripped",
+            "walk-order-and-three-names",
+        ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 79),
+        before: ClaudeVersion(2, 1, 78),
+        behaviour: Behaviour::InstructionFilesTrimmed,
+        summary: "the instruction block's files are trimmed; before, each kept its leading \
+                  and trailing blank lines and final newline, as a Read's still do",
+        cases: &[
+            "generated-05",
+            "text-frontmatter-and-block-comments-stripped",
+        ],
+    },
+    RuleChange {
         version: ClaudeVersion(2, 1, 83),
         before: ClaudeVersion(2, 1, 81),
         behaviour: Behaviour::MemorySizeCap,
@@ -167,6 +198,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         behaviour: Behaviour::PathsList,
         summary: "rule paths may be a YAML list; before, a list was joined into one pattern",
         cases: &["rule-paths-missing-empty-or-only-globstar-load-at-startup"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 105),
+        before: ClaudeVersion(2, 1, 104),
+        behaviour: Behaviour::SkillListingMaxDescChars,
+        summary: "the skillListingMaxDescChars setting sets where the skills listing cuts a \
+                  description; before, it was ignored",
+        cases: &["skills-listing-max-desc-chars-setting"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 136),
@@ -316,26 +355,18 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 71),
+        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
+        cases: &[
+            "memory-md-lines-counted-after-comments-stripped",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 78),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
-            "generated-01",
-            "generated-02",
-            "generated-04",
-            "generated-05",
-            "generated-06",
-            "imports-syntax-forms",
-            "memory-md-25001-units-cut-at-last-newline",
-            "memory-md-crlf-frontmatter-stripped",
-            "memory-md-exactly-200-lines-loads-whole",
-            "memory-md-exactly-25000-units-loads-whole",
             "memory-md-frontmatter-comments-and-leading-blank-lines",
-            "memory-md-korean-size-in-utf16-units",
-            "memory-md-lines-counted-after-comments-stripped",
-            "memory-md-single-line-over-25000",
-            "memory-md-size-cut-short-lines",
-            "text-frontmatter-and-block-comments-stripped",
-            "walk-order-and-three-names",
         ],
     },
     Unreproduced {
@@ -418,14 +449,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 283),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "memory-md-crlf-control-and-format-characters",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 289),
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
@@ -442,19 +465,11 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 70),
-        to: ClaudeVersion(2, 1, 78),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "generated-03",
-        ],
-    },
-    Unreproduced {
         from: ClaudeVersion(2, 1, 72),
-        to: ClaudeVersion(2, 1, 78),
+        to: ClaudeVersion(2, 1, 283),
         summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
         cases: &[
-            "imports-in-html-and-comments",
+            "memory-md-crlf-control-and-format-characters",
         ],
     },
     Unreproduced {
@@ -503,16 +518,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "symlinked-file-imports-resolve-from-the-targets-folder",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 332),
-        to: ClaudeVersion(2, 1, 332),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
-        cases: &[
-            "skills-listing-budget-from-env",
-            "skills-listing-max-desc-chars-setting",
-            "skills-listing-over-budget",
         ],
     },
 ];
@@ -759,6 +764,80 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
     },
 ];
 
+/// One of Claude Code's built-in skills as the listing shows it, by length only: the
+/// repository never copies Claude Code's text. Their lines are plain: a column per unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BuiltInSkill {
+    /// The name's UTF-16 units.
+    pub(crate) name_units: u64,
+    /// The description's UTF-16 units before any cut.
+    pub(crate) description_units: u64,
+    /// Where its description breaks lines (units from its start): a line break takes no
+    /// column.
+    pub(crate) line_breaks: &'static [u64],
+    /// Kept whole however full the listing is (Claude Code's bundled skills); the others
+    /// compete with the user's for the budget.
+    pub(crate) fixed: bool,
+}
+
+const fn built_in(name_units: u64, description_units: u64, fixed: bool) -> BuiltInSkill {
+    BuiltInSkill {
+        name_units,
+        description_units,
+        line_breaks: &[],
+        fixed,
+    }
+}
+
+impl BuiltInSkill {
+    /// The columns of its description's first `units` units.
+    pub(crate) fn columns(&self, units: u64) -> u64 {
+        units - self.line_breaks.iter().filter(|at| **at < units).count() as u64
+    }
+}
+
+/// How the skills listing of a release fits its budget (measured on 2.1.328 against the
+/// program: `skills-listing-*`).
+///
+/// The budget, in display columns, is `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else the
+/// model's context window × 4 × `skillListingBudgetFraction` (0.01 by default). When every
+/// line fits, all keep their descriptions. Otherwise the fixed lines keep theirs, every
+/// other line is first counted as its name alone, and then, in listing order, each gets its
+/// description back while what it adds still fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ListingBudget {
+    /// The context window the budget is taken from: that of the release's default model,
+    /// as the conformance runs measure it.
+    pub(crate) context_tokens: u64,
+    /// The built-in skills in listing order; they come after the user's.
+    pub(crate) built_ins: &'static [BuiltInSkill],
+}
+
+/// 2.1.328's listing: its default model's window gives 30,000 columns at 0.01 (found by
+/// moving the budget until one more description fits; the thresholds are conformance
+/// cases).
+pub(crate) const LISTING_BUDGET_2_1_328: ListingBudget = ListingBudget {
+    context_tokens: 750_000,
+    built_ins: &[
+        built_in(7, 1_436, true),
+        built_in(13, 690, true),
+        built_in(16, 228, true),
+        built_in(11, 835, true),
+        built_in(8, 176, true),
+        built_in(24, 163, true),
+        built_in(4, 336, true),
+        BuiltInSkill {
+            line_breaks: &[150, 802],
+            ..built_in(10, 1_157, true)
+        },
+        built_in(18, 230, true),
+        built_in(3, 361, true),
+        built_in(16, 255, true),
+        built_in(4, 59, false),
+        built_in(15, 71, false),
+    ],
+};
+
 /// The loading rules of one release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Rules {
@@ -786,8 +865,17 @@ pub(crate) struct Rules {
     pub(crate) memory_index_cleaned: bool,
     /// `autoMemoryDirectory` counts in the project's settings.
     pub(crate) project_memory_directory: bool,
+    /// `skillListingMaxDescChars` is read.
+    pub(crate) skill_listing_max_desc_chars: bool,
+    /// The instruction block's files are trimmed; before, sent as a Read attaches them.
+    pub(crate) instruction_files_trimmed: bool,
+    /// Block HTML comments are stripped; before, files went as written below frontmatter.
+    pub(crate) comments_stripped: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
+    /// How the skills listing fits its budget; `None` where that was not measured (the
+    /// listing is then drawn whole, a listed gap of those releases).
+    pub(crate) listing_budget: Option<ListingBudget>,
 }
 
 /// Why a release cannot be simulated.
@@ -847,7 +935,13 @@ impl Rules {
             managed_label: has(Behaviour::ManagedLabel),
             memory_index_cleaned: has(Behaviour::MemoryIndexCleaned),
             project_memory_directory: has(Behaviour::ProjectMemoryDirectory),
+            skill_listing_max_desc_chars: has(Behaviour::SkillListingMaxDescChars),
+            instruction_files_trimmed: has(Behaviour::InstructionFilesTrimmed),
+            comments_stripped: has(Behaviour::CommentsStripped),
             own_text,
+            listing_budget: version
+                .is_none_or(|v| v >= PINNED)
+                .then_some(LISTING_BUDGET_2_1_328),
         }
     }
 

@@ -565,7 +565,7 @@ fn read_answers_what_a_read_attaches_in_order_each_file_once() {
     assert!(
         text.contains(
             "A Read of ~/work/shop/src/web/App.tsx attaches 2 files and 0 announced skills \
-             (390 characters)\n         74  ~/work/shop/src/web/CLAUDE.md\n        122  \
+             (390 characters)\n         75  ~/work/shop/src/web/CLAUDE.md\n        123  \
              ~/work/shop/.claude/rules/frontend.md\n"
         ),
         "{text}"

@@ -127,6 +127,9 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
         disable_auto_memory_env: spec["env"]["CLAUDE_CODE_DISABLE_AUTO_MEMORY"]
             .as_str()
             .map(str::to_owned),
+        skill_listing_budget_env: spec["env"]["SLASH_COMMAND_TOOL_CHAR_BUDGET"]
+            .as_str()
+            .map(str::to_owned),
         // The runner gives CLAUDE_CODE_DISABLE… and CLAUDE_CONFIG_DIR relative to the root.
         config_dir: spec["env"]["CLAUDE_CONFIG_DIR"].as_str().map(|dir| {
             if dir.starts_with('/') {

@@ -197,6 +197,9 @@ fn conformance_report(case: &Path) -> Report {
         disable_auto_memory_env: spec["env"]["CLAUDE_CODE_DISABLE_AUTO_MEMORY"]
             .as_str()
             .map(str::to_owned),
+        skill_listing_budget_env: spec["env"]["SLASH_COMMAND_TOOL_CHAR_BUDGET"]
+            .as_str()
+            .map(str::to_owned),
         config_dir: spec["env"]["CLAUDE_CONFIG_DIR"].as_str().map(|dir| {
             if dir.starts_with('/') {
                 dir.to_owned()

@@ -739,15 +739,17 @@ impl Discovery<'_> {
             let units = super::skills::full_description(fm.as_ref(), &body)
                 .encode_utf16()
                 .count();
-            if units > super::skills::SKILL_DESCRIPTION_UNITS {
+            let limit = self.description_limit();
+            if units > limit {
                 self.diagnostics.push(Diagnostic::new(
                     Code::SkillDescriptionTruncated,
                     Severity::Warning,
                     Some(&row.path),
                     format!(
                         "description and when_to_use are {units} UTF-16 units as listed; the \
-                         skill listing keeps 1,535 and an ellipsis, so the rest never reaches \
-                         Claude"
+                         skill listing keeps {} and an ellipsis, so the rest never reaches \
+                         Claude",
+                        limit.saturating_sub(1)
                     ),
                 ));
             }

@@ -187,7 +187,18 @@ impl Discovery<'_> {
             return;
         };
         let cut = memory_index::cut_with(&text, self.paths.rules.index_caps());
-        let sent = cut.as_sent();
+        let mut sent = cut.as_sent();
+        // Before 2.1.79 an index the caps left whole went untrimmed, like the other files.
+        if !self.paths.rules.instruction_files_trimmed
+            && cut.truncation.warning.is_none()
+            && !sent.is_empty()
+        {
+            sent = if self.paths.rules.comments_stripped {
+                crate::text::measure::as_attached(&text)
+            } else {
+                crate::text::measure::below_frontmatter(&text).to_owned()
+            };
+        }
         row.status = if sent.is_empty() {
             FileStatus::Empty
         } else {

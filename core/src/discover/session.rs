@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::skills::SkillSource;
+use super::skills::{fit_listing, SkillLine, SkillSource};
 use super::{family_dir, Discovery};
 use crate::footprint::estimate_tokens;
 use crate::report::{
@@ -18,7 +18,7 @@ use crate::report::{
     Scope, SentFile, SentLabel, Session, SessionCost,
 };
 use crate::text::measure::measure;
-use crate::version::Rules;
+use crate::version::{ListingBudget, Rules};
 use crate::vpath::VPath;
 
 /// `\n\nContents of ` + `:\n\n` around each file's path and label.
@@ -56,16 +56,57 @@ impl Discovery<'_> {
                 }
             }
         }
-        let mut skills = Vec::new();
-        for (path, line, source) in &self.skill_lines {
-            if *source != SkillSource::Listed {
-                continue;
+        let listed: Vec<&SkillLine> = self
+            .skill_lines
+            .iter()
+            .filter(|l| l.source == SkillSource::Listed)
+            .collect();
+        // Over its budget the listing gives some skills their name alone.
+        let limit = self.description_limit();
+        let listing = self.paths.rules.listing_budget;
+        let keeps = match listing {
+            Some(listing) => {
+                let lines: Vec<(&str, &str)> = listed
+                    .iter()
+                    .map(|l| (l.line.as_str(), l.shown.as_str()))
+                    .collect();
+                fit_listing(&lines, limit, self.listing_budget(&listing), &listing)
             }
-            if let Some(index) = top_level_index(rows, path) {
+            None => Vec::new(),
+        };
+        let mut skills = Vec::new();
+        for (i, skill) in listed.iter().enumerate() {
+            let line = if keeps.get(i).copied().unwrap_or(true) {
+                &skill.line
+            } else {
+                &skill.shown
+            };
+            if let Some(index) = top_level_index(rows, &skill.path) {
                 rows[index].counted = true;
+                rows[index].skill_listing = Some(Measure {
+                    lines: 0,
+                    ..measure(line)
+                });
             }
             skills.push(line.clone());
         }
+        // What the built-in skills lose to the cut and the budget comes off their length.
+        let built_ins_lost: u64 = listing.map_or(0, |listing| {
+            listing
+                .built_ins
+                .iter()
+                .zip(keeps.iter().skip(listed.len()))
+                .map(|(skill, keeps)| {
+                    let shown = skill.description_units.min(limit as u64);
+                    let cut = skill.description_units - shown;
+                    if *keeps {
+                        cut
+                    } else {
+                        cut + 2 + shown
+                    }
+                })
+                .sum()
+        });
         let memory_dir = self
             .memory_dir
             .clone()
@@ -89,7 +130,7 @@ impl Discovery<'_> {
         let listing_base = match (own.skills_listing, skills.len()) {
             (0, 0) => None,
             (0, _) => Some(64),
-            (base, _) => Some(base),
+            (base, _) => Some(base - built_ins_lost.min(base)),
         };
         if let Some(base) = listing_base {
             cost.skills_listing = Cost {
@@ -119,6 +160,21 @@ impl Discovery<'_> {
             cost,
             later: later_cost(rows, &self.attached),
         }
+    }
+
+    /// The skills listing's budget in columns: `SLASH_COMMAND_TOOL_CHAR_BUDGET` when it is a
+    /// positive number, else the context window × 4 × `skillListingBudgetFraction` (0.01).
+    fn listing_budget(&self, listing: &ListingBudget) -> u64 {
+        let from_env = self
+            .paths
+            .skill_listing_budget_env
+            .as_deref()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|n| *n > 0);
+        from_env.unwrap_or_else(|| {
+            let fraction = self.settings.skill_listing_budget_fraction.unwrap_or(0.01);
+            ((listing.context_tokens as f64 * 4.0 * fraction).floor() as u64).max(1)
+        })
     }
 
     /// What a Read of `path` attaches: the files of each folder between the project and
@@ -201,7 +257,13 @@ impl Discovery<'_> {
                 }
             }
         }
-        for (skill, line, source) in &self.skill_lines {
+        for SkillLine {
+            path: skill,
+            line,
+            source,
+            ..
+        } in &self.skill_lines
+        {
             if *source != SkillSource::BelowProject {
                 continue;
             }

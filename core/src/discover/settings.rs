@@ -27,6 +27,10 @@ pub(super) struct EffectiveSettings {
     pub(super) claude_json_present: bool,
     /// `claudeMd` of the managed settings: instructions sent as `<managed-settings>`.
     pub(super) managed_claude_md: Option<String>,
+    /// `skillListingMaxDescChars` of the layer that set it last.
+    pub(super) skill_listing_max_desc: Option<u64>,
+    /// `skillListingBudgetFraction` of the layer that set it last.
+    pub(super) skill_listing_budget_fraction: Option<f64>,
 }
 
 impl EffectiveSettings {
@@ -41,6 +45,8 @@ impl EffectiveSettings {
             external_imports_approved: None,
             claude_json_present: false,
             managed_claude_md: None,
+            skill_listing_max_desc: None,
+            skill_listing_budget_fraction: None,
         }
     }
 }
@@ -117,6 +123,14 @@ impl Discovery<'_> {
                 self.settings.auto_memory_enabled = enabled;
                 self.settings.enabled_from = Some(path.clone());
                 self.settings.votes.push((path.clone(), enabled));
+            }
+            // The merged settings: a later layer (local over project over user, the policy
+            // over all) replaces what an earlier one set.
+            if let Some(max) = parsed.skill_listing_max_desc_chars {
+                self.settings.skill_listing_max_desc = Some(max);
+            }
+            if let Some(fraction) = parsed.skill_listing_budget_fraction {
+                self.settings.skill_listing_budget_fraction = Some(fraction);
             }
             if layer == Layer::Policy {
                 self.settings.managed_claude_md = parsed.claude_md;

@@ -7,11 +7,26 @@ use super::{Discovery, Node};
 use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
+use crate::version::ListingBudget;
 use crate::vpath::VPath;
+use unicode_width::UnicodeWidthStr;
 
 /// The listing keeps this many characters (UTF-16 units) of a description, the last one
-/// `…` when it cuts.
+/// `…` when it cuts, unless `skillListingMaxDescChars` says otherwise.
 pub(crate) const SKILL_DESCRIPTION_UNITS: usize = 1_536;
+
+/// A skill as the listing can show it.
+#[derive(Debug, Clone)]
+pub(super) struct SkillLine {
+    /// Its `SKILL.md`.
+    pub(super) path: VPath,
+    /// The name the listing shows: `<folder>` or `<folder> (<name>)`.
+    pub(super) shown: String,
+    /// `<shown>: <description>`, the description cut to the listing's limit.
+    pub(super) line: String,
+    /// When it is listed.
+    pub(super) source: SkillSource,
+}
 
 /// Where a skill was found, which decides when it is listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,18 +100,23 @@ impl Discovery<'_> {
                 super::Text::Ready(text) => as_sent(&text),
                 _ => String::new(),
             };
-            let (name, line) = listing_line(&folder, fm.as_ref(), &body);
+            let listing = listing_line(&folder, fm.as_ref(), &body, self.description_limit());
             node.row.skill_listing = Some(Measure {
                 lines: 0,
-                ..measure(&line)
+                ..measure(&listing.line)
             });
-            node.row.skill_name = Some(name);
+            node.row.skill_name = Some(listing.name);
             let invocable = !fm
                 .as_ref()
                 .and_then(|fm| fm.boolean("disable-model-invocation"))
                 .unwrap_or(false);
             if invocable {
-                self.skill_lines.push((path.clone(), line, source));
+                self.skill_lines.push(SkillLine {
+                    path: path.clone(),
+                    shown: listing.shown,
+                    line: listing.line,
+                    source,
+                });
             }
             nodes.push(node);
         }
@@ -104,11 +124,38 @@ impl Discovery<'_> {
     }
 }
 
-/// The skill's name and its listing line as Claude Code writes it (without the `- `):
+/// A skill's listing line, and the names it goes by.
+pub(super) struct Listing {
+    /// Its name: the frontmatter's, else the folder's.
+    pub(super) name: String,
+    /// The name the listing shows.
+    pub(super) shown: String,
+    /// The line (without the `- `).
+    pub(super) line: String,
+}
+
+impl Discovery<'_> {
+    /// Where the listing cuts a description: `skillListingMaxDescChars` (read from 2.1.105),
+    /// else 1,536 units.
+    pub(super) fn description_limit(&self) -> usize {
+        self.settings
+            .skill_listing_max_desc
+            .filter(|_| self.paths.rules.skill_listing_max_desc_chars)
+            .and_then(|max| usize::try_from(max).ok())
+            .unwrap_or(SKILL_DESCRIPTION_UNITS)
+    }
+}
+
+/// The skill's listing line as Claude Code writes it (without the `- `):
 /// `<folder>: <description>`, `<folder> (<name>): …` when the frontmatter names it
 /// otherwise; the description is the frontmatter's, else the first line of the body (a
-/// heading without its `#`), then ` - <when_to_use>`, cut to 1,536 units.
-pub(super) fn listing_line(folder: &str, fm: Option<&Frontmatter>, body: &str) -> (String, String) {
+/// heading without its `#`), then ` - <when_to_use>`, cut to `limit` units.
+pub(super) fn listing_line(
+    folder: &str,
+    fm: Option<&Frontmatter>,
+    body: &str,
+    limit: usize,
+) -> Listing {
     let declared = fm
         .and_then(|fm| fm.string("name"))
         .map(|n| n.trim().to_owned())
@@ -117,11 +164,59 @@ pub(super) fn listing_line(folder: &str, fm: Option<&Frontmatter>, body: &str) -
         Some(name) if name != folder => format!("{folder} ({name})"),
         _ => folder.to_owned(),
     };
-    let description = cut_units(&full_description(fm, body), SKILL_DESCRIPTION_UNITS);
-    (
-        declared.unwrap_or_else(|| folder.to_owned()),
-        format!("{shown}: {description}"),
-    )
+    let description = cut_units(&full_description(fm, body), limit);
+    Listing {
+        name: declared.unwrap_or_else(|| folder.to_owned()),
+        line: format!("{shown}: {description}"),
+        shown,
+    }
+}
+
+/// Which of the listing's lines keep their description under `budget`: the user's lines
+/// (`user`, each as its full line and its name) and then the release's built-in skills.
+/// Returns one flag per user line and one per built-in, in that order.
+pub(super) fn fit_listing(
+    user: &[(&str, &str)],
+    limit: usize,
+    budget: u64,
+    listing: &ListingBudget,
+) -> Vec<bool> {
+    // Each line is `- <line>`; lines are joined by one newline.
+    let columns = |text: &str| 2 + text.width() as u64;
+    let mut lines: Vec<(u64, u64, bool)> = user
+        .iter()
+        .map(|(full, name)| (columns(full), columns(name), false))
+        .collect();
+    for skill in listing.built_ins {
+        let shown = skill.description_units.min(limit as u64);
+        let name = 2 + skill.name_units;
+        lines.push((name + 2 + skill.columns(shown), name, skill.fixed));
+    }
+    let joins = lines.len().saturating_sub(1) as u64;
+    let whole = lines.iter().map(|l| l.0).sum::<u64>() + joins;
+    if whole <= budget {
+        return vec![true; lines.len()];
+    }
+    let base = lines
+        .iter()
+        .map(|&(full, name, fixed)| if fixed { full } else { name })
+        .sum::<u64>()
+        + joins;
+    let mut room = budget as i64 - base as i64;
+    lines
+        .iter()
+        .map(|&(full, name, fixed)| {
+            if fixed {
+                return true;
+            }
+            let more = (full - name) as i64;
+            let keeps = more <= room;
+            if keeps {
+                room -= more;
+            }
+            keeps
+        })
+        .collect()
 }
 
 /// A skill's description before the listing cuts it: the frontmatter's (else the body's

@@ -104,6 +104,7 @@ impl<'a> Builder<'a> {
             today: self.input.today.clone(),
             reads: Vec::new(),
             disable_auto_memory_env: None,
+            skill_listing_budget_env: None,
         };
         self.check_rules(&out);
         if self.namer.collecting() {

@@ -140,6 +140,11 @@ pub(crate) fn as_attached(text: &str) -> String {
     strip_for_loading(text).text
 }
 
+/// A file's text below its frontmatter, as written: what releases before 2.1.72 sent.
+pub(crate) fn below_frontmatter(text: &str) -> &str {
+    &text[frontmatter::locate(text).map_or(0, |block| block.body_offset)..]
+}
+
 /// What JavaScript's `String.prototype.trim` removes: the ECMAScript WhiteSpace (tab, vertical
 /// tab, form feed, U+FEFF and every space separator) and LineTerminator code points. Unlike
 /// Rust's `char::is_whitespace` this excludes U+0085, which JavaScript keeps.

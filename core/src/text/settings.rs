@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 /// The settings that matter to the analysis; absent keys are `None` or empty.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Settings {
     /// `autoMemoryEnabled`.
     pub(crate) auto_memory_enabled: Option<bool>,
@@ -13,15 +13,21 @@ pub(crate) struct Settings {
     pub(crate) claude_md_excludes: Vec<String>,
     /// `claudeMd`: instructions written inline in the managed settings.
     pub(crate) claude_md: Option<String>,
+    /// `skillListingMaxDescChars`: where the skills listing cuts a description.
+    pub(crate) skill_listing_max_desc_chars: Option<u64>,
+    /// `skillListingBudgetFraction`: the share of the context window the listing may take.
+    pub(crate) skill_listing_budget_fraction: Option<f64>,
 }
 
 /// The keys [`parse`] reads, in the order it reads them; a shared snapshot keeps these and
 /// no other (a test below keeps the list true).
-pub(crate) const READ_KEYS: [&str; 4] = [
+pub(crate) const READ_KEYS: [&str; 6] = [
     "autoMemoryEnabled",
     "autoMemoryDirectory",
     "claudeMd",
     "claudeMdExcludes",
+    "skillListingMaxDescChars",
+    "skillListingBudgetFraction",
 ];
 
 /// Parses a settings file. A key of the wrong type is ignored with a warning in `warnings`.
@@ -66,6 +72,25 @@ pub(crate) fn parse(text: &str) -> Result<(Settings, Vec<String>), String> {
             }
         }
         Some(_) => warnings.push("claudeMdExcludes is not an array; ignored".to_owned()),
+    }
+    // Claude Code drops a value out of range as if it were absent (measured on 2.1.328).
+    match map.get("skillListingMaxDescChars") {
+        None => {}
+        Some(value) => match value.as_u64().filter(|n| *n > 0) {
+            Some(n) => settings.skill_listing_max_desc_chars = Some(n),
+            None => warnings
+                .push("skillListingMaxDescChars is not a positive integer; ignored".to_owned()),
+        },
+    }
+    match map.get("skillListingBudgetFraction") {
+        None => {}
+        Some(value) => match value.as_f64().filter(|f| *f > 0.0 && *f <= 1.0) {
+            Some(f) => settings.skill_listing_budget_fraction = Some(f),
+            None => warnings.push(
+                "skillListingBudgetFraction is not a number above 0 and at most 1; ignored"
+                    .to_owned(),
+            ),
+        },
     }
     Ok((settings, warnings))
 }

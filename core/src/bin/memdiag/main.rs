@@ -213,6 +213,7 @@ struct Host {
     cwd: Option<PathBuf>,
     os: Option<Os>,
     disable_auto_memory: Option<String>,
+    skill_listing_budget: Option<String>,
     today: Option<String>,
 }
 
@@ -230,6 +231,7 @@ impl Host {
             os: Some(local::host_os()),
             // Claude Code's loading depends on it and a snapshot's files cannot show it.
             disable_auto_memory: std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY").ok(),
+            skill_listing_budget: std::env::var("SLASH_COMMAND_TOOL_CHAR_BUDGET").ok(),
             today: Some(local::utc_date(SystemTime::now())),
         }
     }
@@ -504,6 +506,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             today,
             reads,
             disable_auto_memory_env: host.disable_auto_memory.clone(),
+            skill_listing_budget_env: host.skill_listing_budget.clone(),
         };
         (input, Sources::Host)
     } else {
@@ -518,6 +521,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             today,
             reads,
             disable_auto_memory_env: host.disable_auto_memory.clone(),
+            skill_listing_budget_env: host.skill_listing_budget.clone(),
         };
         (input, Sources::Mounts(mounts))
     };

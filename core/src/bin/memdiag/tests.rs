@@ -24,6 +24,7 @@ fn host() -> Host {
         cwd: Some(PathBuf::from("/home/alice/app")),
         os: Some(Os::Macos),
         disable_auto_memory: None,
+        skill_listing_budget: None,
         today: Some("2026-12-01".to_owned()),
     }
 }

@@ -1,0 +1,117 @@
+//! The release rules fitted from the captures, each on a small fixture at both sides of its
+//! boundary, so that a rule that breaks fails here with a plain message (the conformance
+//! replay proves the same against what each release sent).
+
+use memdiag_core::report::Report;
+use memdiag_tests::Fixture;
+
+fn analyze_as(version: Option<&str>, fixture: &str) -> Report {
+    let mut fixture = Fixture::parse(fixture);
+    fixture.input.version = version.map(str::to_owned);
+    fixture.analyze()
+}
+
+fn loaded_units(report: &Report, path: &str) -> u64 {
+    let row = report
+        .files
+        .iter()
+        .find(|r| r.path == path)
+        .unwrap_or_else(|| panic!("no row {path}"));
+    row.loaded.map_or(0, |m| m.utf16)
+}
+
+#[test]
+fn instruction_files_are_trimmed_from_2_1_79_and_sent_whole_before() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n\nbody\n\n";
+    let path = "/home/alice/app/CLAUDE.md";
+    // The file is `\nbody\n\n`: four units trimmed, seven whole.
+    assert_eq!(loaded_units(&analyze_as(None, fixture), path), 4);
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.79"), fixture), path), 4);
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.78"), fixture), path), 7);
+}
+
+#[test]
+fn comments_are_stripped_from_2_1_72_and_sent_as_written_before() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n---\n\
+                   description: x\n---\nkept\n<!-- a comment -->\n";
+    let path = "/home/alice/app/CLAUDE.md";
+    // Below the frontmatter: `kept\n<!-- a comment -->\n`, 24 units; stripped, `kept\n`.
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.72"), fixture), path), 5);
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.71"), fixture), path), 24);
+    assert_eq!(loaded_units(&analyze_as(None, fixture), path), 4);
+}
+
+#[test]
+fn an_index_the_caps_leave_whole_keeps_its_final_newline_before_2_1_79() {
+    let index = "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md";
+    let fixture = format!("//@ project=/home/alice/app\n//- {index}\n- [a](a.md)\n");
+    assert_eq!(loaded_units(&analyze_as(None, &fixture), index), 11);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.78"), &fixture), index),
+        12
+    );
+}
+
+#[test]
+fn skill_listing_max_desc_chars_is_read_from_2_1_105() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/.claude/settings.json\n{\"skillListingMaxDescChars\": 10}\n\
+                   //- /home/alice/.claude/skills/s/SKILL.md\n---\n\
+                   description: a description of thirty units\n---\nbody\n";
+    let line = |version| analyze_as(version, fixture).session.skills[0].clone();
+    // Ten units: nine and the ellipsis.
+    assert_eq!(line(None), "s: a descrip…");
+    assert_eq!(line(Some("2.1.105")), "s: a descrip…");
+    assert_eq!(line(Some("2.1.104")), "s: a description of thirty units");
+}
+
+/// Forty skills of one long line each, Korean in it (two columns a character).
+fn forty_long_skills(settings: &str) -> String {
+    let mut fixture = String::from("//@ project=/home/alice/app\n");
+    if !settings.is_empty() {
+        fixture.push_str(&format!(
+            "//- /home/alice/.claude/settings.json\n{settings}\n"
+        ));
+    }
+    for i in 1..=40 {
+        let description = format!("Skill {i:02} {}", "설명 description words ".repeat(60));
+        fixture.push_str(&format!(
+            "//- /home/alice/.claude/skills/budget-{i:02}/SKILL.md\n---\ndescription: {}\n---\nbody\n",
+            description.trim_end()
+        ));
+    }
+    fixture
+}
+
+fn kept_descriptions(report: &Report) -> usize {
+    report
+        .session
+        .skills
+        .iter()
+        .filter(|l| l.contains(": "))
+        .count()
+}
+
+#[test]
+fn the_skills_listing_keeps_descriptions_while_they_fit_its_budget() {
+    // 30,000 columns by default on the pin: the lines that compete for it start as names,
+    // and each gets its description back in order while it still fits.
+    let default = analyze_as(None, &forty_long_skills(""));
+    let kept = kept_descriptions(&default);
+    assert!((10..40).contains(&kept), "{kept} of 40 kept");
+    assert!(default.session.skills[..kept]
+        .iter()
+        .all(|l| l.contains(": ")));
+    assert!(default.session.skills[kept..]
+        .iter()
+        .all(|l| !l.contains(": ")));
+    // Twice the fraction, twice the room.
+    let doubled = analyze_as(
+        None,
+        &forty_long_skills("{\"skillListingBudgetFraction\": 0.02}"),
+    );
+    assert!(kept_descriptions(&doubled) > 2 * kept - 2);
+    // Releases whose budget was not measured list every line whole.
+    let older = analyze_as(Some("2.1.277"), &forty_long_skills(""));
+    assert_eq!(kept_descriptions(&older), 40);
+}
