@@ -6,8 +6,9 @@
 #
 #   bash scripts/bench-native.sh [SIZES] [RUNS]     # default: 3000,30000 and 5 runs
 #
-# `find` lists both trees (what any scan must at least do today: memdiag stats every file it
-# mounts) and `cat` reads exactly the files the report says were read. memdiag runs from a
+# `find` lists both trees whole and `cat` reads exactly the files the report says were read.
+# memdiag lists lazily (only the folders the analysis looks into, and sizes only the files it
+# looks at), so it can beat the floor on trees whose bulk is in folders nobody opens. memdiag runs from a
 # release build (`cargo build --release -p memdiag-core --features cli`). Each figure is the
 # median of RUNS runs; the load average is printed beside it, since the machine is shared.
 set -euo pipefail
