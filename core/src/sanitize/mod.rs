@@ -409,15 +409,22 @@ mod tests {
     #[test]
     fn names_get_distinct_placeholders() {
         let mut taken = BTreeSet::new();
+        let mut next = BTreeMap::new();
         let mut seen = Vec::new();
         for name in ["alpha", "bravo", "gamma", "name", "x_y", "a_b"] {
-            let shared = distinct_placeholder(name, &taken);
+            let shared = distinct_placeholder(name, &taken, &mut next);
             assert_eq!(shared.len(), name.len());
             assert!(!FRONTMATTER_KEYS.contains(&shared.as_str()));
             taken.insert(shared.clone());
             seen.push(shared);
         }
         assert_eq!(seen, ["xxxxx", "xxxxb", "xxxxc", "xxxx", "x_x", "x_b"]);
+        // Past the letters' 26 values the digits count too: a hundred `k<n>` keys stay apart.
+        let (mut taken, mut next) = (BTreeSet::new(), BTreeMap::new());
+        for i in 10..110 {
+            let shared = distinct_placeholder(&format!("k{i}"), &taken, &mut next);
+            assert!(taken.insert(shared), "k{i} repeats a placeholder");
+        }
     }
 
     #[test]

@@ -698,7 +698,11 @@ impl YamlNames {
             return names;
         }
         // One namespace per kind, each mapping a name as written to its placeholder.
-        let mut spaces: [(BTreeMap<&str, String>, BTreeSet<String>); 3] = Default::default();
+        let mut spaces: [(
+            BTreeMap<&str, String>,
+            BTreeSet<String>,
+            BTreeMap<String, u64>,
+        ); 3] = Default::default();
         for (index, piece) in lexed.pieces.iter().enumerate() {
             let source = &yaml[piece.range.clone()];
             let space = match piece.kind {
@@ -718,11 +722,11 @@ impl YamlNames {
                 PieceKind::Tag => 2,
                 _ => continue,
             };
-            let (assigned, taken) = &mut spaces[space];
+            let (assigned, taken, next) = &mut spaces[space];
             let shared = match assigned.get(source) {
                 Some(shared) => shared.clone(),
                 None => {
-                    let shared = distinct_placeholder(source, taken);
+                    let shared = distinct_placeholder(source, taken, next);
                     taken.insert(shared.clone());
                     assigned.insert(source, shared.clone());
                     shared
@@ -744,15 +748,25 @@ impl YamlNames {
 }
 
 /// The placeholder of a name, made different from every one in `taken` by writing a counter
-/// into its letters (`xxxx`, `xxxb`, `xxxc`, …); never a key the analysis reads or a YAML
-/// word such as `true`. With no letter to count in, the plain placeholder.
-pub(super) fn distinct_placeholder(written: &str, taken: &BTreeSet<String>) -> String {
+/// into its letters (`xxxx`, `xxxb`, `xxxc`, …) and, when those run out, its digits too
+/// (`x00`, `x01`, … for `k10`); never a key the analysis reads or a YAML word such as
+/// `true`. With nothing to count in, the plain placeholder. `next` remembers, per plain
+/// placeholder, where its counter goes on, so that many names of one shape cost linear time.
+pub(super) fn distinct_placeholder(
+    written: &str,
+    taken: &BTreeSet<String>,
+    next: &mut BTreeMap<String, u64>,
+) -> String {
     let base = text_placeholder(written, false);
-    let letters: Vec<usize> = base
+    // Each place the counter can write: a letter takes 26 values, a digit 10.
+    let places: Vec<(usize, u64, u8)> = base
         .bytes()
         .enumerate()
-        .filter(|&(_, b)| b == b'x')
-        .map(|(at, _)| at)
+        .filter_map(|(at, b)| match b {
+            b'x' => Some((at, 26, b'a')),
+            b'0'..=b'9' => Some((at, 10, b'0')),
+            _ => None,
+        })
         .collect();
     let usable = |candidate: &String| {
         !taken.contains(candidate)
@@ -762,22 +776,25 @@ pub(super) fn distinct_placeholder(written: &str, taken: &BTreeSet<String>) -> S
     if usable(&base) {
         return base;
     }
-    let mut bytes = base.clone().into_bytes();
-    for n in 1..=taken.len() as u64 + 1 {
+    let original = base.clone().into_bytes();
+    let mut bytes = original.clone();
+    let start = next.get(&base).copied().unwrap_or(1);
+    for n in start..=start + taken.len() as u64 {
         let mut rest = n;
-        for &at in letters.iter().rev() {
+        for &(at, radix, first) in places.iter().rev() {
             if rest == 0 {
-                bytes[at] = b'x';
+                bytes[at] = original[at];
                 continue;
             }
-            bytes[at] = b'a' + (rest % 26) as u8;
-            rest /= 26;
+            bytes[at] = first + (rest % radix) as u8;
+            rest /= radix;
         }
         if rest > 0 {
             break;
         }
         let candidate = String::from_utf8(bytes.clone()).unwrap_or_default();
         if usable(&candidate) {
+            next.insert(base, n + 1);
             return candidate;
         }
     }
