@@ -698,11 +698,7 @@ impl YamlNames {
             return names;
         }
         // One namespace per kind, each mapping a name as written to its placeholder.
-        let mut spaces: [(
-            BTreeMap<&str, String>,
-            BTreeSet<String>,
-            BTreeMap<String, u64>,
-        ); 3] = Default::default();
+        let mut spaces: [Namespace<'_>; 3] = Default::default();
         for (index, piece) in lexed.pieces.iter().enumerate() {
             let source = &yaml[piece.range.clone()];
             let space = match piece.kind {
@@ -746,6 +742,14 @@ impl YamlNames {
         names
     }
 }
+
+/// Names of one kind (keys, anchors or tags): each as written with its placeholder, the
+/// placeholders taken, and where each shape's counter goes on.
+type Namespace<'a> = (
+    BTreeMap<&'a str, String>,
+    BTreeSet<String>,
+    BTreeMap<String, u64>,
+);
 
 /// The placeholder of a name, made different from every one in `taken` by writing a counter
 /// into its letters (`xxxx`, `xxxb`, `xxxc`, …) and, when those run out, its digits too
