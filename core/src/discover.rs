@@ -61,7 +61,7 @@ use crate::report::{
     MemoryFolder, MemoryLookup, Os, ReadAnswer, ReadFor, Scope, Session, Severity, SourceRead,
 };
 use crate::text::frontmatter::{self, Frontmatter};
-use crate::text::measure::{as_attached, as_sent, measure};
+use crate::text::measure::{as_attached, measure, trimmed_for_block};
 use crate::tree::{Contents, Tree};
 use crate::version::{ClaudeVersion, Rules};
 use crate::vpath::VPath;
@@ -485,12 +485,15 @@ impl Discovery<'_> {
                 }
                 row.raw = Some(raw);
                 if !matches!(row.load, LoadType::Link | LoadType::OnDemand) {
-                    let sent = as_sent(&text);
+                    // The Markdown strip runs once: a read attaches it as it is, every session
+                    // sends it trimmed.
+                    let stripped = as_attached(&text);
+                    let sent = trimmed_for_block(&stripped);
                     if sent.is_empty() && row.group != Group::AutoMemory {
                         row.status = FileStatus::Empty;
                     }
                     let attached = if self.paths.rules.comments_stripped {
-                        as_attached(&text)
+                        stripped
                     } else {
                         crate::text::measure::below_frontmatter(&text).to_owned()
                     };

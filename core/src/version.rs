@@ -790,6 +790,11 @@ const fn built_in(name_units: u64, description_units: u64, fixed: bool) -> Built
 }
 
 impl BuiltInSkill {
+    /// The units of its description the listing shows under a cut at `limit` units.
+    pub(crate) fn shown_units(&self, limit: usize) -> u64 {
+        self.description_units.min(limit as u64)
+    }
+
     /// The columns of its description's first `units` units.
     pub(crate) fn columns(&self, units: u64) -> u64 {
         units - self.line_breaks.iter().filter(|at| **at < units).count() as u64

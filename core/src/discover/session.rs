@@ -97,7 +97,7 @@ impl Discovery<'_> {
                 .iter()
                 .zip(keeps.iter().skip(listed.len()))
                 .map(|(skill, keeps)| {
-                    let shown = skill.description_units.min(limit as u64);
+                    let shown = skill.shown_units(limit);
                     let cut = skill.description_units - shown;
                     if *keeps {
                         cut

@@ -188,7 +188,7 @@ pub(super) fn fit_listing(
         .map(|(full, name)| (columns(full), columns(name), false))
         .collect();
     for skill in listing.built_ins {
-        let shown = skill.description_units.min(limit as u64);
+        let shown = skill.shown_units(limit);
         let name = 2 + skill.name_units;
         lines.push((name + 2 + skill.columns(shown), name, skill.fixed));
     }

@@ -123,8 +123,12 @@ fn comment_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
 /// JavaScript's `trim` does (which takes a byte order mark too), CRLF made LF. Empty means the program
 /// sends nothing for the file.
 pub(crate) fn as_sent(text: &str) -> String {
+    trimmed_for_block(&strip_for_loading(text).text)
+}
+
+/// [`as_sent`] of a text already stripped ([`as_attached`]): trimmed, CRLF made LF.
+pub(crate) fn trimmed_for_block(stripped: &str) -> String {
     // CRLF line ends arrive as LF; a lone CR stays (measured on 2.1.328).
-    let stripped = strip_for_loading(text).text;
     let trimmed = stripped.trim_matches(is_js_space);
     if trimmed.contains("\r\n") {
         trimmed.replace("\r\n", "\n")
