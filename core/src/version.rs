@@ -403,20 +403,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 197),
-        summary: "a sub-agent receives other files or another memory index",
-        cases: &[
-            "generated-04",
-            "subagent-memory-declared-scope-missing-other-present",
-            "subagent-memory-local-scope",
-            "subagent-memory-md-capped-like-main",
-            "subagent-memory-project-scope",
-            "subagent-memory-user-scope",
-            "subagent-two-agents-in-one-session",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 231),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
@@ -497,22 +483,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 181),
-        to: ClaudeVersion(2, 1, 232),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "rule-paths-patterns-match-on-read",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 280),
-        to: ClaudeVersion(2, 1, 306),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "generated-04",
-        ],
-    },
-    Unreproduced {
         from: ClaudeVersion(2, 1, 332),
         to: ClaudeVersion(2, 1, 332),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
@@ -555,6 +525,14 @@ pub(crate) struct OwnText {
     /// The memory section of the system prompt, but for the folder path it names once.
     pub(crate) memory_section: u64,
 }
+
+/// "Your MEMORY.md is currently empty. …": what a sub-agent's memory section holds when its
+/// declared folder has no index, by its measured length (UTF-16 units) from each release on.
+/// Before 2.1.83 the sentence went on to say what to save and when it comes back.
+pub(crate) const EMPTY_AGENT_INDEX: &[(ClaudeVersion, u64)] = &[
+    (ClaudeVersion(2, 1, 59), 180),
+    (ClaudeVersion(2, 1, 83), 85),
+];
 
 /// Claude Code's own text, by release, oldest first.
 pub(crate) const OWN_TEXT: &[OwnText] = &[
@@ -878,6 +856,8 @@ pub(crate) struct Rules {
     pub(crate) comments_stripped: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
+    /// The length of the sentence a sub-agent gets for an empty memory folder.
+    pub(crate) empty_agent_index: u64,
     /// How the skills listing fits its budget; `None` where that was not measured (the
     /// listing is then drawn whole, a listed gap of those releases).
     pub(crate) listing_budget: Option<ListingBudget>,
@@ -921,6 +901,11 @@ impl Rules {
             .find(|row| version.is_none_or(|v| v >= row.since))
             .copied()
             .unwrap_or(OWN_TEXT[0]);
+        let empty_agent_index = EMPTY_AGENT_INDEX
+            .iter()
+            .rev()
+            .find(|(since, _)| version.is_none_or(|v| v >= *since))
+            .map_or(EMPTY_AGENT_INDEX[0].1, |(_, units)| *units);
         Rules {
             release: version,
             worktrees_share_memory: has(Behaviour::WorktreesShareMemory),
@@ -944,6 +929,7 @@ impl Rules {
             instruction_files_trimmed: has(Behaviour::InstructionFilesTrimmed),
             comments_stripped: has(Behaviour::CommentsStripped),
             own_text,
+            empty_agent_index,
             listing_budget: version
                 .is_none_or(|v| v >= PINNED)
                 .then_some(LISTING_BUDGET_2_1_328),
@@ -1029,5 +1015,7 @@ mod tests {
     fn own_text_rows_are_in_order() {
         assert!(OWN_TEXT.windows(2).all(|w| w[0].since < w[1].since));
         assert_eq!(OWN_TEXT[0].since, FIRST_SIMULATED);
+        assert!(EMPTY_AGENT_INDEX.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(EMPTY_AGENT_INDEX[0].0, FIRST_SIMULATED);
     }
 }

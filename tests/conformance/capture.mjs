@@ -218,12 +218,32 @@ function attachments(body) {
         }
         // In a reminder of the user turn, or (some releases) a system message of its own.
         const bare = text.startsWith('Contents of /');
+        const listed = bare ? withoutNudge(text) : text;
         if (!bare && !text.startsWith('<system-reminder>\nContents of /')) continue;
-        for (const e of parseEntries(bare ? `\n\n${text}` : unwrapAttachment(text))) files.push({ path: e.path, text: e.text });
+        for (const e of parseEntries(bare ? `\n\n${listed}` : unwrapAttachment(text))) files.push({ path: e.path, text: e.text });
       }
     }
   });
   return { files, skills };
+}
+
+/**
+ * The program's own nudges that some releases put among the files of the system message
+ * that carries a Read's files, two newlines after a file (the task-tools nudge on 2.1.161
+ * to 2.1.232, the keep-the-user-updated one on 2.1.280 to 2.1.306). Only their opening words
+ * are kept here, enough to cut each nudge out up to the next file or the message's end.
+ */
+const NUDGES = ["The task tools haven't been used recently", "The user hasn't heard from you in a while"];
+
+function withoutNudge(text) {
+  let out = text;
+  for (const opening of NUDGES) {
+    for (let at = out.indexOf(`\n\n${opening}`); at >= 0; at = out.indexOf(`\n\n${opening}`, at)) {
+      const next = out.indexOf('\n\nContents of ', at + 2);
+      out = out.slice(0, at) + (next < 0 ? '' : out.slice(next));
+    }
+  }
+  return out;
 }
 
 const key = (x) => JSON.stringify(x);
@@ -251,8 +271,12 @@ function agentMemory(body) {
   let index = null;
   if (idx >= 0) {
     const rest = section.slice(idx + '\n## MEMORY.md\n\n'.length);
-    const end = rest.indexOf('\n\nMessages from the agent that launched you');
-    index = end < 0 ? rest : rest.slice(0, end);
+    // What follows the index is the program's own text for sub-agents: the notes on paths
+    // and replies before 2.1.198, the note on whose messages direct the work from it on.
+    const ends = ['\n\nMessages from the agent that launched you', '\n\nNotes:\n- Agent threads']
+      .map((marker) => rest.indexOf(marker))
+      .filter((at) => at >= 0);
+    index = ends.length ? rest.slice(0, Math.min(...ends)) : rest;
   }
   return { dir, index };
 }
@@ -268,7 +292,14 @@ export function buildCapture({ release, records, script, builtIns }) {
   // than the main session's (its third line names the agent).
   const flagged = records.some((r) => isSubAgent(r.body));
   const withTools = records.filter((r) => (r.body.tools || []).length > 0);
-  const opening = (r) => systemText(r.body).split('\n').slice(0, 3).join('\n');
+  // The billing line some releases open with carries a hash of each request (2.1.113 to
+  // 2.1.163: `cch=…`), so it says nothing about whose request it is.
+  const opening = (r) =>
+    systemText(r.body)
+      .split('\n')
+      .filter((line) => !line.startsWith('x-anthropic-billing-header:'))
+      .slice(0, 3)
+      .join('\n');
   const mainOpening = withTools.length ? opening(withTools[0]) : null;
   const sub = (r) => (flagged ? isSubAgent(r.body) : opening(r) !== mainOpening);
   const main = withTools.filter((r) => !sub(r));

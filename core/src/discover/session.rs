@@ -27,9 +27,6 @@ const ENTRY_FRAME_UTF16: u64 = 14 + 3;
 const SKILL_LINE_FRAME_UTF16: u64 = 3;
 /// The name the instruction block gives the managed settings' inline `claudeMd`.
 pub(crate) const INLINE_MANAGED_NAME: &str = "<managed-settings>";
-/// "Your MEMORY.md is currently empty. …": what a sub-agent's memory section holds when its
-/// declared folder has no index.
-const EMPTY_AGENT_MEMORY_UTF16: u64 = 85;
 /// `<system-reminder>\nContents of ` + `:\n\n` + `\n</system-reminder>` and the newline
 /// that joins it to the next, around a file a read attaches (measured on 2.1.328).
 const ATTACHED_FRAME_UTF16: u64 = 18 + 12 + 3 + 19 + 1;
@@ -320,9 +317,9 @@ impl Discovery<'_> {
                 // A declared folder with no index: the program says it is empty, in a
                 // sentence of this length.
                 None => Some(Measure {
-                    bytes: EMPTY_AGENT_MEMORY_UTF16,
-                    chars: EMPTY_AGENT_MEMORY_UTF16,
-                    utf16: EMPTY_AGENT_MEMORY_UTF16,
+                    bytes: self.paths.rules.empty_agent_index,
+                    chars: self.paths.rules.empty_agent_index,
+                    utf16: self.paths.rules.empty_agent_index,
                     lines: 1,
                 }),
             };
