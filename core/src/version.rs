@@ -78,6 +78,11 @@ pub enum Behaviour {
     InstructionFilesTrimmed,
     /// Block HTML comments are stripped from the files sent.
     CommentsStripped,
+    /// The managed settings' inline `claudeMd` is sent with the instructions.
+    ManagedInlineInstructions,
+    /// A skill whose frontmatter names it otherwise than its folder is listed as
+    /// `<folder> (<name>)`.
+    SkillDeclaredNameShown,
 }
 
 impl Behaviour {
@@ -98,6 +103,8 @@ impl Behaviour {
             Behaviour::SkillListingMaxDescChars => "skill-listing-max-desc-chars",
             Behaviour::InstructionFilesTrimmed => "instruction-files-trimmed",
             Behaviour::CommentsStripped => "comments-stripped",
+            Behaviour::ManagedInlineInstructions => "managed-inline-instructions",
+            Behaviour::SkillDeclaredNameShown => "skill-declared-name-shown",
         }
     }
 }
@@ -219,6 +226,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         ],
     },
     RuleChange {
+        version: ClaudeVersion(2, 1, 139),
+        before: ClaudeVersion(2, 1, 138),
+        behaviour: Behaviour::ManagedInlineInstructions,
+        summary: "the managed settings' inline claudeMd is sent after the managed CLAUDE.md; \
+                  before, it was ignored",
+        cases: &["managed-settings-inline-claude-md"],
+    },
+    RuleChange {
         version: ClaudeVersion(2, 1, 157),
         before: ClaudeVersion(2, 1, 156),
         behaviour: Behaviour::ProjectMemoryDirectory,
@@ -268,6 +283,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
             "auto-memory-backfill-nested-topic-file",
         ],
     },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 290),
+        before: ClaudeVersion(2, 1, 289),
+        behaviour: Behaviour::SkillDeclaredNameShown,
+        summary: "a skill whose frontmatter names it otherwise than its folder is listed as \
+                  <folder> (<name>); before, by its folder alone",
+        cases: &["skills-listing-line-forms"],
+    },
 ];
 
 /// A measured behaviour of older releases that the core does not reproduce: releases
@@ -290,29 +313,6 @@ pub struct Unreproduced {
 pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 59),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
-        cases: &[
-            "config-dir-from-claude-config-dir-env",
-            "generated-01",
-            "generated-06",
-            "skills-above-working-directory-without-git",
-            "skills-in-subdirectory-announced-after-read",
-            "skills-listing-budget-from-env",
-            "skills-listing-max-desc-chars-setting",
-            "skills-user-project-and-parents-up-to-git-root",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 62),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
-        cases: &[
-            "generated-03",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 68),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
@@ -323,7 +323,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 68),
-        summary: "a Read attaches other files or skills than the current releases do",
+        summary: "in claude -p and SDK sessions (which the captures are) a Read attaches nothing: their session never collects the files a Read makes relevant (2.1.68's code); interactive sessions attach them as later releases do, as the report shows",
         cases: &[
             "agents-md-ignored-when-a-parent-has-claude-md",
             "claude-md-excludes-merged-across-settings",
@@ -387,10 +387,10 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 138),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
+        to: ClaudeVersion(2, 1, 108),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
-            "managed-settings-inline-claude-md",
+            "skills-listing-line-forms",
         ],
     },
     Unreproduced {
@@ -435,15 +435,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 289),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
-        cases: &[
-            "generated-02",
-            "skills-listing-line-forms",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 315),
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
@@ -480,6 +471,14 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
             "skills-listing-budget-from-env",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 113),
+        to: ClaudeVersion(2, 1, 153),
+        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        cases: &[
+            "skills-listing-line-forms",
         ],
     },
     Unreproduced {
@@ -854,6 +853,10 @@ pub(crate) struct Rules {
     pub(crate) instruction_files_trimmed: bool,
     /// Block HTML comments are stripped; before, files went as written below frontmatter.
     pub(crate) comments_stripped: bool,
+    /// The managed settings' inline `claudeMd` is sent; before, it was ignored.
+    pub(crate) managed_inline_instructions: bool,
+    /// A skill's differing frontmatter name is shown beside its folder in the listing.
+    pub(crate) skill_declared_name_shown: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
     /// The length of the sentence a sub-agent gets for an empty memory folder.
@@ -928,6 +931,8 @@ impl Rules {
             skill_listing_max_desc_chars: has(Behaviour::SkillListingMaxDescChars),
             instruction_files_trimmed: has(Behaviour::InstructionFilesTrimmed),
             comments_stripped: has(Behaviour::CommentsStripped),
+            managed_inline_instructions: has(Behaviour::ManagedInlineInstructions),
+            skill_declared_name_shown: has(Behaviour::SkillDeclaredNameShown),
             own_text,
             empty_agent_index,
             listing_budget: version

@@ -115,3 +115,38 @@ fn the_skills_listing_keeps_descriptions_while_they_fit_its_budget() {
     let older = analyze_as(Some("2.1.277"), &forty_long_skills(""));
     assert_eq!(kept_descriptions(&older), 40);
 }
+
+#[test]
+fn the_managed_settings_inline_instructions_are_sent_from_2_1_139_and_ignored_before() {
+    let fixture = "//@ project=/home/alice/app mounts=/home/alice,/etc/claude-code\n\
+                   //- /etc/claude-code/managed-settings.json\n{\"claudeMd\": \"Never push to main\"}\n\
+                   //- /home/alice/app/CLAUDE.md\napp\n";
+    let sent = |version: Option<&str>| -> Vec<String> {
+        analyze_as(version, fixture)
+            .session
+            .files
+            .iter()
+            .map(|f| f.path.clone())
+            .collect()
+    };
+    let inline = "<managed-settings>".to_owned();
+    assert!(sent(None).contains(&inline), "{:?}", sent(None));
+    assert!(sent(Some("2.1.139")).contains(&inline));
+    assert!(
+        !sent(Some("2.1.138")).contains(&inline),
+        "{:?}",
+        sent(Some("2.1.138"))
+    );
+    assert!(sent(Some("2.1.138")).contains(&"/home/alice/app/CLAUDE.md".to_owned()));
+}
+
+#[test]
+fn a_skill_named_otherwise_than_its_folder_shows_both_from_2_1_290() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/.claude/skills/folder/SKILL.md\n---\n\
+                   name: other\ndescription: d\n---\nbody\n";
+    let line = |version| analyze_as(version, fixture).session.skills[0].clone();
+    assert_eq!(line(None), "folder (other): d");
+    assert_eq!(line(Some("2.1.290")), "folder (other): d");
+    assert_eq!(line(Some("2.1.289")), "folder: d");
+}

@@ -122,11 +122,11 @@ impl Discovery<'_> {
             };
         }
         // A release without built-in skills sends no listing unless the user has skills;
-        // its opening is then the 64 units of `The following skills …\n\n` and the first
+        // its opening is then the 65 units of `The following skills …:\n\n` and the first
         // line goes without its `\n`.
         let listing_base = match (own.skills_listing, skills.len()) {
             (0, 0) => None,
-            (0, _) => Some(64),
+            (0, _) => Some(65),
             (base, _) => Some(base - built_ins_lost.min(base)),
         };
         if let Some(base) = listing_base {

@@ -100,7 +100,13 @@ impl Discovery<'_> {
                 super::Text::Ready(text) => as_sent(&text),
                 _ => String::new(),
             };
-            let listing = listing_line(&folder, fm.as_ref(), &body, self.description_limit());
+            let listing = listing_line(
+                &folder,
+                fm.as_ref(),
+                &body,
+                self.description_limit(),
+                self.paths.rules.skill_declared_name_shown,
+            );
             node.row.skill_listing = Some(Measure {
                 lines: 0,
                 ..measure(&listing.line)
@@ -148,20 +154,22 @@ impl Discovery<'_> {
 
 /// The skill's listing line as Claude Code writes it (without the `- `):
 /// `<folder>: <description>`, `<folder> (<name>): …` when the frontmatter names it
-/// otherwise; the description is the frontmatter's, else the first line of the body (a
-/// heading without its `#`), then ` - <when_to_use>`, cut to `limit` units.
+/// otherwise and the release shows that name (`declared_name_shown`); the description is the
+/// frontmatter's, else the first line of the body (a heading without its `#`), then
+/// ` - <when_to_use>`, cut to `limit` units.
 pub(super) fn listing_line(
     folder: &str,
     fm: Option<&Frontmatter>,
     body: &str,
     limit: usize,
+    declared_name_shown: bool,
 ) -> Listing {
     let declared = fm
         .and_then(|fm| fm.string("name"))
         .map(|n| n.trim().to_owned())
         .filter(|n| !n.is_empty());
     let shown = match &declared {
-        Some(name) if name != folder => format!("{folder} ({name})"),
+        Some(name) if name != folder && declared_name_shown => format!("{folder} ({name})"),
         _ => folder.to_owned(),
     };
     let description = cut_units(&full_description(fm, body), limit);

@@ -49,8 +49,11 @@ impl Discovery<'_> {
     }
 
     /// `claudeMd` of `managed-settings.json`: sent after the managed CLAUDE.md as the entry
-    /// `<managed-settings>`; its row is the settings file.
+    /// `<managed-settings>`; its row is the settings file. Releases before 2.1.139 ignore it.
     fn inline_managed_instructions(&mut self, dir: &VPath) -> Option<Node> {
+        if !self.paths.rules.managed_inline_instructions {
+            return None;
+        }
         let text = self.settings.managed_claude_md.clone()?;
         let path = dir.child(MANAGED_SETTINGS);
         let sent = crate::text::measure::as_sent(&text);
