@@ -500,10 +500,13 @@ impl Discovery<'_> {
                     if !sent.is_empty() && attached != sent {
                         self.attached.insert(path.clone(), measure(&attached));
                     }
-                    // Before 2.1.79 every session sent them untrimmed too, and before 2.1.72
-                    // with their comments.
+                    // Before 2.1.79 every session sent them untrimmed too (from 2.1.72 with
+                    // CRLF made LF, as the trimmed ones are), and before 2.1.72 with their
+                    // comments and carriage returns.
                     let loaded = if self.paths.rules.instruction_files_trimmed {
                         sent
+                    } else if self.paths.rules.comments_stripped && attached.contains("\r\n") {
+                        attached.replace("\r\n", "\n")
                     } else {
                         attached
                     };
@@ -638,7 +641,12 @@ impl Discovery<'_> {
                 Text::Ready(String::from_utf8_lossy(bytes).into_owned())
             }
             Contents::Loaded(bytes) => match std::str::from_utf8(bytes) {
-                Ok(text) => Text::Ready(text.strip_prefix('\u{feff}').unwrap_or(text).to_owned()),
+                // A byte order mark goes before anything else looks at the text, so it
+                // cannot hide frontmatter; before 2.1.239 it stayed in the text.
+                Ok(text) if self.paths.rules.bom_stripped => {
+                    Text::Ready(text.strip_prefix('\u{feff}').unwrap_or(text).to_owned())
+                }
+                Ok(text) => Text::Ready(text.to_owned()),
                 Err(_) => {
                     self.diagnostics.push(Diagnostic::new(
                         Code::InvalidUtf8,

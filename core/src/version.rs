@@ -83,6 +83,8 @@ pub enum Behaviour {
     /// A skill whose frontmatter names it otherwise than its folder is listed as
     /// `<folder> (<name>)`.
     SkillDeclaredNameShown,
+    /// A byte order mark is dropped when a file is read, so frontmatter after it counts.
+    BomStripped,
 }
 
 impl Behaviour {
@@ -105,6 +107,7 @@ impl Behaviour {
             Behaviour::CommentsStripped => "comments-stripped",
             Behaviour::ManagedInlineInstructions => "managed-inline-instructions",
             Behaviour::SkillDeclaredNameShown => "skill-declared-name-shown",
+            Behaviour::BomStripped => "bom-stripped",
         }
     }
 }
@@ -240,6 +243,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         summary: "autoMemoryDirectory is read from the project's .claude/settings.json too; \
                   before, only from the user's, local and managed settings",
         cases: &["auto-memory-directory-project-settings-absolute"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 239),
+        before: ClaudeVersion(2, 1, 238),
+        behaviour: Behaviour::BomStripped,
+        summary: "a byte order mark is dropped when a file is read, so frontmatter after it \
+                  is frontmatter; before, the mark stayed in the text and hid the frontmatter",
+        cases: &["text-trim-bom-crlf-and-korean"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 268),
@@ -407,14 +418,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
             "symlinked-files-load-at-the-link-path-folders-are-not-followed",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 238),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "text-trim-bom-crlf-and-korean",
         ],
     },
     Unreproduced {
@@ -857,6 +860,8 @@ pub(crate) struct Rules {
     pub(crate) managed_inline_instructions: bool,
     /// A skill's differing frontmatter name is shown beside its folder in the listing.
     pub(crate) skill_declared_name_shown: bool,
+    /// A byte order mark is dropped when a file is read; before, it stayed in the text.
+    pub(crate) bom_stripped: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
     /// The length of the sentence a sub-agent gets for an empty memory folder.
@@ -933,6 +938,7 @@ impl Rules {
             comments_stripped: has(Behaviour::CommentsStripped),
             managed_inline_instructions: has(Behaviour::ManagedInlineInstructions),
             skill_declared_name_shown: has(Behaviour::SkillDeclaredNameShown),
+            bom_stripped: has(Behaviour::BomStripped),
             own_text,
             empty_agent_index,
             listing_budget: version

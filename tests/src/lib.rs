@@ -66,7 +66,7 @@ impl Fixture {
     /// config=/x os=macos mounts=/a,/b`. Defaults: home `/home/alice`, no project, linux,
     /// mounts = home. Each file starts with `//- /absolute/path`, optionally followed by
     /// ` size=N` (a listed size with no contents behind it: reading it fails); its contents run
-    /// to the next marker. The path may hold spaces.
+    /// to the next marker, carriage returns included. The path may hold spaces.
     pub fn parse(text: &str) -> Fixture {
         let mut meta = FixtureMeta {
             home: "/home/alice".to_owned(),
@@ -76,7 +76,11 @@ impl Fixture {
             mounts: Vec::new(),
         };
         let mut files: Vec<(String, Option<u64>, String)> = Vec::new();
-        for line in text.lines() {
+        // Lines end at `\n` alone, so that a file's CRLF line ends reach it as written.
+        for line in text
+            .split_inclusive('\n')
+            .map(|l| l.strip_suffix('\n').unwrap_or(l))
+        {
             let trimmed = line.trim_start();
             if let Some(options) = trimmed.strip_prefix("//@") {
                 for option in options.split_whitespace() {
@@ -349,7 +353,10 @@ fn dedent_marker(contents: &str) -> String {
         .min()
         .unwrap_or(0);
     let mut out = String::new();
-    for line in contents.lines() {
+    for line in contents
+        .split_inclusive('\n')
+        .map(|l| l.strip_suffix('\n').unwrap_or(l))
+    {
         out.push_str(if line.len() >= indent {
             &line[indent..]
         } else {

@@ -150,3 +150,28 @@ fn a_skill_named_otherwise_than_its_folder_shows_both_from_2_1_290() {
     assert_eq!(line(Some("2.1.290")), "folder (other): d");
     assert_eq!(line(Some("2.1.289")), "folder: d");
 }
+
+#[test]
+fn a_byte_order_mark_hides_frontmatter_before_2_1_239() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n\
+                   \u{feff}---\ndescription: d\n---\nbody\n";
+    let path = "/home/alice/app/CLAUDE.md";
+    // From 2.1.239 the mark goes and the frontmatter with it: `body`.
+    assert_eq!(loaded_units(&analyze_as(None, fixture), path), 4);
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.239"), fixture), path), 4);
+    // Before, the mark stays, the frontmatter is text, and trimming takes the mark.
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.238"), fixture), path),
+        "---\ndescription: d\n---\nbody".len() as u64
+    );
+}
+
+#[test]
+fn untrimmed_sessions_make_crlf_lf_from_2_1_72_and_keep_it_before() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\na\r\nb\r\n";
+    let path = "/home/alice/app/CLAUDE.md";
+    // 2.1.78 sends the file untrimmed with LF line ends (`a\nb\n`); 2.1.71 as written.
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.78"), fixture), path), 4);
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.71"), fixture), path), 6);
+    assert_eq!(loaded_units(&analyze_as(None, fixture), path), 3);
+}
