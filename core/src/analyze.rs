@@ -184,14 +184,20 @@ pub fn analyze_with(
         // what a folder holds and how large a file is decide what is read; the contents the
         // turn asked for are read in the same round.
         let listings = tree.take_listings_asked();
-        let stats = tree.take_stats_asked();
-        let again = !listings.is_empty() || !stats.is_empty();
         for ask in &listings {
             source.list(tree, ask);
         }
+        // A path looked up by name inside a folder nobody listed is asked for alone, after
+        // the listings (which may have answered it).
+        let probes = tree.take_probes_asked();
+        for probe in &probes {
+            source.probe(tree, probe);
+        }
+        let stats = tree.take_stats_asked();
         for path in &stats {
             source.stat(tree, path);
         }
+        let again = !listings.is_empty() || !probes.is_empty() || !stats.is_empty();
         match step {
             Step::Done(report) if !again => return Ok(*report),
             Step::Done(_) => {}

@@ -165,7 +165,7 @@ pub use share::{
     open_share_zip_with, to_zip, ShareError, ShareLimits, SharedSnapshot, LINK_KEY, MANIFEST_NAME,
     SHARE_FORMAT,
 };
-pub use tree::{ContentSource, Contents, Entry, FileEntry, ListingAsk, Tree};
+pub use tree::{ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, Tree};
 pub use version::{
     first_release, Behaviour, ClaudeVersion, RuleChange, Unreproduced, Unsimulated,
     FIRST_SIMULATED, NOT_REPRODUCED, PINNED, PUBLISHED_RELEASES, RULE_CHANGES, UNSIMULATED_BEFORE,

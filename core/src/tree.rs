@@ -12,8 +12,11 @@
 //! transcripts of other projects, `debug/`) are never listed. The page lists whole folders;
 //! the `memdiag` command lists lazily.
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::{Cell, OnceCell, RefCell};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt;
+use std::ops::Bound;
 
 use crate::report::{Code, Diagnostic, Severity};
 use crate::vpath::{PathError, VPath};
@@ -40,6 +43,34 @@ pub struct FileEntry {
     pub modified: Option<String>,
 }
 
+/// What a renamed name measured before it was renamed ([`Tree::set_quoted`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QuotedLength {
+    pub bytes: u64,
+    pub chars: u64,
+    pub utf16: u64,
+    /// Terminal columns (`unicode-width`), as the skills listing's budget counts.
+    pub columns: u64,
+}
+
+impl QuotedLength {
+    /// A stand-in of exactly these bytes, characters and UTF-16 units, for where discovery
+    /// writes the name into a text it measures (a backfilled memory index).
+    pub fn stand_in(&self) -> String {
+        // A four-byte character is two units; then one-, two- and three-byte ones.
+        let four = self.utf16.saturating_sub(self.chars).min(self.chars);
+        let chars = self.chars - four;
+        let extra = self.bytes.saturating_sub(4 * four).saturating_sub(chars);
+        let (three, two) = ((extra / 2).min(chars), (extra % 2).min(chars));
+        let one = chars.saturating_sub(three + two);
+        let mut out = String::new();
+        for (count, c) in [(four, '𝑥'), (three, 'ㅁ'), (two, 'ø'), (one, 'x')] {
+            out.extend(std::iter::repeat_n(c, count as usize));
+        }
+        out
+    }
+}
+
 /// One file as a source lists it: the input of [`Tree::from_entries`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -53,26 +84,106 @@ pub struct Entry {
     pub modified: Option<String>,
 }
 
-/// An in-memory file tree keyed by path in byte order.
+/// No folder: the parent of a root.
+const NONE: u32 = u32::MAX;
+
+/// One listed file: its path, the folder holding it, and what the tree knows of it.
+#[derive(Debug, Clone)]
+struct Record {
+    path: VPath,
+    /// Where its name starts in `path`.
+    name_at: u32,
+    entry: FileEntry,
+    /// Listed without size and date ([`Tree::mark_unstatted`]).
+    unstatted: bool,
+    /// Looked at while unstatted since the last [`Tree::take_stats_asked`].
+    asked: Cell<bool>,
+}
+
+impl Record {
+    fn name(&self) -> &str {
+        &self.path.as_str()[self.name_at as usize..]
+    }
+}
+
+/// One folder: implied by the files or folders below it, or named.
+#[derive(Debug, Clone)]
+struct Folder {
+    path: VPath,
+    name_at: u32,
+    /// Its files, as inserted (a path inserted again is here twice; the last one holds).
+    files: Vec<u32>,
+    /// Its folders, as created.
+    folders: Vec<u32>,
+    /// Its entries are not listed yet ([`Tree::add_unlisted_dir`]).
+    unlisted: bool,
+}
+
+impl Folder {
+    fn name(&self) -> &str {
+        &self.path.as_str()[self.name_at as usize..]
+    }
+}
+
+/// The sorted view of the tree, built once after the files arrive (or change) and kept until
+/// the next file or folder arrives: each folder's files and folders in byte order, and every
+/// file in byte order of its path, each folder's files below it as one span.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    order: Vec<u32>,
+    folders: Vec<FolderIndex>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct FolderIndex {
+    /// The live files directly inside, by name.
+    files: Vec<u32>,
+    /// The folders directly inside, by name.
+    folders: Vec<u32>,
+    /// Where the files below it sit in [`Index::order`].
+    start: u32,
+    end: u32,
+}
+
+/// An in-memory file tree: every path once, ordered in byte order.
 ///
 /// Directories are implied by the files below them, plus the ones a source names explicitly
 /// (an empty folder in a zip). Mount roots record which folders a source covered: a missing
 /// file below a mount root is missing, one elsewhere is outside the snapshot.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Built for a source that lists hundreds of thousands of files: a file is appended to its
+/// folder (found by its folder's path, one hash), and the byte order is made once, folder by
+/// folder, when the first query comes after the last file arrived, so mounting is linear
+/// (only each folder's own names are sorted) and looking into a folder costs its own
+/// entries, not a search of the whole tree.
+#[derive(Clone, Default)]
 pub struct Tree {
-    files: BTreeMap<VPath, FileEntry>,
-    dirs: BTreeSet<VPath>,
+    records: Vec<Record>,
+    folders: Vec<Folder>,
+    folder_ids: HashMap<VPath, u32>,
+    /// The roots (`/`, `C:/`) among the folders.
+    roots: Vec<u32>,
+    /// The folder the last file went into: a listing gives a folder's files together.
+    last_folder: u32,
+    /// The folders recorded explicitly ([`Tree::add_dir`], mounts, unlisted folders).
+    named: BTreeSet<VPath>,
     mounts: BTreeSet<VPath>,
     diagnostics: Vec<Diagnostic>,
-    /// Files listed by name only, without their size and date ([`Tree::mark_unstatted`]).
-    unstatted: BTreeSet<VPath>,
     /// The unstatted files whose entry was looked at since [`Tree::take_stats_asked`].
-    asked: RefCell<BTreeSet<VPath>>,
+    asked: RefCell<Vec<u32>>,
     /// Folders known to exist whose entries are not listed yet ([`Tree::add_unlisted_dir`]).
     unlisted: BTreeSet<VPath>,
     /// The unlisted folders a query depended on since [`Tree::take_listings_asked`], each
     /// with whether everything below it was wanted.
-    listings_asked: RefCell<BTreeMap<VPath, bool>>,
+    listings_asked: RefCell<HashMap<u32, bool>>,
+    /// The paths inside unlisted folders a query looked up or into since
+    /// [`Tree::take_probes_asked`].
+    probes_asked: RefCell<BTreeMap<VPath, Listed>>,
+    /// Paths inside unlisted folders the source said hold nothing ([`Tree::set_absent`]).
+    absent: HashSet<VPath>,
+    /// How the names a shared snapshot renamed measured before ([`Tree::set_quoted`]).
+    quoted: BTreeMap<String, QuotedLength>,
+    index: OnceCell<Index>,
 }
 
 /// One folder the analysis wants listed ([`Tree::take_listings_asked`]).
@@ -83,6 +194,27 @@ pub struct ListingAsk {
     /// True when every folder below it is wanted too ([`Tree::files_under`] asked): list the
     /// whole subtree now instead of one level a turn.
     pub deep: bool,
+}
+
+/// How much of a folder a query looked into ([`Probe::list`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Listed {
+    /// Nothing: the query looked the path up by name.
+    No,
+    /// Its own entries.
+    Entries,
+    /// Everything below it.
+    Whole,
+}
+
+/// A path inside an unlisted folder that a query looked up or into
+/// ([`Tree::take_probes_asked`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Probe {
+    /// The path, below the nearest unlisted folder.
+    pub path: VPath,
+    /// When it is a folder, how much of it to list now.
+    pub list: Listed,
 }
 
 /// Something that can fetch a file's bytes on request: a zip archive, a native directory.
@@ -105,6 +237,20 @@ pub trait ContentSource {
         tree.set_listed(&ask.dir);
     }
 
+    /// Says what is at one path inside an unlisted folder that a query looked up or into
+    /// ([`Tree::take_probes_asked`]: `projects/<name>/memory`, a `CLAUDE.md`,
+    /// `.claude/skills/`), without listing the folders on the way (a project folder's
+    /// thousands of transcripts): inserts the file (with its size and date), or puts the
+    /// folder in the tree (listed as [`Probe::list`] says, else unlisted, as every folder on
+    /// the way down from the unlisted one), or says nothing is there ([`Tree::set_absent`]).
+    /// The default lists the nearest unlisted folder above it, one level, as the analysis
+    /// did before it probed.
+    fn probe(&mut self, tree: &mut Tree, probe: &Probe) {
+        if let Some(dir) = tree.unlisted_above(&probe.path) {
+            self.list(tree, &ListingAsk { dir, deep: false });
+        }
+    }
+
     /// Hands over the size and date of a file the source listed without them
     /// ([`Tree::mark_unstatted`]) with [`Tree::set_stat`]; the default says size 0, no date.
     fn stat(&mut self, tree: &mut Tree, path: &VPath) {
@@ -112,10 +258,60 @@ pub trait ContentSource {
     }
 }
 
+/// The folder holding `path` (a root is its own) and where its name starts.
+fn split(path: &str) -> (&str, usize) {
+    let root = if path.starts_with('/') {
+        1
+    } else {
+        3.min(path.len())
+    };
+    if path.len() <= root {
+        return (path, path.len());
+    }
+    let slash = path.rfind('/').unwrap_or(0);
+    let parent = if slash < root {
+        &path[..root]
+    } else {
+        &path[..slash]
+    };
+    (parent, slash + 1)
+}
+
+/// The folder above folder `path`, or `None` for a root.
+fn parent_folder(path: &str) -> Option<&str> {
+    let (parent, _) = split(path);
+    (parent.len() < path.len()).then_some(parent)
+}
+
+/// Byte order of two entries of one folder by name: a folder's name sorts as if followed by
+/// `/`, so a folder `a` comes after `a-b` and `a.md`, as every path below it does.
+fn entry_order(a: &str, a_dir: bool, b: &str, b_dir: bool) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len().min(b.len());
+    a[..n].cmp(&b[..n]).then_with(|| {
+        let next = |x: &[u8], dir: bool| x.get(n).copied().or(dir.then_some(b'/'));
+        next(a, a_dir).cmp(&next(b, b_dir))
+    })
+}
+
 impl Tree {
     /// An empty tree.
     pub fn new() -> Tree {
         Tree::default()
+    }
+
+    /// Records how names and paths measured before a shared snapshot renamed them (its
+    /// pseudonyms are counters, as long as their rank needs, not as the names were): where
+    /// Claude Code's own text quotes one (each sent file's path, the memory folder, a
+    /// skill's name in the listing), discovery counts it at that length ([`Tree::quoted`]).
+    pub fn set_quoted(&mut self, quoted: BTreeMap<String, QuotedLength>) {
+        self.quoted = quoted;
+    }
+
+    /// How `name` (a path or a skill's listed name) measured before it was renamed, when it
+    /// is a shared snapshot's pseudonym of another length.
+    pub fn quoted(&self, name: &str) -> Option<QuotedLength> {
+        self.quoted.get(name).copied()
     }
 
     /// Builds a tree from listed entries, mounting each of `mounts` as a covered folder.
@@ -134,6 +330,8 @@ impl Tree {
                 )),
             }
         }
+        let entries = entries.into_iter();
+        tree.records.reserve(entries.size_hint().0);
         for entry in entries {
             if let Err(error) = tree.insert_entry(entry) {
                 tree.push_left_out(&error);
@@ -176,17 +374,71 @@ impl Tree {
 
     /// Adds or replaces a file.
     pub fn insert(&mut self, path: VPath, entry: FileEntry) {
-        self.files.insert(path, entry);
+        let (parent, name_at) = split(path.as_str());
+        let folder = match self.folders.get(self.last_folder as usize) {
+            Some(last) if last.path.as_str() == parent => self.last_folder,
+            _ => self.folder(parent),
+        };
+        self.last_folder = folder;
+        let id = self.records.len() as u32;
+        self.records.push(Record {
+            path,
+            name_at: name_at as u32,
+            entry,
+            unstatted: false,
+            asked: Cell::new(false),
+        });
+        self.folders[folder as usize].files.push(id);
+        self.index.take();
+    }
+
+    /// The folder at `path` (a normal path), made with the folders above it if new.
+    fn folder(&mut self, path: &str) -> u32 {
+        if let Some(&id) = self.folder_ids.get(path) {
+            return id;
+        }
+        let mut missing = vec![path];
+        let mut parent = NONE;
+        let mut at = path;
+        while let Some(up) = parent_folder(at) {
+            if let Some(&id) = self.folder_ids.get(up) {
+                parent = id;
+                break;
+            }
+            missing.push(up);
+            at = up;
+        }
+        for path in missing.into_iter().rev() {
+            let id = self.folders.len() as u32;
+            let name_at = if parent == NONE { 0 } else { split(path).1 };
+            let path = VPath::from_normal(path.to_owned());
+            self.folder_ids.insert(path.clone(), id);
+            self.folders.push(Folder {
+                path,
+                name_at: name_at as u32,
+                files: Vec::new(),
+                folders: Vec::new(),
+                unlisted: false,
+            });
+            match parent {
+                NONE => self.roots.push(id),
+                parent => self.folders[parent as usize].folders.push(id),
+            }
+            parent = id;
+        }
+        self.index.take();
+        parent
     }
 
     /// Records a folder that exists even if it holds no files.
     pub fn add_dir(&mut self, path: VPath) {
-        self.dirs.insert(path);
+        self.folder(path.as_str());
+        self.named.insert(path);
     }
 
     /// Records a folder a source covered completely.
     pub fn add_mount(&mut self, root: VPath) {
-        self.dirs.insert(root.clone());
+        self.add_dir(root.clone());
         self.mounts.insert(root);
     }
 
@@ -200,13 +452,140 @@ impl Tree {
         &self.diagnostics
     }
 
+    /// The sorted view, made now if files or folders arrived since the last one.
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| self.build_index())
+    }
+
+    fn build_index(&self) -> Index {
+        let records = &self.records;
+        let folders = &self.folders;
+        let file_name = |i: &u32| records[*i as usize].name();
+        let folder_name = |i: &u32| folders[*i as usize].name();
+        let mut index = Index {
+            order: Vec::with_capacity(records.len()),
+            folders: Vec::with_capacity(folders.len()),
+        };
+        for folder in folders {
+            let mut files = folder.files.clone();
+            // Already in order when listed in order; a path inserted again keeps its last entry.
+            if !files.is_sorted_by(|a, b| file_name(a) < file_name(b)) {
+                files.sort_by(|a, b| file_name(a).cmp(file_name(b)));
+                files.dedup_by(|later, earlier| {
+                    let same = file_name(later) == file_name(earlier);
+                    if same {
+                        *earlier = *later;
+                    }
+                    same
+                });
+            }
+            let mut subfolders = folder.folders.clone();
+            if !subfolders.is_sorted_by(|a, b| folder_name(a) < folder_name(b)) {
+                subfolders.sort_unstable_by(|a, b| folder_name(a).cmp(folder_name(b)));
+            }
+            index.folders.push(FolderIndex {
+                files,
+                folders: subfolders,
+                start: 0,
+                end: 0,
+            });
+        }
+        let mut roots = self.roots.clone();
+        roots.sort_unstable_by(|a, b| folders[*a as usize].path.cmp(&folders[*b as usize].path));
+        // Depth first, each folder's files and folders merged in byte order of their paths.
+        struct Frame {
+            folder: u32,
+            file: usize,
+            sub: usize,
+            /// The folders in path order, when it differs from name order (`a` after `a-b`).
+            by_path: Option<Vec<u32>>,
+        }
+        let frame = |index: &mut Index, folder: u32| {
+            let subs = &index.folders[folder as usize].folders;
+            let in_path_order =
+                |a: &u32, b: &u32| entry_order(folder_name(a), true, folder_name(b), true).is_lt();
+            let by_path = (!subs.is_sorted_by(in_path_order)).then(|| {
+                let mut subs = subs.clone();
+                subs.sort_unstable_by(|a, b| {
+                    entry_order(folder_name(a), true, folder_name(b), true)
+                });
+                subs
+            });
+            index.folders[folder as usize].start = index.order.len() as u32;
+            Frame {
+                folder,
+                file: 0,
+                sub: 0,
+                by_path,
+            }
+        };
+        for root in roots {
+            let mut stack = vec![frame(&mut index, root)];
+            while let Some(top) = stack.last_mut() {
+                let at = &index.folders[top.folder as usize];
+                let subs = top.by_path.as_deref().unwrap_or(&at.folders);
+                let file = at.files.get(top.file).copied();
+                let sub = subs.get(top.sub).copied();
+                match (file, sub) {
+                    (Some(f), Some(d))
+                        if entry_order(file_name(&f), false, folder_name(&d), true).is_gt() =>
+                    {
+                        top.sub += 1;
+                        let next = frame(&mut index, d);
+                        stack.push(next);
+                    }
+                    (Some(f), _) => {
+                        top.file += 1;
+                        index.order.push(f);
+                    }
+                    (None, Some(d)) => {
+                        top.sub += 1;
+                        let next = frame(&mut index, d);
+                        stack.push(next);
+                    }
+                    (None, None) => {
+                        let done = top.folder as usize;
+                        index.folders[done].end = index.order.len() as u32;
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        index
+    }
+
+    /// The live record at `path`.
+    fn find(&self, path: &str) -> Option<u32> {
+        // The file just inserted is live: a source that sizes or reads as it lists asks
+        // for it at once.
+        if let Some(last) = self.records.last() {
+            if last.path.as_str() == path {
+                return Some(self.records.len() as u32 - 1);
+            }
+        }
+        let (parent, name_at) = split(path);
+        let &folder = self.folder_ids.get(parent)?;
+        let name = &path[name_at..];
+        let files = &self.index().folders[folder as usize].files;
+        files
+            .binary_search_by(|i| self.records[*i as usize].name().cmp(name))
+            .ok()
+            .map(|at| files[at])
+    }
+
+    /// The sorted view of the folder at `dir`, if there is one.
+    fn folder_index(&self, dir: &str) -> Option<&FolderIndex> {
+        let &id = self.folder_ids.get(dir)?;
+        Some(&self.index().folders[id as usize])
+    }
+
     /// Hands over the contents of a listed file (or why it could not be read).
     ///
     /// Contents for a path the tree does not list are ignored: the tree never grows files
     /// the source did not list.
     pub fn set_contents(&mut self, path: &VPath, contents: Result<Vec<u8>, String>) {
-        if let Some(entry) = self.files.get_mut(path) {
-            entry.contents = match contents {
+        if let Some(id) = self.find(path.as_str()) {
+            self.records[id as usize].entry.contents = match contents {
                 Ok(bytes) => Contents::Loaded(bytes),
                 Err(message) => Contents::Unreadable(message),
             };
@@ -218,12 +597,17 @@ impl Tree {
     /// Looking at a file listed without its size and date ([`Tree::mark_unstatted`])
     /// records that they were asked for ([`Tree::take_stats_asked`]).
     pub fn file(&self, path: &VPath) -> Option<&FileEntry> {
-        self.depends_on_parent(path.as_str());
-        let entry = self.files.get(path);
-        if entry.is_some() && self.unstatted.contains(path) {
-            self.asked.borrow_mut().insert(path.clone());
+        let Some(id) = self.find(path.as_str()) else {
+            if !self.folder_ids.contains_key(path.as_str()) {
+                self.depends_on_entry(path.as_str());
+            }
+            return None;
+        };
+        let record = &self.records[id as usize];
+        if record.unstatted && !record.asked.replace(true) {
+            self.asked.borrow_mut().push(id);
         }
-        entry
+        Some(&record.entry)
     }
 
     /// Says that a listed file's size and date are not known yet: the browser's first
@@ -236,48 +620,78 @@ impl Tree {
     /// the stats of [`Tree::take_stats_asked`] and runs the turn again before it reads
     /// anything, since a size decides whether a file is read at all.
     pub fn mark_unstatted(&mut self, path: &VPath) {
-        if self.files.contains_key(path) {
-            self.unstatted.insert(path.clone());
+        if let Some(id) = self.find(path.as_str()) {
+            self.records[id as usize].unstatted = true;
         }
     }
 
     /// True when `path` is listed without its size and date.
     pub fn is_unstatted(&self, path: &VPath) -> bool {
-        self.unstatted.contains(path)
+        self.find(path.as_str())
+            .is_some_and(|id| self.records[id as usize].unstatted)
     }
 
     /// Hands over the size and date of a file listed without them.
     pub fn set_stat(&mut self, path: &VPath, size: u64, modified: Option<String>) {
-        if self.unstatted.remove(path) {
-            if let Some(entry) = self.files.get_mut(path) {
-                entry.size = size;
-                entry.modified = modified;
+        if let Some(id) = self.find(path.as_str()) {
+            let record = &mut self.records[id as usize];
+            if record.unstatted {
+                record.unstatted = false;
+                record.entry.size = size;
+                record.entry.modified = modified;
             }
         }
-        self.asked.borrow_mut().remove(path);
     }
 
     /// The files listed without size and date whose entry was looked at since the last
     /// call, in byte order; the record starts afresh.
     pub fn take_stats_asked(&self) -> Vec<VPath> {
-        std::mem::take(&mut *self.asked.borrow_mut())
+        let asked = std::mem::take(&mut *self.asked.borrow_mut());
+        let mut out: Vec<VPath> = asked
             .into_iter()
-            .filter(|path| self.unstatted.contains(path))
-            .collect()
+            .filter_map(|id| {
+                let record = &self.records[id as usize];
+                record.asked.set(false);
+                (record.unstatted && self.find(record.path.as_str()) == Some(id))
+                    .then(|| record.path.clone())
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Records a folder that exists but whose entries the source lists only when asked:
     /// every query that depends on what is inside it records it ([`Tree::take_listings_asked`])
     /// and answers as if it were empty until [`Tree::set_listed`].
     pub fn add_unlisted_dir(&mut self, path: VPath) {
-        self.dirs.insert(path.clone());
+        let id = self.folder(path.as_str());
+        self.folders[id as usize].unlisted = true;
+        self.named.insert(path.clone());
         self.unlisted.insert(path);
     }
 
     /// Says that an unlisted folder's entries are in the tree now.
     pub fn set_listed(&mut self, dir: &VPath) {
         self.unlisted.remove(dir);
-        self.listings_asked.borrow_mut().remove(dir);
+        if let Some(&id) = self.folder_ids.get(dir.as_str()) {
+            self.folders[id as usize].unlisted = false;
+            self.listings_asked.borrow_mut().remove(&id);
+        }
+    }
+
+    /// Says that nothing is at `path`, inside an unlisted folder: an answer to
+    /// [`Tree::take_probes_asked`]. Queries there (and below) answer so without asking.
+    pub fn set_absent(&mut self, path: &VPath) {
+        self.probes_asked.borrow_mut().remove(path);
+        self.absent.insert(path.clone());
+    }
+
+    /// The nearest unlisted folder above `path`, if any.
+    pub fn unlisted_above(&self, path: &VPath) -> Option<VPath> {
+        let dir = parent_folder(path.as_str())?;
+        self.nearest_unlisted(dir)
+            .map(|(id, _)| self.folders[id as usize].path.clone())
     }
 
     /// Says that every folder below `dir` is about to be looked into (the walk of the
@@ -296,10 +710,12 @@ impl Tree {
         let mut asked = self.listings_asked.borrow_mut();
         for below in self
             .unlisted
-            .range(VPath::seek_key(prefix.to_owned())..)
+            .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
             .take_while(|p| p.as_str().starts_with(prefix))
         {
-            asked.insert(below.clone(), true);
+            if let Some(&id) = self.folder_ids.get(below.as_str()) {
+                asked.insert(id, true);
+            }
         }
     }
 
@@ -318,93 +734,133 @@ impl Tree {
     /// ask of a folder covers the asks below it); the record starts afresh.
     pub fn take_listings_asked(&self) -> Vec<ListingAsk> {
         let asked = std::mem::take(&mut *self.listings_asked.borrow_mut());
+        let mut asked: Vec<ListingAsk> = asked
+            .into_iter()
+            .filter(|(id, _)| self.folders[*id as usize].unlisted)
+            .map(|(id, deep)| ListingAsk {
+                dir: self.folders[id as usize].path.clone(),
+                deep,
+            })
+            .collect();
+        asked.sort_unstable();
         let mut out: Vec<ListingAsk> = Vec::new();
-        for (dir, deep) in asked {
-            if !self.unlisted.contains(&dir) {
-                continue;
-            }
+        for ask in asked {
             // Byte order puts a folder before everything below it.
-            let covered = out.iter().rev().any(|a| a.deep && dir.starts_with(&a.dir));
+            let covered = out
+                .iter()
+                .rev()
+                .any(|a| a.deep && ask.dir.starts_with(&a.dir));
             if !covered {
-                out.push(ListingAsk { dir, deep });
+                out.push(ask);
             }
         }
         out
     }
 
-    /// Records that a query depends on the entries of `dir`: `dir` itself when unlisted
-    /// (deep or not as asked), else the nearest unlisted folder above it (one level: what
-    /// it holds decides what to ask next).
-    fn depends_on(&self, dir: &str, deep: bool) {
+    /// The paths inside unlisted folders that a query looked up or into since the last call
+    /// ([`ContentSource::probe`]), in byte order, leaving out those the listings since
+    /// answered; the record starts afresh.
+    pub fn take_probes_asked(&self) -> Vec<Probe> {
+        std::mem::take(&mut *self.probes_asked.borrow_mut())
+            .into_iter()
+            .filter(|(path, list)| {
+                // A folder looked into that a listing just put in unlisted is still wanted.
+                let folder = self.folder_ids.get(path.as_str());
+                if let Some(&id) = folder {
+                    return *list != Listed::No && self.folders[id as usize].unlisted;
+                }
+                self.find(path.as_str()).is_none()
+                    && parent_folder(path.as_str())
+                        .is_some_and(|dir| self.nearest_unlisted(dir).is_some())
+            })
+            .map(|(path, list)| Probe { path, list })
+            .collect()
+    }
+
+    /// The unlisted folder at or nearest above `dir`, and whether it is `dir` itself: the
+    /// nearest folder the tree holds when it is unlisted. `None` when that one is listed, or
+    /// the source said nothing is there ([`Tree::set_absent`]). One look-up a level, for the
+    /// levels the tree does not hold.
+    fn nearest_unlisted(&self, dir: &str) -> Option<(u32, bool)> {
         if self.unlisted.is_empty() {
-            return;
+            return None;
         }
-        let mut cut = dir.len();
+        let mut at = dir;
         let mut own = true;
         loop {
-            let prefix = &dir[..cut];
-            if self.unlisted.contains(prefix) {
-                let mut asked = self.listings_asked.borrow_mut();
-                let wanted = asked
-                    .entry(VPath::seek_key(prefix.to_owned()))
-                    .or_insert(false);
-                *wanted |= own && deep;
-                return;
+            if let Some(&id) = self.folder_ids.get(at) {
+                // A folder the tree holds is listed unless it says otherwise, even inside an
+                // unlisted one (a probe found it and it was listed since).
+                return self.folders[id as usize].unlisted.then_some((id, own));
             }
-            match prefix.rfind('/') {
-                // A root (`/`, `C:/`) keeps its slash.
-                Some(slash) if slash + 1 < prefix.len() => {
-                    cut = if prefix[..slash].contains('/') {
-                        slash
-                    } else {
-                        slash + 1
-                    };
-                }
-                _ => return,
+            if self.absent.contains(at) {
+                return None;
             }
+            at = parent_folder(at)?;
             own = false;
         }
     }
 
-    /// Records a query on the entry at `path`: it depends on the folder holding it.
-    fn depends_on_parent(&self, path: &str) {
-        if self.unlisted.is_empty() {
+    /// Records that a query depends on the entries of `dir`: `dir` itself when unlisted
+    /// (deep or not as asked), else, below the nearest unlisted folder, `dir` alone
+    /// ([`Tree::take_probes_asked`], to be listed as soon as it is found).
+    fn depends_on(&self, dir: &str, deep: bool) {
+        match self.nearest_unlisted(dir) {
+            Some((id, true)) => {
+                *self.listings_asked.borrow_mut().entry(id).or_insert(false) |= deep;
+            }
+            Some((_, false)) => {
+                self.ask_probe(dir, if deep { Listed::Whole } else { Listed::Entries })
+            }
+            None => {}
+        }
+    }
+
+    fn ask_probe(&self, path: &str, list: Listed) {
+        let mut probes = self.probes_asked.borrow_mut();
+        match probes.get_mut(path) {
+            Some(asked) => *asked = (*asked).max(list),
+            None => {
+                probes.insert(VPath::from_normal(path.to_owned()), list);
+            }
+        }
+    }
+
+    /// Records a query on the entry at `path`, which the tree does not hold: when it lies
+    /// inside an unlisted folder, the source is asked what is there
+    /// ([`Tree::take_probes_asked`]).
+    fn depends_on_entry(&self, path: &str) {
+        if self.unlisted.is_empty() || self.absent.contains(path) {
             return;
         }
-        if let Some(slash) = path.rfind('/') {
-            let parent = if path[..slash].contains('/') {
-                &path[..slash]
-            } else {
-                &path[..=slash]
-            };
-            self.depends_on(parent, false);
+        let Some(dir) = parent_folder(path) else {
+            return;
+        };
+        if self.nearest_unlisted(dir).is_some() {
+            self.ask_probe(path, Listed::No);
         }
     }
 
     /// True when `path` is a listed file.
     pub fn is_file(&self, path: &VPath) -> bool {
-        self.depends_on_parent(path.as_str());
-        self.files.contains_key(path)
+        if self.find(path.as_str()).is_some() {
+            return true;
+        }
+        if !self.folder_ids.contains_key(path.as_str()) {
+            self.depends_on_entry(path.as_str());
+        }
+        false
     }
 
     /// True when `path` is a folder: named explicitly, or holding any file.
     pub fn is_dir(&self, path: &VPath) -> bool {
-        if !self.unlisted.contains(path) {
-            self.depends_on_parent(path.as_str());
+        if self.folder_ids.contains_key(path.as_str()) {
+            return true;
         }
-        self.dirs.contains(path) || {
-            let prefix = dir_prefix(path);
-            let holds = |p: &VPath| p.as_str().starts_with(&prefix);
-            self.files
-                .range(VPath::seek_key(prefix.clone())..)
-                .next()
-                .is_some_and(|(p, _)| holds(p))
-                || self
-                    .dirs
-                    .range(VPath::seek_key(prefix.clone())..)
-                    .next()
-                    .is_some_and(holds)
+        if self.find(path.as_str()).is_none() {
+            self.depends_on_entry(path.as_str());
         }
+        false
     }
 
     /// True when `path` is a file or a folder.
@@ -425,68 +881,29 @@ impl Tree {
     /// The folders recorded explicitly ([`Tree::add_dir`], mount roots included), in byte
     /// order; folders only implied by their files are not among them.
     pub fn named_dirs(&self) -> impl Iterator<Item = &VPath> {
-        self.dirs.iter()
+        self.named.iter()
     }
 
     /// The names of the folders directly inside `dir`, in byte order.
-    ///
-    /// Skips over each child folder's contents in one seek, so a `projects/` folder with
-    /// 100,000 transcripts costs one step per project, not per file.
     pub fn child_dirs(&self, dir: &VPath) -> Vec<String> {
         self.depends_on(dir.as_str(), false);
-        let prefix = dir_prefix(dir);
-        let mut names = BTreeSet::new();
-        // Files directly inside are stepped over in order; each child folder is recorded
-        // and then skipped in one seek.
-        let mut files = self.files.range(VPath::seek_key(prefix.clone())..);
-        while let Some((path, _)) = files.next() {
-            let Some(rest) = path.as_str().strip_prefix(&prefix) else {
-                break;
-            };
-            if let Some(slash) = rest.find('/') {
-                let name = &rest[..slash];
-                files = self.files.range(skip_key(&prefix, name)..);
-                names.insert(name.to_owned());
-            }
-        }
-        let mut dirs = self.dirs.range(VPath::seek_key(prefix.clone())..);
-        while let Some(path) = dirs.next() {
-            let Some(rest) = path.as_str().strip_prefix(&prefix) else {
-                break;
-            };
-            // A folder's own entry sorts before its siblings that extend its name
-            // (`a`, `a-b`, `a/x`): skip only once inside it.
-            match rest.find('/') {
-                Some(slash) => {
-                    let name = &rest[..slash];
-                    dirs = self.dirs.range(skip_key(&prefix, name)..);
-                    names.insert(name.to_owned());
-                }
-                None if !rest.is_empty() => {
-                    names.insert(rest.to_owned());
-                }
-                None => {}
-            }
-        }
-        names.into_iter().collect()
+        self.folder_index(dir.as_str()).map_or_else(Vec::new, |at| {
+            at.folders
+                .iter()
+                .map(|id| self.folders[*id as usize].name().to_owned())
+                .collect()
+        })
     }
 
     /// The files directly inside `dir`, in byte order.
     pub fn child_files(&self, dir: &VPath) -> Vec<VPath> {
         self.depends_on(dir.as_str(), false);
-        let prefix = dir_prefix(dir);
-        let mut out = Vec::new();
-        let mut files = self.files.range(VPath::seek_key(prefix.clone())..);
-        while let Some((path, _)) = files.next() {
-            let Some(rest) = path.as_str().strip_prefix(&prefix) else {
-                break;
-            };
-            match rest.find('/') {
-                Some(slash) => files = self.files.range(skip_key(&prefix, &rest[..slash])..),
-                None => out.push(path.clone()),
-            }
-        }
-        out
+        self.folder_index(dir.as_str()).map_or_else(Vec::new, |at| {
+            at.files
+                .iter()
+                .map(|id| self.records[*id as usize].path.clone())
+                .collect()
+        })
     }
 
     /// Every file below `dir` at any depth, in byte order.
@@ -497,34 +914,75 @@ impl Tree {
         dir: &VPath,
     ) -> impl Iterator<Item = (&'a VPath, &'a FileEntry)> + 'a {
         self.depends_on(dir.as_str(), true);
-        let prefix = dir_prefix(dir);
-        self.depends_on_below(&prefix);
-        self.files
-            .range(VPath::seek_key(prefix.clone())..)
-            .take_while(move |(path, _)| path.as_str().starts_with(&prefix))
+        self.depends_on_below(&dir_prefix(dir));
+        let span = self
+            .folder_index(dir.as_str())
+            .map_or(0..0, |at| at.start as usize..at.end as usize);
+        self.index().order[span].iter().map(|id| {
+            let record = &self.records[*id as usize];
+            (&record.path, &record.entry)
+        })
     }
 
     /// Every listed file, in byte order (of a lazily listed tree, only the folders listed so
     /// far).
     pub fn files(&self) -> impl Iterator<Item = (&VPath, &FileEntry)> {
-        self.files.iter()
+        self.index().order.iter().map(|id| {
+            let record = &self.records[*id as usize];
+            (&record.path, &record.entry)
+        })
     }
 
     /// The number of listed files.
     pub fn len(&self) -> usize {
-        self.files.len()
+        self.index().order.len()
     }
 
     /// True when no file is listed.
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.len() == 0
+    }
+
+    /// The listed files without size and date, in byte order: what [`PartialEq`] compares
+    /// beside the files.
+    fn unstatted_paths(&self) -> impl Iterator<Item = &VPath> {
+        self.index()
+            .order
+            .iter()
+            .map(|id| &self.records[*id as usize])
+            .filter(|record| record.unstatted)
+            .map(|record| &record.path)
     }
 }
 
-/// The first key past everything inside the folder `name` of `prefix`: '0' sorts right
-/// after '/'.
-fn skip_key(prefix: &str, name: &str) -> VPath {
-    VPath::seek_key(format!("{prefix}{name}0"))
+/// Two trees are equal when they list the same files with the same entries, name the same
+/// folders and mounts, and hold the same findings and the same unlisted folders.
+impl PartialEq for Tree {
+    fn eq(&self, other: &Tree) -> bool {
+        self.len() == other.len()
+            && self.files().eq(other.files())
+            && self.unstatted_paths().eq(other.unstatted_paths())
+            && self.named == other.named
+            && self.mounts == other.mounts
+            && self.diagnostics == other.diagnostics
+            && self.unlisted == other.unlisted
+            && self.quoted == other.quoted
+    }
+}
+
+impl Eq for Tree {}
+
+impl fmt::Debug for Tree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tree")
+            .field("files", &self.files().collect::<Vec<_>>())
+            .field("unstatted", &self.unstatted_paths().collect::<Vec<_>>())
+            .field("named", &self.named)
+            .field("mounts", &self.mounts)
+            .field("diagnostics", &self.diagnostics)
+            .field("unlisted", &self.unlisted)
+            .finish()
+    }
 }
 
 /// `dir` with one trailing slash: the prefix every path inside it starts with.
@@ -611,13 +1069,44 @@ mod tests {
         assert!(t.take_listings_asked().is_empty(), "listing asks nothing");
         assert!(t.is_file(&p("/h/top.md")) && t.take_listings_asked().is_empty());
         assert!(!t.is_file(&p("/h/a/CLAUDE.md")));
+        assert!(!t.is_dir(&p("/h/a/x/memory")) && !t.is_file(&p("/h/top.md/x")));
         assert!(t.is_dir(&p("/h/b")), "an unlisted folder is a folder");
-        assert_eq!(t.take_listings_asked(), [ask("/h/a", false)]);
-        assert!(t.child_dirs(&p("/h/a/x/y")).is_empty());
+        assert!(
+            t.take_listings_asked().is_empty(),
+            "a path looked up by name lists nothing"
+        );
+        let probe = |path: &str, list| Probe {
+            path: p(path),
+            list,
+        };
         assert_eq!(
-            t.take_listings_asked(),
-            [ask("/h/a", false)],
-            "below an unlisted folder, that folder is asked for, one level"
+            t.take_probes_asked(),
+            [
+                probe("/h/a/CLAUDE.md", Listed::No),
+                probe("/h/a/x/memory", Listed::No)
+            ],
+            "it is asked for alone"
+        );
+        assert!(t.take_probes_asked().is_empty(), "the record starts afresh");
+        t.set_absent(&p("/h/a/x"));
+        assert!(!t.is_dir(&p("/h/a/x/memory")) && t.take_probes_asked().is_empty());
+        assert_eq!(t.unlisted_above(&p("/h/a/y/z")), Some(p("/h/a")));
+        assert_eq!(t.unlisted_above(&p("/h/a/x/y")), None, "nothing is there");
+        let _ = t.child_files(&p("/h/a"));
+        assert_eq!(t.take_listings_asked(), [ask("/h/a", false)]);
+        assert!(t.child_dirs(&p("/h/a/q/y")).is_empty());
+        assert_eq!(t.files_under(&p("/h/a/r")).count(), 0);
+        assert_eq!(t.child_files(&p("/h/a/r")).len(), 0);
+        assert!(
+            t.take_listings_asked().is_empty(),
+            "below an unlisted folder, the folder looked into is asked for alone"
+        );
+        assert_eq!(
+            t.take_probes_asked(),
+            [
+                probe("/h/a/q/y", Listed::Entries),
+                probe("/h/a/r", Listed::Whole)
+            ]
         );
         assert_eq!(t.files_under(&p("/h")).count(), 1);
         assert_eq!(
@@ -647,6 +1136,76 @@ mod tests {
             t.take_listings_asked().is_empty(),
             "a listed folder is asked for no more"
         );
+    }
+
+    #[test]
+    fn every_listing_order_gives_byte_order() {
+        let paths = [
+            "/d/a/x.md",
+            "/d/a-b/y.md",
+            "/d/a.md",
+            "/d/a",
+            "/d/a0/z.md",
+            "/d/a/b/c.md",
+            "/d/ab.md",
+            "/C/x",
+            "/",
+            "C:/Users/a.md",
+            "D:/b.md",
+            "C:/Users/a-b/c.md",
+        ];
+        let mut sorted: Vec<&str> = paths.to_vec();
+        sorted.sort_unstable();
+        let mut order = paths.to_vec();
+        for _ in 0..paths.len() {
+            order.rotate_left(1);
+            let t = tree(&order);
+            let listed: Vec<&str> = t.files().map(|(p, _)| p.as_str()).collect();
+            assert_eq!(listed, sorted, "from {order:?}");
+            let under: Vec<&str> = t.files_under(&p("/d")).map(|(p, _)| p.as_str()).collect();
+            let expected: Vec<&str> = sorted
+                .iter()
+                .copied()
+                .filter(|p| p.starts_with("/d/"))
+                .collect();
+            assert_eq!(under, expected);
+            assert_eq!(t.child_dirs(&p("/d")), ["a", "a-b", "a0"]);
+            assert_eq!(
+                t.child_files(&p("/d")),
+                [p("/d/a"), p("/d/a.md"), p("/d/ab.md")]
+            );
+            assert!(t.is_file(&p("/d/a")) && t.is_dir(&p("/d/a")) && t.is_file(&p("/")));
+        }
+    }
+
+    #[test]
+    fn a_path_listed_again_keeps_its_last_entry() {
+        let mut t = tree(&["/a/x.md", "/a/y.md"]);
+        assert_eq!(t.len(), 2);
+        let entry = |size| FileEntry {
+            size,
+            contents: Contents::Unread,
+            modified: None,
+        };
+        t.insert(p("/a/x.md"), entry(7));
+        t.insert(p("/a/w.md"), entry(8));
+        t.insert(p("/a/x.md"), entry(9));
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.file(&p("/a/x.md")).unwrap().size, 9);
+        let sizes: Vec<u64> = t.files().map(|(_, f)| f.size).collect();
+        assert_eq!(sizes, [8, 9, 1]);
+        t.set_contents(&p("/a/x.md"), Ok(b"new".to_vec()));
+        assert_eq!(
+            t.file(&p("/a/x.md")).unwrap().contents,
+            Contents::Loaded(b"new".to_vec())
+        );
+        let mut same = tree(&["/a/y.md", "/a/w.md", "/a/x.md"]);
+        same.insert(p("/a/w.md"), entry(8));
+        same.insert(p("/a/x.md"), entry(9));
+        same.set_contents(&p("/a/x.md"), Ok(b"new".to_vec()));
+        assert_eq!(t, same, "equal whatever the order things arrived in");
+        same.add_dir(p("/a/empty"));
+        assert_ne!(t, same);
     }
 
     #[test]

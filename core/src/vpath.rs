@@ -81,9 +81,10 @@ impl VPath {
         Ok(VPath(path))
     }
 
-    /// A key for range seeks in the tree: any string, not normalised, never stored.
-    pub(crate) fn seek_key(raw: String) -> VPath {
-        VPath(raw)
+    /// A path from text known to be normal: a normal path, or one cut at a slash (the
+    /// folder holding it), as the tree makes its folders.
+    pub(crate) fn from_normal(text: String) -> VPath {
+        VPath(text)
     }
 
     /// The path as a string.

@@ -28,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use memdiag_core::report::{Code, FileStatus, Os, Report, UnresolvedReason};
 use memdiag_core::{
     analyze_with, is_bulk_data, mount_zip, ContentSource, Contents, Diagnostic, FileEntry, Input,
-    ListingAsk, Severity, Tree, VPath, ZipLimits, ZipSource,
+    Listed, ListingAsk, Probe, Severity, Tree, VPath, ZipLimits, ZipSource,
 };
 
 /// The largest file read from a folder: the core's one read limit, as for a zip entry.
@@ -37,6 +37,11 @@ const MAX_FILE_BYTES: u64 = memdiag_core::limits::READ_LIMIT_BYTES;
 /// The most entries one folder mount lists before it stops (and says so): running in a home
 /// folder must not walk the whole disk.
 const MAX_LISTED: u64 = 200_000;
+
+/// When this environment variable is set, every folder is listed whole and every file sized
+/// before the analysis, as before the command listed lazily: `scripts/bench-native.sh`
+/// checks that the report is the same byte for byte, and times both.
+const LIST_WHOLE: &str = "MEMDIAG_LIST_WHOLE";
 
 /// Rounds of following imports and links to files outside the default mounts.
 const MAX_OUTSIDE_ROUNDS: usize = 10;
@@ -148,6 +153,9 @@ pub(crate) struct Reader {
     unlisted: BTreeMap<VPath, Unlisted>,
     /// Each folder mount's listing so far, by mount point.
     listings: BTreeMap<VPath, Listing>,
+    /// What probes put in the tree ([`ContentSource::probe`]): a listing of their folder
+    /// later leaves them as they are.
+    probed: BTreeSet<VPath>,
 }
 
 /// A folder to list when the analysis looks into it.
@@ -201,6 +209,9 @@ impl Reader {
     }
 
     fn run(&mut self, input: &Input) -> Result<Report, String> {
+        if std::env::var_os(LIST_WHOLE).is_some() {
+            self.list_everything();
+        }
         let mut tree = self.tree.clone();
         let report = analyze_with(&mut tree, input, self).map_err(|error| error.to_string())?;
         // Keep what was read, so a later round reads nothing twice.
@@ -475,6 +486,15 @@ impl Reader {
                 if in_git && !git_wanted(&path) {
                     continue;
                 }
+                if self.probed.contains(&path) {
+                    // In the tree already, from a probe; a folder it left unlisted is listed
+                    // now when the whole subtree is asked for.
+                    if deep && file_type.is_dir() && self.unlisted.remove(&path).is_some() {
+                        tree.set_listed(&path);
+                        pending.push((path, entry_local));
+                    }
+                    continue;
+                }
                 if file_type.is_dir() {
                     if self.is_bulk_dir(&path) {
                         tree.add_dir(path);
@@ -615,8 +635,7 @@ impl Reader {
     }
 
     /// Lists every folder still unlisted, whole, and sizes every file: what an eager
-    /// listing gives.
-    #[cfg(test)]
+    /// listing gives ([`LIST_WHOLE`]).
     pub(crate) fn list_everything(&mut self) {
         let mut tree = std::mem::take(&mut self.tree);
         while let Some(dir) = self.unlisted.keys().next().cloned() {
@@ -759,6 +778,130 @@ impl ContentSource for Reader {
             self.list_folder(tree, &ask.dir, &folder, None, ask.deep);
         }
         tree.set_listed(&ask.dir);
+    }
+
+    /// Says what is at a path the analysis looked up by name inside an unlisted folder (a
+    /// project folder's `memory/`), one `lstat` a level down from that folder, instead of
+    /// listing the folders on the way (a project folder's thousands of transcripts): each
+    /// folder on the way goes in unlisted, a file is listed with its size and date, and the
+    /// first level that is not there is absent. A link on the way, or anything else a
+    /// listing would count in its finding, lists its folder instead, one level, as a query
+    /// into it would.
+    fn probe(&mut self, tree: &mut Tree, probe: &Probe) {
+        let path = &probe.path;
+        if probe.list != Listed::No && self.unlisted.contains_key(path) {
+            self.list(
+                tree,
+                &ListingAsk {
+                    dir: path.clone(),
+                    deep: probe.list == Listed::Whole,
+                },
+            );
+            return;
+        }
+        let Some((mut at, folder)) = path
+            .ancestors()
+            .skip(1)
+            .find_map(|dir| self.unlisted.get(&dir).cloned().map(|folder| (dir, folder)))
+        else {
+            return;
+        };
+        let Some(rest) = path.strip_prefix(&at).map(str::to_owned) else {
+            return;
+        };
+        let mut local = folder.local.clone();
+        let mut names = rest.split('/').peekable();
+        while let Some(name) = names.next() {
+            let Some(next) = at.join_segment(name) else {
+                tree.set_absent(path);
+                return;
+            };
+            let in_git = at.as_str().contains("/.git/") || at.file_name() == ".git";
+            if in_git && !git_wanted(&next) {
+                tree.set_absent(&next);
+                return;
+            }
+            let entry_local = local.join(name);
+            let Ok(metadata) = fs::symlink_metadata(&entry_local) else {
+                tree.set_absent(&next);
+                return;
+            };
+            if metadata.is_dir() {
+                self.probed.insert(next.clone());
+                if self.is_bulk_dir(&next) {
+                    tree.add_dir(next);
+                    return;
+                }
+                tree.add_unlisted_dir(next.clone());
+                self.unlisted.insert(
+                    next.clone(),
+                    Unlisted {
+                        mount: folder.mount.clone(),
+                        local: entry_local.clone(),
+                        confine: folder.confine.clone(),
+                    },
+                );
+                if names.peek().is_none() && probe.list != Listed::No {
+                    // A folder the analysis looks into: listed now, not next turn.
+                    self.list(
+                        tree,
+                        &ListingAsk {
+                            dir: next,
+                            deep: probe.list == Listed::Whole,
+                        },
+                    );
+                    return;
+                }
+                at = next;
+                local = entry_local;
+                continue;
+            }
+            if !metadata.is_file() {
+                // A link, a socket: the listing of its folder says what it is.
+                self.list(
+                    tree,
+                    &ListingAsk {
+                        dir: at,
+                        deep: false,
+                    },
+                );
+                return;
+            }
+            if names.peek().is_some() {
+                // A file on the way: nothing is below it.
+                tree.set_absent(path);
+                return;
+            }
+            self.probed.insert(next.clone());
+            if self.is_bulk_file(&next) {
+                tree.insert(
+                    next,
+                    FileEntry {
+                        size: 0,
+                        contents: Contents::Unread,
+                        modified: None,
+                    },
+                );
+                return;
+            }
+            tree.insert(
+                next.clone(),
+                FileEntry {
+                    size: metadata.len(),
+                    contents: Contents::Unread,
+                    modified: metadata.modified().ok().and_then(iso_8601_utc),
+                },
+            );
+            self.files.insert(
+                next,
+                Local {
+                    mount: folder.mount.clone(),
+                    path: entry_local,
+                    confine: folder.confine.clone(),
+                },
+            );
+            return;
+        }
     }
 
     /// Sizes and dates a listed file the analysis looked at.
