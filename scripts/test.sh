@@ -123,6 +123,8 @@ step "install tools" ensure_all
 step "cargo fmt --check" cargo fmt --all -- --check
 step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
+# The page's first-paint wasm is memdiag-web without its `engine` feature (index.html).
+step "clippy (wasm32, page without engine)" cargo clippy -p memdiag-web --lib --bin memdiag-web --no-default-features --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native)" cargo test --workspace
 # The pinned Claude Code itself, on every case of fixtures/conformance/: fails when what the
 # program loads no longer matches a case's recorded capture (see tests/conformance/run.mjs).
@@ -138,6 +140,7 @@ else
 fi
 step "trunk build --release" trunk build --release
 step "release size" memdiag_print_sizes dist
+step "first-paint wasm holds no engine" memdiag_check_split dist
 if [ "$SKIP_E2E" = 1 ]; then
   skip "end-to-end test" "MEMDIAG_SKIP_BROWSER=1 or MEMDIAG_SKIP_E2E=1"
 else

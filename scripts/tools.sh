@@ -372,4 +372,33 @@ memdiag_print_sizes() {
       "${f#"$MEMDIAG_ROOT"/}" "$raw" $(((raw + 1023) / 1024)) $(((gz + 1023) / 1024))
   done
   [ "$found" = 1 ] || _tools_die "no .wasm or .js in $dir"
+  # First paint downloads the page's wasm and JS; the analysis worker's come when it starts.
+  _memdiag_gz_total() { local t=0 g; for g in "$@"; do [ -f "$dir/$g" ] && t=$((t + $(gzip -9 -c "$dir/$g" | wc -c))); done; echo "$t"; }
+  local first worker
+  first=$(_memdiag_gz_total memdiag-web_bg.wasm memdiag-web.js loader.js)
+  worker=$(_memdiag_gz_total memdiag-engine_bg.wasm memdiag-engine.js worker.js)
+  printf 'size: first paint (memdiag-web wasm + JS, loader.js)     %d KB gzipped\n' $(((first + 1023) / 1024))
+  printf 'size: analysis worker (memdiag-engine wasm + JS, worker.js) %d KB gzipped\n' $(((worker + 1023) / 1024))
+}
+
+# Checks that the page's first-paint wasm in DIR holds none of the analysis engine's
+# libraries: no YAML parser, no zip reader, no inflate (each found by a message only that
+# library holds). The engine lives in memdiag-engine_bg.wasm, which must hold them all.
+memdiag_check_split() {
+  local dir="$1" needle bad=0
+  local -a needles=(
+    "deserializing from YAML containing more than one document"
+    "Variable-length field extends beyond file boundary"
+    "invalid stored block lengths"
+  )
+  for needle in "${needles[@]}"; do
+    if grep -q -a -F "$needle" "$dir/memdiag-web_bg.wasm"; then
+      echo "split: the first-paint wasm holds engine code: '$needle'"; bad=1
+    fi
+    if ! grep -q -a -F "$needle" "$dir/memdiag-engine_bg.wasm"; then
+      echo "split: the engine wasm lacks '$needle' (is the check still looking for engine code?)"; bad=1
+    fi
+  done
+  [ "$bad" = 0 ] && echo "split: memdiag-web_bg.wasm holds no YAML, zip or inflate code"
+  return "$bad"
 }

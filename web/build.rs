@@ -1,4 +1,5 @@
-//! Embeds the demo snapshot (`fixtures/demo/`) into the page at compile time.
+//! Embeds the demo snapshot (`fixtures/demo/`) into the page at compile time: its bytes into
+//! the analysis worker's wasm (the `engine` feature), its names and sizes into both.
 //!
 //! Browser code and browser tests cannot read the disk, so every file under
 //! `fixtures/demo/tree/` becomes an `include_bytes!` entry keyed by its absolute virtual path
@@ -33,7 +34,11 @@ fn main() {
     } else {
         out.push_str("pub(crate) static DEMO_FIXTURE: Option<&str> = None;\n");
     }
+    // The page's first-paint wasm (no `engine` feature) lists the demo by name and size;
+    // only the worker's wasm (and the component tests) hold its bytes.
+    out.push_str("#[cfg(feature = \"engine\")]\n");
     out.push_str("pub(crate) static DEMO_FILES: &[(&str, &[u8])] = &[\n");
+    let mut sizes = String::from("pub(crate) static DEMO_SIZES: &[(&str, u64)] = &[\n");
     let root = demo.join("tree");
     for file in &files {
         let Ok(relative) = file.strip_prefix(&root) else {
@@ -59,8 +64,12 @@ fn main() {
             "    ({virtual_path:?}, include_bytes!({:?})),",
             file.display().to_string()
         );
+        let size = fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+        let _ = writeln!(sizes, "    ({virtual_path:?}, {size}),");
     }
     out.push_str("];\n");
+    sizes.push_str("];\n");
+    out.push_str(&sizes);
     let target = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it")).join("demo_files.rs");
     fs::write(target, out).expect("OUT_DIR is writable");
 }

@@ -615,6 +615,45 @@ impl Change {
         out
     }
 
+    /// The change's lines, each with its mark: `' '` kept, `'-'` removed, `'+'` added. With
+    /// [`Change::from_lines`] it carries a plan between the page's two wasm modules (the
+    /// analysis worker plans, the page reviews and writes).
+    pub fn lines(&self) -> Vec<(char, &str)> {
+        self.ops
+            .iter()
+            .map(|op| match op {
+                Op::Keep(l) => (' ', l.as_str()),
+                Op::Remove(l) => ('-', l.as_str()),
+                Op::Add(l) => ('+', l.as_str()),
+            })
+            .collect()
+    }
+
+    /// The change [`Change::lines`] and its fields describe.
+    pub fn from_lines(
+        path: String,
+        summary: String,
+        before: Option<String>,
+        after: Option<String>,
+        lines: Vec<(char, String)>,
+    ) -> Change {
+        let ops = lines
+            .into_iter()
+            .map(|(mark, l)| match mark {
+                '-' => Op::Remove(l),
+                '+' => Op::Add(l),
+                _ => Op::Keep(l),
+            })
+            .collect();
+        Change {
+            path,
+            summary,
+            before,
+            after,
+            ops,
+        }
+    }
+
     /// The change that undoes this one.
     pub fn reverse(&self) -> Change {
         Change {
@@ -1010,6 +1049,31 @@ mod tests {
         );
         let undo = plan.reverse();
         assert_eq!(undo.changes[0].after, plan.changes[0].before);
+    }
+
+    #[test]
+    fn a_change_rebuilt_from_its_lines_is_the_same_change() {
+        let text = "- a\n- b\n- c\n";
+        let t = tree(&[("/h/m/MEMORY.md", text), ("/h/m/gone.md", "x\n")]);
+        let removed = remove_lines(&t, "/h/m/MEMORY.md", &[2]).expect("plan");
+        let deleted = delete_files(&t, &["/h/m/gone.md".to_owned()]).expect("plan");
+        for change in removed.changes.iter().chain(&deleted.changes) {
+            let lines = change
+                .lines()
+                .into_iter()
+                .map(|(mark, line)| (mark, line.to_owned()))
+                .collect();
+            let rebuilt = Change::from_lines(
+                change.path.clone(),
+                change.summary.clone(),
+                change.before.clone(),
+                change.after.clone(),
+                lines,
+            );
+            assert_eq!(&rebuilt, change);
+            assert_eq!(rebuilt.diff(), change.diff());
+        }
+        assert!(removed.changes[0].lines().contains(&('-', "- b\n")));
     }
 
     #[test]

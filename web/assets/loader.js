@@ -4,7 +4,7 @@
 import init from './memdiag-web.js';
 
 const wasm = new URL('./memdiag-web_bg.wasm', import.meta.url);
-// The analysis runs in a worker that loads the same wasm (web/assets/worker.js).
+// The analysis runs in a worker with a wasm of its own, memdiag-engine (web/assets/worker.js).
 globalThis.memdiagWorker = new URL('./worker.js', import.meta.url).href;
 
 // The wasm memory is kept where the page benchmark (tests/e2e/bench.mjs) reads its size.

@@ -1,7 +1,7 @@
-// Starts the analysis worker: the page's own wasm, whose `main` sees no window and answers
+// Starts the analysis worker: the engine's own wasm (bin memdiag-engine), whose `main` answers
 // the page's messages (web/src/worker.rs). Messages that arrive while the wasm loads wait
 // in `memdiagQueued`; a crash the wasm cannot report itself is posted as `crashed`.
-import init from './memdiag-web.js';
+import init from './memdiag-engine.js';
 
 self.memdiagQueued = [];
 self.onmessage = (event) => self.memdiagQueued.push(event);
@@ -14,7 +14,7 @@ self.addEventListener('unhandledrejection', (event) => {
 });
 
 // The wasm memory is kept where the page benchmark (tests/e2e/bench.mjs) reads its size.
-init({ module_or_path: new URL('./memdiag-web_bg.wasm', import.meta.url) })
+init({ module_or_path: new URL('./memdiag-engine_bg.wasm', import.meta.url) })
   .then((exports) => { self.memdiagMemory = exports.memory; })
   .catch((error) =>
     crashed('the analysis could not start: ' + (error && error.message ? error.message : error)),

@@ -13,6 +13,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, EventTarget, HtmlAnchorElement, Url};
 
+use crate::worker_host::Remote;
+
 /// The page's document.
 ///
 /// # Panics
@@ -154,18 +156,32 @@ fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Saves the report as JSON through a Blob URL.
+/// Saves the report as JSON through a Blob URL: as the worker wrote it (`remote`), or
+/// written here where the page analysed in place.
 ///
 /// # Errors
 /// When the browser refuses to make the Blob or the link.
-pub fn download_report(report: &Report) -> Result<(), JsValue> {
-    let json =
-        serde_json::to_string_pretty(report).map_err(|e| JsValue::from_str(&e.to_string()))?;
+pub fn download_report(report: &Report, remote: Option<&Remote>) -> Result<(), JsValue> {
+    let json = match remote {
+        Some(remote) => remote.report_json().to_owned(),
+        None => report_json_here(report)?,
+    };
     let parts = Array::of1(&JsValue::from_str(&json));
     let options = BlobPropertyBag::new();
     options.set_type("application/json");
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
     save_blob(&blob, "memdiag-report.json")
+}
+
+#[cfg(feature = "engine")]
+fn report_json_here(report: &Report) -> Result<String, JsValue> {
+    serde_json::to_string_pretty(report).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// The page's own wasm has no report writer: a report there always came from the worker.
+#[cfg(not(feature = "engine"))]
+fn report_json_here(_: &Report) -> Result<String, JsValue> {
+    Err(JsValue::from_str(crate::worker_host::NO_WORKER))
 }
 
 /// Scrolls the window to its top.

@@ -1,15 +1,16 @@
-//! The built-in demo: a snapshot of `fixtures/demo/` compiled into the page by `build.rs`.
+//! The built-in demo: a snapshot of `fixtures/demo/` compiled in by `build.rs`. The worker's
+//! wasm holds its files; the page's lists them by name and size, and the worker reads them.
 
 use memdiag_core::report::Os;
 
-use crate::ingest::Source;
+use crate::ingest::{Reader, Source, SourceFile};
 use crate::state::Inputs;
 
 include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 
 /// True when the page was built with a demo fixture.
 pub fn available() -> bool {
-    DEMO_FIXTURE.is_some() && !DEMO_FILES.is_empty()
+    DEMO_FIXTURE.is_some() && !DEMO_SIZES.is_empty()
 }
 
 /// The demo as a source, or `None` when the page was built without the fixture.
@@ -41,9 +42,33 @@ pub fn source() -> Option<Source> {
         version: None,
         reads: Vec::new(),
     };
-    let files = DEMO_FILES
+    Some(Source::demo(files(), mounts, inputs))
+}
+
+/// The demo's files, with their bytes.
+#[cfg(feature = "engine")]
+fn files() -> Vec<SourceFile> {
+    DEMO_FILES
         .iter()
-        .map(|(path, bytes)| ((*path).to_owned(), *bytes))
-        .collect();
-    Some(Source::demo(files, mounts, inputs))
+        .map(|(path, bytes)| SourceFile {
+            rel: (*path).to_owned(),
+            size: bytes.len() as u64,
+            reader: Reader::Static(bytes),
+            modified: None,
+        })
+        .collect()
+}
+
+/// The demo's files by name and size: the worker has their bytes.
+#[cfg(not(feature = "engine"))]
+fn files() -> Vec<SourceFile> {
+    DEMO_SIZES
+        .iter()
+        .map(|(path, size)| SourceFile {
+            rel: (*path).to_owned(),
+            size: *size,
+            reader: Reader::Remote,
+            modified: None,
+        })
+        .collect()
 }

@@ -16,13 +16,13 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 
 use crate::browser::{now_ms, yield_now};
+use crate::demo;
 use crate::ingest::{self, Opened, SharedRaw, SharedSource, Snapshot, Source};
 use crate::state::{
     needs_rescan, Action, ClaudeJsonInfo, Inputs, Progress, RunReason, Shared, SharedFrom,
     SharedView, State,
 };
-use crate::worker_host::{Failure, Host};
-use crate::{demo, share, worker};
+use crate::worker_host::{Failure, Host, Remote};
 
 /// The engine of one page, as [`use_engine`] makes it.
 #[derive(Clone)]
@@ -73,18 +73,22 @@ impl Engine {
                 if let Some(host) = engine.host.clone() {
                     let version = inputs.version.clone();
                     match host.shared(&shared.raw, version.clone()).await {
-                        Ok((report, missing)) => {
+                        Ok((report, missing, wire)) => {
                             let mut tree = shared.snapshot.tree.clone();
                             for path in missing {
                                 if let Ok(path) = memdiag_core::VPath::new(&path) {
-                                    tree.set_contents(&path, Err(worker::NOT_SHARED.to_owned()));
+                                    tree.set_contents(
+                                        &path,
+                                        Err(crate::messages::NOT_SHARED.to_owned()),
+                                    );
                                 }
                             }
                             let input = memdiag_core::Input {
                                 version,
                                 ..shared.snapshot.input.clone()
                             };
-                            engine.finished(run, report, tree, input);
+                            let remote = Remote::new(host, wire);
+                            engine.finished(run, report, tree, input, Some(remote));
                         }
                         Err(failure) => engine.failed(run, &failure),
                     }
@@ -92,16 +96,16 @@ impl Engine {
                 }
                 // One turn of the event loop first, so the page paints that it is working.
                 yield_now().await;
+                #[cfg(feature = "engine")]
                 match ingest::analyze_shared(&shared.snapshot, inputs.version) {
-                    Ok((report, tree, input)) => engine.dispatch.dispatch(Action::RunFinished {
-                        run,
-                        report: Shared::new(report),
-                        tree: Shared::new(tree),
-                        input: Shared::new(input),
-                        at: now_ms(),
-                    }),
+                    Ok((report, tree, input)) => engine.finished(run, report, tree, input, None),
                     Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
                 }
+                #[cfg(not(feature = "engine"))]
+                engine.dispatch.dispatch(Action::RunFailed(
+                    run,
+                    crate::worker_host::NO_WORKER.to_owned(),
+                ));
             });
             return;
         }
@@ -122,24 +126,28 @@ impl Engine {
             if let Some(host) = engine.host.clone() {
                 let today = crate::browser::today();
                 match host.run(sources.clone(), &inputs, &today, progress).await {
-                    Ok((report, tree)) => {
+                    Ok((report, tree, wire)) => {
                         // The worker's tree holds what the file view and sharing read.
                         let input = ingest::run_input(&inputs, &today);
-                        engine.finished(run, report, tree, input);
+                        let remote = Remote::new(host, wire);
+                        engine.finished(run, report, tree, input, Some(remote));
                     }
                     Err(failure) => engine.failed(run, &failure),
                 }
                 return;
             }
+            #[cfg(feature = "engine")]
             match ingest::run_analysis(sources, inputs, progress).await {
-                Ok((report, tree, input)) => engine.dispatch.dispatch(Action::RunFinished {
-                    run,
-                    report: Shared::new(report),
-                    tree: Shared::new(tree),
-                    input: Shared::new(input),
-                    at: now_ms(),
-                }),
+                Ok((report, tree, input)) => engine.finished(run, report, tree, input, None),
                 Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
+            }
+            #[cfg(not(feature = "engine"))]
+            {
+                let _ = (sources, progress);
+                engine.dispatch.dispatch(Action::RunFailed(
+                    run,
+                    crate::worker_host::NO_WORKER.to_owned(),
+                ));
             }
         });
     }
@@ -150,12 +158,14 @@ impl Engine {
         report: Report,
         tree: memdiag_core::Tree,
         input: memdiag_core::Input,
+        remote: Option<Remote>,
     ) {
         self.dispatch.dispatch(Action::RunFinished {
             run,
             report: Shared::new(report),
             tree: Shared::new(tree),
             input: Shared::new(input),
+            remote,
             at: now_ms(),
         });
     }
@@ -173,7 +183,7 @@ impl Engine {
         let mut failed = Vec::new();
         for source in sources {
             let listed = self.listing_progress(run);
-            match ingest::reread(&source, &listed).await {
+            match ingest::reread(&source, &listed, self.host.as_ref()).await {
                 Ok(Some(fresh)) => self.replace(&source, fresh),
                 Ok(None) if !source.rereadable() => stuck.push(source.name.clone()),
                 Ok(None) => {}
@@ -319,17 +329,28 @@ impl Engine {
 
     /// Opens the share link in a URL fragment; a link that cannot be opened leaves the page
     /// empty, with the reason.
+    ///
+    /// The worker decodes it (the page's own wasm has no decoder); where there is no worker
+    /// (the component tests), the page does.
     pub fn open_link(&self, fragment: &str) {
-        match memdiag_core::decode_link(fragment) {
-            Ok(snapshot) => self.open_shared(
-                snapshot,
-                SharedFrom::Link,
-                SharedRaw::Link(fragment.to_owned()),
-            ),
-            Err(error) => {
+        let raw = SharedRaw::Link(fragment.to_owned());
+        let Some(host) = self.host.clone() else {
+            let opened = open_link_here(&raw);
+            return self.link_opened(opened, raw);
+        };
+        let engine = self.clone();
+        spawn_local(async move {
+            let opened = host.open_shared(&raw).await;
+            engine.link_opened(opened, raw);
+        });
+    }
+
+    fn link_opened(&self, opened: Result<SharedSnapshot, String>, raw: SharedRaw) {
+        match opened {
+            Ok(snapshot) => self.open_shared(snapshot, SharedFrom::Link, raw),
+            Err(message) => {
                 self.start_fresh(false);
-                self.dispatch
-                    .dispatch(Action::Error(Some(share::open_error("link", &error))));
+                self.dispatch.dispatch(Action::Error(Some(message)));
             }
         }
     }
@@ -493,7 +514,7 @@ impl Engine {
                 // A folder whose handle the browser gave is opened live: walked by the page.
                 let opened = match crate::live::from_drop(&item, &listed).await {
                     Some(result) => result.map(Opened::Source),
-                    None => ingest::open_dropped(item, &listed).await,
+                    None => ingest::open_dropped(item, &listed, engine.host.as_ref()).await,
                 };
                 match opened {
                     Ok(Opened::Source(source)) => added.push(source),
@@ -505,7 +526,7 @@ impl Engine {
             }
             if let Some((snapshot, name, raw)) = shared {
                 let others = !added.is_empty() || !errors.is_empty();
-                engine.open_shared(snapshot, SharedFrom::File(name.clone()), raw);
+                engine.open_shared(*snapshot, SharedFrom::File(name.clone()), raw);
                 if others {
                     engine.dispatch.dispatch(Action::Notice(Some(format!(
                         "{name} is a shared snapshot and shows on its own: the other dropped items were left out."
@@ -556,17 +577,32 @@ impl Engine {
         spawn_local(async move {
             let run = engine.next_run();
             engine.dispatch.dispatch(Action::RunStarted(run));
-            match ingest::open_zip_file(file).await {
+            match ingest::open_zip_file(file, engine.host.as_ref()).await {
                 Ok(Opened::Source(source)) => {
                     finish_adding(&engine, run, vec![source], Vec::new(), current)
                 }
                 Ok(Opened::Shared(snapshot, name, raw)) => {
-                    engine.open_shared(snapshot, SharedFrom::File(name), raw)
+                    engine.open_shared(*snapshot, SharedFrom::File(name), raw)
                 }
                 Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
             }
         });
     }
+}
+
+/// Decodes a link in the page itself, where there is no worker.
+#[cfg(feature = "engine")]
+fn open_link_here(raw: &SharedRaw) -> Result<SharedSnapshot, String> {
+    match raw {
+        SharedRaw::Link(link) => memdiag_core::decode_link(link)
+            .map_err(|error| crate::share::open_error("link", &error)),
+        SharedRaw::Zip(_) => Err("not a link".to_owned()),
+    }
+}
+
+#[cfg(not(feature = "engine"))]
+fn open_link_here(_: &SharedRaw) -> Result<SharedSnapshot, String> {
+    Err(crate::worker_host::NO_WORKER.to_owned())
 }
 
 /// What the page expects to be given, for the banner that says it got something else.

@@ -22,12 +22,14 @@ use std::rc::Rc;
 
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use memdiag_core::infer::{self, FolderKind};
+#[cfg(feature = "engine")]
 use memdiag_core::report::Report;
+#[cfg(feature = "engine")]
 use memdiag_core::{
-    analyze_with, is_bulk_data, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip,
-    Analysis, ContentSource, Diagnostic, Entry, Fetch, Input, SharedSnapshot, Step, Tree, VPath,
-    ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME, MAX_OPEN_FETCHES,
+    analyze_with, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip, Analysis,
+    ContentSource, Fetch, Step, ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME, MAX_OPEN_FETCHES,
 };
+use memdiag_core::{is_bulk_data, Diagnostic, Entry, Input, SharedSnapshot, Tree, VPath};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
@@ -35,8 +37,13 @@ use web_sys::{
     FileSystemFileEntry,
 };
 
-use crate::browser::{js_message, today, yield_now};
-use crate::state::{Inputs, Progress, SharedFrom, SourceInfo};
+#[cfg(feature = "engine")]
+use crate::browser::today;
+use crate::browser::{js_message, yield_now};
+#[cfg(feature = "engine")]
+use crate::state::Progress;
+use crate::state::{Inputs, SharedFrom, SourceInfo};
+use crate::worker_host::Host;
 
 /// Files larger than this are not read into the page; the analysis records why. The core's
 /// one read limit, which the zip mount and the scan command use too.
@@ -45,9 +52,11 @@ pub const MAX_READ_BYTES: f64 = memdiag_core::limits::READ_LIMIT_BYTES as f64;
 /// How many `File` lookups are in flight at once while a dropped folder is listed.
 const LIST_BATCH: usize = 256;
 
+#[cfg(feature = "engine")]
 /// How many sizes and dates are asked of the page in one message by the worker.
 const STAT_BATCH: usize = 1024;
 
+#[cfg(feature = "engine")]
 /// How many contents are read between two yields to the event loop (and asked of the page
 /// in one message by the worker).
 const READ_BATCH: usize = 64;
@@ -140,8 +149,11 @@ pub struct Source {
     pub origin: Origin,
     /// Its files in byte order of their relative paths.
     pub files: Vec<SourceFile>,
-    zip: Option<RefCell<ZipSource>>,
-    diagnostics: Vec<Diagnostic>,
+    #[cfg(feature = "engine")]
+    zip: RefCell<Option<ZipSource>>,
+    /// The findings made while the source was listed (a zip's rejected entries), as JSON:
+    /// they cross to the worker as they came from it.
+    diagnostics_json: String,
     cache: RefCell<BTreeMap<String, Result<Vec<u8>, String>>>,
     /// Sizes and dates looked up for files listed by name only.
     stats: RefCell<BTreeMap<usize, Stat>>,
@@ -171,8 +183,9 @@ impl Source {
             role,
             origin: Origin::Folder(handle),
             files,
-            zip: None,
-            diagnostics: Vec::new(),
+            #[cfg(feature = "engine")]
+            zip: RefCell::new(None),
+            diagnostics_json: String::new(),
             cache: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -185,6 +198,7 @@ impl Source {
     ///
     /// # Errors
     /// When the bytes are not a zip archive.
+    #[cfg(feature = "engine")]
     pub fn zip(file_name: &str, bytes: Vec<u8>, file: Option<File>) -> Result<Source, String> {
         let mut scratch = Tree::new();
         let archive = mount_zip(&mut scratch, "/zip", bytes, ZipLimits::default())
@@ -193,6 +207,7 @@ impl Source {
     }
 
     /// A zip source from an archive listed into `scratch` at `/zip`.
+    #[cfg(feature = "engine")]
     fn zip_listed(
         file_name: &str,
         scratch: &Tree,
@@ -240,55 +255,58 @@ impl Source {
             .collect();
         let mut source = Source::folder(name, files, None);
         source.origin = Origin::Zip(file);
-        source.zip = Some(RefCell::new(archive));
-        source.diagnostics = scratch.diagnostics().to_vec();
+        source.zip = RefCell::new(Some(archive));
+        source.diagnostics_json = serde_json::to_string(scratch.diagnostics()).unwrap_or_default();
         source
     }
 
     /// Inflates one entry of the source's zip; an archive read in place fetches the entry's
-    /// compressed bytes from the zip `File` first (`File.slice`), and nothing else.
+    /// compressed bytes from the zip `File` first (`File.slice`), and nothing else. The
+    /// worker's copy of a zip opens its archive (its central directory) on the first read.
+    #[cfg(feature = "engine")]
     async fn read_zip(&self, path: &VPath) -> Result<Vec<u8>, String> {
-        let Some(archive) = &self.zip else {
+        let Origin::Zip(Some(file)) = &self.origin else {
             return Err("the archive is gone".to_owned());
         };
+        if self.zip.borrow().is_none() {
+            let (_, archive) = zip_in_place(file).await?;
+            *self.zip.borrow_mut() = Some(archive);
+        }
         for _ in 0..4 {
-            let step = archive.borrow_mut().read_in_place(path);
+            let step = match self.zip.borrow_mut().as_mut() {
+                Some(archive) => archive.read_in_place(path),
+                None => return Err("the archive is gone".to_owned()),
+            };
             match step {
                 Fetch::Done(result) => return result,
                 Fetch::Needs(range) => {
-                    let Origin::Zip(Some(file)) = &self.origin else {
-                        return Err("the archive is gone".to_owned());
-                    };
                     let bytes = slice_bytes(file, &range).await?;
-                    archive.borrow_mut().add(range.start, bytes);
+                    if let Some(archive) = self.zip.borrow_mut().as_mut() {
+                        archive.add(range.start, bytes);
+                    }
                 }
             }
         }
         Err("the archive kept asking for more of itself; left unread".to_owned())
     }
 
-    /// The demo source, with absolute paths and the bytes compiled in.
-    pub fn demo(
-        files: Vec<(String, &'static [u8])>,
-        mounts: Vec<String>,
-        inputs: Inputs,
-    ) -> Source {
+    /// The page reads no archive: the worker reads a zip's entries.
+    #[cfg(not(feature = "engine"))]
+    async fn read_zip(&self, _path: &VPath) -> Result<Vec<u8>, String> {
+        Err("a zip's files are read by the analysis worker".to_owned())
+    }
+
+    /// The demo source, with absolute paths (and, in the worker, the bytes compiled in).
+    pub fn demo(files: Vec<SourceFile>, mounts: Vec<String>, inputs: Inputs) -> Source {
         Source {
             id: next_source_id(),
             name: "demo".to_owned(),
             role: Role::Fixed,
             origin: Origin::Demo { mounts, inputs },
-            files: files
-                .into_iter()
-                .map(|(rel, bytes)| SourceFile {
-                    rel,
-                    size: bytes.len() as u64,
-                    reader: Reader::Static(bytes),
-                    modified: None,
-                })
-                .collect(),
-            zip: None,
-            diagnostics: Vec::new(),
+            files,
+            #[cfg(feature = "engine")]
+            zip: RefCell::new(None),
+            diagnostics_json: String::new(),
             cache: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -307,8 +325,9 @@ impl Source {
                 reader: Reader::File(file.clone()),
             }],
             origin: Origin::File(file),
-            zip: None,
-            diagnostics: Vec::new(),
+            #[cfg(feature = "engine")]
+            zip: RefCell::new(None),
+            diagnostics_json: String::new(),
             cache: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -391,7 +410,7 @@ impl Source {
         role: Role,
         kind: &'static str,
         files: Vec<SourceFile>,
-        diagnostics: Vec<Diagnostic>,
+        diagnostics_json: String,
     ) -> Source {
         Source {
             id,
@@ -399,8 +418,9 @@ impl Source {
             role,
             origin: Origin::Listed(kind),
             files,
-            zip: None,
-            diagnostics,
+            #[cfg(feature = "engine")]
+            zip: RefCell::new(None),
+            diagnostics_json,
             cache: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -412,9 +432,20 @@ impl Source {
         self
     }
 
+    /// The same source read from the zip `file` (a zip's listing, from its message).
+    pub(crate) fn with_zip(mut self, file: File) -> Source {
+        self.origin = Origin::Zip(Some(file));
+        self
+    }
+
+    /// The same source under a new id of this side (a zip the worker listed for the page).
+    pub(crate) fn with_new_id(self) -> Source {
+        self.with_id(next_source_id())
+    }
+
     /// The findings made while the source was listed (a zip's rejected entries).
-    pub(crate) fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
+    pub(crate) fn diagnostics_json(&self) -> &str {
+        &self.diagnostics_json
     }
 
     /// A content read before, if any.
@@ -463,6 +494,7 @@ impl Source {
         stat
     }
 
+    #[cfg(feature = "engine")]
     /// A size and date looked up before, if any.
     pub(crate) fn cached_stat(&self, index: usize) -> Option<Stat> {
         self.stats.borrow().get(&index).cloned()
@@ -736,7 +768,8 @@ pub struct Mounted {
     pub origins: BTreeMap<VPath, (usize, usize)>,
 }
 
-/// Mounts every source where the fields say, with cached contents filled in.
+/// Mounts every source where the fields say, with cached contents filled in (the worker's
+/// runs; on the page, where a clean-up's files come from).
 ///
 /// An added `~/.claude.json` ([`Role::ClaudeJson`]) goes to [`Inputs::claude_json_path`],
 /// in place of any file a dropped home folder holds there.
@@ -850,8 +883,12 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
         }
     }
     for source in sources {
-        for diagnostic in &source.diagnostics {
-            tree.push_diagnostic(diagnostic.clone());
+        if !source.diagnostics_json.is_empty() {
+            let diagnostics: Vec<Diagnostic> =
+                serde_json::from_str(&source.diagnostics_json).unwrap_or_default();
+            for diagnostic in diagnostics {
+                tree.push_diagnostic(diagnostic);
+            }
         }
     }
     for path in &unstatted {
@@ -860,6 +897,7 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     Mounted { tree, origins }
 }
 
+#[cfg(feature = "engine")]
 /// Runs the analysis loop in the page itself: mount, analyse, read exactly the files the core
 /// names, repeat.
 ///
@@ -912,6 +950,7 @@ pub fn run_input(inputs: &Inputs, today: &str) -> Input {
     input
 }
 
+#[cfg(feature = "engine")]
 /// Where the last analysis loop of this thread spent its time, in milliseconds of the
 /// clock: mounting the tree, the core's turns, and waiting for contents. The worker hands
 /// them to the page with its report, for the page benchmark (`tests/e2e/bench.mjs`).
@@ -931,15 +970,18 @@ pub struct Phases {
     pub statted: u32,
 }
 
+#[cfg(feature = "engine")]
 thread_local! {
     static PHASES: std::cell::Cell<Phases> = std::cell::Cell::new(Phases::default());
 }
 
+#[cfg(feature = "engine")]
 /// The [`Phases`] of the last analysis loop run on this thread.
 pub fn last_phases() -> Phases {
     PHASES.with(std::cell::Cell::get)
 }
 
+#[cfg(feature = "engine")]
 /// What [`analysis_loop`] gives: the report, the tree with every content read, the exact
 /// input, and where each listed path comes from.
 pub struct Analysed {
@@ -953,6 +995,7 @@ pub struct Analysed {
     pub origins: BTreeMap<VPath, (usize, usize)>,
 }
 
+#[cfg(feature = "engine")]
 /// The analysis loop over `sources`, reading through `read` (source and file indexes in,
 /// contents out in the same order), which the page and the worker each supply.
 ///
@@ -1057,6 +1100,7 @@ where
     }
 }
 
+#[cfg(feature = "engine")]
 /// Analyses a shared snapshot, simulating `version` (the one it was shared with, or another
 /// the reader picked).
 ///
@@ -1078,9 +1122,11 @@ pub fn analyze_shared(
     Ok((report, tree, input))
 }
 
+#[cfg(feature = "engine")]
 /// What a shared snapshot answers for a file it does not hold.
 struct NotShared;
 
+#[cfg(feature = "engine")]
 impl ContentSource for NotShared {
     fn read(&mut self, _: &VPath) -> Result<Vec<u8>, String> {
         Err("not in the shared snapshot".to_owned())
@@ -1208,12 +1254,15 @@ pub fn dropped_items(transfer: &web_sys::DataTransfer) -> Vec<DroppedItem> {
 }
 
 /// What a dropped or opened item turned out to be.
+// Which variant is larger differs between the page's wasm and the engine's (a source holds
+// an open archive only in the engine); an item is opened once per drop.
+#[allow(clippy::large_enum_variant)]
 pub enum Opened {
     /// A folder or an ordinary zip: a source of the person's own files.
     Source(Source),
     /// A share zip: a shared snapshot to show read-only, with the zip's file name and the
     /// zip itself.
-    Shared(SharedSnapshot, String, SharedRaw),
+    Shared(Box<SharedSnapshot>, String, SharedRaw),
 }
 
 impl Opened {
@@ -1231,7 +1280,11 @@ impl Opened {
 ///
 /// # Errors
 /// A message for a person: not a folder or zip, a broken zip, an unreadable folder.
-pub async fn open_dropped(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Opened, String> {
+pub async fn open_dropped(
+    item: DroppedItem,
+    listed: &dyn Fn(u64),
+    host: Option<&Host>,
+) -> Result<Opened, String> {
     let name = item.entry.name();
     if item.entry.is_directory() {
         let dir: FileSystemDirectoryEntry = item.entry.unchecked_into();
@@ -1250,7 +1303,7 @@ pub async fn open_dropped(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Ope
         let file = entry_file(&entry)
             .await
             .ok_or_else(|| format!("cannot open {name}"))?;
-        return open_zip_file(file).await;
+        return open_zip_file(file, host).await;
     }
     let json = if name.to_ascii_lowercase().ends_with(".json") {
         " To add your ~/.claude.json, use Add ~/.claude.json at the top of the page."
@@ -1263,11 +1316,25 @@ pub async fn open_dropped(item: DroppedItem, listed: &dyn Fn(u64)) -> Result<Ope
 }
 
 /// Opens a zip `File` the person dropped or chose: a share zip as a shared snapshot, any
-/// other as a source.
+/// other as a source. With the analysis worker (`host`), the worker opens it and sends its
+/// listing: the page itself never opens an archive.
 ///
 /// # Errors
 /// When it cannot be read, is not a zip archive, or is a damaged share zip.
-pub async fn open_zip_file(file: File) -> Result<Opened, String> {
+pub async fn open_zip_file(file: File, host: Option<&Host>) -> Result<Opened, String> {
+    match host {
+        Some(host) => host.open_zip(file).await,
+        None => open_zip_here(file).await,
+    }
+}
+
+/// [`open_zip_file`] in this thread: the worker's, or the page's where there is no worker
+/// (the component tests).
+///
+/// # Errors
+/// As [`open_zip_file`].
+#[cfg(feature = "engine")]
+pub async fn open_zip_here(file: File) -> Result<Opened, String> {
     let name = file.name();
     let (scratch, archive) = zip_in_place(&file).await?;
     let manifest = VPath::new(&format!("/zip/{MANIFEST_NAME}")).ok();
@@ -1276,7 +1343,9 @@ pub async fn open_zip_file(file: File) -> Result<Opened, String> {
         let bytes = zip_bytes(&file).await?;
         if is_share_zip(&bytes) {
             return open_share_zip(&bytes)
-                .map(|shared| Opened::Shared(shared, name.clone(), SharedRaw::Zip(file.clone())))
+                .map(|shared| {
+                    Opened::Shared(Box::new(shared), name.clone(), SharedRaw::Zip(file.clone()))
+                })
                 .map_err(|error| format!("{name}: {}", crate::share::open_error("file", &error)));
         }
     }
@@ -1288,20 +1357,12 @@ pub async fn open_zip_file(file: File) -> Result<Opened, String> {
     )))
 }
 
-/// Opens a zip `File` as a source (for Refresh, which reads a zip again).
-///
-/// # Errors
-/// When it cannot be read or is not a zip archive.
-pub async fn zip_from_file(file: File) -> Result<Source, String> {
-    let (scratch, archive) = zip_in_place(&file).await?;
-    Ok(Source::zip_listed(
-        &file.name(),
-        &scratch,
-        archive,
-        Some(file),
-    ))
+#[cfg(not(feature = "engine"))]
+async fn open_zip_here(_file: File) -> Result<Opened, String> {
+    Err(crate::worker_host::NO_WORKER.to_owned())
 }
 
+#[cfg(feature = "engine")]
 /// Lists a zip `File` in place into a scratch tree at `/zip`: its end and central directory
 /// are read through `File.slice`, never the whole archive; entries are read when asked.
 async fn zip_in_place(file: &File) -> Result<(Tree, ZipSource), String> {
@@ -1324,6 +1385,7 @@ async fn zip_in_place(file: &File) -> Result<(Tree, ZipSource), String> {
     ))
 }
 
+#[cfg(feature = "engine")]
 /// The message for a zip that cannot be opened.
 fn zip_error(file_name: &str, error: &memdiag_core::ZipError) -> String {
     format!(
@@ -1331,6 +1393,7 @@ fn zip_error(file_name: &str, error: &memdiag_core::ZipError) -> String {
     )
 }
 
+#[cfg(feature = "engine")]
 /// Reads `range` of a `File` (`File.slice`).
 async fn slice_bytes(file: &File, range: &std::ops::Range<u64>) -> Result<Vec<u8>, String> {
     let blob = file
@@ -1342,6 +1405,7 @@ async fn slice_bytes(file: &File, range: &std::ops::Range<u64>) -> Result<Vec<u8
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
+#[cfg(feature = "engine")]
 async fn zip_bytes(file: &File) -> Result<Vec<u8>, String> {
     if file.size() > 2048.0 * 1024.0 * 1024.0 {
         return Err(format!(
@@ -1533,7 +1597,11 @@ async fn resolve_handles(pending: &mut Vec<(String, JsValue)>, out: &mut Vec<Sou
 ///
 /// # Errors
 /// When the browser refuses the read.
-pub async fn reread(source: &Source, listed: &dyn Fn(u64)) -> Result<Option<Source>, String> {
+pub async fn reread(
+    source: &Source,
+    listed: &dyn Fn(u64),
+    host: Option<&Host>,
+) -> Result<Option<Source>, String> {
     match &source.origin {
         Origin::Folder(Some(handle)) => {
             let files = list_handle_folder(handle, listed).await?;
@@ -1543,7 +1611,10 @@ pub async fn reread(source: &Source, listed: &dyn Fn(u64)) -> Result<Option<Sour
                 Some(handle.clone()),
             )))
         }
-        Origin::Zip(Some(file)) => zip_from_file(file.clone()).await.map(Some),
+        Origin::Zip(Some(file)) => match open_zip_file(file.clone(), host).await? {
+            Opened::Source(source) => Ok(Some(source)),
+            Opened::Shared(..) => Err(format!("{} is now a share zip", file.name())),
+        },
         Origin::Live(root) => crate::live::refresh(source, root, listed).await.map(Some),
         Origin::Folder(None) | Origin::Zip(None) | Origin::Listed(_) => Ok(None),
         // Read again only if the next run asks for it.
@@ -1572,6 +1643,7 @@ pub fn listed_by_name(root: &str, rel: &str) -> bool {
         && parts.next().is_some_and(|third| third != "memory")
 }
 
+#[cfg(feature = "engine")]
 /// The name of the single top folder every path sits in, if there is one.
 fn single_top_folder<'a>(paths: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut top: Option<&str> = None;

@@ -5,16 +5,23 @@
 //!
 //! - [`App`] is the layout: it makes the state and the engine, shares them through the
 //!   [`Page`] context, and places the components.
-//! - [`engine`] holds the sources and runs the analysis (in the [`worker`], through
+//! - [`engine`] holds the sources and runs the analysis (in the analysis worker, through
 //!   [`worker_host`]), reporting each step to the reducer; the page reaches it through one
 //!   hook, [`engine::use_engine`].
+//! - The page is two wasm modules. `memdiag-web` (`src/main.rs`, built without the `engine`
+//!   feature) is what first paint loads: the components, the state, the sources and the
+//!   worker's host. `memdiag-engine` (`src/worker_main.rs`, with `engine`) is the worker:
+//!   `worker` answers the page's messages ([`messages`] says what they hold), and holds the
+//!   analysis, zips, sanitizing ([`share`]), clean-up planning ([`cleanups`]) and the
+//!   demo's files. With `engine` on and no worker (the component tests), the page does all
+//!   of it in place.
 //! - [`ingest`] turns drops, inputs and the demo into sources and states the analysis loop,
 //!   reading only the contents the core asks for.
 //! - [`state`] holds the page state in its parts, the one reducer that changes it, and the
 //!   pure rules behind it.
 //! - [`components`] draw the report; they know nothing of files or the core's rules.
-//! - [`share`] runs the core's sanitizing for the Share dialog and opens shared links and
-//!   files, which the page then shows read-only.
+//! - [`share`] runs the core's sanitizing for the Share dialog (in the worker) and opens
+//!   shared links and files, which the page then shows read-only.
 //! - [`browser`] wraps what the page asks of the browser (the clock, the address bar,
 //!   downloads, the clipboard, listeners); every other module reaches the browser through it.
 //! - [`demo`] is the built-in snapshot.
@@ -36,13 +43,16 @@ use web_sys::{DragEvent, Element, EventTarget, HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
 pub mod browser;
+pub mod cleanups;
 pub mod components;
 pub mod demo;
 pub mod engine;
 pub mod ingest;
 pub mod live;
+pub mod messages;
 pub mod share;
 pub mod state;
+#[cfg(feature = "engine")]
 pub mod worker;
 pub mod worker_host;
 
@@ -262,7 +272,7 @@ fn share_dialog(state: &UseReducerHandle<State>) -> Html {
             });
             html! {
                 <ShareDialog report={report.clone()} tree={tree.clone()} input={input.clone()}
-                    made={made.clone()} on_close={on_close} />
+                    made={made.clone()} on_close={on_close} remote={loaded.remote.clone()} />
             }
         }
         _ => Html::default(),

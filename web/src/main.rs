@@ -1,14 +1,8 @@
 //! The page's entry point; everything lives in the library so that tests can mount it.
 //!
-//! The same wasm runs the analysis worker: there is no window in a worker, and `main` starts
-//! the worker's message loop instead of the page.
-
-use wasm_bindgen::JsCast;
+//! This is the wasm first paint loads; the analysis runs in a second one, `memdiag-engine`
+//! (`src/worker_main.rs`), which the page's worker loads.
 
 fn main() {
-    if js_sys::global().dyn_into::<web_sys::Window>().is_ok() {
-        memdiag_web::run();
-    } else {
-        memdiag_web::worker::start();
-    }
+    memdiag_web::run();
 }

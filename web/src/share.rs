@@ -4,16 +4,21 @@
 //! [`memdiag_core::share`]): what is kept, how text and names are replaced, the payload. This
 //! module only runs it with the person's options and hands the results to the page: the
 //! file list for the preview, the link, the zip, and readable messages when a link or file
-//! cannot be opened.
+//! cannot be opened. The sanitizing runs in the analysis worker ([`prepare`] asks it; the
+//! worker answers with [`answer`]); the page's own wasm has no sanitizer.
 
 use js_sys::{Array, Uint8Array};
 use memdiag_core::report::Report;
-use memdiag_core::{
-    encode_link, sanitize, to_zip, Contents, Input, SanitizeOptions, Sanitized, ShareError, Tree,
-    LINK_KEY, SHARE_FORMAT,
-};
-use wasm_bindgen::JsValue;
+#[cfg(feature = "engine")]
+use memdiag_core::{encode_link, sanitize, to_zip, Contents};
+use memdiag_core::{Input, SanitizeOptions, ShareError, Tree, LINK_KEY, SHARE_FORMAT};
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag};
+
+#[cfg(feature = "engine")]
+use crate::messages::object;
+use crate::messages::{get, text};
+use crate::worker_host::Remote;
 
 /// Links longer than this (in characters) are cut by many chat tools and issue trackers, so
 /// the dialog warns and offers the file instead.
@@ -34,8 +39,10 @@ pub struct SharedFile {
 
 /// The shared snapshot made with one set of options, with everything the dialog shows.
 pub struct Prepared {
-    /// The sanitized snapshot, for the zip.
-    pub sanitized: Sanitized,
+    /// The share zip of the sanitized snapshot, as the Download button saves it.
+    pub zip: Vec<u8>,
+    /// What the person sharing should know (the sanitizer's warnings).
+    pub warnings: Vec<String>,
     /// Its files, in path order.
     pub files: Vec<SharedFile>,
     /// The sum of their sizes.
@@ -58,6 +65,7 @@ pub struct Prepared {
 impl Prepared {
     /// Sanitizes `tree` (with the contents its analysis read), analysed with `input` into
     /// `report`, and builds the link on `base_url`.
+    #[cfg(feature = "engine")]
     pub fn new(
         tree: &Tree,
         input: &Input,
@@ -103,11 +111,12 @@ impl Prepared {
             Vec::new()
         };
         Prepared {
+            zip: to_zip(&sanitized, made),
+            warnings: sanitized.warnings.clone(),
             visible_names,
             link_refusal,
             zip_refusal,
             shared_home: sanitized.input.home.clone(),
-            sanitized,
             files,
             total_bytes,
             link,
@@ -117,13 +126,185 @@ impl Prepared {
 
     /// What could not be kept exactly, each a sentence for the sender.
     pub fn warnings(&self) -> &[String] {
-        &self.sanitized.warnings
+        &self.warnings
     }
 
     /// True when the link is too long for chat tools.
     pub fn link_too_long(&self) -> bool {
         self.link.len() > LINK_WARN_CHARS
     }
+}
+
+/// Makes the shared snapshot of a finished analysis with `options`: in the analysis worker
+/// when the page has one (`remote`), else in place (the component tests).
+///
+/// # Errors
+/// A message for a person when the worker cannot answer.
+#[allow(clippy::too_many_arguments)]
+pub async fn prepare(
+    remote: Option<&Remote>,
+    tree: &Tree,
+    input: &Input,
+    report: &Report,
+    options: SanitizeOptions,
+    made: &str,
+    base_url: &str,
+) -> Result<Prepared, String> {
+    match remote {
+        Some(remote) => {
+            let answer = remote
+                .ask(
+                    "share",
+                    vec![
+                        ("input", crate::messages::input_to_json(input).into()),
+                        ("keep_file_names", options.keep_file_names.into()),
+                        ("keep_user_name", options.keep_user_name.into()),
+                        ("keep_text", options.keep_text.into()),
+                        ("other_projects", options.other_projects.into()),
+                        ("made", made.into()),
+                        ("base_url", base_url.into()),
+                    ],
+                )
+                .await?;
+            Prepared::from_answer(&answer)
+                .ok_or_else(|| "the analysis worker sent no shared copy".to_owned())
+        }
+        None => prepare_here(tree, input, report, options, made, base_url),
+    }
+}
+
+#[cfg(feature = "engine")]
+fn prepare_here(
+    tree: &Tree,
+    input: &Input,
+    report: &Report,
+    options: SanitizeOptions,
+    made: &str,
+    base_url: &str,
+) -> Result<Prepared, String> {
+    Ok(Prepared::new(tree, input, report, options, made, base_url))
+}
+
+#[cfg(not(feature = "engine"))]
+fn prepare_here(
+    _: &Tree,
+    _: &Input,
+    _: &Report,
+    _: SanitizeOptions,
+    _: &str,
+    _: &str,
+) -> Result<Prepared, String> {
+    Err(crate::worker_host::NO_WORKER.to_owned())
+}
+
+impl Prepared {
+    /// The copy the worker's [`answer`] describes.
+    fn from_answer(answer: &JsValue) -> Option<Prepared> {
+        let value: serde_json::Value = serde_json::from_str(&text(answer, "prepared")).ok()?;
+        let strings = |key: &str| -> Vec<String> {
+            value
+                .get(key)
+                .and_then(|v| v.as_array())
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let maybe = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+        let files = value
+            .get("files")?
+            .as_array()?
+            .iter()
+            .map(|file| SharedFile {
+                path: file
+                    .get("path")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("")
+                    .to_owned(),
+                original: file
+                    .get("original")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned),
+                size: file
+                    .get("size")
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0),
+                carried: file
+                    .get("carried")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false),
+            })
+            .collect();
+        let zip = get(answer, "zip")
+            .dyn_into::<js_sys::ArrayBuffer>()
+            .map(|buffer| Uint8Array::new(&buffer).to_vec())
+            .unwrap_or_default();
+        Some(Prepared {
+            zip,
+            warnings: strings("warnings"),
+            files,
+            total_bytes: value.get("total_bytes")?.as_u64()?,
+            shared_home: maybe("shared_home")?,
+            link: maybe("link")?,
+            differences: strings("differences"),
+            visible_names: strings("visible_names"),
+            link_refusal: maybe("link_refusal"),
+            zip_refusal: maybe("zip_refusal"),
+        })
+    }
+}
+
+/// The worker's answer to a `share` message: the shared copy of the analysis the message
+/// carries (its report, tree and input), made with the message's options.
+#[cfg(feature = "engine")]
+pub(crate) fn answer(data: &JsValue) {
+    let report: Report = match serde_json::from_str(&text(data, "report")) {
+        Ok(report) => report,
+        Err(error) => {
+            return crate::worker::failed(&format!("the report could not be read: {error}"))
+        }
+    };
+    let Some(input) = crate::messages::input_from_json(&text(data, "input")) else {
+        return crate::worker::failed("the analysis input could not be read");
+    };
+    let tree = crate::messages::tree_from(&get(data, "tree"));
+    let flag = |key: &str| get(data, key).as_bool().unwrap_or(false);
+    let options = SanitizeOptions {
+        keep_file_names: flag("keep_file_names"),
+        keep_user_name: flag("keep_user_name"),
+        keep_text: flag("keep_text"),
+        other_projects: flag("other_projects"),
+    };
+    let copy = Prepared::new(
+        &tree,
+        &input,
+        &report,
+        options,
+        &text(data, "made"),
+        &text(data, "base_url"),
+    );
+    let prepared = serde_json::json!({
+        "files": copy.files.iter().map(|f| serde_json::json!({
+            "path": f.path, "original": f.original, "size": f.size, "carried": f.carried,
+        })).collect::<Vec<_>>(),
+        "total_bytes": copy.total_bytes,
+        "shared_home": copy.shared_home,
+        "link": copy.link,
+        "differences": copy.differences,
+        "visible_names": copy.visible_names,
+        "link_refusal": copy.link_refusal,
+        "zip_refusal": copy.zip_refusal,
+        "warnings": copy.warnings,
+    });
+    let zip = Uint8Array::from(copy.zip.as_slice()).buffer();
+    let message = object(&[
+        ("type", "shared-copy".into()),
+        ("prepared", prepared.to_string().into()),
+        ("zip", zip.clone().into()),
+    ]);
+    let _ = crate::worker::scope().post_message_with_transfer(&message, &Array::of1(&zip));
 }
 
 /// The page's address without its query and fragment: what a link is built on.
@@ -181,8 +362,7 @@ pub fn zip_name(made: &str) -> String {
 /// # Errors
 /// When the browser refuses to make the Blob or the link.
 pub fn download_zip(prepared: &Prepared, made: &str) -> Result<(), JsValue> {
-    let bytes = to_zip(&prepared.sanitized, made);
-    let array = Uint8Array::from(bytes.as_slice());
+    let array = Uint8Array::from(prepared.zip.as_slice());
     let parts = Array::of1(&array);
     let options = BlobPropertyBag::new();
     options.set_type("application/zip");

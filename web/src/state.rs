@@ -18,6 +18,8 @@ use memdiag_core::{
 };
 use yew::Reducible;
 
+use crate::worker_host::Remote;
+
 /// How long a scan's result is reused before a re-run lists and reads the sources again.
 pub const SCAN_FRESH_MS: f64 = 30_000.0;
 
@@ -479,6 +481,9 @@ pub struct Loaded {
     pub tree: Option<Shared<Tree>>,
     /// The exact input that report was made with (today's date included), for sharing.
     pub input: Option<Shared<Input>>,
+    /// The same analysis as the worker sent it, for asking the worker about it (sharing,
+    /// clean-ups, Download JSON); `None` where the page analysed in place.
+    pub remote: Option<Remote>,
 }
 
 /// What the page analyses.
@@ -570,6 +575,8 @@ pub enum Action {
         tree: Shared<Tree>,
         /// The input it was made with.
         input: Shared<Input>,
+        /// The analysis as the worker sent it, when a worker made it.
+        remote: Option<Remote>,
         /// When it finished.
         at: f64,
     },
@@ -652,8 +659,9 @@ impl State {
                 report,
                 tree,
                 input,
+                remote,
                 at,
-            } if run == self.status.run => self.finish(report, tree, input, at),
+            } if run == self.status.run => self.finish(report, tree, input, remote, at),
             Action::RunFailed(run, message) if run == self.status.run => {
                 self.status.busy = None;
                 self.status.error = Some(message);
@@ -759,6 +767,7 @@ impl State {
         report: Shared<Report>,
         tree: Shared<Tree>,
         input: Shared<Input>,
+        remote: Option<Remote>,
         at: f64,
     ) {
         let old_path = self.selected_row().map(|row| row.path.clone());
@@ -769,6 +778,7 @@ impl State {
         self.loaded.report = Some(report);
         self.loaded.tree = Some(tree);
         self.loaded.input = Some(input);
+        self.loaded.remote = remote;
         self.status.busy = None;
         self.status.error = None;
         self.status.scanned_at = Some(at);
@@ -1166,6 +1176,7 @@ pub(crate) mod tests {
             report: Shared::new(report(files)),
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
+            remote: None,
             at: 0.0,
         });
         state
@@ -1297,6 +1308,7 @@ pub(crate) mod tests {
             report: Shared::new(report(files)),
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
+            remote: None,
             at: 1.0,
         });
         assert_eq!(state.nav.cursor, Some(TreeItem::File(0)));
@@ -1431,6 +1443,7 @@ pub(crate) mod tests {
             report,
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
+            remote: None,
             at: 2.0,
         });
         assert_eq!(state.pane.view, View::Health);
@@ -1484,6 +1497,7 @@ pub(crate) mod tests {
             report: Shared::new(report(Vec::new())),
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
+            remote: None,
             at: 3.0,
         });
         assert!(state.loaded.report.is_none());

@@ -1,23 +1,35 @@
-//! The analysis worker: tree building and analysis off the page's main thread.
+//! The analysis worker: tree building, analysis, zips, sharing and clean-up plans, off the
+//! page's main thread and out of the page's own wasm.
 //!
-//! The worker loads the page's own wasm (`web/assets/worker.js` starts it; `main` sees no
-//! window and calls [`start`]), so it costs no second download. The page keeps every source
-//! and reads every file; the worker keeps a copy of each source's listing (names, sizes,
-//! dates, no `File` objects), mounts them, runs [`crate::ingest::analysis_loop`] and asks
-//! the page for the sizes and contents the core names. The messages, page to worker:
+//! The worker has a wasm of its own, `memdiag-engine` (`src/worker_main.rs`, with the
+//! `engine` feature; `web/assets/worker.js` starts it and its `main` calls [`start`]); the
+//! page's first-paint wasm has no analysis, zip reader, YAML, sanitizer or demo files. The
+//! page keeps every source and reads every file of a folder; the worker keeps a copy of each
+//! source's listing (names, sizes, dates, no `File` objects but a zip's), mounts them, runs
+//! [`crate::ingest::analysis_loop`] and asks the page for the sizes and contents the core
+//! names. The messages, page to worker (their fields: [`crate::messages`]):
 //!
 //! - `source`: a source's listing, sent once per worker (`id`, `name`, `role`, `kind`,
 //!   `rels` and `modified` joined by NUL, `sizes` as a `Float64Array`, `diagnostics` as
-//!   JSON); the demo is named only, the worker has it compiled in;
+//!   JSON; a zip also its `File` and `prefix`, and the worker reads its entries itself); the
+//!   demo is named only, the worker has it compiled in;
 //! - `infer`: guess home, project and OS for these sources (answered with `inferred`);
 //! - `run`: analyse (answered with `progress`, `stat` and `read` messages, then `done`,
 //!   which carries the report as JSON, the share basis as `tree_*` fields for the file view
-//!   and sharing, and `phases`, where the run's time went, for the page benchmark);
+//!   and sharing, the clean-ups each memory folder offers, and `phases`, where the run's
+//!   time went, for the page benchmark);
 //! - `stats`: the answer to a `stat` (`sizes` as a `Float64Array`, `modified` joined by
 //!   NUL), for files listed by name only whose entries the analysis looked at;
 //! - `contents`: the answer to a `read` (an `ArrayBuffer` per file, or the reason as text);
+//! - `zip`: open a zip `File` (answered with `listed`, its listing as a `source` message
+//!   has it, or `opened` with `share` set for a share zip);
+//! - `open-shared`: decode a shared link or share zip (answered with `opened`: the snapshot's
+//!   tree, input, date and format);
 //! - `shared`: analyse a shared link or share zip (answered with `done`, which also names
-//!   the files the snapshot lacked).
+//!   the files the snapshot lacked);
+//! - `share` and `plan`: sanitize a finished analysis for sharing ([`crate::share::answer`])
+//!   or plan a clean-up of it ([`crate::cleanups::answer`]); the message carries the
+//!   analysis as the worker's `done` sent it, so the worker keeps nothing between them.
 //!
 //! A panic posts `panic` with its text before the wasm traps; the page then ends the worker
 //! and says so, and starts a new one for the next run ([`crate::worker_host`]).
@@ -26,19 +38,18 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use js_sys::{Array, Float64Array, Object, Promise, Reflect, Uint32Array, Uint8Array};
-use memdiag_core::report::Os;
-use memdiag_core::{Contents, Diagnostic, FileEntry, Tree, VPath};
+use js_sys::{Array, Float64Array, Promise, Uint32Array, Uint8Array};
+use memdiag_core::{Contents, FileEntry, Tree, VPath};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 
-use crate::ingest::{self, Reader, Role, Snapshot, Source, SourceFile};
+use crate::ingest::{self, Reader, Snapshot, Source};
+use crate::messages::{
+    get, input_to_json, inputs_from_json, inputs_to_json, number, object, text, NOT_SHARED,
+};
 use crate::state::{Inputs, Progress};
-
-/// What `analyze_shared` marks a file the snapshot lacks with.
-pub(crate) const NOT_SHARED: &str = "not in the shared snapshot";
 
 thread_local! {
     static SOURCES: RefCell<BTreeMap<u32, Rc<Source>>> = RefCell::default();
@@ -111,6 +122,15 @@ fn handle(data: JsValue) {
             wasm_bindgen_futures::spawn_local(run(sources, inputs, input));
         }
         "shared" => wasm_bindgen_futures::spawn_local(shared(data)),
+        "open-shared" => wasm_bindgen_futures::spawn_local(async move {
+            match open_raw(&data).await {
+                Ok(snapshot) => post_snapshot(&snapshot, false),
+                Err(message) => failed(&message),
+            }
+        }),
+        "zip" => wasm_bindgen_futures::spawn_local(open_zip(data)),
+        "share" => crate::share::answer(&data),
+        "plan" => crate::cleanups::answer(&data),
         _ => {}
     }
 }
@@ -138,7 +158,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
             tree,
             input,
             origins,
-        }) => match serde_json::to_string(&report) {
+        }) => match serde_json::to_string_pretty(&report) {
             Ok(json) => {
                 // The page's file view and sharing read only what sharing would keep: every
                 // file the report lists, with its contents, and the folders around them.
@@ -168,6 +188,11 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
                     }
                 }
                 let (mut fields, transfer) = tree_fields(&basis);
+                let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &basis);
+                fields.push((
+                    "cleanups",
+                    crate::cleanups::cleanups_to_json(&cleanups).into(),
+                ));
                 let phases = ingest::last_phases();
                 let timings = object(&[
                     ("listing_ms", LISTING_MS.with(std::cell::Cell::get).into()),
@@ -232,68 +257,6 @@ fn tree_fields(tree: &Tree) -> (Vec<(&'static str, JsValue)>, Array) {
         ("tree_diagnostics", diagnostics.into()),
     ];
     (fields, transfer)
-}
-
-/// The tree [`tree_fields`] put in a message.
-pub(crate) fn tree_from(data: &JsValue) -> Tree {
-    let strings = |key: &str| -> Vec<String> {
-        get(data, key)
-            .dyn_into::<Array>()
-            .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
-            .unwrap_or_default()
-    };
-    let mut tree = Tree::new();
-    for mount in strings("tree_mounts") {
-        if let Ok(path) = VPath::new(&mount) {
-            tree.add_mount(path);
-        }
-    }
-    for dir in strings("tree_dirs") {
-        if let Ok(path) = VPath::new(&dir) {
-            tree.add_dir(path);
-        }
-    }
-    let sizes = get(data, "tree_sizes")
-        .dyn_into::<Float64Array>()
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
-    let contents = get(data, "tree_contents")
-        .dyn_into::<Array>()
-        .unwrap_or_default();
-    let paths = text(data, "tree_files");
-    let modified = text(data, "tree_modified");
-    if !sizes.is_empty() {
-        for (n, ((path, modified), size)) in paths
-            .split('\0')
-            .zip(modified.split('\0'))
-            .zip(sizes)
-            .enumerate()
-        {
-            let Ok(path) = VPath::new(path) else { continue };
-            let value = contents.get(n as u32);
-            let contents = if let Some(message) = value.as_string() {
-                Contents::Unreadable(message)
-            } else if value.is_instance_of::<js_sys::ArrayBuffer>() {
-                Contents::Loaded(Uint8Array::new(&value).to_vec())
-            } else {
-                Contents::Unread
-            };
-            tree.insert(
-                path,
-                FileEntry {
-                    size: size as u64,
-                    contents,
-                    modified: (!modified.is_empty()).then(|| modified.to_owned()),
-                },
-            );
-        }
-    }
-    let diagnostics: Vec<Diagnostic> =
-        serde_json::from_str(&text(data, "tree_diagnostics")).unwrap_or_default();
-    for diagnostic in diagnostics {
-        tree.push_diagnostic(diagnostic);
-    }
-    tree
 }
 
 /// Reads what the worker has not read before through the page, and keeps it.
@@ -430,14 +393,13 @@ async fn ask_page(kind: &str, pairs: &[u32]) -> JsValue {
     JsFuture::from(promise).await.unwrap_or_default()
 }
 
-async fn shared(data: JsValue) {
-    let version = get(&data, "version").as_string();
-    let link = get(&data, "link").as_string();
-    let opened = match link {
+/// The shared snapshot a `shared` or `open-shared` message names: a link, or a share zip.
+async fn open_raw(data: &JsValue) -> Result<memdiag_core::SharedSnapshot, String> {
+    match get(data, "link").as_string() {
         Some(link) => {
             memdiag_core::decode_link(&link).map_err(|e| crate::share::open_error("link", &e))
         }
-        None => match get(&data, "zip").dyn_into::<File>() {
+        None => match get(data, "zip").dyn_into::<File>() {
             Ok(file) => match ingest::read_file(&file).await {
                 Ok(bytes) => memdiag_core::open_share_zip(&bytes)
                     .map_err(|e| crate::share::open_error("file", &e)),
@@ -445,8 +407,41 @@ async fn shared(data: JsValue) {
             },
             Err(_) => Err("nothing to open".to_owned()),
         },
+    }
+}
+
+/// Answers with a shared snapshot: its tree's fields, its input, when it was made.
+fn post_snapshot(snapshot: &memdiag_core::SharedSnapshot, share_zip: bool) {
+    let (mut fields, transfer) = tree_fields(&snapshot.tree);
+    fields.push(("type", "opened".into()));
+    fields.push(("share", share_zip.into()));
+    fields.push(("input", input_to_json(&snapshot.input).into()));
+    fields.push(("made", snapshot.made.as_str().into()));
+    fields.push(("format", f64::from(snapshot.format).into()));
+    fields.push(("text_kept", snapshot.text_kept.into()));
+    let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
+}
+
+/// Opens a zip the page was given: a share zip answers with its snapshot, any other with
+/// its listing (the worker reads its entries when the analysis asks).
+async fn open_zip(data: JsValue) {
+    let Ok(file) = get(&data, "zip").dyn_into::<File>() else {
+        return failed("nothing to open");
     };
-    let snapshot = match opened {
+    match ingest::open_zip_here(file).await {
+        Ok(ingest::Opened::Shared(snapshot, ..)) => post_snapshot(&snapshot, true),
+        Ok(ingest::Opened::Source(source)) => {
+            let listing = crate::messages::source_message(&source);
+            let _ = js_sys::Reflect::set(&listing, &"type".into(), &"listed".into());
+            let _ = scope().post_message(&listing);
+        }
+        Err(message) => failed(&message),
+    }
+}
+
+async fn shared(data: JsValue) {
+    let version = get(&data, "version").as_string();
+    let snapshot = match open_raw(&data).await {
         Ok(snapshot) => snapshot,
         Err(message) => return failed(&message),
     };
@@ -459,12 +454,20 @@ async fn shared(data: JsValue) {
                 })
                 .map(|(path, _)| JsValue::from_str(path.as_str()))
                 .collect();
-            match serde_json::to_string(&report) {
-                Ok(json) => post(&[
-                    ("type", "done".into()),
-                    ("report", json.into()),
-                    ("missing", missing.into()),
-                ]),
+            match serde_json::to_string_pretty(&report) {
+                Ok(json) => {
+                    // The tree as analysed, for asking about it later (its clean-ups).
+                    let (mut fields, transfer) = tree_fields(&tree);
+                    let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &tree);
+                    fields.push((
+                        "cleanups",
+                        crate::cleanups::cleanups_to_json(&cleanups).into(),
+                    ));
+                    fields.push(("type", "done".into()));
+                    fields.push(("report", json.into()));
+                    fields.push(("missing", missing.into()));
+                    let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
+                }
                 Err(error) => failed(&error.to_string()),
             }
         }
@@ -472,7 +475,7 @@ async fn shared(data: JsValue) {
     }
 }
 
-fn failed(message: &str) {
+pub(crate) fn failed(message: &str) {
     post(&[("type", "failed".into()), ("message", message.into())]);
 }
 
@@ -488,151 +491,20 @@ fn sources_named(data: &JsValue) -> Vec<Rc<Source>> {
     })
 }
 
-/// The worker's copy of a source from its `source` message.
+/// The worker's copy of a source from its `source` message: the demo's files are compiled
+/// in here.
 fn source_from_message(data: &JsValue) -> Option<Source> {
-    let id = number(data, "id") as u32;
-    let kind = text(data, "kind");
-    if kind == "demo" {
+    if text(data, "kind") == "demo" {
+        let id = number(data, "id") as u32;
         return crate::demo::source().map(|demo| demo.with_id(id));
     }
-    let role = role_from(&text(data, "role"))?;
-    let kind: &'static str = match kind.as_str() {
-        "zip" => "zip",
-        "file" => "file",
-        _ => "folder",
-    };
-    let rels = text(data, "rels");
-    let modified = text(data, "modified");
-    let sizes = get(data, "sizes").dyn_into::<Float64Array>().ok()?.to_vec();
-    let files: Vec<SourceFile> = if sizes.is_empty() {
-        Vec::new()
-    } else {
-        rels.split('\0')
-            .zip(modified.split('\0'))
-            .zip(sizes)
-            .map(|((rel, modified), size)| SourceFile {
-                rel: rel.to_owned(),
-                size: size as u64,
-                reader: Reader::Remote,
-                modified: (!modified.is_empty()).then(|| modified.to_owned()),
-            })
-            .collect()
-    };
-    let diagnostics: Vec<Diagnostic> =
-        serde_json::from_str(&text(data, "diagnostics")).unwrap_or_default();
-    Some(Source::listed(
-        id,
-        text(data, "name"),
-        role,
-        kind,
-        files,
-        diagnostics,
-    ))
+    crate::messages::source_from_message(data)
 }
 
-/// The `source` message that gives the worker its copy of `source`.
-pub(crate) fn source_message(source: &Source) -> JsValue {
-    let info = source.info();
-    if info.kind == "demo" {
-        return object(&[
-            ("type", "source".into()),
-            ("id", f64::from(source.id()).into()),
-            ("kind", "demo".into()),
-        ]);
-    }
-    let mut rels = String::new();
-    let mut modified = String::new();
-    let mut sizes = Vec::with_capacity(source.files.len());
-    for (n, file) in source.files.iter().enumerate() {
-        if n > 0 {
-            rels.push('\0');
-            modified.push('\0');
-        }
-        rels.push_str(&file.rel);
-        modified.push_str(file.modified.as_deref().unwrap_or(""));
-        sizes.push(file.size as f64);
-    }
-    let diagnostics = serde_json::to_string(source.diagnostics()).unwrap_or_default();
-    object(&[
-        ("type", "source".into()),
-        ("id", f64::from(source.id()).into()),
-        ("kind", info.kind.into()),
-        ("role", info.role.into()),
-        ("name", source.name.as_str().into()),
-        ("rels", rels.into()),
-        ("modified", modified.into()),
-        ("sizes", Float64Array::from(sizes.as_slice()).into()),
-        ("diagnostics", diagnostics.into()),
-    ])
-}
-
-fn role_from(role: &str) -> Option<Role> {
-    Some(match role {
-        "config" => Role::Config,
-        "home" => Role::Home,
-        "project" => Role::Project,
-        "demo" => Role::Fixed,
-        "claude-json" => Role::ClaudeJson,
-        _ => return None,
-    })
-}
-
-/// The fields as JSON, for messages between the page and the worker.
-pub(crate) fn inputs_to_json(inputs: &Inputs) -> String {
-    serde_json::json!({
-        "home": inputs.home,
-        "project": inputs.project,
-        "os": inputs.os,
-        "config_dir": inputs.config_dir,
-        "project_mount": inputs.project_mount,
-        "version": inputs.version,
-        "reads": inputs.reads,
-    })
-    .to_string()
-}
-
-/// The fields from [`inputs_to_json`].
-pub(crate) fn inputs_from_json(json: &str) -> Option<Inputs> {
-    let value: serde_json::Value = serde_json::from_str(json).ok()?;
-    let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
-    Some(Inputs {
-        home: text("home")?,
-        project: text("project").unwrap_or_default(),
-        os: serde_json::from_value::<Os>(value.get("os")?.clone()).ok()?,
-        config_dir: text("config_dir").unwrap_or_default(),
-        project_mount: text("project_mount"),
-        version: text("version"),
-        reads: value
-            .get("reads")
-            .and_then(|r| serde_json::from_value(r.clone()).ok())
-            .unwrap_or_default(),
-    })
-}
-
-fn scope() -> DedicatedWorkerGlobalScope {
+pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(fields: &[(&str, JsValue)]) {
+pub(crate) fn post(fields: &[(&str, JsValue)]) {
     let _ = scope().post_message(&object(fields));
-}
-
-pub(crate) fn object(fields: &[(&str, JsValue)]) -> JsValue {
-    let object = Object::new();
-    for (key, value) in fields {
-        let _ = Reflect::set(&object, &JsValue::from_str(key), value);
-    }
-    object.into()
-}
-
-pub(crate) fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-pub(crate) fn text(target: &JsValue, key: &str) -> String {
-    get(target, key).as_string().unwrap_or_default()
-}
-
-pub(crate) fn number(target: &JsValue, key: &str) -> f64 {
-    get(target, key).as_f64().unwrap_or(0.0)
 }

@@ -17,13 +17,40 @@ use memdiag_core::Tree;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::ingest::{SharedRaw, Source};
-use crate::state::{Inputs, Progress};
-use crate::worker::{
-    get, inputs_from_json, inputs_to_json, number, object, source_message, text, tree_from,
+use crate::ingest::{Opened, SharedRaw, Source};
+use crate::messages::{
+    get, inputs_from_json, inputs_to_json, number, object, snapshot_from, source_from_message,
+    source_message, text, tree_from,
 };
+use crate::state::{Inputs, Progress};
+
+/// What the page says when it has no analysis worker and no engine of its own.
+pub const NO_WORKER: &str = "The analysis worker could not start in this browser, so nothing can be analysed here. Try a current Chrome, Edge, Firefox or Safari.";
+
+/// A finished analysis as the worker sent it. The page hands it back as it came when the
+/// worker is to sanitize it for sharing or plan a clean-up of it, so that the page never
+/// encodes a report or a tree itself.
+pub struct Wire {
+    /// The report as JSON (pretty-printed: the page's Download JSON saves it as it is).
+    pub report_json: String,
+    /// The `tree_*` fields of the answer (see [`crate::messages::tree_from`]).
+    pub tree: JsValue,
+    /// The clean-ups each memory folder offers, as JSON (see [`crate::cleanups`]).
+    pub cleanups_json: String,
+}
+
+impl Wire {
+    /// The analysis the worker's `done` message describes.
+    fn from_answer(answer: &JsValue) -> Wire {
+        Wire {
+            report_json: text(answer, "report"),
+            tree: answer.clone(),
+            cleanups_json: text(answer, "cleanups"),
+        }
+    }
+}
 
 thread_local! {
     /// Time spent posting listings to the worker since the last run ended, for the page
@@ -52,6 +79,54 @@ impl Failure {
             )),
             Failure::Message(message) => Some(message.clone()),
         }
+    }
+}
+
+/// A finished analysis that the worker can be asked about (to share it, to plan a clean-up
+/// of it): the worker's host and the analysis as the worker sent it.
+#[derive(Clone)]
+pub struct Remote {
+    host: Host,
+    wire: Rc<Wire>,
+}
+
+impl Remote {
+    /// The analysis `wire` that `host` sent.
+    pub fn new(host: Host, wire: Wire) -> Remote {
+        Remote {
+            host,
+            wire: Rc::new(wire),
+        }
+    }
+
+    /// The report as the worker sent it (pretty-printed JSON).
+    pub fn report_json(&self) -> &str {
+        &self.wire.report_json
+    }
+
+    /// The clean-ups as the worker sent them (JSON).
+    pub fn cleanups_json(&self) -> &str {
+        &self.wire.cleanups_json
+    }
+
+    /// Asks the worker `kind` about this analysis, with `fields`.
+    ///
+    /// # Errors
+    /// A message for a person when the worker cannot answer.
+    pub async fn ask(&self, kind: &str, fields: Vec<(&str, JsValue)>) -> Result<JsValue, String> {
+        self.host.ask(kind, &self.wire, fields).await
+    }
+}
+
+impl PartialEq for Remote {
+    fn eq(&self, other: &Remote) -> bool {
+        Rc::ptr_eq(&self.wire, &other.wire)
+    }
+}
+
+impl std::fmt::Debug for Remote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Remote(..)")
     }
 }
 
@@ -127,7 +202,7 @@ impl Host {
         inputs: &Inputs,
         today: &str,
         progress: impl Fn(Progress) + 'static,
-    ) -> Result<(Report, Tree), Failure> {
+    ) -> Result<(Report, Tree, Wire), Failure> {
         let message = object(&[
             ("type", "run".into()),
             ("sources", ids(&sources).into()),
@@ -136,7 +211,8 @@ impl Host {
         ]);
         let answer = self.job(sources, Some(Rc::new(progress)), message).await?;
         let started = js_sys::Date::now();
-        let done = (report_of(&answer)?, tree_from(&answer));
+        let wire = Wire::from_answer(&answer);
+        let done = (report_of(&wire.report_json)?, tree_from(&answer), wire);
         // Where the run's time went, for the page benchmark (tests/e2e/bench.mjs).
         let phases = get(&answer, "phases");
         let _ = js_sys::Reflect::set(
@@ -159,7 +235,7 @@ impl Host {
         &self,
         raw: &SharedRaw,
         version: Option<String>,
-    ) -> Result<(Report, Vec<String>), Failure> {
+    ) -> Result<(Report, Vec<String>, Wire), Failure> {
         let (key, value): (&str, JsValue) = match raw {
             SharedRaw::Link(link) => ("link", link.as_str().into()),
             SharedRaw::Zip(file) => ("zip", file.clone().into()),
@@ -174,7 +250,69 @@ impl Host {
             .dyn_into::<Array>()
             .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
             .unwrap_or_default();
-        Ok((report_of(&answer)?, missing))
+        let wire = Wire::from_answer(&answer);
+        Ok((report_of(&wire.report_json)?, missing, wire))
+    }
+
+    /// Opens a shared link or share zip in the worker (decoding it reads hostile input) and
+    /// returns the snapshot it holds.
+    ///
+    /// # Errors
+    /// A message for a person when it cannot be opened (see [`crate::share::open_error`]).
+    pub async fn open_shared(
+        &self,
+        raw: &SharedRaw,
+    ) -> Result<memdiag_core::SharedSnapshot, String> {
+        let (key, value): (&str, JsValue) = match raw {
+            SharedRaw::Link(link) => ("link", link.as_str().into()),
+            SharedRaw::Zip(file) => ("zip", file.clone().into()),
+        };
+        let message = object(&[("type", "open-shared".into()), (key, value)]);
+        let answer = self.job(Vec::new(), None, message).await.map_err(said)?;
+        snapshot_from(&answer).ok_or_else(|| "the worker sent no snapshot".to_owned())
+    }
+
+    /// Opens a zip `File` in the worker: a share zip as its snapshot, any other as a source
+    /// whose entries the worker reads (the page never opens an archive).
+    ///
+    /// # Errors
+    /// A message for a person: not a zip, damaged, unreadable.
+    pub async fn open_zip(&self, file: File) -> Result<Opened, String> {
+        let name = file.name();
+        let message = object(&[("type", "zip".into()), ("zip", file.clone().into())]);
+        let answer = self.job(Vec::new(), None, message).await.map_err(said)?;
+        if get(&answer, "share").as_bool() == Some(true) {
+            let snapshot =
+                snapshot_from(&answer).ok_or_else(|| "the worker sent no snapshot".to_owned())?;
+            return Ok(Opened::Shared(
+                Box::new(snapshot),
+                name,
+                SharedRaw::Zip(file),
+            ));
+        }
+        let source = source_from_message(&answer)
+            .ok_or_else(|| format!("{name}: the worker sent no listing"))?;
+        Ok(Opened::Source(source.with_new_id().with_zip(file)))
+    }
+
+    /// Asks the worker a question about a finished analysis (`wire`) and waits for the
+    /// answer: `kind` names it, `fields` say the rest.
+    ///
+    /// # Errors
+    /// A message for a person when the worker cannot answer.
+    pub async fn ask(
+        &self,
+        kind: &str,
+        wire: &Wire,
+        fields: Vec<(&str, JsValue)>,
+    ) -> Result<JsValue, String> {
+        let mut all = vec![
+            ("type", JsValue::from_str(kind)),
+            ("report", wire.report_json.as_str().into()),
+            ("tree", wire.tree.clone()),
+        ];
+        all.extend(fields);
+        self.job(Vec::new(), None, object(&all)).await.map_err(said)
     }
 
     /// Sends one job, replacing any that runs, and waits for its final answer.
@@ -416,8 +554,15 @@ async fn answer_stat(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
     let _ = worker.post_message(&answer);
 }
 
-fn report_of(answer: &JsValue) -> Result<Report, Failure> {
-    serde_json::from_str(&text(answer, "report"))
+/// What the page says for a job that gave no answer.
+fn said(failure: Failure) -> String {
+    failure
+        .message()
+        .unwrap_or_else(|| "a newer request replaced this one".to_owned())
+}
+
+fn report_of(json: &str) -> Result<Report, Failure> {
+    serde_json::from_str(json)
         .map_err(|e| Failure::Message(format!("the worker's report could not be read: {e}")))
 }
 

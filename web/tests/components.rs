@@ -212,6 +212,7 @@ fn state_with(report: Report) -> State {
         report: Shared::new(report),
         tree: Shared::new(Tree::new()),
         input: Shared::new(memdiag_core::Input::default()),
+        remote: None,
         at: 0.0,
     });
     state
@@ -228,7 +229,7 @@ async fn dropped_folder(name: &str, files: &[(&str, &str)]) -> ingest::Source {
         entry: entry.unchecked_into(),
         handle: None,
     };
-    ingest::open_dropped(item, &|_| ())
+    ingest::open_dropped(item, &|_| (), None)
         .await
         .unwrap()
         .into_source()
@@ -918,7 +919,7 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
         entry: entry.unchecked_into(),
         handle: None,
     };
-    let source = ingest::open_dropped(item, &|n| listed.set(n))
+    let source = ingest::open_dropped(item, &|n| listed.set(n), None)
         .await
         .unwrap()
         .into_source()
@@ -1038,7 +1039,7 @@ async fn refresh_reads_a_folder_again_through_its_kept_handle() {
     let first =
         ingest::Source::folder("shop".to_owned(), Vec::new(), Some(handle.unchecked_into()));
     assert!(first.rereadable());
-    let fresh = ingest::reread(&first, &|_| ())
+    let fresh = ingest::reread(&first, &|_| (), None)
         .await
         .unwrap()
         .expect("a handle can be read again");
@@ -1050,7 +1051,10 @@ async fn refresh_reads_a_folder_again_through_its_kept_handle() {
     // A folder from the input has no handle: Refresh says it cannot read it again.
     let plain = ingest::Source::folder("plain".to_owned(), Vec::new(), None);
     assert!(!plain.rereadable());
-    assert!(ingest::reread(&plain, &|_| ()).await.unwrap().is_none());
+    assert!(ingest::reread(&plain, &|_| (), None)
+        .await
+        .unwrap()
+        .is_none());
 }
 
 // --- the health view -----------------------------------------------------------------------
@@ -1973,6 +1977,7 @@ async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
                 let closed = closed.clone();
                 Callback::from(move |_| closed.set(true))
             },
+            remote: None,
         },
     )
     .render();
@@ -2339,7 +2344,7 @@ async fn a_share_zip_opens_as_a_shared_snapshot_and_another_zip_as_a_source() {
         let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
         web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap()
     };
-    match ingest::open_zip_file(file(&bytes, "memdiag-share-2026-11-30.zip"))
+    match ingest::open_zip_file(file(&bytes, "memdiag-share-2026-11-30.zip"), None)
         .await
         .unwrap()
     {
@@ -2354,13 +2359,13 @@ async fn a_share_zip_opens_as_a_shared_snapshot_and_another_zip_as_a_source() {
     // A zip without the manifest is an ordinary snapshot.
     let mut plain = zip_of(&[(".claude/CLAUDE.md", "# Me\n")]);
     assert!(matches!(
-        ingest::open_zip_file(file(&plain, "claude.zip")).await,
+        ingest::open_zip_file(file(&plain, "claude.zip"), None).await,
         Ok(ingest::Opened::Source(_))
     ));
     // A damaged share zip says so: here its manifest's compressed bytes are wiped.
     plain = bytes.clone();
     plain[60..120].fill(0);
-    let message = match ingest::open_zip_file(file(&plain, "broken-share.zip")).await {
+    let message = match ingest::open_zip_file(file(&plain, "broken-share.zip"), None).await {
         Err(message) => message,
         Ok(_) => panic!("a damaged share zip opens"),
     };

@@ -363,7 +363,7 @@ async fn the_analysis_reads_no_transcript_and_refresh_reads_only_changed_files()
     fs.borrow_mut().put("CLAUDE.md", "be brief, and kind\n");
     fs.borrow_mut().log.clear();
     let fresh = Rc::new(
-        ingest::reread(&source, &|_| {})
+        ingest::reread(&source, &|_| {}, None)
             .await
             .expect("refresh")
             .expect("a live source reads again"),
@@ -467,7 +467,7 @@ async fn orphans_are_linked_or_deleted_and_an_index_compacted_into_a_new_file() 
     let long: String = (1..=230).map(|i| format!("- entry {i}\n")).collect();
     fs.borrow_mut().put(&format!("{MEMORY}/MEMORY.md"), &long);
     let fresh = Rc::new(
-        ingest::reread(&source, &|_| {})
+        ingest::reread(&source, &|_| {}, None)
             .await
             .expect("refresh")
             .expect("live"),

@@ -19,13 +19,17 @@ use std::rc::Rc;
 
 use memdiag_core::cleanup::{self, Compaction, MemoryCleanups, Plan};
 use memdiag_core::report::FileRow;
+use memdiag_core::report::Report;
+use memdiag_core::Tree;
 use wasm_bindgen::JsValue;
 use web_sys::{Blob, BlobPropertyBag, HtmlInputElement};
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
+use crate::cleanups::Ask;
 use crate::ingest::{Origin, Source};
 use crate::state::{Inputs, Shared};
+use crate::worker_host::Remote;
 use crate::{browser, live, Page};
 
 /// A plan under review, or made and undoable.
@@ -63,8 +67,16 @@ fn with_store<T>(f: impl FnOnce(&mut Store) -> T) -> T {
     out
 }
 
+/// Plans `ask` (in the analysis worker, see [`crate::cleanups`]) and opens the plan for
+/// review.
+fn ask_for(remote: Option<Remote>, report: Shared<Report>, tree: Shared<Tree>, ask: Ask) {
+    spawn_local(async move {
+        review(crate::cleanups::plan(remote.as_ref(), &report, &tree, ask).await);
+    });
+}
+
 /// Opens a plan for review (a planning error becomes the message).
-fn review(plan: Result<Plan, cleanup::CleanupError>) {
+fn review(plan: Result<Plan, String>) {
     with_store(|store| match plan {
         Ok(plan) => {
             store.reviewing = Some(Entry { plan });
@@ -94,9 +106,11 @@ pub fn CleanupPanel() -> Html {
     else {
         return Html::default();
     };
-    let all = use_memo((report.clone(), tree.clone()), |(report, tree)| {
-        cleanup::memory_cleanups(report, tree)
-    });
+    let remote = state.loaded.remote.clone();
+    let all = use_memo(
+        (report.clone(), tree.clone(), remote),
+        |(report, tree, remote)| crate::cleanups::memory_cleanups(remote.as_ref(), report, tree),
+    );
     let sources = page.engine.sources();
     let read_only = state.read_only();
     let live_sources = sources.iter().any(|s| matches!(s.origin, Origin::Live(_)));
@@ -181,10 +195,14 @@ pub fn FolderCleanups(props: &FolderProps) -> Html {
             orphans.set(next);
         })
     };
-    let remove_lines = {
-        let (tree, index, dead) = (tree.clone(), m.index.clone(), dead.clone());
-        Callback::from(move |_: MouseEvent| review(cleanup::remove_lines(&tree, &index, &dead)))
+    let remote = page.state.loaded.remote.clone();
+    let asking = |ask: Ask| {
+        let (remote, report, tree) = (remote.clone(), report.clone(), tree.clone());
+        Callback::from(move |_: MouseEvent| {
+            ask_for(remote.clone(), report.clone(), tree.clone(), ask.clone())
+        })
     };
+    let remove_lines = asking(Ask::RemoveLines(m.index.clone(), (*dead).clone()));
     let selected_orphans = || {
         let chosen = (*orphans).clone();
         m.orphans
@@ -193,25 +211,9 @@ pub fn FolderCleanups(props: &FolderProps) -> Html {
             .filter(|p| chosen.contains(p))
             .collect::<Vec<String>>()
     };
-    let link_orphans = {
-        let (report, tree, index, chosen) = (
-            report.clone(),
-            tree.clone(),
-            m.index.clone(),
-            selected_orphans(),
-        );
-        Callback::from(move |_: MouseEvent| {
-            review(cleanup::index_orphans(&report, &tree, &index, &chosen))
-        })
-    };
-    let delete_orphans = {
-        let (tree, chosen) = (tree.clone(), selected_orphans());
-        Callback::from(move |_: MouseEvent| review(cleanup::delete_files(&tree, &chosen)))
-    };
-    let compact = |how: Compaction| {
-        let (report, tree, index) = (report.clone(), tree.clone(), m.index.clone());
-        Callback::from(move |_: MouseEvent| review(cleanup::compact(&report, &tree, &index, &how)))
-    };
+    let link_orphans = asking(Ask::IndexOrphans(m.index.clone(), selected_orphans()));
+    let delete_orphans = asking(Ask::DeleteFiles(selected_orphans()));
+    let compact = |how: Compaction| asking(Ask::Compact(m.index.clone(), how));
     let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
     let whose = match &m.agent {
         Some(agent) => format!("agent {agent}"),
@@ -296,14 +298,25 @@ pub fn DeleteFile(props: &DeleteFileProps) -> Html {
     let Some(page) = use_context::<Page>() else {
         return Html::default();
     };
-    let Some(tree) = page.state.loaded.tree.clone() else {
+    let (Some(report), Some(tree)) = (
+        page.state.loaded.report.clone(),
+        page.state.loaded.tree.clone(),
+    ) else {
         return Html::default();
     };
     if !cleanup::can_delete(&props.row) {
         return Html::default();
     }
-    let row = props.row.clone();
-    let onclick = Callback::from(move |_: MouseEvent| review(cleanup::delete_row(&tree, &row)));
+    let remote = page.state.loaded.remote.clone();
+    let path = props.row.path.clone();
+    let onclick = Callback::from(move |_: MouseEvent| {
+        ask_for(
+            remote.clone(),
+            report.clone(),
+            tree.clone(),
+            Ask::DeleteRow(path.clone()),
+        )
+    });
     html! {
         <button class="cleanup-delete" data-testid="cleanup-delete-file" onclick={onclick}
             title="Shows what would be deleted first; nothing happens before you confirm">

@@ -17,6 +17,7 @@ use yew::{
 
 use crate::share::{self, Prepared, LINK_WARN_CHARS};
 use crate::state::{grouped, human_bytes, Shared};
+use crate::worker_host::Remote;
 
 /// Props of [`ShareDialog`].
 #[derive(Properties, PartialEq)]
@@ -35,6 +36,10 @@ pub struct ShareDialogProps {
     pub base_url: Option<String>,
     /// Closes the dialog.
     pub on_close: Callback<()>,
+    /// The same analysis in the analysis worker, which sanitizes it; `None` sanitizes in
+    /// place (the component tests, which have no worker).
+    #[prop_or_default]
+    pub remote: Option<Remote>,
 }
 
 /// What the Copy button last did.
@@ -88,6 +93,8 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
         let prepared = prepared.clone();
         let copied = copied.clone();
         let base_url = props.base_url.clone();
+        let remote = props.remote.clone();
+        let failure = failure.clone();
         use_effect_with(basis.clone(), move |basis| {
             let basis = basis.clone();
             copied.set(Copied::Not);
@@ -95,8 +102,13 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                 crate::browser::yield_now().await;
                 let base = base_url.unwrap_or_else(share::page_base_url);
                 let (options, report, tree, input, made) = &basis;
-                let copy = Prepared::new(tree, input, report, *options, made, &base);
-                prepared.set(Some((basis, Shared::new(copy))));
+                let made_copy =
+                    share::prepare(remote.as_ref(), tree, input, report, *options, made, &base)
+                        .await;
+                match made_copy {
+                    Ok(copy) => prepared.set(Some((basis, Shared::new(copy)))),
+                    Err(message) => failure.set(Some(message)),
+                }
             });
         });
     }

@@ -22,10 +22,11 @@ pub fn TopBar() -> Html {
 
     let on_download = {
         let report = state.loaded.report.clone();
+        let remote = state.loaded.remote.clone();
         let dispatch = state.dispatcher();
         Callback::from(move |_: MouseEvent| {
             if let Some(report) = &report {
-                if let Err(e) = browser::download_report(report) {
+                if let Err(e) = browser::download_report(report, remote.as_ref()) {
                     dispatch.dispatch(Action::Error(Some(format!(
                         "Could not save the report: {}",
                         browser::js_message(&e)
