@@ -487,16 +487,13 @@ impl Discovery<'_> {
                 if !matches!(row.load, LoadType::Link | LoadType::OnDemand) {
                     // The Markdown strip runs once: a read attaches it as it is, every session
                     // sends it trimmed.
-                    let stripped = as_attached(&text);
-                    let sent = trimmed_for_block(&stripped);
+                    let attached = session_text(&self.paths.rules, &text);
+                    // Nothing left once trimmed: not sent (before 2.1.72 a file of comments
+                    // alone was sent, comments and all).
+                    let sent = trimmed_for_block(&attached);
                     if sent.is_empty() && row.group != Group::AutoMemory {
                         row.status = FileStatus::Empty;
                     }
-                    let attached = if self.paths.rules.comments_stripped {
-                        stripped
-                    } else {
-                        crate::text::measure::below_frontmatter(&text).to_owned()
-                    };
                     if !sent.is_empty() && attached != sent {
                         self.attached.insert(path.clone(), measure(&attached));
                     }
@@ -680,6 +677,17 @@ impl Discovery<'_> {
             }
         }
         false
+    }
+}
+
+/// A file's text as a Read attaches it and, untrimmed, as releases before 2.1.79 sent it in
+/// every session: stripped of frontmatter and comments, or before 2.1.72 of its frontmatter
+/// alone.
+pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
+    if rules.comments_stripped {
+        as_attached(text)
+    } else {
+        crate::text::measure::below_frontmatter(text).to_owned()
     }
 }
 

@@ -358,10 +358,7 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         to: ClaudeVersion(2, 1, 71),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
-            "agents-md-fallback-when-the-walk-loads-no-claude-md",
             "imports-in-html-and-comments",
-            "memory-md-empty-after-stripping-not-sent",
-            "text-empty-files-are-not-sent",
         ],
     },
     Unreproduced {

@@ -175,3 +175,22 @@ fn untrimmed_sessions_make_crlf_lf_from_2_1_72_and_keep_it_before() {
     assert_eq!(loaded_units(&analyze_as(Some("2.1.71"), fixture), path), 6);
     assert_eq!(loaded_units(&analyze_as(None, fixture), path), 3);
 }
+
+#[test]
+fn a_file_of_comments_alone_is_sent_before_2_1_72() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n<!-- only -->\n\
+                   //- /home/alice/app/CLAUDE.local.md\n  \n\t\n";
+    let sent = |version| -> Vec<String> {
+        analyze_as(version, fixture)
+            .session
+            .files
+            .iter()
+            .map(|f| f.path.clone())
+            .collect()
+    };
+    // From 2.1.72 the comment goes and nothing is left; before, it was sent as written.
+    assert!(sent(None).is_empty());
+    assert!(sent(Some("2.1.72")).is_empty());
+    // A file of white space alone was never sent.
+    assert_eq!(sent(Some("2.1.71")), ["/home/alice/app/CLAUDE.md"]);
+}

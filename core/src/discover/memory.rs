@@ -189,15 +189,12 @@ impl Discovery<'_> {
         let cut = memory_index::cut_with(&text, self.paths.rules.index_caps());
         let mut sent = cut.as_sent();
         // Before 2.1.79 an index the caps left whole went untrimmed, like the other files.
-        if !self.paths.rules.instruction_files_trimmed
-            && cut.truncation.warning.is_none()
-            && !sent.is_empty()
-        {
-            sent = if self.paths.rules.comments_stripped {
-                crate::text::measure::as_attached(&text)
-            } else {
-                crate::text::measure::below_frontmatter(&text).to_owned()
-            };
+        // Before 2.1.72, comments and all: an index of comments alone was sent too.
+        if !self.paths.rules.instruction_files_trimmed && cut.truncation.warning.is_none() {
+            let whole = super::session_text(&self.paths.rules, &text);
+            if !crate::text::measure::trimmed_for_block(&whole).is_empty() {
+                sent = whole;
+            }
         }
         row.status = if sent.is_empty() {
             FileStatus::Empty

@@ -173,7 +173,11 @@ impl Discovery<'_> {
             return false;
         }
         match self.text(path) {
-            Text::Ready(text) => !crate::text::measure::as_sent(&text).is_empty(),
+            Text::Ready(text) => !crate::text::measure::trimmed_for_block(&super::session_text(
+                &self.paths.rules,
+                &text,
+            ))
+            .is_empty(),
             Text::Pending => true,
             _ => false,
         }
