@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use memdiag_core::report::{Code, FileStatus, Os, Report, UnresolvedReason};
@@ -161,11 +162,11 @@ pub(crate) struct Reader {
 /// A folder to list when the analysis looks into it.
 #[derive(Debug, Clone)]
 struct Unlisted {
-    /// The mount point of the listing that found it.
-    mount: VPath,
+    /// The mount point of the listing that found it (shared by every file it lists).
+    mount: Rc<VPath>,
     local: PathBuf,
     /// The folder its links must resolve inside.
-    confine: PathBuf,
+    confine: Rc<PathBuf>,
 }
 
 /// What one folder mount has listed: how many entries, and what it left out.
@@ -179,9 +180,9 @@ struct Listing {
 #[derive(Debug, Clone)]
 struct Local {
     /// The mount point of the listing that found it.
-    mount: VPath,
+    mount: Rc<VPath>,
     path: PathBuf,
-    confine: PathBuf,
+    confine: Rc<PathBuf>,
 }
 
 /// What one folder listing left out, for its finding.
@@ -404,9 +405,9 @@ impl Reader {
         self.listings.insert(at.clone(), Listing::default());
         let mut tree = std::mem::take(&mut self.tree);
         let folder = Unlisted {
-            mount: at.clone(),
+            mount: Rc::new(at.clone()),
             local: local.to_path_buf(),
-            confine: confine.to_path_buf(),
+            confine: Rc::new(confine.to_path_buf()),
         };
         self.list_folder(&mut tree, at, &folder, Some(entries), false);
         self.tree = tree;
@@ -424,7 +425,7 @@ impl Reader {
         deep: bool,
     ) {
         let at = &folder.mount;
-        let mut listing = self.listings.remove(at).unwrap_or_default();
+        let mut listing = self.listings.remove(&**at).unwrap_or_default();
         let first = match opened {
             Some(entries) => Some(entries),
             None => match fs::read_dir(&folder.local) {
@@ -455,6 +456,10 @@ impl Reader {
             };
             // Below `.git` only `worktrees/<name>/gitdir` matters to the analysis.
             let in_git = dir.as_str().contains("/.git/") || dir.file_name() == ".git";
+            // Whether a file here is bulk data depends on its folder, and on its name only
+            // for a transcript: asked once a folder ([`Reader::is_bulk_file`]).
+            let in_config = self.config.as_ref().is_some_and(|c| dir.starts_with(c));
+            let bulk_folder = in_config && self.is_bulk_file(&dir.child("x"));
             for entry in entries {
                 if skipped.stopped {
                     break 'folders;
@@ -469,20 +474,18 @@ impl Reader {
                     continue;
                 };
                 // `DirEntry::file_type` does not follow links.
-                let (Ok(file_type), Some(name)) = (
-                    entry.file_type(),
-                    entry.file_name().to_str().map(str::to_owned),
-                ) else {
+                let os_name = entry.file_name();
+                let (Ok(file_type), Some(name)) = (entry.file_type(), os_name.to_str()) else {
                     skipped.unreadable += 1;
                     continue;
                 };
                 // A name must stay one segment of the virtual path: on a drive path a
                 // backslash is a separator, and `..` would climb.
-                let Some(path) = dir.join_segment(&name) else {
+                let Some(path) = dir.join_segment(name) else {
                     skipped.odd_names.push(format!("{}/{name}", dir.as_str()));
                     continue;
                 };
-                let entry_local = dir_local.join(entry.file_name());
+                let entry_local = dir_local.join(&os_name);
                 if in_git && !git_wanted(&path) {
                     continue;
                 }
@@ -517,7 +520,7 @@ impl Reader {
                         Ok(metadata) if metadata.is_dir() => {
                             // Resolved first: a folder link out of the mount is named as such.
                             match fs::canonicalize(&entry_local) {
-                                Ok(target) if !target.starts_with(&folder.confine) => {
+                                Ok(target) if !target.starts_with(&*folder.confine) => {
                                     skipped.outside.push(path.to_string());
                                 }
                                 _ => skipped.folder_links += 1,
@@ -540,7 +543,7 @@ impl Reader {
                         Err(_) => skipped.dangling += 1,
                     }
                 } else if file_type.is_file() {
-                    let bulk = self.is_bulk_file(&path);
+                    let bulk = bulk_folder || (in_config && name.ends_with(".jsonl"));
                     // Named only: sized when the analysis looks at it, and a transcript is
                     // never sized, dated or read.
                     tree.insert(
@@ -572,7 +575,7 @@ impl Reader {
             !(d.code == Code::ScanSkipped && d.path.as_deref() == Some(at.as_str()))
         });
         note_skipped(tree, at, &listing.skipped);
-        self.listings.insert(at.clone(), listing);
+        self.listings.insert((**at).clone(), listing);
     }
 
     /// Lists one file, or one link to a file when it resolves inside `confine`, with its
@@ -627,9 +630,9 @@ impl Reader {
         self.files.insert(
             path.clone(),
             Local {
-                mount: mount.clone(),
+                mount: Rc::new(mount.clone()),
                 path: local.to_path_buf(),
-                confine: confine.to_path_buf(),
+                confine: Rc::new(confine.to_path_buf()),
             },
         );
     }
@@ -925,7 +928,7 @@ impl ContentSource for Reader {
 fn read_confined(local: &Local) -> Result<Vec<u8>, String> {
     let resolved =
         fs::canonicalize(&local.path).map_err(|error| format!("cannot read the file: {error}"))?;
-    if !resolved.starts_with(&local.confine) {
+    if !resolved.starts_with(&*local.confine) {
         return Err("it leads outside the mounted folder; not read".to_owned());
     }
     read_local(&resolved)
