@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use memdiag_core::{analyze_with, ContentSource, Entry, Input, ListingAsk, Tree, VPath};
@@ -382,5 +382,63 @@ fn sizes(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, sizes);
+/// Times `run` `samples` times and gives the median.
+fn median(samples: usize, mut run: impl FnMut() -> Duration) -> Duration {
+    let mut times: Vec<Duration> = (0..samples).map(|_| run()).collect();
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+/// The linearity goal of issue 13, printed: mounting plus the analysis at each size (medians
+/// of plain timed runs, outside criterion), and the ratio of each size's time to the one ten
+/// times smaller, which must stay at or under 12.
+fn linearity(_: &mut Criterion) {
+    let input = input();
+    let mut rows: Vec<(usize, usize, Duration, Duration, Duration)> = Vec::new();
+    for size in SIZES {
+        let entries = entries(size);
+        let samples = if size >= 300_000 { 5 } else { 11 };
+        let mount = median(samples, || {
+            let entries = entries.clone();
+            let start = Instant::now();
+            black_box(Tree::from_entries(&[HOME], entries));
+            start.elapsed()
+        });
+        let tree = Tree::from_entries(&[HOME], entries.clone());
+        let analyze = median(samples, || {
+            let mut tree = tree.clone();
+            let start = Instant::now();
+            black_box(analyze_with(&mut tree, &input, &mut Listed).unwrap());
+            start.elapsed()
+        });
+        let both = median(samples, || {
+            let entries = entries.clone();
+            let start = Instant::now();
+            let mut tree = Tree::from_entries(&[HOME], entries);
+            black_box(analyze_with(&mut tree, &input, &mut Listed).unwrap());
+            start.elapsed()
+        });
+        rows.push((size, entries.len(), mount, analyze, both));
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("\nlinearity (issue 13: ten times the entries, at most 12 times the time)");
+    println!("| entries | mount ms | analyze ms | mount + analyze ms | × the size before |");
+    println!("| ---: | ---: | ---: | ---: | ---: |");
+    let mut before: Option<Duration> = None;
+    for (size, count, mount, analyze, both) in rows {
+        let ratio = before.map_or_else(
+            || "—".to_owned(),
+            |b| format!("{:.1}×", both.as_secs_f64() / b.as_secs_f64()),
+        );
+        println!(
+            "| {size} ({count}) | {:.1} | {:.1} | {:.1} | {ratio} |",
+            ms(mount),
+            ms(analyze),
+            ms(both)
+        );
+        before = Some(both);
+    }
+}
+
+criterion_group!(benches, linearity, sizes);
 criterion_main!(benches);
