@@ -498,11 +498,14 @@ impl Discovery<'_> {
                         self.attached.insert(path.clone(), measure(&attached));
                     }
                     // Before 2.1.79 every session sent them untrimmed too (from 2.1.72 with
-                    // CRLF made LF, as the trimmed ones are), and before 2.1.72 with their
-                    // comments and carriage returns.
+                    // CRLF made LF where the Markdown lexer stripped a comment), and before
+                    // 2.1.72 with their comments and carriage returns.
                     let loaded = if self.paths.rules.instruction_files_trimmed {
                         sent
-                    } else if self.paths.rules.comments_stripped && attached.contains("\r\n") {
+                    } else if self.paths.rules.comments_stripped
+                        && text.contains("<!--")
+                        && attached.contains("\r\n")
+                    {
                         attached.replace("\r\n", "\n")
                     } else {
                         attached

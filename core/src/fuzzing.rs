@@ -63,6 +63,7 @@ pub fn memory_index(text: &str) -> usize {
                 Caps {
                     size_cap,
                     strip_first,
+                    strip_comments: strip_first,
                     warning,
                     drop_controls,
                 },

@@ -363,22 +363,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 71),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "memory-md-lines-counted-after-comments-stripped",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 78),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "memory-md-frontmatter-comments-and-leading-blank-lines",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 83),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[
@@ -439,14 +423,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
             "skills-listing-over-budget",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 72),
-        to: ClaudeVersion(2, 1, 283),
-        summary: "files are sent with other text (frontmatter, comments, line ends, trimming, the MEMORY.md caps and warning)",
-        cases: &[
-            "memory-md-crlf-control-and-format-characters",
         ],
     },
     Unreproduced {
@@ -950,6 +926,7 @@ impl Rules {
         crate::text::memory_index::Caps {
             size_cap: self.memory_size_cap,
             strip_first: true,
+            strip_comments: self.comments_stripped,
             warning: self.warning_style,
             drop_controls: self.memory_index_cleaned,
         }

@@ -167,13 +167,23 @@ fn a_byte_order_mark_hides_frontmatter_before_2_1_239() {
 }
 
 #[test]
-fn untrimmed_sessions_make_crlf_lf_from_2_1_72_and_keep_it_before() {
-    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\na\r\nb\r\n";
+fn untrimmed_sessions_make_crlf_lf_where_a_comment_was_stripped_from_2_1_72() {
     let path = "/home/alice/app/CLAUDE.md";
-    // 2.1.78 sends the file untrimmed with LF line ends (`a\nb\n`); 2.1.71 as written.
-    assert_eq!(loaded_units(&analyze_as(Some("2.1.78"), fixture), path), 4);
-    assert_eq!(loaded_units(&analyze_as(Some("2.1.71"), fixture), path), 6);
-    assert_eq!(loaded_units(&analyze_as(None, fixture), path), 3);
+    let commented = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n\
+                     a\r\n<!-- c -->\r\nb\r\n";
+    // 2.1.78 strips the comment line and sends `a\nb\n` untrimmed; 2.1.71 sends it all.
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.78"), commented), path),
+        4
+    );
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.71"), commented), path),
+        "a\r\n<!-- c -->\r\nb\r\n".len() as u64
+    );
+    assert_eq!(loaded_units(&analyze_as(None, commented), path), 3);
+    // Without a comment the Markdown lexer never runs: CRLF stays.
+    let plain = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\na\r\nb\r\n";
+    assert_eq!(loaded_units(&analyze_as(Some("2.1.78"), plain), path), 6);
 }
 
 #[test]
@@ -193,4 +203,47 @@ fn a_file_of_comments_alone_is_sent_before_2_1_72() {
     assert!(sent(Some("2.1.72")).is_empty());
     // A file of white space alone was never sent.
     assert_eq!(sent(Some("2.1.71")), ["/home/alice/app/CLAUDE.md"]);
+}
+
+const INDEX: &str = "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md";
+
+#[test]
+fn a_whole_index_loses_the_blank_lines_after_its_frontmatter_before_2_1_79() {
+    let fixture =
+        format!("//@ project=/home/alice/app\n//- {INDEX}\n---\ntype: index\n---\n\n\n- a\n");
+    // `- a\n`, untrimmed; from 2.1.79 trimmed to `- a`.
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.78"), &fixture), INDEX),
+        4
+    );
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.71"), &fixture), INDEX),
+        4
+    );
+    assert_eq!(loaded_units(&analyze_as(None, &fixture), INDEX), 3);
+}
+
+#[test]
+fn an_index_is_cut_at_200_lines_with_its_comments_before_2_1_72() {
+    let mut index = String::from("<!--\n");
+    for i in 0..30 {
+        index.push_str(&format!("comment {i}\n"));
+    }
+    index.push_str("-->\n");
+    for i in 0..190 {
+        index.push_str(&format!("- line {i}\n"));
+    }
+    let fixture = format!("//@ project=/home/alice/app\n//- {INDEX}\n{index}");
+    let lines = |version| {
+        let report = analyze_as(version, &fixture);
+        let row = report
+            .files
+            .iter()
+            .find(|r| r.path == INDEX)
+            .expect("index row");
+        row.truncation.as_ref().map(|t| t.loaded_lines)
+    };
+    // From 2.1.72 the comment goes first and 190 lines fit; before, it counts.
+    assert_eq!(lines(Some("2.1.72")), Some(190));
+    assert_eq!(lines(Some("2.1.71")), Some(200));
 }

@@ -191,7 +191,7 @@ impl Discovery<'_> {
         // Before 2.1.79 an index the caps left whole went untrimmed, like the other files.
         // Before 2.1.72, comments and all: an index of comments alone was sent too.
         if !self.paths.rules.instruction_files_trimmed && cut.truncation.warning.is_none() {
-            let whole = super::session_text(&self.paths.rules, &text);
+            let whole = untrimmed_index(&self.paths.rules, &text);
             if !crate::text::measure::trimmed_for_block(&whole).is_empty() {
                 sent = whole;
             }
@@ -392,4 +392,26 @@ impl Discovery<'_> {
             _ => None,
         }
     }
+}
+
+/// A whole `MEMORY.md` as releases before 2.1.79 sent it: the session text of the other
+/// files, but the blank lines after its frontmatter go with the frontmatter, and from 2.1.72
+/// CRLF is LF where a comment was stripped (measured on `memory-md-frontmatter-comments-and-leading-blank-lines` and
+/// `memory-md-crlf-control-and-format-characters`).
+fn untrimmed_index(rules: &crate::version::Rules, text: &str) -> String {
+    let mut whole = super::session_text(rules, text);
+    if crate::text::frontmatter::locate(text).is_some() {
+        let mut start = 0;
+        while let Some(end) = whole[start..].find('\n') {
+            if !whole[start..start + end].trim().is_empty() {
+                break;
+            }
+            start += end + 1;
+        }
+        whole.drain(..start);
+    }
+    if rules.comments_stripped && text.contains("<!--") && whole.contains("\r\n") {
+        whole = whole.replace("\r\n", "\n");
+    }
+    whole
 }

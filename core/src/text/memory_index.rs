@@ -51,6 +51,11 @@ pub(crate) struct Caps {
     pub(crate) size_cap: bool,
     /// Frontmatter and block comments stripped before measuring (since 2.1.211).
     pub(crate) strip_first: bool,
+    /// Block comments are among what is stripped (since 2.1.72; before, only the
+    /// frontmatter went, and the index was cut as written below it). Where the text holds a
+    /// comment, stripping it also makes CRLF LF (the program's Markdown lexer does), until
+    /// `drop_controls` takes every carriage return.
+    pub(crate) strip_comments: bool,
     /// The words of the warning appended to a cut index.
     pub(crate) warning: WarningStyle,
     /// Carriage returns and other control and format characters removed (since 2.1.284;
@@ -77,15 +82,31 @@ impl Caps {
     pub(crate) const CURRENT: Caps = Caps {
         size_cap: true,
         strip_first: true,
+        strip_comments: true,
         warning: WarningStyle::Detailed,
         drop_controls: true,
     };
 }
 
+/// The index below its frontmatter, as written, with each line's number in `raw`: what
+/// releases before 2.1.72 measured.
+fn below_frontmatter(raw: &str) -> Stripped {
+    let body = crate::text::measure::below_frontmatter(raw);
+    let skipped = raw[..raw.len() - body.len()].matches('\n').count() as u64;
+    Stripped {
+        text: body.to_owned(),
+        raw_line_of: (1..=body.split('\n').count() as u64)
+            .map(|line| line + skipped)
+            .collect(),
+    }
+}
+
 /// [`cut`] with the rules of a given release.
 pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
-    let mut stripped = if caps.strip_first {
+    let mut stripped = if caps.strip_first && caps.strip_comments {
         strip_for_loading(raw)
+    } else if caps.strip_first {
+        below_frontmatter(raw)
     } else {
         Stripped {
             text: raw.to_owned(),
@@ -95,6 +116,8 @@ pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
     // Removing these never touches a `\n`, so the line map stays true.
     if caps.drop_controls && stripped.text.contains(is_dropped_control) {
         stripped.text.retain(|c| !is_dropped_control(c));
+    } else if caps.strip_comments && raw.contains("<!--") && stripped.text.contains("\r\n") {
+        stripped.text = stripped.text.replace("\r\n", "\n");
     }
     let trimmed_start = stripped.text.len() - stripped.text.trim_start_matches(is_js_space).len();
     let trimmed = stripped.text.trim_matches(is_js_space);
