@@ -247,3 +247,23 @@ fn an_index_is_cut_at_200_lines_with_its_comments_before_2_1_72() {
     assert_eq!(lines(Some("2.1.72")), Some(190));
     assert_eq!(lines(Some("2.1.71")), Some(200));
 }
+
+#[test]
+fn an_import_after_a_block_comment_is_followed_from_2_1_72() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n\
+                   <!-- x --> @after.md\n//- /home/alice/app/after.md\nafter\n";
+    let sent = |version| -> Vec<String> {
+        analyze_as(version, fixture)
+            .session
+            .files
+            .iter()
+            .map(|f| f.path.clone())
+            .collect()
+    };
+    let after = "/home/alice/app/after.md".to_owned();
+    // From 2.1.72 the comment is stripped first and the text after it is scanned; before,
+    // the line was an HTML block, which holds no imports.
+    assert!(sent(None).contains(&after));
+    assert!(sent(Some("2.1.72")).contains(&after));
+    assert!(!sent(Some("2.1.71")).contains(&after));
+}

@@ -62,7 +62,7 @@ impl Discovery<'_> {
     ) -> Vec<Node> {
         let mut children = Vec::new();
         let folder = parent.parent().unwrap_or_else(|| parent.clone());
-        for reference in references::scan(text) {
+        for reference in references::scan_with(text, self.paths.rules.comments_stripped) {
             let resolved = self.resolve(&folder, &reference.target);
             // An import that ends in punctuation never loads, even when a file of that very
             // name exists (measured on 2.1.328).

@@ -49,9 +49,16 @@ pub(crate) struct RawReference {
 /// the byte range where its target is written ([`RawReference::span`]), so that a caller can
 /// rewrite it in place.
 pub(crate) fn scan(text: &str) -> Vec<RawReference> {
+    scan_with(text, true)
+}
+
+/// [`scan`], where `comments_stripped` says whether the release strips block comments before
+/// it scans (2.1.72 on): before, a top-level HTML block that starts with a comment is HTML
+/// like any other, and nothing in it is an import.
+pub(crate) fn scan_with(text: &str, comments_stripped: bool) -> Vec<RawReference> {
     let skip_lines = frontmatter::locate(text).map_or(0, |block| block.line_count);
     let body_start = frontmatter::locate(text).map_or(0, |block| block.body_offset);
-    let regions = import_regions(text, body_start);
+    let regions = import_regions(text, body_start, comments_stripped);
     let mut found = Vec::new();
     let mut fence = FenceTracker::default();
     // Code spans cannot cross a blank line or a fence, so the text is scanned one paragraph
@@ -258,7 +265,7 @@ fn region_of(regions: &[Range<usize>], pos: usize) -> Option<&Range<usize>> {
 /// destination. A top-level HTML block that starts with a comment gives back what stands
 /// outside its comments, since the program strips those before it scans. Adjacent pieces
 /// are merged, so a region is a run of text as a token would hold it.
-fn import_regions(text: &str, body_start: usize) -> Vec<Range<usize>> {
+fn import_regions(text: &str, body_start: usize, comments_stripped: bool) -> Vec<Range<usize>> {
     use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
     let mut regions: Vec<Range<usize>> = Vec::new();
@@ -272,7 +279,7 @@ fn import_regions(text: &str, body_start: usize) -> Vec<Range<usize>> {
         let range = body_start + range.start..body_start + range.end;
         match event {
             Event::Start(tag) => {
-                if depth == 0 && matches!(tag, Tag::HtmlBlock) {
+                if depth == 0 && comments_stripped && matches!(tag, Tag::HtmlBlock) {
                     let block = &text[range.clone()];
                     if block.trim_start().starts_with("<!--") {
                         let mut at = range.start;
