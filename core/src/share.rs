@@ -48,6 +48,7 @@
 //!   [`crate::analyze`] over the [`SharedSnapshot`]'s tree and input finishes in one turn:
 //!   every file it reads is in the tree.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Cursor, Read, Write};
 
@@ -65,7 +66,7 @@ use crate::analyze::Input;
 use crate::archive::{mount_zip, ZipLimits};
 use crate::report::{Code, Diagnostic, Os, Severity};
 use crate::sanitize::Sanitized;
-use crate::tree::{ContentSource, Contents, FileEntry, Tree};
+use crate::tree::{ContentSource, Contents, FileEntry, QuotedLength, Tree};
 use crate::vpath::VPath;
 
 /// The payload format this version writes, and the newest it reads.
@@ -405,6 +406,44 @@ struct Payload {
     /// Written only when true, so a copy without text reads the same as before the field.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     text_kept: bool,
+    /// Shared path or skill name → how the name it stands for measured, where Claude Code's
+    /// text quotes it and the pseudonym's length differs ([`Tree::set_quoted`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    quoted: BTreeMap<String, Quoted>,
+}
+
+/// A quoted name's length: one number when bytes, characters, UTF-16 units and columns
+/// agree (ASCII), else the four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Quoted {
+    Same(u64),
+    Each([u64; 4]),
+}
+
+impl From<QuotedLength> for Quoted {
+    fn from(q: QuotedLength) -> Quoted {
+        if q.bytes == q.chars && q.chars == q.utf16 && q.utf16 == q.columns {
+            Quoted::Same(q.bytes)
+        } else {
+            Quoted::Each([q.bytes, q.chars, q.utf16, q.columns])
+        }
+    }
+}
+
+impl From<Quoted> for QuotedLength {
+    fn from(q: Quoted) -> QuotedLength {
+        let [bytes, chars, utf16, columns] = match q {
+            Quoted::Same(n) => [n; 4],
+            Quoted::Each(each) => each,
+        };
+        QuotedLength {
+            bytes,
+            chars,
+            utf16,
+            columns,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -531,6 +570,11 @@ impl Payload {
                 .collect(),
             files,
             text_kept: sanitized.text_kept,
+            quoted: sanitized
+                .quoted()
+                .iter()
+                .map(|(name, length)| (name.clone(), Quoted::from(*length)))
+                .collect(),
             findings: sanitized
                 .tree
                 .diagnostics()
@@ -628,6 +672,19 @@ impl Payload {
             _ => 0,
         };
         budget.finish(project_files, limits)?;
+        if self.quoted.len() > limits.max_files * 2 {
+            return Err(ShareError::TooLarge(format!(
+                "{} quoted names, over the {} accepted",
+                self.quoted.len(),
+                limits.max_files * 2
+            )));
+        }
+        tree.set_quoted(
+            self.quoted
+                .into_iter()
+                .map(|(name, length)| (name, QuotedLength::from(length)))
+                .collect(),
+        );
         for finding in self.findings {
             // A code this build does not know (a newer sender, a crafted link) is left out.
             let Ok(code) = finding.code.parse::<Code>() else {

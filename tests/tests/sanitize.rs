@@ -576,7 +576,7 @@ fn text_becomes_placeholders_and_references_keep_resolving() {
         KEEP_NAMES,
         "/home/alice/.claude/CLAUDE.md",
         r#"
-        //- /home/aaaaa/.claude/CLAUDE.md
+        //- /home/b/.claude/CLAUDE.md
         # xxxxx'x xxxxx □ 0000 □ ㅁㅁ 🔲
         xxxx 000-0000 xx xxxx xxxxx@xxxxxxx.xxx, xxx <xxxxx://xxxx.xxxx/x>.
         <!-- xxxxxxx: xxx xxxx xxxxxx -->
@@ -592,12 +592,12 @@ fn text_becomes_placeholders_and_references_keep_resolving() {
         NO_NAMES,
         "/home/alice/.claude/CLAUDE.md",
         r#"
-        //- /home/aaaaa/.claude/CLAUDE.md
+        //- /home/c/.claude/CLAUDE.md
         # xxxxx'x xxxxx □ 0000 □ ㅁㅁ 🔲
         xxxx 000-0000 xx xxxx xxxxx@xxxxxxx.xxx, xxx <xxxxx://xxxx.xxxx/x>.
         <!-- xxxxxxx: xxx xxxx xxxxxx -->
-        - @xxxx/xxxxx xxxxx.xx xxx @daaa/qaaaa\ eaaaa.md#xxxx-0, @~/.claude/daaa/a.md.
-        - [xxx xxxxx](<daaa/qaaaa eaaaa.md> "xxxxx") xxx [xxxxxxx](daaa/qaaaa%20eaaaa.md#xxx).
+        - @xxxx/xxxxx xxxxx.xx xxxxxxxxxxxxxxxxx @e/q\ f.md#xxxx-0, @~/.claude/e/b.md.
+        - [xxx xxxxxxxxxxxxxxxxxxxxxxxxxxx](<e/q f.md> "xxxxx") xxx [xxxxxxx](e/q%20f.md#xxx).
         ```xx
         @xxxx/xxx-xx-xxxxxx.xx
         ```
@@ -629,9 +629,9 @@ fn frontmatter_keeps_keys_and_what_discovery_reads() {
         NO_NAMES,
         "/home/alice/shop/.claude/skills/deploy/SKILL.md",
         r#"
-        //- /home/aaaaa/saaa/.claude/skills/daaaaa/SKILL.md
+        //- /home/b/d/.claude/skills/c/SKILL.md
         ---
-        name: daaaaa
+        name: c     
         description: "xxxxx x0.0 xx xxxx \u00f8 \"xxx\""
         when_to_use: >
           xxxx xxxxx xx xxxx
@@ -662,7 +662,7 @@ fn frontmatter_keeps_keys_and_what_discovery_reads() {
         KEEP_NAMES,
         "/home/alice/.claude/projects/-home-alice/memory/payments.md",
         r#"
-        //- /home/aaaaa/.claude/projects/-home-aaaaa/memory/payments.md
+        //- /home/b/.claude/projects/-home-b/memory/payments.md
         ---
         name: xxxxxxxx xxx xxxxxx
         type: project
@@ -696,7 +696,7 @@ fn frontmatter_passes_only_the_words_the_analysis_reads() {
         NO_NAMES,
         "/home/alice/.claude/projects/-home-alice/memory/payments.md",
         r#"
-        //- /home/aaaaa/.claude/projects/-home-aaaaa/memory/paaaaaaa.md
+        //- /home/b/.claude/projects/-home-b/memory/n.md
         ---
         type: project
         modified: 2026-11-02T00:00:00+00:00
@@ -730,14 +730,14 @@ fn settings_keep_only_what_the_analysis_reads() {
         NO_NAMES,
         "/home/alice/.claude/settings.json",
         r#"
-        //- /home/aaaaa/.claude/settings.json
+        //- /home/b/.claude/settings.json
         {
-          "autoMemoryDirectory": "~/meaaaaaa",
+          "autoMemoryDirectory": "~/g",
           "autoMemoryEnabled": "",
           "claudeMdExcludes": [
-            "/home/aaaaa/aba/kaaaaa/**",
+            "/home/b/c/f/**",
             null,
-            "**/daa*/CLAUDE.md"
+            "/home/b/c/e/CLAUDE.md"
           ]
         }
         "#,
@@ -757,8 +757,8 @@ fn a_worktree_keeps_its_main_repository() {
         NO_NAMES,
         "/home/alice/wt/feature/.git",
         r#"
-        //- /home/aaaaa/wp/daaaaaa/.git
-        gitdir: /home/aaaaa/qaaa/.git/worktrees/daaaaaa
+        //- /home/b/e/c/.git
+        gitdir: /home/b/d/.git/worktrees/c
         "#,
     );
 }
@@ -1521,10 +1521,10 @@ fn claude_json_keeps_only_the_projects_import_approval() {
         NO_NAMES,
         "/home/alice/.claude.json",
         r#"
-        //- /home/aaaaa/.claude.json
+        //- /home/b/.claude.json
         {
           "projects": {
-            "/home/aaaaa/aba": {
+            "/home/b/c": {
               "hasClaudeMdExternalIncludesApproved": true
             }
           }

@@ -254,6 +254,12 @@ impl Discovery<'_> {
                 .filter(|d| !d.is_empty());
             let stem = path.file_name().trim_end_matches(".md");
             let file = path.strip_prefix(dir).unwrap_or(path.file_name());
+            // A shared snapshot's pseudonyms stand for names of other lengths (`Tree::quoted`).
+            let quoted = |name: &str| self.tree.quoted(name).map(|q| q.stand_in());
+            let (stem, file) = (
+                quoted(stem).unwrap_or_else(|| stem.to_owned()),
+                quoted(file).unwrap_or_else(|| file.to_owned()),
+            );
             lines.push(match description {
                 Some(description) => format!("- [{stem}]({file}) — {description}"),
                 None => format!("- [{stem}]({file})"),

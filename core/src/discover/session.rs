@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::skills::{fit_listing, SkillLine, SkillSource};
+use super::skills::{fit_listing, listed_measure, SkillLine, SkillSource};
 use super::{family_dir, Discovery};
 use crate::footprint::estimate_tokens;
 use crate::report::{
@@ -63,26 +63,32 @@ impl Discovery<'_> {
         let listing = self.paths.rules.listing_budget;
         let keeps = match listing {
             Some(listing) => {
-                let lines: Vec<(&str, &str)> = listed
+                let lines: Vec<(u64, u64)> = listed
                     .iter()
-                    .map(|l| (l.line.as_str(), l.shown.as_str()))
+                    .map(|l| {
+                        let full = listed_measure(self.tree, &l.line, &l.shown).1;
+                        (full, listed_measure(self.tree, &l.shown, &l.shown).1)
+                    })
                     .collect();
                 fit_listing(&lines, limit, self.listing_budget(&listing), &listing)
             }
             None => Vec::new(),
         };
         let mut skills = Vec::new();
+        let mut skills_units = 0;
         for (i, skill) in listed.iter().enumerate() {
             let line = if keeps.get(i).copied().unwrap_or(true) {
                 &skill.line
             } else {
                 &skill.shown
             };
+            let measured = listed_measure(self.tree, line, &skill.shown).0;
+            skills_units += measured.utf16;
             if let Some(index) = top_level_index(rows, &skill.path) {
                 rows[index].counted = true;
                 rows[index].skill_listing = Some(Measure {
                     lines: 0,
-                    ..measure(line)
+                    ..measured
                 });
             }
             skills.push(line.clone());
@@ -117,7 +123,9 @@ impl Discovery<'_> {
                 claude_code: own.block_wrap
                     + files
                         .iter()
-                        .map(|f| ENTRY_FRAME_UTF16 + utf16(&f.path) + label_units(f.label))
+                        .map(|f| {
+                            ENTRY_FRAME_UTF16 + self.quoted_utf16(&f.path) + label_units(f.label)
+                        })
                         .sum::<u64>(),
             };
         }
@@ -131,7 +139,7 @@ impl Discovery<'_> {
         };
         if let Some(base) = listing_base {
             cost.skills_listing = Cost {
-                user: skills.iter().map(|l| utf16(l)).sum(),
+                user: skills_units,
                 claude_code: base + SKILL_LINE_FRAME_UTF16 * skills.len() as u64
                     - u64::from(own.skills_listing == 0),
             };
@@ -140,7 +148,7 @@ impl Discovery<'_> {
             // The section names the folder with a trailing slash.
             cost.memory_section = Cost {
                 user: 0,
-                claude_code: own.memory_section + utf16(dir.as_str()) + 1,
+                claude_code: own.memory_section + self.quoted_utf16(dir.as_str()) + 1,
             };
         }
         cost.total = Cost {
@@ -157,6 +165,14 @@ impl Discovery<'_> {
             cost,
             later: later_cost(rows, &self.attached),
         }
+    }
+
+    /// The UTF-16 units Claude Code's text spends on quoting a path: its own, or for a
+    /// shared snapshot's pseudonym of another length, the original's ([`Tree::quoted`]).
+    fn quoted_utf16(&self, path: &str) -> u64 {
+        self.tree
+            .quoted(path)
+            .map_or_else(|| utf16(path), |q| q.utf16)
     }
 
     /// The skills listing's budget in columns: `SLASH_COMMAND_TOOL_CHAR_BUDGET` when it is a
@@ -280,7 +296,7 @@ impl Discovery<'_> {
             claude_code: answer
                 .files
                 .iter()
-                .map(|f| ATTACHED_FRAME_UTF16 + utf16(&f.path))
+                .map(|f| ATTACHED_FRAME_UTF16 + self.quoted_utf16(&f.path))
                 .sum(),
         };
         answer

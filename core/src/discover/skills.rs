@@ -7,6 +7,7 @@ use super::{Discovery, Node};
 use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
+use crate::tree::Tree;
 use crate::version::ListingBudget;
 use crate::vpath::VPath;
 use unicode_width::UnicodeWidthStr;
@@ -109,7 +110,7 @@ impl Discovery<'_> {
             );
             node.row.skill_listing = Some(Measure {
                 lines: 0,
-                ..measure(&listing.line)
+                ..listed_measure(self.tree, &listing.line, &listing.shown).0
             });
             node.row.skill_name = Some(listing.name);
             let invocable = !fm
@@ -181,19 +182,18 @@ pub(super) fn listing_line(
 }
 
 /// Which of the listing's lines keep their description under `budget`: the user's lines
-/// (`user`, each as its full line and its name) and then the release's built-in skills.
+/// (`user`, each as the columns of its full line and of its name, [`listed_measure`]) and then the release's built-in skills.
 /// Returns one flag per user line and one per built-in, in that order.
 pub(super) fn fit_listing(
-    user: &[(&str, &str)],
+    user: &[(u64, u64)],
     limit: usize,
     budget: u64,
     listing: &ListingBudget,
 ) -> Vec<bool> {
     // Each line is `- <line>`; lines are joined by one newline.
-    let columns = |text: &str| 2 + text.width() as u64;
     let mut lines: Vec<(u64, u64, bool)> = user
         .iter()
-        .map(|(full, name)| (columns(full), columns(name), false))
+        .map(|&(full, name)| (2 + full, 2 + name, false))
         .collect();
     for skill in listing.built_ins {
         let shown = skill.shown_units(limit);
@@ -225,6 +225,24 @@ pub(super) fn fit_listing(
             keeps
         })
         .collect()
+}
+
+/// The measure and the columns of `text` (a listing line, or a skill's name alone), which
+/// holds the skill's listed name `shown` once. In a shared snapshot whose pseudonym `shown`
+/// stands for a name of another length, that name's length counts ([`Tree::quoted`]), as it
+/// did in the listing of the original.
+pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, u64) {
+    let mut measured = measure(text);
+    let mut columns = text.width() as u64;
+    if let Some(original) = tree.quoted(shown) {
+        let own = measure(shown);
+        let swap = |all: u64, own: u64, was: u64| all.saturating_sub(own).saturating_add(was);
+        measured.bytes = swap(measured.bytes, own.bytes, original.bytes);
+        measured.chars = swap(measured.chars, own.chars, original.chars);
+        measured.utf16 = swap(measured.utf16, own.utf16, original.utf16);
+        columns = swap(columns, shown.width() as u64, original.columns);
+    }
+    (measured, columns)
 }
 
 /// A skill's description before the listing cuts it: the frontmatter's (else the body's

@@ -7,6 +7,7 @@ use super::*;
 /// What a pass of [`Builder::build`] produces.
 pub(super) struct Built {
     pub(super) tree: Tree,
+    pub(super) quoted: BTreeMap<String, QuotedLength>,
     pub(super) dirs: Vec<VPath>,
     pub(super) input: Input,
     pub(super) paths: BTreeMap<String, String>,
@@ -107,6 +108,8 @@ impl<'a> Builder<'a> {
             skill_listing_budget_env: None,
         };
         self.check_rules(&out);
+        let quoted = self.quoted();
+        out.set_quoted(quoted.clone());
         if self.namer.collecting() {
             // The report's paths and names go through the table too, so that
             // `Sanitized::pseudonym` maps every one of them, unresolved targets included.
@@ -117,11 +120,73 @@ impl<'a> Builder<'a> {
         }
         Built {
             tree: out,
+            quoted,
             dirs,
             input,
             paths,
             warnings: self.warnings,
         }
+    }
+
+    /// How long each name Claude Code quotes was before it was renamed, where its pseudonym
+    /// has another length: every row's path (the instruction block and a read name each file
+    /// they send), the memory folder (the memory section names it), each skill's listed name.
+    /// The shared tree carries it ([`Tree::set_quoted`]) so that those figures stay.
+    pub(super) fn quoted(&self) -> BTreeMap<String, QuotedLength> {
+        let mut quoted = BTreeMap::new();
+        if self.namer.collecting() {
+            return quoted;
+        }
+        let mut note = |original: &str, shared: String| {
+            // A snapshot shared again keeps the first original's lengths.
+            let length = self
+                .tree
+                .quoted(original)
+                .unwrap_or_else(|| length_of(original));
+            if length != length_of(&shared) {
+                quoted.insert(shared, length);
+            }
+        };
+        for row in &self.report.files {
+            note(&row.path, self.namer.file(&row.path));
+            let (Some(name), Ok(path)) = (&row.skill_name, VPath::new(&row.path)) else {
+                continue;
+            };
+            // As the listing shows it: `<folder>`, or `<folder> (<name>)`.
+            let folder = path
+                .parent()
+                .map(|p| p.file_name().to_owned())
+                .unwrap_or_default();
+            let shown = |folder: &str, name: &str| {
+                if name == folder {
+                    folder.to_owned()
+                } else {
+                    format!("{folder} ({name})")
+                }
+            };
+            note(
+                &shown(&folder, name),
+                shown(&self.namer.name(&folder), &self.namer.name(name)),
+            );
+        }
+        if let Some(dir) = &self.report.context.memory_dir {
+            note(dir, self.namer.name(dir));
+        }
+        // A memory folder without an index gets one written from its files' names.
+        for row in self.report.files.iter().filter(|row| row.backfilled) {
+            let Some(dir) = VPath::new(&row.path).ok().and_then(|p| p.parent()) else {
+                continue;
+            };
+            for (path, _) in self.tree.files_under(&dir) {
+                let Some(file) = path.strip_prefix(&dir) else {
+                    continue;
+                };
+                let stem = path.file_name().trim_end_matches(".md");
+                note(file, self.namer.file(file));
+                note(stem, self.namer.name(stem));
+            }
+        }
+        quoted
     }
 
     /// Warns when a renamed rule glob stops matching every kept file of the project it
@@ -187,7 +252,10 @@ impl<'a> Builder<'a> {
             (_, Role::SizeOnly) | (Contents::Unread, _) => (entry.size, Contents::Unread),
             (Contents::Loaded(bytes), Role::Text(kind)) => {
                 let text = self.text_bytes(bytes, &mut |b, s| b.text(s, kind, shown));
-                (entry.size, Contents::Loaded(text))
+                // Where a line could not keep its length (the sharer is warned), the size
+                // follows the bytes.
+                let size = (entry.size + text.len() as u64).saturating_sub(bytes.len() as u64);
+                (size, Contents::Loaded(text))
             }
             (Contents::Loaded(bytes), Role::GitFile) => {
                 let text = self.text_bytes(bytes, &mut |b, s| b.git_file(s));
@@ -232,13 +300,56 @@ impl<'a> Builder<'a> {
             };
             return format!("{bom}{}", rewrite(self, body)).into_bytes();
         }
+        // Each invalid sequence stands as one marker the rewrite keeps where it is (an ASCII
+        // control character, kept like all ASCII punctuation), then becomes an invalid
+        // sequence of its length again, so the file stays invalid and measures the same.
+        const MARK: char = '\u{1a}';
+        let invalid: Vec<usize> = bytes
+            .utf8_chunks()
+            .map(|chunk| chunk.invalid().len())
+            .filter(|&len| len > 0)
+            .collect();
         let lossy = String::from_utf8_lossy(bytes);
-        let rewritten = rewrite(self, &lossy);
         let mut out = Vec::with_capacity(bytes.len());
+        if !lossy.contains(MARK) {
+            let marked = lossy.replace('\u{fffd}', &MARK.to_string());
+            // A U+FFFD written in the file is marked too: it is valid UTF-8 and stays one.
+            let written: Vec<bool> = bytes
+                .utf8_chunks()
+                .flat_map(|chunk| {
+                    let valid = chunk
+                        .valid()
+                        .matches('\u{fffd}')
+                        .map(|_| false)
+                        .collect::<Vec<_>>();
+                    let bad = (!chunk.invalid().is_empty()).then_some(true);
+                    valid.into_iter().chain(bad)
+                })
+                .collect();
+            let rewritten = rewrite(self, &marked);
+            let pieces: Vec<&str> = rewritten.split(MARK).collect();
+            if pieces.len() == written.len() + 1 {
+                let mut lengths = invalid.iter();
+                for (index, piece) in pieces.iter().enumerate() {
+                    out.extend_from_slice(piece.as_bytes());
+                    match written.get(index) {
+                        Some(true) => out.extend_from_slice(invalid_sequence(
+                            lengths.next().copied().unwrap_or(1),
+                        )),
+                        Some(false) => out.extend_from_slice("\u{fffd}".as_bytes()),
+                        None => {}
+                    }
+                }
+                return out;
+            }
+        }
+        let rewritten = rewrite(self, &lossy);
         let mut at = 0;
         for chunk in bytes.utf8_chunks() {
             let valid = chunk.valid().len();
-            out.extend_from_slice(&rewritten.as_bytes()[at..at + valid]);
+            // (Only reached when the marks went astray: never out of bounds.)
+            let part = rewritten.as_bytes().get(at..at + valid).unwrap_or_default();
+            out.extend_from_slice(part);
             at += valid;
             if !chunk.invalid().is_empty() {
                 // One U+FFFD in the lossy text; one invalid sequence of the original length
@@ -251,29 +362,220 @@ impl<'a> Builder<'a> {
     }
 
     /// The shared text of a Markdown (or any text) file.
+    ///
+    /// Placeholders keep every character's length; what is renamed (reference paths, the
+    /// user name in kept text) takes its pseudonym's length, and each line it stands on gets
+    /// the difference back ([`Builder::keep_line_lengths`]), so that every line, and so every
+    /// figure the analysis takes of the text, measures as before.
     pub(super) fn text(&mut self, text: &str, kind: FileKind, shown: &str) -> String {
         let keep_text = self.options.keep_text;
         let mut out: String = text.chars().map(|c| placeholder(c, keep_text)).collect();
         if !keep_text && shown.ends_with("/MEMORY.md") {
             keep_correction_words(text, &mut out);
         }
+        let mut yaml = 0..0;
+        let mut shared_yaml = None;
+        let mut owed = 0;
         if let Some(block) = frontmatter::locate(text) {
-            let yaml = &text[block.yaml.clone()];
-            let shared = self.frontmatter(yaml, kind, shown);
-            out.replace_range(block.yaml, &shared);
+            let source = &text[block.yaml.clone()];
+            let shared = self.frontmatter(source, kind, shown);
+            let change = source.len() as i64 - shared.len() as i64;
+            // A renamed value that no line of the frontmatter had room for: the body of a
+            // skill or sub-agent definition (never sent whole) settles it, any other
+            // file's frontmatter stays placeholders.
+            if change == 0 || kind != FileKind::Other {
+                owed = change;
+                shared_yaml = Some(shared);
+            } else if !self.namer.collecting() {
+                self.warnings.push(format!(
+                    "the frontmatter of {shown} could not keep its length after renaming; its \
+                     fields may differ in the shared report"
+                ));
+            }
+            yaml = block.yaml;
         }
-        self.references(text, &mut out, shown);
+        let mut edits = self.references(text, shown);
         if keep_text && !self.options.keep_user_name {
-            self.replace_user_name(text, &mut out);
+            self.user_name_edits(text, &mut edits);
         }
+        let mut out = self.keep_line_lengths(&out, edits, &yaml, owed, shown);
+        if let Some(shared) = shared_yaml {
+            // Edits are all below the frontmatter, so its place has not moved.
+            out.replace_range(yaml.clone(), &shared);
+        }
+        self.check_references(text, &out, shown);
         out
     }
 
+    /// Applies `edits` (ranges of the text, whose placeholder form `out` has the same offsets,
+    /// each with its shared form) and gives each line back the length the edits took from it
+    /// or added: a placeholder word beside the edit grows or shrinks (`xxxx` → `xxxxxxx`),
+    /// else spaces follow the edit, else a word of placeholders does. What a line cannot
+    /// settle itself another line's placeholder word does, except in a memory index, whose
+    /// every line is measured (the caps, the health view's line lengths).
+    pub(super) fn keep_line_lengths(
+        &mut self,
+        out: &str,
+        mut edits: Vec<(Range<usize>, String)>,
+        yaml: &Range<usize>,
+        mut owed: i64,
+        shown: &str,
+    ) -> String {
+        if edits.is_empty() && owed == 0 {
+            return out.to_owned();
+        }
+        edits.sort_by_key(|(range, _)| range.start);
+        let mut kept_edits: Vec<(Range<usize>, String)> = Vec::with_capacity(edits.len());
+        for (range, shared) in edits {
+            if kept_edits
+                .last()
+                .is_none_or(|(last, _)| last.end <= range.start)
+            {
+                kept_edits.push((range, shared));
+            }
+        }
+        let index = shown.ends_with("/MEMORY.md");
+        // HTML comments are not sent: a letter there must not pay for one outside.
+        let mut comments = Vec::new();
+        let mut from = 0;
+        while let Some(open) = out[from..].find("<!--").map(|i| from + i) {
+            let close = out[open + 4..]
+                .find("-->")
+                .map_or(out.len(), |i| open + 4 + i + 3);
+            comments.push(open..close);
+            from = close;
+        }
+        let free = |i: usize, b: u8| {
+            matches!(b, b'x' | b'0')
+                && !self.options.keep_text
+                && !yaml.contains(&i)
+                && !comments.iter().any(|c| c.contains(&i))
+        };
+        let mut lines: Vec<Vec<(u8, bool)>> = Vec::new();
+        let mut edits = kept_edits.into_iter().peekable();
+        let mut start = 0;
+        for line in out.split_inclusive('\n') {
+            let end = start + line.len();
+            let mut on_line = Vec::new();
+            while let Some(edit) = edits.next_if(|(range, _)| range.start < end) {
+                on_line.push(edit);
+            }
+            // The line as bytes, each marked free when a placeholder letter (`x`) stands
+            // there outside every edit, comment and the frontmatter: those may grow or go.
+            let mut bytes: Vec<(u8, bool)> = Vec::with_capacity(line.len() + 16);
+            let mut at = start;
+            let mut after_edit = 0;
+            let mut first_edit = None;
+            let mut change: i64 = 0;
+            for (range, shared) in &on_line {
+                for (i, b) in out.as_bytes()[at..range.start].iter().enumerate() {
+                    bytes.push((*b, free(at + i, *b)));
+                }
+                first_edit.get_or_insert(bytes.len());
+                bytes.extend(shared.bytes().map(|b| (b, false)));
+                after_edit = bytes.len();
+                change += range.len() as i64 - shared.len() as i64;
+                at = range.end;
+            }
+            for (i, b) in out.as_bytes()[at..end].iter().enumerate() {
+                bytes.push((*b, free(at + i, *b)));
+            }
+            start = end;
+            if on_line.is_empty() {
+                lines.push(bytes);
+                continue;
+            }
+            let first_edit = first_edit.unwrap_or(0);
+            while change < 0 {
+                // Longer than before: a placeholder word loses a letter, never its last.
+                let Some(i) = nearest(&bytes, after_edit, first_edit, false) else {
+                    break;
+                };
+                bytes.remove(i);
+                change += 1;
+            }
+            if change > 0 {
+                if let Some(i) = nearest(&bytes, after_edit, first_edit, true) {
+                    let letter = bytes[i];
+                    bytes.splice(i + 1..i + 1, std::iter::repeat_n(letter, change as usize));
+                    change = 0;
+                } else {
+                    let mut at = after_edit;
+                    while bytes.get(at).is_some_and(|b| matches!(b.0, b')' | b'>')) {
+                        at += 1;
+                    }
+                    // Trailing spaces are trimmed where a line ends the text or (in a
+                    // skill) may be its description; elsewhere they count like any other.
+                    let text_follows = bytes[at..].iter().any(|b| !b.0.is_ascii_whitespace())
+                        || !(out[end..].trim().is_empty() || shown.ends_with("/SKILL.md"));
+                    // One space can also stand inside a link's text or beside a space before
+                    // the edit (not the one after a list marker).
+                    let beside = (1..first_edit).rev().find(|&i| {
+                        bytes[i].0 == b' '
+                            && !bytes[i - 1].0.is_ascii_whitespace()
+                            && !(i == 1 && matches!(bytes[0].0, b'-' | b'*' | b'+'))
+                    });
+                    let inside = bytes[..first_edit].iter().rposition(|b| b.0 == b']');
+                    // Trailing spaces would be trimmed where a line ends a text or gives a
+                    // skill its description: there a word of placeholders, a space before
+                    // it, and one letter owed to another line when only one was missing.
+                    let (filler, count) = if text_follows {
+                        (b' ', change)
+                    } else if let (1, Some(i)) = (change, inside.or(beside)) {
+                        at = i;
+                        (b' ', 1)
+                    } else {
+                        bytes.insert(at, (b' ', false));
+                        at += 1;
+                        let count = (change - 1).max(1);
+                        change -= 1 + count;
+                        (b'x', count)
+                    };
+                    bytes.splice(at..at, std::iter::repeat_n((filler, false), count as usize));
+                    if filler == b' ' {
+                        change = 0;
+                    }
+                }
+            }
+            owed += change;
+            lines.push(bytes);
+        }
+        // What lines could not settle: another line's placeholder word pays it.
+        if !index {
+            // From the end: a skill's first body line can be its description.
+            'settle: while owed != 0 {
+                for bytes in lines.iter_mut().rev() {
+                    let found = nearest(bytes, 0, 0, owed > 0);
+                    if let Some(i) = found {
+                        if owed > 0 {
+                            bytes.insert(i + 1, bytes[i]);
+                            owed -= 1;
+                        } else {
+                            bytes.remove(i);
+                            owed += 1;
+                        }
+                        continue 'settle;
+                    }
+                }
+                break;
+            }
+        }
+        if owed != 0 && !self.namer.collecting() {
+            self.warnings.push(format!(
+                "the text of {shown} could not keep its length after renaming; the shared \
+                 report may measure it differently"
+            ));
+        }
+        let bytes: Vec<u8> = lines.into_iter().flatten().map(|(b, _)| b).collect();
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
     /// With the text kept, the user name is still replaced wherever it is written (in any
-    /// case, inside longer words too), by its pseudonym, which has the same length. A name of
-    /// one or two letters, or one that is a word the analysis reads, is left: replacing every
-    /// `al` or every `project` would change what the text means to the analysis.
-    pub(super) fn replace_user_name(&mut self, text: &str, out: &mut String) {
+    /// case, inside longer words too), by its pseudonym. A name of one or two letters, or one
+    /// that is a word the analysis reads, is left: replacing every `al` or every `project`
+    /// would change what the text means to the analysis.
+    pub(super) fn user_name_edits(&mut self, text: &str, edits: &mut Vec<(Range<usize>, String)>) {
         let user = VPath::new(&self.input.home)
             .map(|home| home.file_name().to_ascii_lowercase())
             .unwrap_or_default();
@@ -299,19 +601,32 @@ impl<'a> Builder<'a> {
             if !(text.is_char_boundary(at) && text.is_char_boundary(end)) {
                 continue;
             }
-            let shared = self.namer.name(&text[at..end]);
-            if shared.len() == end - at && out.is_char_boundary(at) && out.is_char_boundary(end) {
-                out.replace_range(at..end, &shared);
+            if edits.iter().any(|(r, _)| r.start < end && at < r.end) {
+                continue;
             }
+            edits.push((at..end, self.namer.name(&text[at..end])));
         }
     }
 
-    /// Rewrites every import path and local link destination in `out` (the placeholder text
-    /// of `text`, at the same byte offsets) to the shared path, where the scanner found it
-    /// written, then checks that the shared text scans to the renamed references.
-    pub(super) fn references(&mut self, text: &str, out: &mut String, shown: &str) {
-        // An `@word` without an extension that names no file is no import to the analysis
-        // (a handle, a package name): it is text like any other, and becomes placeholders.
+    /// The shared form of every import path and local link destination of the text, where
+    /// the scanner found it written: the shared path of what it points to.
+    pub(super) fn references(&mut self, text: &str, _shown: &str) -> Vec<(Range<usize>, String)> {
+        let mut edits = Vec::new();
+        for reference in self.counted_references(text) {
+            let written = &text[reference.span.clone()];
+            let shared = match reference.kind {
+                ReferenceKind::Import => self.import_path(written),
+                ReferenceKind::Link => self.link_destination(written),
+            };
+            edits.push((reference.span.clone(), shared));
+        }
+        edits
+    }
+
+    /// The references of a text the analysis counts. An `@word` without an extension that
+    /// names no file is no import to the analysis (a handle, a package name): it is text
+    /// like any other, and becomes placeholders.
+    pub(super) fn counted_references(&self, text: &str) -> Vec<references::RawReference> {
         let existing: BTreeSet<&str> = self
             .report
             .files
@@ -325,20 +640,15 @@ impl<'a> Builder<'a> {
                 || references::has_extension(&r.target)
                 || existing.contains(r.target.as_str())
         };
-        let expected: Vec<_> = references::scan(text).into_iter().filter(counts).collect();
-        for reference in &expected {
-            let written = &text[reference.span.clone()];
-            let shared = match reference.kind {
-                ReferenceKind::Import => self.import_path(written),
-                ReferenceKind::Link => self.link_destination(written),
-            };
-            if shared.len() == written.len() {
-                out.replace_range(reference.span.clone(), &shared);
-            }
-        }
+        references::scan(text).into_iter().filter(counts).collect()
+    }
+
+    /// Checks that the shared text scans to the renamed references, on the same lines.
+    pub(super) fn check_references(&mut self, text: &str, out: &str, shown: &str) {
         if self.namer.collecting() {
             return;
         }
+        let expected = self.counted_references(text);
         let renamed: BTreeSet<String> = expected
             .iter()
             .map(|e| self.namer.file(&e.target))
@@ -385,25 +695,32 @@ impl<'a> Builder<'a> {
             .unwrap_or(decoded.len());
         let target: String = decoded[..cut].iter().map(|&(c, _)| c).collect();
         let shared = self.namer.file(&target);
-        let keep_text = self.options.keep_text;
-        let mut renamed = shared.chars();
+        // The pseudonyms keep every space, so the n-th space of the shared path is the n-th
+        // of the original, escaped where that one was.
+        let mut escapes = decoded[..cut]
+            .iter()
+            .filter(|(c, _)| *c == ' ')
+            .map(|&(_, escaped)| escaped);
         let mut out = String::with_capacity(written.len());
-        for (index, &(c, escaped)) in decoded.iter().enumerate() {
-            let c = if index < cut {
-                renamed.next().unwrap_or(c)
-            } else {
-                placeholder(c, keep_text)
-            };
-            if escaped {
+        for c in shared.chars() {
+            if c == ' ' && escapes.next().unwrap_or(false) {
                 out.push('\\');
             }
             out.push(c);
+        }
+        let keep_text = self.options.keep_text;
+        for &(c, escaped) in &decoded[cut..] {
+            if escaped {
+                out.push('\\');
+            }
+            out.push(placeholder(c, keep_text));
         }
         out
     }
 
     /// The shared form of a local link destination as written (inside its parentheses or
-    /// angle brackets), with backslash and percent escapes kept where they stand.
+    /// angle brackets): each renamed run as its pseudonym, everything else written as it
+    /// was (a backslash or percent escape stays an escape), a `#fragment` replaced like text.
     pub(super) fn link_destination(&mut self, written: &str) -> String {
         // The destination as Markdown reads it: a backslash before ASCII punctuation escapes it.
         let mut decoded: Vec<(char, bool)> = Vec::new();
@@ -421,59 +738,93 @@ impl<'a> Builder<'a> {
             .position(|&(c, _)| c == '#')
             .unwrap_or(decoded.len());
         let before: Vec<char> = decoded[..cut].iter().map(|&(c, _)| c).collect();
-        let mut renamed = before.clone();
-        match percent_units(&before) {
-            Some((units, target)) => {
-                let shared = self.namer.file(&target);
-                let bytes = shared.as_bytes();
-                let mut at = 0;
-                for unit in units {
-                    match unit {
-                        Unit::Literal(index) => {
-                            let len = before[index].len_utf8();
-                            let c = shared
-                                .get(at..at + len)
-                                .and_then(|s| s.chars().next())
-                                .unwrap_or(before[index]);
-                            renamed[index] = c;
-                            at += len;
-                        }
-                        Unit::Escape(index) => {
-                            let byte = bytes.get(at).copied().unwrap_or(0);
-                            // The escape keeps the case its hex letters were written in.
+        // How each written unit decodes: a character as it is, or a `%XX` byte.
+        let (units, target) = percent_units(&before).unwrap_or_else(|| {
+            (
+                (0..before.len()).map(Unit::Literal).collect(),
+                before.iter().collect(),
+            )
+        });
+        self.namer.file(&target);
+        let written_unit = |unit: &Unit, out: &mut String| match *unit {
+            Unit::Literal(index) => {
+                if decoded[index].1 {
+                    out.push('\\');
+                }
+                out.push(before[index]);
+            }
+            Unit::Escape(index) => out.extend(&before[index..index + 3]),
+        };
+        let mut out = String::with_capacity(written.len());
+        let mut units = units.iter();
+        for piece in split_name(&target) {
+            match piece {
+                NamePiece::Run(run) => {
+                    // Every character of a run is ASCII: one unit each.
+                    units.by_ref().take(run.len()).for_each(drop);
+                    out.push_str(&self.namer.name(run));
+                }
+                NamePiece::Char(c) => {
+                    let mut taken = Vec::new();
+                    let mut bytes = 0;
+                    while bytes < c.len_utf8() {
+                        let Some(unit) = units.next() else { break };
+                        bytes += match *unit {
+                            Unit::Literal(index) => before[index].len_utf8(),
+                            Unit::Escape(_) => 1,
+                        };
+                        taken.push(unit);
+                    }
+                    let shared = self.namer.name(&c.to_string());
+                    match taken.first() {
+                        Some(Unit::Escape(index)) if shared != c.to_string() => {
+                            // An escaped character renamed: the new one, escaped alike.
                             let upper = !before[index + 1..=index + 2]
                                 .iter()
                                 .any(char::is_ascii_lowercase);
-                            for (offset, nibble) in [(1, byte >> 4), (2, byte & 0xf)] {
-                                renamed[index + offset] = hex_digit(nibble, upper);
+                            for byte in shared.bytes() {
+                                out.push('%');
+                                out.push(hex_digit(byte >> 4, upper));
+                                out.push(hex_digit(byte & 0xf, upper));
                             }
-                            at += 1;
                         }
+                        _ if shared != c.to_string() => out.push_str(&shared),
+                        _ => taken
+                            .into_iter()
+                            .for_each(|unit| written_unit(unit, &mut out)),
                     }
-                }
-            }
-            None => {
-                let target: String = before.iter().collect();
-                let shared = self.namer.file(&target);
-                for (slot, c) in renamed.iter_mut().zip(shared.chars()) {
-                    *slot = c;
                 }
             }
         }
         let keep_text = self.options.keep_text;
-        let mut out = String::with_capacity(written.len());
-        for (index, &(c, escaped)) in decoded.iter().enumerate() {
-            let c = if index < cut {
-                renamed[index]
-            } else {
-                placeholder(c, keep_text)
-            };
+        for &(c, escaped) in &decoded[cut..] {
             if escaped {
                 out.push('\\');
             }
-            out.push(c);
+            out.push(placeholder(c, keep_text));
         }
         out
+    }
+}
+
+/// The free placeholder letter nearest an edit: after `after`, else before `before`; to
+/// shrink (`grow` false), only one with a free neighbour, so that no word loses its last.
+fn nearest(bytes: &[(u8, bool)], after: usize, before: usize, grow: bool) -> Option<usize> {
+    let usable = |i: usize| {
+        bytes[i].1 && (grow || (i > 0 && bytes[i - 1].1) || bytes.get(i + 1).is_some_and(|b| b.1))
+    };
+    (after..bytes.len())
+        .find(|&i| usable(i))
+        .or_else(|| (0..before.min(bytes.len())).rev().find(|&i| usable(i)))
+}
+
+/// How a name measures where Claude Code quotes it.
+pub(super) fn length_of(name: &str) -> QuotedLength {
+    QuotedLength {
+        bytes: name.len() as u64,
+        chars: name.chars().count() as u64,
+        utf16: name.encode_utf16().count() as u64,
+        columns: unicode_width::UnicodeWidthStr::width(name) as u64,
     }
 }
 

@@ -34,6 +34,37 @@ pub(super) const SENTENCE_FIELDS: &[&str] = &["message", "summary", "title", "no
 /// order breaks ties by message).
 pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String) -> Json {
     let mut value = serde_json::to_value(report).unwrap_or(Json::Null);
+    // A listing line starts with the skill's listed name, which is renamed; the rest is
+    // text, compared by its length.
+    let shown: Vec<String> = report
+        .files
+        .iter()
+        .filter_map(|row| {
+            let name = row.skill_name.as_ref()?;
+            let path = VPath::new(&row.path).ok()?;
+            let folder = path.parent()?.file_name().to_owned();
+            Some(if *name == folder {
+                folder
+            } else {
+                format!("{folder} ({name})")
+            })
+        })
+        .collect();
+    if let Some(Json::Array(lines)) = value.pointer_mut("/session/skills") {
+        for line in lines {
+            let Json::String(text) = line else { continue };
+            let name = shown
+                .iter()
+                .filter(|s| text == *s || text.starts_with(&format!("{s}: ")))
+                .max_by_key(|s| s.len());
+            *line = match name {
+                Some(name) => {
+                    Json::from(rename(name).chars().count() + text[name.len()..].chars().count())
+                }
+                None => Json::from(text.chars().count()),
+            };
+        }
+    }
     walk(&mut value, None, None, rename);
     if let Some(Json::Array(diagnostics)) = value.get_mut("diagnostics") {
         diagnostics.sort_by_key(Json::to_string);

@@ -96,7 +96,7 @@ use crate::text::frontmatter::{self, untag, Frontmatter, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
 use crate::text::references;
-use crate::tree::{Contents, FileEntry, Tree};
+use crate::tree::{Contents, FileEntry, QuotedLength, Tree};
 use crate::vpath::VPath;
 
 mod build;
@@ -165,9 +165,15 @@ pub struct Sanitized {
     /// The memory folders of other projects left out (their names in `projects/`, as the
     /// original report lists them), unless [`SanitizeOptions::other_projects`].
     pub left_out_folders: BTreeSet<String>,
+    /// True when the counters could not keep every figure and names kept their shapes
+    /// instead (each part as long as it was, sorting where it did): the dialog says so.
+    pub names_keep_lengths: bool,
     /// The folders kept without a file in them (a `.git` folder, an empty `memory/`), which
     /// the tree knows but does not list.
     dirs: Vec<VPath>,
+    /// What the tree's quoted names measured before ([`Tree::set_quoted`]); a payload
+    /// carries it.
+    quoted: BTreeMap<String, QuotedLength>,
     pseudonyms: Pseudonyms,
 }
 
@@ -175,6 +181,12 @@ impl Sanitized {
     /// The folders kept without needing a file in them; a payload carries them.
     pub(crate) fn dirs(&self) -> &[VPath] {
         &self.dirs
+    }
+
+    /// How the names the shared tree renamed to another length measured before, where
+    /// Claude Code's text quotes them; a payload carries it.
+    pub(crate) fn quoted(&self) -> &BTreeMap<String, QuotedLength> {
+        &self.quoted
     }
 
     /// The names (folder and file names, one path segment each) that the shared snapshot
@@ -259,17 +271,70 @@ pub fn sanitize(
     let Namer::Collect(collected) = collecting else {
         unreachable!("the first pass collects")
     };
-    let pseudonyms = Pseudonyms::new(collected.into_inner(), input, options);
+    let collected = collected.into_inner();
+    let counted = share_with(
+        &plan,
+        tree,
+        input,
+        report,
+        options,
+        &collected,
+        Scheme::Counters,
+    );
+    if counted.warnings.is_empty() && counted.verify(report).is_empty() {
+        return counted;
+    }
+    // The counters could not keep every figure (a one-letter name in a line with no room
+    // for its longer pseudonym): names keep their shapes instead, and the sharer is told.
+    let shaped = share_with(
+        &plan,
+        tree,
+        input,
+        report,
+        options,
+        &collected,
+        Scheme::Shapes,
+    );
+    if shaped.warnings.len() < counted.warnings.len() || counted.warnings.is_empty() {
+        shaped
+    } else {
+        counted
+    }
+}
+
+/// The second pass: the shared snapshot with `collected` names renamed by `scheme`.
+fn share_with(
+    plan: &Plan,
+    tree: &Tree,
+    input: &Input,
+    report: &Report,
+    options: &SanitizeOptions,
+    collected: &Collected,
+    scheme: Scheme,
+) -> Sanitized {
+    let pseudonyms = Pseudonyms::new(collected.clone(), input, options, scheme);
     let applying = Namer::Apply(&pseudonyms);
-    let built = Builder::new(&plan, tree, input, report, options, &applying).build();
+    let built = Builder::new(plan, tree, input, report, options, &applying).build();
+    let mut warnings = built.warnings;
+    if let Some((a, b)) = pseudonyms.disorder.first() {
+        warnings.push(format!(
+            "{} names could not keep their order among the others ({} and {}, for one); the \
+             shared report may list some rows in another order",
+            pseudonyms.disorder.len() + 1,
+            pseudonyms.name(a),
+            pseudonyms.name(b)
+        ));
+    }
     Sanitized {
         tree: built.tree,
         input: built.input,
         paths: built.paths,
-        warnings: built.warnings,
+        warnings,
         text_kept: options.keep_text,
         left_out_folders: plan.left_out_folders.clone(),
+        names_keep_lengths: scheme == Scheme::Shapes,
         dirs: built.dirs,
+        quoted: built.quoted,
         pseudonyms,
     }
 }
@@ -346,35 +411,73 @@ mod tests {
         assert_eq!(escape_placeholder("\\n"), "\\n");
     }
 
-    fn table(kept: &[&str], free: &[&str]) -> Trie {
-        let mut trie = Trie::new();
-        for run in kept {
-            trie.insert(run.as_bytes(), true);
-        }
-        for run in free {
-            trie.insert(run.as_bytes(), false);
-        }
-        trie.allocate();
-        trie
+    fn table(kept: &[&str], free: &[&str], strings: &[&str]) -> Pseudonyms {
+        let collected = Collected {
+            runs: kept
+                .iter()
+                .chain(free)
+                .map(|r| r.to_ascii_lowercase())
+                .collect(),
+            spellings: kept.iter().chain(free).map(|r| (*r).to_owned()).collect(),
+            extensions: kept.iter().map(|r| r.to_ascii_lowercase()).collect(),
+            strings: strings.iter().map(|s| (*s).to_owned()).collect(),
+            ..Collected::default()
+        };
+        let input = Input {
+            home: "/home/q".to_owned(),
+            ..Input::default()
+        };
+        Pseudonyms::new(
+            collected,
+            &input,
+            &SanitizeOptions::default(),
+            Scheme::Counters,
+        )
     }
 
     #[test]
-    fn the_trie_keeps_order_prefixes_and_kept_runs() {
+    fn pseudonyms_are_counters_that_keep_order() {
         let words = [
-            "agents", "alice", "alpha", "bob", "claude", "claud", "zed", "z9", "a1",
+            "alice", "alpha", "bob", "claud", "zed", "z9", "a1", "Bob", "BOB", "7e2b",
         ];
-        let trie = table(&["agents", "claude"], &words);
-        let mapped: Vec<String> = words.iter().map(|w| trie.map(w)).collect();
-        assert_eq!(trie.map("agents"), "agents");
-        assert_eq!(trie.map("claude"), "claude");
-        assert_eq!(trie.map("claud"), "claud");
-        assert_eq!(trie.map("Alice"), format!("A{}", &trie.map("alice")[1..]));
+        let table = table(&["agents", "claude"], &words, &[]);
+        let mapped: Vec<String> = words.iter().map(|w| table.name(w)).collect();
+        assert_eq!(table.name("agents"), "agents");
+        assert_eq!(table.name("claude"), "claude");
+        // One width per class, counted in sorted order: nothing of the original is left.
+        // (Two capitalised spellings of `bob` need two letters.)
+        assert_eq!(
+            mapped,
+            ["bb", "bc", "ca", "da", "dc", "db", "ba", "Ca", "CA", "0"].map(String::from)
+        );
+        for (word, shared) in words.iter().zip(&mapped) {
+            let first = |s: &str| s.chars().next().map(|c| c.to_ascii_lowercase());
+            assert_ne!(first(word), first(shared), "{word} starts as {shared}");
+        }
         for (i, a) in words.iter().enumerate() {
             for (j, b) in words.iter().enumerate() {
-                assert_eq!(a.cmp(b), mapped[i].cmp(&mapped[j]), "{a} {b} {mapped:?}");
+                let (la, lb) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+                if la != lb {
+                    let (ma, mb) = (&mapped[i], &mapped[j]);
+                    let shared = ma.to_ascii_lowercase().cmp(&mb.to_ascii_lowercase());
+                    assert_eq!(la.cmp(&lb), shared, "{a} {b}");
+                }
             }
         }
-        assert_eq!(trie.map("unknown1"), "xxxxxxx0");
+        assert_eq!(table.name("unknown1"), "xxxxxxx0");
+    }
+
+    #[test]
+    fn a_counter_stays_on_its_side_of_a_kept_neighbour() {
+        let strings = ["/p/node_modules", "/p/src", "/p/docs"];
+        let table = table(&["node", "modules", "p"], &["src", "docs"], &strings);
+        assert!(table.disorder.is_empty(), "{:?}", table.disorder);
+        assert!(table.name("src").as_str() > "node", "{}", table.name("src"));
+        assert!(
+            table.name("docs").as_str() < "node",
+            "{}",
+            table.name("docs")
+        );
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub(super) const WELL_KNOWN: &[&str] = &[
 ];
 
 /// Names the first pass met, to be placed in the table.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Collected {
     /// ASCII letter-and-digit runs, lower-cased.
     pub(super) runs: BTreeSet<String>,
@@ -71,6 +71,10 @@ pub(super) struct Collected {
     pub(super) extensions: BTreeSet<String>,
     /// Drive letters of Windows paths, lower-cased: they stay.
     pub(super) drives: BTreeSet<String>,
+    /// ASCII runs as written, case kept.
+    pub(super) spellings: BTreeSet<String>,
+    /// Every name, path and glob met, whole: their order is what the pseudonyms keep.
+    pub(super) strings: BTreeSet<String>,
 }
 
 /// Renames paths: in the first pass it only records what it sees and renames nothing.
@@ -94,6 +98,7 @@ impl Namer<'_> {
                     match piece {
                         NamePiece::Run(run) => {
                             collected.runs.insert(run.to_ascii_lowercase());
+                            collected.spellings.insert(run.to_owned());
                         }
                         NamePiece::Char(c) if !c.is_ascii() && !is_space(c) => {
                             collected.chars.insert(c);
@@ -101,6 +106,7 @@ impl Namer<'_> {
                         NamePiece::Char(_) => {}
                     }
                 }
+                collected.strings.insert(s.to_owned());
                 let bytes = s.as_bytes();
                 if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
                     collected
@@ -156,19 +162,42 @@ pub(super) fn split_name(s: &str) -> Vec<NamePiece<'_>> {
     pieces
 }
 
-/// The pseudonym table: an order-keeping trie for ASCII runs, and a map for other
-/// characters.
+/// The pseudonym table. Each run of ASCII letters and digits that is not kept becomes a
+/// counter: the runs are numbered in sorted order within their class (led by a digit, led by
+/// a letter), and every counter of a class has the same width, the fewest characters that
+/// number them all. So a pseudonym shows its run's rank and class, not its letters or its
+/// length. Spellings of one run that differ in case keep differing in case only (`Docs`,
+/// `DOCS` → `Bc`, `BC`), so lookups that ignore case still hit.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Pseudonyms {
-    pub(super) runs: Trie,
+    /// Every kept run, lower-cased.
+    pub(super) kept: BTreeSet<String>,
+    /// Every renamed run as written → its pseudonym.
+    pub(super) runs: BTreeMap<String, String>,
     pub(super) chars: BTreeMap<char, char>,
+    /// Pairs of names whose order the pseudonyms could not keep (original names).
+    pub(super) disorder: Vec<(String, String)>,
+    /// Set for the fallback that keeps each name's shape ([`Scheme::Shapes`]): runs map
+    /// through this trie instead of the counters.
+    pub(super) shapes: Option<Trie>,
 }
 
+/// How runs are renamed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scheme {
+    /// Counters by rank: a pseudonym tells nothing of its name but its rank.
+    Counters,
+    /// The fallback, for a snapshot whose figures the counters cannot keep (a line with no
+    /// room for a longer pseudonym): each run becomes a made-up run of the same length that
+    /// sorts where it did, so every figure stays, at the cost of showing each name's length.
+    Shapes,
+}
 impl Pseudonyms {
     pub(super) fn new(
         collected: Collected,
         input: &Input,
         options: &SanitizeOptions,
+        scheme: Scheme,
     ) -> Pseudonyms {
         let user = VPath::new(&input.home)
             .map(|home| home.file_name().to_owned())
@@ -185,19 +214,60 @@ impl Pseudonyms {
                 }
             }
         }
-        let mut runs = Trie::new();
+        // A run that holds the user name (`alice2` for `alice`) is the user's too.
+        let whole_user = user.to_ascii_lowercase();
+        let is_user = |run: &str| {
+            user_runs.contains(run) || (whole_user.len() >= 3 && run.contains(&whole_user))
+        };
+        let mut kept = BTreeSet::new();
+        let mut free = BTreeSet::new();
         for run in &collected.runs {
             let fixed = WELL_KNOWN.contains(&run.as_str())
                 || collected.extensions.contains(run)
                 || collected.drives.contains(run)
-                || if user_runs.contains(run) {
+                || if is_user(run) {
                     options.keep_user_name
                 } else {
                     options.keep_file_names
                 };
-            runs.insert(run.as_bytes(), fixed);
+            if fixed {
+                kept.insert(run.clone());
+            } else {
+                free.insert(run.clone());
+            }
         }
-        runs.allocate();
+        let barriers = barriers(&collected.strings, &kept);
+        let mut forbidden: BTreeSet<String> = kept.clone();
+        forbidden.extend(WELL_KNOWN.iter().map(|w| (*w).to_owned()));
+        let mut spellings: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for spelling in &collected.spellings {
+            let lower = spelling.to_ascii_lowercase();
+            if free.contains(&lower) {
+                spellings.entry(lower).or_default().push(spelling);
+            }
+        }
+        let shapes = (scheme == Scheme::Shapes).then(|| {
+            let mut trie = Trie::new();
+            for run in &collected.runs {
+                trie.insert(run.as_bytes(), kept.contains(run));
+            }
+            trie.allocate();
+            trie
+        });
+        let codes = if shapes.is_some() {
+            BTreeMap::new()
+        } else {
+            assign_codes(&free, &spellings, &barriers, &forbidden)
+        };
+        let mut runs = BTreeMap::new();
+        for (lower, written) in &spellings {
+            let Some(code) = codes.get(lower) else {
+                continue;
+            };
+            for (spelling, cased) in written.iter().zip(apply_case(code, written)) {
+                runs.insert((*spelling).to_owned(), cased);
+            }
+        }
         let chars = collected
             .chars
             .iter()
@@ -214,17 +284,38 @@ impl Pseudonyms {
                 (c, fixed)
             })
             .collect();
-        Pseudonyms {
+        let mut pseudonyms = Pseudonyms {
+            kept,
             runs,
             chars: allocate_chars(&chars),
+            disorder: Vec::new(),
+            shapes,
+        };
+        // Every pair of neighbours in sorted order must stay in that order.
+        let strings: Vec<&String> = collected.strings.iter().collect();
+        for pair in strings.windows(2) {
+            if pseudonyms.name(pair[0]) >= pseudonyms.name(pair[1]) {
+                pseudonyms.disorder.push((pair[0].clone(), pair[1].clone()));
+            }
         }
+        pseudonyms
     }
 
     pub(super) fn name(&self, s: &str) -> String {
         let mut out = String::with_capacity(s.len());
         for piece in split_name(s) {
             match piece {
-                NamePiece::Run(run) => out.push_str(&self.runs.map(run)),
+                NamePiece::Run(run) if self.kept.contains(&run.to_ascii_lowercase()) => {
+                    out.push_str(run);
+                }
+                NamePiece::Run(run) if self.shapes.is_some() => {
+                    out.push_str(&self.shapes.as_ref().expect("checked").map(run));
+                }
+                NamePiece::Run(run) => match self.runs.get(run) {
+                    Some(code) => out.push_str(code),
+                    // A run the snapshot never held: placeholders of its length.
+                    None => out.push_str(&text_placeholder(run, false)),
+                },
                 NamePiece::Char(c) if c.is_ascii() || is_space(c) => out.push(c),
                 NamePiece::Char(c) => out.push(
                     self.chars
@@ -236,6 +327,272 @@ impl Pseudonyms {
         }
         out
     }
+}
+
+/// The kept runs that a renamed run must sort against: where two names that are neighbours
+/// in sorted order first differ in a renamed run on one side and a kept run on the other
+/// (`node_modules` and `src` in one folder), the renamed run's counter must stay on its side.
+fn barriers(strings: &BTreeSet<String>, kept: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let strings: Vec<&String> = strings.iter().collect();
+    for pair in strings.windows(2) {
+        let (a, b) = (split_name(pair[0]), split_name(pair[1]));
+        for (x, y) in a.iter().zip(&b) {
+            match (x, y) {
+                (NamePiece::Run(x), NamePiece::Run(y)) if x == y => continue,
+                (NamePiece::Char(x), NamePiece::Char(y)) if x == y => continue,
+                // A counter starts with a character of its run's first one's kind (a digit,
+                // a capital, a small letter): runs that start with different kinds keep
+                // their order whatever the counter.
+                (NamePiece::Run(x), NamePiece::Run(y)) if kind(x) != kind(y) => {}
+                (NamePiece::Run(x), NamePiece::Run(y)) => {
+                    let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
+                    match (kept.contains(&x), kept.contains(&y)) {
+                        (true, false) => {
+                            out.insert(x);
+                        }
+                        (false, true) => {
+                            out.insert(y);
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// The kind of a run's first character: a digit, a capital or a small letter.
+fn kind(run: &str) -> u8 {
+    match run.as_bytes().first() {
+        Some(b) if b.is_ascii_digit() => 0,
+        Some(b) if b.is_ascii_uppercase() => 1,
+        _ => 2,
+    }
+}
+
+/// The alphabet of a class's counters: digits for runs led by a digit, lower-case letters
+/// for the others (so that a counter sorts against punctuation, digits and capitals as its
+/// run did).
+fn alphabet(digits: bool) -> (u8, u8) {
+    if digits {
+        (b'0', b'9')
+    } else {
+        (b'a', b'z')
+    }
+}
+
+/// The counter of every renamed run (lower-cased), class by class: in sorted order, each the
+/// next free one, of one width per class, past every kept run the class must sort against.
+/// The width is the least for which that works.
+fn assign_codes(
+    free: &BTreeSet<String>,
+    spellings: &BTreeMap<String, Vec<&str>>,
+    barriers: &BTreeSet<String>,
+    forbidden: &BTreeSet<String>,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for digits in [true, false] {
+        let led = |run: &String| run.as_bytes().first().is_some_and(u8::is_ascii_digit) == digits;
+        let class: Vec<&String> = free.iter().filter(|r| led(r)).collect();
+        if class.is_empty() {
+            continue;
+        }
+        let walls: Vec<&String> = barriers.iter().filter(|r| led(r)).collect();
+        // Spellings that differ in case past their first letter need room for that.
+        let variants = class
+            .iter()
+            .filter_map(|run| spellings.get(*run))
+            .map(|written| {
+                let upper = written
+                    .iter()
+                    .filter(|w| w.as_bytes()[0].is_ascii_uppercase())
+                    .count();
+                upper.max(written.len() - upper)
+            })
+            .max()
+            .unwrap_or(1);
+        let mut width = 1;
+        while !digits && (1usize << (width - 1).min(20)) < variants {
+            width += 1;
+        }
+        // Kept runs too close to fit a counter between them are given up past 12
+        // characters: the order check then says which names moved.
+        loop {
+            let walls = if width > 12 { &[][..] } else { &walls[..] };
+            if let Some(codes) = codes_of_width(&class, walls, forbidden, width, digits) {
+                out.extend(codes);
+                break;
+            }
+            width += 1;
+        }
+    }
+    out
+}
+
+fn codes_of_width(
+    class: &[&String],
+    walls: &[&String],
+    forbidden: &BTreeSet<String>,
+    width: usize,
+    digits: bool,
+) -> Option<BTreeMap<String, String>> {
+    let (first, last) = alphabet(digits);
+    let mut previous: Vec<u8> = Vec::new();
+    let mut out = BTreeMap::new();
+    let mut wall = walls.iter().peekable();
+    for run in class {
+        // After the previous counter, and past every kept run that sorts before this one.
+        let mut floor = previous.clone();
+        while let Some(kept) = wall.next_if(|k| k.as_str() < run.as_str()) {
+            if kept.as_bytes() > floor.as_slice() {
+                floor = kept.as_bytes().to_vec();
+            }
+        }
+        // Never a kept name, and a lettered one never a YAML word (`no`, `null`); never
+        // starting as the run does (nor the run itself), unless nothing else fits before the
+        // next kept run: then, for a run shorter than the counters, anything.
+        let allowed = |code: &[u8], itself: bool| {
+            let text = std::str::from_utf8(code).expect("ASCII");
+            !forbidden.contains(text)
+                && (itself || code.first() != run.as_bytes().first())
+                && (digits || !frontmatter::is_special_scalar(text))
+        };
+        // A run shorter than the counters gets a counter of its own length, so that no
+        // renamed text grows (or, when no other fits before the next kept run, itself);
+        // if none fits, one of the full width.
+        let mut code = None;
+        let short = width.min(run.len());
+        for (w, itself) in [(short, false), (short, true), (width, false)] {
+            let usable = |c: &[u8]| allowed(c, itself);
+            let mut candidate = if floor.is_empty() {
+                Some(vec![first; w])
+            } else {
+                smallest_above(&floor, first, last, w)
+            };
+            while let Some(c) = candidate.as_ref().filter(|c| !usable(c)) {
+                candidate = increment(c, first, last);
+            }
+            let below_wall = |c: &Vec<u8>| wall.peek().is_none_or(|k| c.as_slice() < k.as_bytes());
+            if let Some(c) = candidate.filter(below_wall) {
+                code = Some(c);
+                break;
+            }
+        }
+        let code = code?;
+        out.insert(
+            (*run).clone(),
+            String::from_utf8(code.clone()).expect("ASCII"),
+        );
+        previous = code;
+    }
+    Some(out)
+}
+
+/// The next counter of the same width, or `None` past the last.
+fn increment(code: &[u8], first: u8, last: u8) -> Option<Vec<u8>> {
+    let mut out = code.to_vec();
+    for at in (0..out.len()).rev() {
+        if out[at] < last {
+            out[at] += 1;
+            return Some(out);
+        }
+        out[at] = first;
+    }
+    None
+}
+
+/// The smallest counter of `width` characters in `first..=last` that sorts after `kept`.
+fn smallest_above(kept: &[u8], first: u8, last: u8, width: usize) -> Option<Vec<u8>> {
+    let inside = |b: u8| (first..=last).contains(&b);
+    // The longest prefix of `kept` a counter can share, then one character above.
+    for shared in (0..=kept.len().min(width)).rev() {
+        if shared == width || !kept[..shared].iter().all(|&b| inside(b)) {
+            continue;
+        }
+        let mut code = kept[..shared].to_vec();
+        if shared == kept.len() {
+            // `kept` is a prefix of the counter, which is longer: it sorts after.
+            code.resize(width, first);
+            return Some(code);
+        }
+        let above = kept[shared].max(first.saturating_sub(1)).saturating_add(1);
+        if above < first || above > last {
+            continue;
+        }
+        code.push(above);
+        code.resize(width, first);
+        return Some(code);
+    }
+    None
+}
+
+/// A counter spelled in each case the run was written in: its first letter in the case of
+/// the run's first letter; the rest lower-case when the run's rest is, upper-case when it is
+/// all capitals, else the first pattern of that kind not yet taken.
+fn apply_case(code: &str, written: &[&str]) -> Vec<String> {
+    let bytes = code.as_bytes();
+    let lettered = bytes.iter().any(u8::is_ascii_alphabetic);
+    let mut taken = BTreeSet::new();
+    let mut out = Vec::with_capacity(written.len());
+    for spelling in written {
+        if !lettered {
+            out.push(code.to_owned());
+            continue;
+        }
+        let letters: Vec<bool> = spelling
+            .bytes()
+            .filter(u8::is_ascii_alphabetic)
+            .map(|b| b.is_ascii_uppercase())
+            .collect();
+        let first = letters.first().copied().unwrap_or(false);
+        let rest = &letters[letters.len().min(1)..];
+        let all_upper = !rest.is_empty() && rest.iter().all(|&u| u);
+        let mut mask: Vec<bool> = (0..bytes.len())
+            .map(|at| if at == 0 { first } else { all_upper })
+            .collect();
+        if rest.iter().any(|&u| u) && !all_upper && mask.len() > 1 {
+            mask[1] = true;
+        }
+        if taken.contains(&mask) {
+            // Another spelling took this pattern: the first free one that keeps the first
+            // letter's case.
+            let count = 1u64 << (bytes.len() - 1).min(20);
+            for n in 0..count {
+                let candidate: Vec<bool> = (0..bytes.len())
+                    .map(|at| {
+                        if at == 0 {
+                            first
+                        } else {
+                            n >> (at - 1) & 1 == 1
+                        }
+                    })
+                    .collect();
+                if !taken.contains(&candidate) {
+                    mask = candidate;
+                    break;
+                }
+            }
+        }
+        taken.insert(mask.clone());
+        out.push(
+            bytes
+                .iter()
+                .zip(&mask)
+                .map(|(&b, &upper)| {
+                    if upper {
+                        b.to_ascii_uppercase() as char
+                    } else {
+                        b as char
+                    }
+                })
+                .collect(),
+        );
+    }
+    out
 }
 
 /// A trie of lower-cased runs in which each node maps its character to an image of the same

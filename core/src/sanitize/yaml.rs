@@ -56,6 +56,8 @@ impl Builder<'_> {
     ) -> String {
         let keep_text = self.options.keep_text;
         let mut out = yaml.to_owned();
+        // Renamed values of another length than the original (`paths`, a skill's `name`).
+        let mut renamed = Vec::new();
         for (index, piece) in lexed.pieces.iter().enumerate() {
             let source = &yaml[piece.range.clone()];
             if matches!(
@@ -118,8 +120,11 @@ impl Builder<'_> {
             };
             if shared.len() == source.len() {
                 out.replace_range(piece.range.clone(), &shared);
+            } else if policy == Policy::Name {
+                renamed.push((piece.range.clone(), shared));
             }
         }
+        keep_yaml_lines(&mut out, renamed, &lexed.pieces);
         out
     }
 
@@ -164,11 +169,13 @@ impl Builder<'_> {
                             .iter()
                             .map(|glob| self.namer.name(glob))
                             .collect();
-                        frontmatter::parse_paths(after) == expected && same_shape(before, after)
+                        // Renamed globs have their pseudonyms' lengths: the same globs in
+                        // the same form (one, or a list) is what counts.
+                        frontmatter::parse_paths(after) == expected && same_form(before, after)
                     }
                     Policy::Name => {
                         let expected = original.string(key).map(|name| self.namer.name(&name));
-                        shared.string(key) == expected && same_shape(before, after)
+                        shared.string(key) == expected && same_form(before, after)
                     }
                     Policy::Text => same_shape(before, after),
                 };
@@ -177,6 +184,62 @@ impl Builder<'_> {
             }
         }
         failing.into_iter().collect()
+    }
+}
+
+/// A range of the YAML and what replaces it.
+type Edit = (Range<usize>, String);
+
+/// Puts renamed values of another length in place, each line padded with spaces (or
+/// trimmed of spaces) where YAML ignores them: before the line's comment, else at its end.
+/// Lines with no room keep their new length; the caller's check then tells.
+pub(super) fn keep_yaml_lines(
+    out: &mut String,
+    mut renamed: Vec<(Range<usize>, String)>,
+    pieces: &[Piece],
+) {
+    renamed.sort_by_key(|(range, _)| range.start);
+    // Line by line from the end, so that earlier offsets hold.
+    let mut lines: Vec<(Range<usize>, Vec<Edit>)> = Vec::new();
+    for (range, shared) in renamed {
+        let start = out[..range.start].rfind('\n').map_or(0, |i| i + 1);
+        let end = out[range.start..]
+            .find('\n')
+            .map_or(out.len(), |i| range.start + i);
+        match lines.last_mut() {
+            Some((line, edits)) if line.start == start => edits.push((range, shared)),
+            _ => lines.push((start..end, vec![(range, shared)])),
+        }
+    }
+    for (line, edits) in lines.into_iter().rev() {
+        let body_end = if out[..line.end].ends_with('\r') {
+            line.end - 1
+        } else {
+            line.end
+        };
+        let pad_at = pieces
+            .iter()
+            .find(|p| {
+                p.kind == PieceKind::Comment
+                    && line.start <= p.range.start
+                    && p.range.start < line.end
+            })
+            .map_or(body_end, |p| p.range.start);
+        let change: i64 = edits
+            .iter()
+            .map(|(r, s)| r.len() as i64 - s.len() as i64)
+            .sum();
+        if change > 0 {
+            out.insert_str(pad_at, &" ".repeat(change as usize));
+        } else if change < 0 {
+            let spaces =
+                out[line.start..pad_at].len() - out[line.start..pad_at].trim_end_matches(' ').len();
+            let take = spaces.min(change.unsigned_abs() as usize);
+            out.replace_range(pad_at - take..pad_at, "");
+        }
+        for (range, shared) in edits.into_iter().rev() {
+            out.replace_range(range, &shared);
+        }
     }
 }
 
@@ -639,6 +702,22 @@ pub(super) fn parse_yaml(yaml: &str) -> Frontmatter {
 /// True for a plain scalar that YAML reads as something other than a string.
 pub(super) fn is_yaml_special(atom: &str) -> bool {
     frontmatter::is_special_scalar(atom)
+}
+
+/// True when two values have the same structure, whatever their scalars hold.
+pub(super) fn same_form(a: &Yaml, b: &Yaml) -> bool {
+    match (untag(a), untag(b)) {
+        (Yaml::Sequence(x), Yaml::Sequence(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_form(x, y))
+        }
+        (Yaml::Mapping(x), Yaml::Mapping(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| same_form(kx, ky) && same_form(vx, vy))
+        }
+        (x, y) => std::mem::discriminant(x) == std::mem::discriminant(y),
+    }
 }
 
 /// True when two values have the same structure and every scalar (mapping keys too: a key
