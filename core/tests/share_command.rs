@@ -129,6 +129,39 @@ fn every_combination_of_options_keeps_only_what_it_promised() {
                 "{flags:?}: the other project in the {carrier}"
             );
         }
+        // Renamed names carry nothing of the original: each part of the home and project
+        // paths is a counter that neither starts as its original nor is as long, and the
+        // shared paths sort as the originals did.
+        let snapshot = decode_link(link.trim()).expect("the link opens");
+        let home = snapshot.input.home.rsplit('/').next().unwrap().to_owned();
+        let project = snapshot.input.project.clone().unwrap();
+        let project = project.rsplit('/').next().unwrap().to_owned();
+        let mut renamed = Vec::new();
+        if !user {
+            renamed.push(("canary9d3a", home.as_str()));
+        }
+        let parts: Vec<&str> = project.split('-').collect();
+        if !names {
+            assert_eq!(parts.len(), 3, "{flags:?}: {project}");
+            renamed.extend(
+                ["canary", "7e2b", "client"]
+                    .into_iter()
+                    .zip(parts.iter().copied()),
+            );
+        }
+        for (original, shared) in renamed {
+            assert_ne!(original, shared, "{flags:?}");
+            assert_ne!(
+                original[..1].to_lowercase(),
+                shared[..1].to_lowercase(),
+                "{flags:?}: {shared} starts as {original}"
+            );
+            assert_ne!(
+                original.len(),
+                shared.len(),
+                "{flags:?}: {shared} is as long as {original}"
+            );
+        }
         // With names kept, the command lists them.
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
