@@ -346,27 +346,12 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
             "nested-read-dot-claude-local-and-rules-once",
             "nested-read-no-depth-limit-and-no-skip-list",
             "nested-read-outside-and-at-the-working-directory",
+            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
             "rule-paths-patterns-match-on-read",
             "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
             "walk-every-parent-directory-and-its-rules",
             "walk-order-and-three-names",
             "walk-parent-rule-paths-relative-to-its-folder",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 83),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 83),
-        summary: "a Read attaches other files or skills than the current releases do",
-        cases: &[
-            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
         ],
     },
     Unreproduced {

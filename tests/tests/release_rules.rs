@@ -267,3 +267,25 @@ fn an_import_after_a_block_comment_is_followed_from_2_1_72() {
     assert!(sent(Some("2.1.72")).contains(&after));
     assert!(!sent(Some("2.1.71")).contains(&after));
 }
+
+#[test]
+fn two_globstar_items_make_a_conditional_rule_before_2_1_84() {
+    let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/.claude/rules/r.md\n---\n\
+                   paths:\n  - \"**\"\n  - \"**\"\n---\nrule\n";
+    let load = |version| {
+        let report = analyze_as(version, fixture);
+        let row = report
+            .files
+            .iter()
+            .find(|r| r.path == "/home/alice/app/.claude/rules/r.md")
+            .expect("rule row")
+            .clone();
+        row.load
+    };
+    use memdiag_core::report::LoadType;
+    // From 2.1.84 the list is two `**`: the rule loads at startup; before, the one pattern
+    // `****` made it conditional.
+    assert_eq!(load(None), LoadType::Always);
+    assert_eq!(load(Some("2.1.84")), LoadType::Always);
+    assert_eq!(load(Some("2.1.83")), LoadType::Conditional);
+}

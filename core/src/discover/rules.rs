@@ -61,19 +61,21 @@ impl Discovery<'_> {
         else {
             return Vec::new();
         };
-        let globs = effective_globs(frontmatter::parse_paths(&value));
-        if self.paths.rules.paths_list || !value.is_sequence() || globs.len() < 2 {
-            return globs;
+        let written = frontmatter::parse_paths(&value);
+        if self.paths.rules.paths_list || !value.is_sequence() || written.len() < 2 {
+            return effective_globs(written);
         }
-        // Before 2.1.84 a YAML list was joined into one pattern, which matches nothing.
-        let joined = globs.concat();
+        // Before 2.1.84 a YAML list was joined into one pattern as written, so that even
+        // two `**` items made a conditional rule.
+        let joined = written.concat();
         self.diagnostics.push(Diagnostic::new(
             Code::RulePathsJoined,
             Severity::Warning,
             Some(path.as_str()),
             format!(
-                "{} reads a paths list as the single pattern {joined:?}, which matches no \
-                 file: write the globs as one comma-separated string",
+                "{} reads a paths list as the single pattern {joined:?}, so the rule loads \
+                 only for files that pattern matches: write the globs as one comma-separated \
+                 string",
                 self.version_name()
             ),
         ));
