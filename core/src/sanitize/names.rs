@@ -474,7 +474,14 @@ fn codes_of_width(
                 smallest_above(&floor, first, last, w)
             };
             while let Some(c) = candidate.as_ref().filter(|c| !usable(c)) {
-                candidate = increment(c, first, last);
+                candidate = if !itself && c.first() == run.as_bytes().first() && c[0] < last {
+                    // Past every counter that starts as the run does, in one step.
+                    let mut next = vec![first; c.len()];
+                    next[0] = c[0] + 1;
+                    Some(next)
+                } else {
+                    increment(c, first, last)
+                };
             }
             let below_wall = |c: &Vec<u8>| wall.peek().is_none_or(|k| c.as_slice() < k.as_bytes());
             if let Some(c) = candidate.filter(below_wall) {
