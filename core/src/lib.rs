@@ -32,7 +32,10 @@
 //!    ranges the caller fetches ([`ZipInPlace`], [`Fetch`]). A source may list files by name
 //!    only ([`Tree::mark_unstatted`]): the tree records which of their entries the analysis
 //!    looks at, and the caller's loop hands their sizes and dates over before the turn runs
-//!    again. Paths are [`VPath`]s, made by one normalising
+//!    again. A source that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders
+//!    a turn looks into and for single paths inside unlisted ones ([`Tree::take_probes_asked`],
+//!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of
+//!    folders, its byte order made once per batch. Paths are [`VPath`]s, made by one normalising
 //!    constructor that rejects escapes. Every source (the page's folder reader, the zip
 //!    mount, the command) reads with the one limit and bulk-data list of [`limits`].
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
@@ -77,8 +80,10 @@
 //!    what differs between two reports of one snapshot: rows, findings and figures, for the
 //!    pinned release against a simulated one.
 //! 7. **Share** ([`sanitize()`], [`share`]): a minimal snapshot of what the report listed, every
-//!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names
-//!    pseudonymised consistently, so that it analyses to the same report; packed into a
+//!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names replaced
+//!    by rank counters (`sanitize/names.rs`), so that it analyses to the same report: the
+//!    lengths Claude Code's own text quotes travel as figures ([`Tree::set_quoted`], read by
+//!    discovery where it measures a quoted path or name); packed into a
 //!    versioned link fragment or a zip with a manifest. Opening one checks it against
 //!    [`ShareLimits`] before anything is analysed (size, files, frontmatter nesting, braces,
 //!    wildcards, glob work), and [`share::check_shareable`] tells the sender the same first.
@@ -90,7 +95,8 @@
 //!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
 //!    (what is kept), `build` (the two passes, text and references), `yaml` (the frontmatter
 //!    lexer and rewriting), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
-//!    pseudonym table), `placeholders`, `compare` (`Sanitized::verify`).
+//!    counters, and the shape-keeping fallback), `placeholders`, `compare`
+//!    (`Sanitized::verify`).
 //!
 //! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
 //! names. [`cleanup`] plans clean-ups from a report and its tree (dead index lines, orphaned
