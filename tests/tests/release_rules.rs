@@ -11,6 +11,16 @@ fn analyze_as(version: Option<&str>, fixture: &str) -> Report {
     fixture.analyze()
 }
 
+/// The paths of the files a session sends, in order, under `version`'s rules.
+fn sent_paths(version: Option<&str>, fixture: &str) -> Vec<String> {
+    analyze_as(version, fixture)
+        .session
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .collect()
+}
+
 fn loaded_units(report: &Report, path: &str) -> u64 {
     let row = report
         .files
@@ -121,14 +131,7 @@ fn the_managed_settings_inline_instructions_are_sent_from_2_1_139_and_ignored_be
     let fixture = "//@ project=/home/alice/app mounts=/home/alice,/etc/claude-code\n\
                    //- /etc/claude-code/managed-settings.json\n{\"claudeMd\": \"Never push to main\"}\n\
                    //- /home/alice/app/CLAUDE.md\napp\n";
-    let sent = |version: Option<&str>| -> Vec<String> {
-        analyze_as(version, fixture)
-            .session
-            .files
-            .iter()
-            .map(|f| f.path.clone())
-            .collect()
-    };
+    let sent = |version| sent_paths(version, fixture);
     let inline = "<managed-settings>".to_owned();
     assert!(sent(None).contains(&inline), "{:?}", sent(None));
     assert!(sent(Some("2.1.139")).contains(&inline));
@@ -190,14 +193,7 @@ fn untrimmed_sessions_make_crlf_lf_where_a_comment_was_stripped_from_2_1_72() {
 fn a_file_of_comments_alone_is_sent_before_2_1_72() {
     let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n<!-- only -->\n\
                    //- /home/alice/app/CLAUDE.local.md\n  \n\t\n";
-    let sent = |version| -> Vec<String> {
-        analyze_as(version, fixture)
-            .session
-            .files
-            .iter()
-            .map(|f| f.path.clone())
-            .collect()
-    };
+    let sent = |version| sent_paths(version, fixture);
     // From 2.1.72 the comment goes and nothing is left; before, it was sent as written.
     assert!(sent(None).is_empty());
     assert!(sent(Some("2.1.72")).is_empty());
@@ -252,14 +248,7 @@ fn an_index_is_cut_at_200_lines_with_its_comments_before_2_1_72() {
 fn an_import_after_a_block_comment_is_followed_from_2_1_72() {
     let fixture = "//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n\
                    <!-- x --> @after.md\n//- /home/alice/app/after.md\nafter\n";
-    let sent = |version| -> Vec<String> {
-        analyze_as(version, fixture)
-            .session
-            .files
-            .iter()
-            .map(|f| f.path.clone())
-            .collect()
-    };
+    let sent = |version| sent_paths(version, fixture);
     let after = "/home/alice/app/after.md".to_owned();
     // From 2.1.72 the comment is stripped first and the text after it is scanned; before,
     // the line was an HTML block, which holds no imports.
