@@ -502,13 +502,8 @@ impl Discovery<'_> {
                     // 2.1.72 with their comments and carriage returns.
                     let loaded = if self.paths.rules.instruction_files_trimmed {
                         sent
-                    } else if self.paths.rules.comments_stripped
-                        && text.contains("<!--")
-                        && attached.contains("\r\n")
-                    {
-                        attached.replace("\r\n", "\n")
                     } else {
-                        attached
+                        lexer_line_ends(&self.paths.rules, &text, attached)
                     };
                     row.loaded = Some(measure(&loaded));
                 }
@@ -691,6 +686,16 @@ pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
         as_attached(text)
     } else {
         crate::text::measure::below_frontmatter(text).to_owned()
+    }
+}
+
+/// `sent`, a file's [`session_text`], as an untrimmed release sent it: from 2.1.72, where
+/// a comment was stripped, the program's Markdown lexer had made CRLF LF.
+pub(crate) fn lexer_line_ends(rules: &Rules, text: &str, sent: String) -> String {
+    if rules.comments_stripped && text.contains("<!--") && sent.contains("\r\n") {
+        sent.replace("\r\n", "\n")
+    } else {
+        sent
     }
 }
 

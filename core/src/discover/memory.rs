@@ -416,8 +416,5 @@ fn untrimmed_index(rules: &crate::version::Rules, text: &str) -> String {
         }
         whole.drain(..start);
     }
-    if rules.comments_stripped && text.contains("<!--") && whole.contains("\r\n") {
-        whole = whole.replace("\r\n", "\n");
-    }
-    whole
+    super::lexer_line_ends(rules, text, whole)
 }
