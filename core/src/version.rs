@@ -50,7 +50,7 @@ impl fmt::Display for ClaudeVersion {
 /// A behaviour of Claude Code that changed at a measured release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Behaviour {
-    /// Linked git worktrees use the main worktree's memory folder.
+    /// Linked git worktrees use the main worktree's memory folder and project entry.
     WorktreesShareMemory,
     /// The `autoMemoryDirectory` setting moves the memory folder.
     AutoMemoryDirectory,
@@ -85,6 +85,14 @@ pub enum Behaviour {
     SkillDeclaredNameShown,
     /// A byte order mark is dropped when a file is read, so frontmatter after it counts.
     BomStripped,
+    /// A CLAUDE.md-family file over 4 MiB is skipped; before, every size was read whole.
+    FileSizeCap,
+    /// A linked worktree nested in its main repository takes only `CLAUDE.local.md` from
+    /// the main repository's folders above it; before, every file of those folders.
+    NestedWorktreeLocalOnly,
+    /// A `.claude/rules` that is a link to a folder is not followed; before, its rules
+    /// loaded under their target's paths.
+    LinkedRulesFolderIgnored,
 }
 
 impl Behaviour {
@@ -108,6 +116,9 @@ impl Behaviour {
             Behaviour::ManagedInlineInstructions => "managed-inline-instructions",
             Behaviour::SkillDeclaredNameShown => "skill-declared-name-shown",
             Behaviour::BomStripped => "bom-stripped",
+            Behaviour::FileSizeCap => "file-size-cap",
+            Behaviour::NestedWorktreeLocalOnly => "nested-worktree-local-only",
+            Behaviour::LinkedRulesFolderIgnored => "linked-rules-folder-ignored",
         }
     }
 }
@@ -149,8 +160,12 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         version: ClaudeVersion(2, 1, 63),
         before: ClaudeVersion(2, 1, 62),
         behaviour: Behaviour::WorktreesShareMemory,
-        summary: "a linked git worktree uses its main worktree's memory folder",
-        cases: &["auto-memory-linked-worktree-uses-main-repository"],
+        summary: "a linked git worktree uses its main worktree's memory folder and its \
+                  ~/.claude.json project entry (the external-import approval); before, its own",
+        cases: &[
+            "auto-memory-linked-worktree-uses-main-repository",
+            "generated-03",
+        ],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 74),
@@ -161,6 +176,15 @@ pub const RULE_CHANGES: &[RuleChange] = &[
             "auto-memory-directory-local-settings-tilde",
             "auto-memory-directory-user-settings-tilde-is-the-folder",
         ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 69),
+        before: ClaudeVersion(2, 1, 68),
+        behaviour: Behaviour::NestedWorktreeLocalOnly,
+        summary: "a linked worktree nested in its main repository takes only CLAUDE.local.md \
+                  from the main repository's folders above it; before, their CLAUDE.md, \
+                  .claude/CLAUDE.md and rules too",
+        cases: &["worktree-nested-in-main-repository-walk"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 72),
@@ -245,6 +269,22 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         cases: &["auto-memory-directory-project-settings-absolute"],
     },
     RuleChange {
+        version: ClaudeVersion(2, 1, 196),
+        before: ClaudeVersion(2, 1, 195),
+        behaviour: Behaviour::FileSizeCap,
+        summary: "a CLAUDE.md-family file over 4 MiB is skipped; before, a file of any size \
+                  was read and sent whole (2.1.195's code has no size check)",
+        cases: &["size-4-mib-cap-counts-bytes-not-chars"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 232),
+        before: ClaudeVersion(2, 1, 231),
+        behaviour: Behaviour::LinkedRulesFolderIgnored,
+        summary: "a .claude/rules that is a link to a folder is not followed; before, its \
+                  rules loaded under their target's paths",
+        cases: &["symlinked-files-load-at-the-link-path-folders-are-not-followed"],
+    },
+    RuleChange {
         version: ClaudeVersion(2, 1, 239),
         before: ClaudeVersion(2, 1, 238),
         behaviour: Behaviour::BomStripped,
@@ -325,15 +365,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 68),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "generated-03",
-            "worktree-nested-in-main-repository-walk",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 68),
         summary: "in claude -p and SDK sessions (which the captures are) a Read attaches nothing: their session never collects the files a Read makes relevant (2.1.68's code); interactive sessions attach them as later releases do, as the report shows",
         cases: &[
             "agents-md-ignored-when-a-parent-has-claude-md",
@@ -364,34 +395,10 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 195),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "size-4-mib-cap-counts-bytes-not-chars",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 231),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 252),
         summary: "a Read attaches other files or skills than the current releases do",
         cases: &[
             "skills-in-subdirectory-announced-after-read",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 277),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "symlinked-file-imports-resolve-from-the-targets-folder",
         ],
     },
     Unreproduced {
@@ -432,14 +439,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "the skills listing holds other lines (descriptions, budget, which skills)",
         cases: &[
             "skills-listing-line-forms",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 332),
-        to: ClaudeVersion(2, 1, 332),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "symlinked-file-imports-resolve-from-the-targets-folder",
         ],
     },
 ];

@@ -278,3 +278,131 @@ fn two_globstar_items_make_a_conditional_rule_before_2_1_84() {
     assert_eq!(load(Some("2.1.84")), LoadType::Always);
     assert_eq!(load(Some("2.1.83")), LoadType::Conditional);
 }
+
+// ----- Files: the size cap, nested worktrees and links ----------------------------------
+
+/// `fixture` analysed under `version`, with `links` recorded as a scan of the disk records
+/// them (`(link, target)`).
+fn analyze_linked(version: Option<&str>, fixture: &str, links: &[(&str, &str)]) -> Report {
+    let mut fixture = Fixture::parse(fixture);
+    for (link, target) in links {
+        fixture.tree.add_link(
+            memdiag_core::VPath::new(link).expect("absolute"),
+            memdiag_core::VPath::new(target).expect("absolute"),
+        );
+    }
+    fixture.input.version = version.map(str::to_owned);
+    fixture.analyze()
+}
+
+fn session_paths(report: &Report) -> Vec<String> {
+    report
+        .session
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .collect()
+}
+
+#[test]
+fn a_file_over_4_mib_is_skipped_from_2_1_196_and_sent_whole_before() {
+    // 4.2 MB of short lines: over the cap in bytes and in characters alike.
+    let body = "forty-two characters of plain instruction\n".repeat(100_000);
+    let fixture = format!("//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n{body}");
+    let path = "/home/alice/app/CLAUDE.md".to_owned();
+    let current = analyze_as(None, &fixture);
+    assert!(!session_paths(&current).contains(&path));
+    assert_eq!(current.rules.file_max_bytes, Some(4 * 1024 * 1024));
+    assert!(!sent_paths(Some("2.1.196"), &fixture).contains(&path));
+    // 2.1.195's loader reads a file of any size (no size check in its code).
+    let older = analyze_as(Some("2.1.195"), &fixture);
+    assert!(session_paths(&older).contains(&path));
+    assert_eq!(loaded_units(&older, &path), body.trim_end().len() as u64);
+    assert_eq!(older.rules.file_max_bytes, None);
+}
+
+#[test]
+fn a_nested_worktree_takes_every_file_of_the_main_folders_above_it_before_2_1_69() {
+    let fixture = "//@ project=/home/alice/app/wt\n\
+                   //- /home/alice/app/.git/HEAD\nref: refs/heads/main\n\
+                   //- /home/alice/app/wt/.git\ngitdir: /home/alice/app/.git/worktrees/wt\n\
+                   //- /home/alice/app/CLAUDE.md\nmain\n\
+                   //- /home/alice/app/.claude/rules/r.md\nrule\n\
+                   //- /home/alice/app/CLAUDE.local.md\nlocal\n";
+    let main_files = |version| {
+        sent_paths(version, fixture)
+            .into_iter()
+            .filter(|p| p.starts_with("/home/alice/app/"))
+            .collect::<Vec<_>>()
+    };
+    let local_only = ["/home/alice/app/CLAUDE.local.md"];
+    assert_eq!(main_files(None), local_only);
+    assert_eq!(main_files(Some("2.1.69")), local_only);
+    assert_eq!(
+        main_files(Some("2.1.68")),
+        [
+            "/home/alice/app/CLAUDE.md",
+            "/home/alice/app/.claude/rules/r.md",
+            "/home/alice/app/CLAUDE.local.md"
+        ]
+    );
+}
+
+#[test]
+fn a_linked_rules_folder_is_followed_before_2_1_232() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/app/CLAUDE.md\napp\n\
+                   //- /home/alice/shared/rules/r.md\nrule\n";
+    let links = [("/home/alice/app/.claude/rules", "/home/alice/shared/rules")];
+    let sent = |version| session_paths(&analyze_linked(version, fixture, &links));
+    // Before 2.1.232 the rule loads, named by its target's path.
+    let rule = "/home/alice/shared/rules/r.md".to_owned();
+    assert!(
+        sent(Some("2.1.231")).contains(&rule),
+        "{:?}",
+        sent(Some("2.1.231"))
+    );
+    assert!(!sent(Some("2.1.232")).contains(&rule));
+    assert!(!sent(None).contains(&rule));
+}
+
+#[test]
+fn a_linked_files_imports_resolve_from_its_targets_folder() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/.claude.json\n\
+                   {\"projects\": {\"/home/alice/app\": {\"hasClaudeMdExternalIncludesApproved\": true}}}\n\
+                   //- /home/alice/app/CLAUDE.md\n@beside.md\n\
+                   //- /home/alice/app/beside.md\nbeside the link\n\
+                   //- /home/alice/shared/beside.md\nbeside the target\n";
+    let links = [("/home/alice/app/CLAUDE.md", "/home/alice/shared/team.md")];
+    // Measured on every release recorded, 2.1.59 to 2.1.332: the file is named by the link,
+    // its import resolves beside the target.
+    for version in [None, Some("2.1.59")] {
+        let sent = session_paths(&analyze_linked(version, fixture, &links));
+        assert_eq!(
+            sent,
+            ["/home/alice/app/CLAUDE.md", "/home/alice/shared/beside.md"],
+            "{version:?}"
+        );
+    }
+    // Without the link, the import resolves beside the file.
+    let plain = session_paths(&analyze_linked(None, fixture, &[]));
+    assert!(plain.contains(&"/home/alice/app/beside.md".to_owned()));
+}
+
+#[test]
+fn a_linked_worktree_reads_the_import_approval_under_its_own_path_before_2_1_63() {
+    // Approved under the worktree's own path only: from 2.1.63 the program reads the main
+    // worktree's entry, as it does for the memory folder.
+    let fixture = "//@ project=/home/alice/app/wt\n\
+                   //- /home/alice/.claude.json\n\
+                   {\"projects\": {\"/home/alice/app/wt\": {\"hasClaudeMdExternalIncludesApproved\": true}}}\n\
+                   //- /home/alice/app/.git/HEAD\nref: refs/heads/main\n\
+                   //- /home/alice/app/wt/.git\ngitdir: /home/alice/app/.git/worktrees/wt\n\
+                   //- /home/alice/app/wt/CLAUDE.md\n@../../shared/outside.md\n\
+                   //- /home/alice/shared/outside.md\noutside\n";
+    let outside = "/home/alice/shared/outside.md".to_owned();
+    assert!(!sent_paths(None, fixture).contains(&outside));
+    assert!(!sent_paths(Some("2.1.63"), fixture).contains(&outside));
+    assert!(sent_paths(Some("2.1.62"), fixture).contains(&outside));
+}

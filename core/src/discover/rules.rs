@@ -7,14 +7,24 @@ use super::{Discovery, Node, Sent};
 use crate::report::{Code, Diagnostic, Group, LoadType, Scope, Severity};
 use crate::text::frontmatter;
 use crate::text::glob::Glob;
+use crate::version::Behaviour;
 use crate::vpath::VPath;
 
 impl Discovery<'_> {
     /// The rules under `dir`; `sent` is when the unconditional ones load.
     pub(super) fn rules(&mut self, dir: &VPath, scope: Scope, sent: Sent) -> Vec<Node> {
+        // A rules folder that is a link: from 2.1.232 it is not followed; before, its rules
+        // loaded, named by their target's paths.
+        let listed = match self.tree.link_target(dir) {
+            Some(_) if self.paths.rules.has(Behaviour::LinkedRulesFolderIgnored) => {
+                return Vec::new()
+            }
+            Some(target) => target.clone(),
+            None => dir.clone(),
+        };
         let paths: Vec<VPath> = self
             .tree
-            .files_under(dir)
+            .files_under(&listed)
             .map(|(path, _)| path.clone())
             .filter(|path| path.extension() == Some("md"))
             .collect();
