@@ -90,9 +90,9 @@ pub enum Behaviour {
     /// A linked worktree nested in its main repository takes only `CLAUDE.local.md` from
     /// the main repository's folders above it; before, every file of those folders.
     NestedWorktreeLocalOnly,
-    /// A `.claude/rules` that is a link to a folder is not followed; before, its rules
-    /// loaded under their target's paths.
-    LinkedRulesFolderIgnored,
+    /// A `.claude/rules` linked outside the working folder is followed only where the walk
+    /// may leave it (the user's rules, approved external imports); before, always.
+    LinkedRulesConfined,
 }
 
 impl Behaviour {
@@ -118,7 +118,7 @@ impl Behaviour {
             Behaviour::BomStripped => "bom-stripped",
             Behaviour::FileSizeCap => "file-size-cap",
             Behaviour::NestedWorktreeLocalOnly => "nested-worktree-local-only",
-            Behaviour::LinkedRulesFolderIgnored => "linked-rules-folder-ignored",
+            Behaviour::LinkedRulesConfined => "linked-rules-confined",
         }
     }
 }
@@ -279,9 +279,10 @@ pub const RULE_CHANGES: &[RuleChange] = &[
     RuleChange {
         version: ClaudeVersion(2, 1, 232),
         before: ClaudeVersion(2, 1, 231),
-        behaviour: Behaviour::LinkedRulesFolderIgnored,
-        summary: "a .claude/rules that is a link to a folder is not followed; before, its \
-                  rules loaded under their target's paths",
+        behaviour: Behaviour::LinkedRulesConfined,
+        summary: "a .claude/rules linked outside the working folder is followed only for the \
+                  user's rules or once external imports are approved; before, always, its \
+                  rules loading under their target's paths",
         cases: &["symlinked-files-load-at-the-link-path-folders-are-not-followed"],
     },
     RuleChange {

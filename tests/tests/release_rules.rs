@@ -349,21 +349,47 @@ fn a_nested_worktree_takes_every_file_of_the_main_folders_above_it_before_2_1_69
 }
 
 #[test]
-fn a_linked_rules_folder_is_followed_before_2_1_232() {
+fn a_linked_rules_folder_outside_the_project_is_followed_before_2_1_232() {
+    let approval = "//- /home/alice/.claude.json\n\
+                    {\"projects\": {\"/home/alice/app\": {\"hasClaudeMdExternalIncludesApproved\": true}}}\n";
     let fixture = "//@ project=/home/alice/app\n\
                    //- /home/alice/app/CLAUDE.md\napp\n\
-                   //- /home/alice/shared/rules/r.md\nrule\n";
-    let links = [("/home/alice/app/.claude/rules", "/home/alice/shared/rules")];
-    let sent = |version| session_paths(&analyze_linked(version, fixture, &links));
-    // Before 2.1.232 the rule loads, named by its target's path.
-    let rule = "/home/alice/shared/rules/r.md".to_owned();
+                   //- /home/alice/shared/rules/r.md\nrule\n\
+                   //- /home/alice/app/docs/rules/inside.md\ninside\n\
+                   //- /home/alice/dotfiles/rules/mine.md\nmine\n";
+    let links = [
+        ("/home/alice/app/.claude/rules", "/home/alice/shared/rules"),
+        (
+            "/home/alice/app/sub/.claude/rules",
+            "/home/alice/app/docs/rules",
+        ),
+        ("/home/alice/.claude/rules", "/home/alice/dotfiles/rules"),
+    ];
+    let sent = |version, fixture: &str| session_paths(&analyze_linked(version, fixture, &links));
+    let outside = "/home/alice/shared/rules/r.md".to_owned();
+    let mine = "/home/alice/dotfiles/rules/mine.md".to_owned();
+    // Before 2.1.232 a linked rules folder loads, its rules named by their target's paths.
+    let older = sent(Some("2.1.231"), fixture);
     assert!(
-        sent(Some("2.1.231")).contains(&rule),
-        "{:?}",
-        sent(Some("2.1.231"))
+        older.contains(&outside) && older.contains(&mine),
+        "{older:?}"
     );
-    assert!(!sent(Some("2.1.232")).contains(&rule));
-    assert!(!sent(None).contains(&rule));
+    // From 2.1.232 one leading out of the working folder loads only once external imports
+    // are approved; the user's own rules folder always.
+    for version in [Some("2.1.232"), None] {
+        let unapproved = sent(version, fixture);
+        assert!(!unapproved.contains(&outside), "{unapproved:?}");
+        assert!(unapproved.contains(&mine), "{unapproved:?}");
+        let approved = sent(version, &format!("{fixture}{approval}"));
+        assert!(approved.contains(&outside), "{approved:?}");
+    }
+    // One leading to a folder inside the working folder is followed without approval.
+    let inward = [(
+        "/home/alice/app/.claude/rules",
+        "/home/alice/app/docs/rules",
+    )];
+    let inside = "/home/alice/app/docs/rules/inside.md".to_owned();
+    assert!(session_paths(&analyze_linked(None, fixture, &inward)).contains(&inside));
 }
 
 #[test]
