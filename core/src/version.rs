@@ -283,7 +283,10 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         summary: "a .claude/rules linked outside the working folder is followed only for the \
                   user's rules or once external imports are approved; before, always, its \
                   rules loading under their target's paths",
-        cases: &["symlinked-files-load-at-the-link-path-folders-are-not-followed"],
+        cases: &[
+            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
+            "symlinked-rules-folders-followed-without-approval",
+        ],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 239),
