@@ -16,13 +16,13 @@
 
 use std::rc::Rc;
 
+use crate::worker_host::Failure;
 use js_sys::Array;
 #[cfg(feature = "engine")]
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use wasm_bindgen::JsValue;
 use yew::platform::spawn_local;
 use yew::virtual_dom::{VNode, VTag, VText};
-use crate::worker_host::Failure;
 use yew::{component, html, use_context, use_effect_with, use_state, AttrValue, Html, Properties};
 
 /// Sources longer than this are previewed only in part, to keep the page responsive.
@@ -35,9 +35,37 @@ pub const MAX_DEPTH: usize = 32;
 
 /// The elements a preview may hold: the page builds no other.
 pub const TAGS: &[&str] = &[
-    "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code", "ol", "ul", "li",
-    "div", "dl", "dt", "dd", "table", "thead", "tr", "th", "td", "em", "strong", "del", "sup",
-    "sub", "a", "span", "br", "hr",
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "code",
+    "ol",
+    "ul",
+    "li",
+    "div",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "thead",
+    "tr",
+    "th",
+    "td",
+    "em",
+    "strong",
+    "del",
+    "sup",
+    "sub",
+    "a",
+    "span",
+    "br",
+    "hr",
 ];
 
 /// The attributes a preview's elements may have: the page sets no other.
@@ -114,7 +142,9 @@ pub fn Markdown(props: &MarkdownProps) -> Html {
         Some(Err(message)) => html! {
             <p class="empty-text error-text" data-testid="markdown-failed">{ format!("The preview could not be made: {message}") }</p>
         },
-        None => html! { <p class="muted" data-testid="markdown-waiting">{ "Rendering the preview…" }</p> },
+        None => {
+            html! { <p class="muted" data-testid="markdown-waiting">{ "Rendering the preview…" }</p> }
+        }
     }
 }
 
@@ -179,7 +209,9 @@ pub fn to_wire(pieces: &[Piece]) -> Array {
 pub fn from_wire(items: &Array) -> Vec<Piece> {
     let known = |list: &[&'static str], name: &str| list.iter().copied().find(|k| *k == name);
     let mut pieces = Vec::new();
-    let mut items = items.iter().map(|item| item.as_string().unwrap_or_default());
+    let mut items = items
+        .iter()
+        .map(|item| item.as_string().unwrap_or_default());
     while let Some(item) = items.next() {
         if item == "/" {
             pieces.push(Piece::Close);
@@ -325,7 +357,10 @@ pub fn layout(source: &str) -> Vec<Piece> {
                 pieces.push(Piece::Close);
             }
             Event::Html(t) | Event::InlineHtml(t) => {
-                pieces.push(Piece::Open("span", vec![("class", "md-raw-html".to_owned())]));
+                pieces.push(Piece::Open(
+                    "span",
+                    vec![("class", "md-raw-html".to_owned())],
+                ));
                 pieces.push(text(&t));
                 pieces.push(Piece::Close);
             }
@@ -395,12 +430,18 @@ fn start(pieces: &mut Vec<Piece>, tag: Tag<'_>, in_table_head: bool) {
         // No href: a link in a dropped file must not take the person anywhere.
         Tag::Link { dest_url, .. } => Piece::Open(
             "a",
-            vec![("class", "md-link".to_owned()), ("title", dest_url.to_string())],
+            vec![
+                ("class", "md-link".to_owned()),
+                ("title", dest_url.to_string()),
+            ],
         ),
         Tag::Image { dest_url, .. } => {
             pieces.push(Piece::Open(
                 "span",
-                vec![("class", "md-image".to_owned()), ("title", dest_url.to_string())],
+                vec![
+                    ("class", "md-image".to_owned()),
+                    ("title", dest_url.to_string()),
+                ],
             ));
             Piece::Text("[image: ".to_owned())
         }
