@@ -12,8 +12,8 @@
 //!   feature) is what first paint loads: the components, the state, the sources and the
 //!   worker's host. `memdiag-engine` (`src/worker_main.rs`, with `engine`) is the worker:
 //!   `worker` answers the page's messages ([`messages`] says what they hold), and holds the
-//!   analysis, zips, sanitizing ([`share`]), clean-up planning ([`cleanups`]) and the
-//!   demo's files. With `engine` on and no worker (the component tests), the page does all
+//!   analysis, zips, sanitizing ([`share`]), clean-up planning ([`cleanups`]), the
+//!   Markdown preview's layout ([`components::markdown`]) and the demo's files. With `engine` on and no worker (the component tests), the page does all
 //!   of it in place.
 //! - [`ingest`] turns drops, inputs and the demo into sources and states the analysis loop,
 //!   reading only the contents the core asks for.
