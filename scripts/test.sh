@@ -141,6 +141,7 @@ fi
 step "trunk build --release" trunk build --release
 step "release size" memdiag_print_sizes dist
 step "first-paint wasm holds no engine" memdiag_check_split dist
+step "first paint within its size budget" memdiag_check_first_paint dist
 if [ "$SKIP_E2E" = 1 ]; then
   skip "end-to-end test" "MEMDIAG_SKIP_BROWSER=1 or MEMDIAG_SKIP_E2E=1"
 else

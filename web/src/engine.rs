@@ -39,6 +39,11 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The analysis worker's host; `None` where the page has none (the component tests).
+    pub fn host(&self) -> Option<Host> {
+        self.host.clone()
+    }
+
     /// Reports how many entries a listing has reached, as progress of `run`.
     pub fn listing_progress(&self, run: u64) -> impl Fn(u64) + 'static {
         let dispatch = self.dispatch.clone();

@@ -131,6 +131,7 @@ fn handle(data: JsValue) {
         "zip" => wasm_bindgen_futures::spawn_local(open_zip(data)),
         "share" => crate::share::answer(&data),
         "plan" => crate::cleanups::answer(&data),
+        "preview" => crate::components::markdown::answer(&data),
         _ => {}
     }
 }

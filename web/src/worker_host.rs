@@ -8,7 +8,7 @@
 //! [`Failure::Crashed`] with the panic's text, and the next job starts a new worker.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 use js_sys::{Array, Promise, Uint32Array, Uint8Array};
@@ -139,6 +139,8 @@ pub struct Host {
 struct Inner {
     url: String,
     live: Option<Live>,
+    /// The last preview request's number.
+    previews_asked: u32,
 }
 
 struct Live {
@@ -146,6 +148,8 @@ struct Live {
     /// The sources whose listing this worker holds.
     known: BTreeSet<u32>,
     job: Option<Job>,
+    /// Preview requests waiting for their answer, by number: they run beside the job.
+    previews: BTreeMap<u32, js_sys::Function>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -164,7 +168,11 @@ impl Host {
     pub fn from_page() -> Option<Host> {
         let url = get(&js_sys::global(), "memdiagWorker").as_string()?;
         let host = Host {
-            inner: Rc::new(RefCell::new(Inner { url, live: None })),
+            inner: Rc::new(RefCell::new(Inner {
+                url,
+                live: None,
+                previews_asked: 0,
+            })),
         };
         let started = host.start_worker(&host.inner.borrow().url).ok();
         host.inner.borrow_mut().live = started;
@@ -334,16 +342,7 @@ impl Host {
                     live.end(&object(&[("type", "cancelled".into())]));
                 }
             }
-            if inner.live.is_none() {
-                let live = self.start_worker(&inner.url).map_err(|e| {
-                    Failure::Crashed(format!(
-                        "the analysis worker could not start ({})",
-                        crate::browser::js_message(&e)
-                    ))
-                })?;
-                inner.live = Some(live);
-            }
-            let live = inner.live.as_mut().expect("started above");
+            let live = self.live(&mut inner)?;
             let posting = js_sys::Date::now();
             for source in &sources {
                 if live.known.insert(source.id()) {
@@ -372,6 +371,56 @@ impl Host {
         }
     }
 
+    /// Lays out Markdown `source` for the file view's preview in the worker, which holds the
+    /// parser ([`crate::components::markdown::layout`]). A preview runs beside any job and
+    /// never cancels it; when a newer job replaces the worker, it asks the new one.
+    ///
+    /// # Errors
+    /// When the worker dies (the message says why).
+    pub async fn preview(&self, source: &str) -> Result<Array, Failure> {
+        loop {
+            let mut resolve_slot = None;
+            let promise = Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
+            let resolve = resolve_slot.expect("a promise calls its executor at once");
+            {
+                let mut inner = self.inner.borrow_mut();
+                inner.previews_asked += 1;
+                let req = inner.previews_asked;
+                let live = self.live(&mut inner)?;
+                live.previews.insert(req, resolve);
+                let message = object(&[
+                    ("type", "preview".into()),
+                    ("req", f64::from(req).into()),
+                    ("source", source.into()),
+                ]);
+                if let Err(error) = live.worker.post_message(&message) {
+                    live.previews.remove(&req);
+                    return Err(Failure::Crashed(crate::browser::js_message(&error)));
+                }
+            }
+            let answer = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
+            match text(&answer, "type").as_str() {
+                "previewed" => return Ok(get(&answer, "pieces").dyn_into().unwrap_or_default()),
+                "cancelled" => continue,
+                _ => return Err(Failure::Crashed(text(&answer, "message"))),
+            }
+        }
+    }
+
+    /// The running worker, started first if there is none.
+    fn live<'a>(&self, inner: &'a mut Inner) -> Result<&'a mut Live, Failure> {
+        if inner.live.is_none() {
+            let live = self.start_worker(&inner.url).map_err(|e| {
+                Failure::Crashed(format!(
+                    "the analysis worker could not start ({})",
+                    crate::browser::js_message(&e)
+                ))
+            })?;
+            inner.live = Some(live);
+        }
+        Ok(inner.live.as_mut().expect("started above"))
+    }
+
     fn start_worker(&self, url: &str) -> Result<Live, JsValue> {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
@@ -397,6 +446,7 @@ impl Host {
             worker,
             known: BTreeSet::new(),
             job: None,
+            previews: BTreeMap::new(),
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -404,11 +454,12 @@ impl Host {
 }
 
 impl Live {
-    /// Ends the worker, answering its job (if any) with `answer`.
+    /// Ends the worker, answering its job (if any) and its waiting previews with `answer`.
     fn end(self, answer: &JsValue) {
         let Live {
             worker,
             job,
+            previews,
             _on_message,
             _on_error,
             ..
@@ -422,6 +473,9 @@ impl Live {
         });
         if let Some(job) = job {
             let _ = job.resolve.call1(&JsValue::NULL, answer);
+        }
+        for resolve in previews.into_values() {
+            let _ = resolve.call1(&JsValue::NULL, answer);
         }
     }
 }
@@ -456,6 +510,13 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data));
             } else {
                 wasm_bindgen_futures::spawn_local(answer_stat(worker, sources, data));
+            }
+        }
+        "previewed" => {
+            let req = number(&data, "req") as u32;
+            if let Some(resolve) = live.previews.remove(&req) {
+                drop(guard);
+                let _ = resolve.call1(&JsValue::NULL, &data);
             }
         }
         "panic" | "crashed" => {

@@ -2595,3 +2595,50 @@ async fn the_reads_view_without_a_project_says_why() {
     app.destroy();
     root.remove();
 }
+
+/// The preview's wire (what the worker sends the page) can name only the elements and
+/// attributes `markdown::TAGS` and `ATTRIBUTES` list: anything else becomes a `span` or is
+/// left out, and every other string stays text. Its pieces round-trip unchanged.
+#[wasm_bindgen_test]
+fn the_preview_wire_builds_only_listed_elements_and_attributes() {
+    use memdiag_web::components::markdown::{from_wire, layout, to_wire, Piece};
+    let hostile = js_sys::Array::new();
+    for item in [
+        "<script",
+        "@src",
+        "x.js",
+        "/",
+        "<a",
+        "@href",
+        "https://example.com",
+        "@title",
+        "t",
+        "#<img src=x onerror=alert(1)>",
+        "/",
+        "<p",
+        "@onclick",
+        "alert(1)",
+        "/",
+    ] {
+        hostile.push(&JsValue::from_str(item));
+    }
+    assert_eq!(
+        from_wire(&hostile),
+        vec![
+            Piece::Open("span", Vec::new()),
+            Piece::Close,
+            Piece::Open("a", vec![("title", "t".to_owned())]),
+            Piece::Text("<img src=x onerror=alert(1)>".to_owned()),
+            Piece::Close,
+            Piece::Open("p", Vec::new()),
+            Piece::Close,
+        ]
+    );
+    let source = "# Title\n\n> quote with `code` and [a link](notes.md)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```sh\nls\n```\n";
+    let pieces = layout(source);
+    assert!(
+        pieces.contains(&Piece::Open("th", Vec::new())),
+        "{pieces:?}"
+    );
+    assert_eq!(from_wire(&to_wire(&pieces)), pieces);
+}

@@ -546,7 +546,7 @@ fn Review(props: &ReviewProps) -> Html {
 /// on hover): what the message and the undo list, kept in a corner, have room for.
 fn short_title(plan: &Plan) -> String {
     let mut paths: Vec<&str> = plan.changes.iter().map(|c| c.path.as_str()).collect();
-    paths.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    crate::sort_by(&mut paths, |a, b| b.len().cmp(&a.len()));
     let mut title = plan.title.clone();
     for path in paths {
         title = title.replace(path, path.rsplit('/').next().unwrap_or(path));

@@ -50,7 +50,7 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
         .filter(|&i| report.diagnostics[i].severity <= least)
         .collect();
     let d = &report.diagnostics;
-    order.sort_by(|&a, &b| {
+    crate::sort_by(&mut order, |&a, &b| {
         (d[a].severity, &d[a].path, d[a].line, d[a].code.as_str()).cmp(&(
             d[b].severity,
             &d[b].path,
@@ -84,12 +84,13 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
                 kinds.push(code);
             }
         }
-        group.items.sort_by_key(|&i| {
+        let kind_of = |i: usize| {
             kinds
                 .iter()
                 .position(|k| *k == d[i].code.as_str())
                 .unwrap_or(0)
-        });
+        };
+        crate::sort_by(&mut group.items, |&a, &b| kind_of(a).cmp(&kind_of(b)));
     }
     groups
 }

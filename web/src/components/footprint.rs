@@ -299,7 +299,7 @@ pub fn Contributors(props: &ContributorsProps) -> Html {
             "claude-code",
         ));
     }
-    parts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    crate::sort_by(&mut parts, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     if parts.is_empty() || total == 0 {
         return Html::default();
     }

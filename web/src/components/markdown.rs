@@ -1,13 +1,29 @@
-//! The Markdown preview, built from pulldown-cmark events into Yew nodes.
+//! The Markdown preview: the engine lays the source out as [`Piece`]s (pulldown-cmark
+//! events, with the depth cap applied) and the page builds Yew nodes from them.
+//!
+//! The layout runs in the analysis worker ([`layout`] is engine code), so the page's
+//! first-paint wasm holds no Markdown parser; the worker answers a `preview` message beside
+//! any running analysis ([`crate::worker_host::Host::preview`]). Without a worker (the
+//! component tests) the page lays it out in place, through the same wire ([`to_wire`],
+//! [`from_wire`]).
 //!
 //! A `CLAUDE.md` is untrusted input. The preview never sets `innerHTML`: every piece of text,
-//! raw HTML included, becomes a text node, which the browser shows and never parses. Links
-//! keep their target as a tooltip but get no `href`, so nothing in a dropped file can make the
-//! page navigate or fetch; images show their alt text instead of loading.
+//! raw HTML included, becomes a text node, which the browser shows and never parses; the page
+//! builds only the elements and attributes [`TAGS`] and [`ATTRIBUTES`] name, whatever the
+//! wire says. Links keep their target as a tooltip but get no `href`, so nothing in a
+//! dropped file can make the page navigate or fetch; images show their alt text instead of
+//! loading.
 
+use std::rc::Rc;
+
+use crate::worker_host::Failure;
+use js_sys::Array;
+#[cfg(feature = "engine")]
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use wasm_bindgen::JsValue;
+use yew::platform::spawn_local;
 use yew::virtual_dom::{VNode, VTag, VText};
-use yew::{component, html, AttrValue, Html, Properties};
+use yew::{component, html, use_context, use_effect_with, use_state, AttrValue, Html, Properties};
 
 /// Sources longer than this are previewed only in part, to keep the page responsive.
 const PREVIEW_LIMIT: usize = 256 * 1024;
@@ -17,6 +33,55 @@ const PREVIEW_LIMIT: usize = 256 * 1024;
 /// 5,000 nested `>` overflowed the wasm stack.
 pub const MAX_DEPTH: usize = 32;
 
+/// The elements a preview may hold: the page builds no other.
+pub const TAGS: &[&str] = &[
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "code",
+    "ol",
+    "ul",
+    "li",
+    "div",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "thead",
+    "tr",
+    "th",
+    "td",
+    "em",
+    "strong",
+    "del",
+    "sup",
+    "sub",
+    "a",
+    "span",
+    "br",
+    "hr",
+];
+
+/// The attributes a preview's elements may have: the page sets no other.
+pub const ATTRIBUTES: &[&str] = &["class", "data-lang", "data-testid", "start", "title"];
+
+/// One step of a laid-out preview.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Opens an element (one of [`TAGS`]) with its attributes (of [`ATTRIBUTES`]).
+    Open(&'static str, Vec<(&'static str, String)>),
+    /// Closes the innermost open element.
+    Close,
+    /// A text node.
+    Text(String),
+}
+
 /// Props of [`Markdown`].
 #[derive(Properties, PartialEq)]
 pub struct MarkdownProps {
@@ -24,7 +89,9 @@ pub struct MarkdownProps {
     pub source: AttrValue,
 }
 
-/// A rendered Markdown preview.
+/// A rendered Markdown preview. With a worker, the preview shows once the worker has laid
+/// it out (a "Rendering" note meanwhile); `data-testid="markdown-preview"` appears only with
+/// the content.
 #[component]
 pub fn Markdown(props: &MarkdownProps) -> Html {
     let source = props.source.as_str();
@@ -37,34 +104,203 @@ pub fn Markdown(props: &MarkdownProps) -> Html {
     } else {
         (source, false)
     };
-    html! {
-        <div class="markdown" data-testid="markdown-preview">
-            { render(shown) }
-            if cut {
-                <p class="muted">{ "The preview stops here; the file is longer. The raw view shows all of it." }</p>
+    let host = use_context::<crate::Page>().and_then(|page| page.engine.host());
+    // The layout the worker sent, for the source it was asked for.
+    let laid_out = use_state(|| None::<(AttrValue, Result<Rc<Vec<Piece>>, String>)>);
+    {
+        let laid_out = laid_out.setter();
+        let shown = AttrValue::from(shown.to_owned());
+        use_effect_with((props.source.clone(), host.is_some()), move |_| {
+            if let Some(host) = host {
+                spawn_local(async move {
+                    let pieces = host
+                        .preview(&shown)
+                        .await
+                        .map(|items| Rc::new(from_wire(&items)))
+                        .map_err(|failure| match failure {
+                            Failure::Crashed(detail) | Failure::Message(detail) => detail,
+                            Failure::Cancelled => String::new(),
+                        });
+                    laid_out.set(Some((shown, pieces)));
+                });
             }
-        </div>
+        });
+    }
+    let pieces = match &*laid_out {
+        Some((asked, pieces)) if asked.as_str() == shown => Some(pieces.clone()),
+        _ => in_place(shown),
+    };
+    match pieces {
+        Some(Ok(pieces)) => html! {
+            <div class="markdown" data-testid="markdown-preview">
+                { build(&pieces) }
+                if cut {
+                    <p class="muted">{ "The preview stops here; the file is longer. The raw view shows all of it." }</p>
+                }
+            </div>
+        },
+        Some(Err(message)) => html! {
+            <p class="empty-text error-text" data-testid="markdown-failed">{ format!("The preview could not be made: {message}") }</p>
+        },
+        None => {
+            html! { <p class="muted" data-testid="markdown-waiting">{ "Rendering the preview…" }</p> }
+        }
     }
 }
 
-/// One open element while events are turned into nodes.
+/// The preview laid out in the page itself, where there is no worker: with the engine, the
+/// same layout and wire as the worker's; without it, `None` until the worker answers.
+fn in_place(shown: &str) -> Option<Result<Rc<Vec<Piece>>, String>> {
+    #[cfg(feature = "engine")]
+    return Some(Ok(Rc::new(from_wire(&to_wire(&layout(shown))))));
+    #[cfg(not(feature = "engine"))]
+    {
+        let _ = shown;
+        None
+    }
+}
+
+/// Renders Markdown to Yew nodes (in place, through the wire), with every raw HTML fragment
+/// kept as text.
+#[cfg(feature = "engine")]
+pub fn render(source: &str) -> Html {
+    build(&from_wire(&to_wire(&layout(source))))
+}
+
+/// The worker's answer to a `preview` message: the layout of its `source`, as [`to_wire`]
+/// writes it.
+#[cfg(feature = "engine")]
+pub(crate) fn answer(data: &JsValue) {
+    use crate::messages::{get, text};
+    let pieces = to_wire(&layout(&text(data, "source")));
+    crate::worker::post(&[
+        ("type", "previewed".into()),
+        ("req", get(data, "req")),
+        ("pieces", pieces.into()),
+    ]);
+}
+
+/// The pieces as a message field: one string per step, `<tag`, `@name` followed by the
+/// value, `/` to close, `#text`.
+pub fn to_wire(pieces: &[Piece]) -> Array {
+    let items = Array::new();
+    for piece in pieces {
+        match piece {
+            Piece::Open(tag, attributes) => {
+                items.push(&JsValue::from_str(&format!("<{tag}")));
+                for (name, value) in attributes {
+                    items.push(&JsValue::from_str(&format!("@{name}")));
+                    items.push(&JsValue::from_str(value));
+                }
+            }
+            Piece::Close => {
+                items.push(&JsValue::from_str("/"));
+            }
+            Piece::Text(text) => {
+                items.push(&JsValue::from_str(&format!("#{text}")));
+            }
+        }
+    }
+    items
+}
+
+/// The pieces [`to_wire`] wrote. An element or attribute the lists do not name becomes a
+/// `span` or is left out; every other string is text.
+pub fn from_wire(items: &Array) -> Vec<Piece> {
+    let known = |list: &[&'static str], name: &str| list.iter().copied().find(|k| *k == name);
+    let mut pieces = Vec::new();
+    let mut items = items
+        .iter()
+        .map(|item| item.as_string().unwrap_or_default());
+    while let Some(item) = items.next() {
+        if item == "/" {
+            pieces.push(Piece::Close);
+        } else if let Some(tag) = item.strip_prefix('<') {
+            pieces.push(Piece::Open(known(TAGS, tag).unwrap_or("span"), Vec::new()));
+        } else if let Some(name) = item.strip_prefix('@') {
+            let value = items.next().unwrap_or_default();
+            if let (Some(name), Some(Piece::Open(_, attributes))) =
+                (known(ATTRIBUTES, name), pieces.last_mut())
+            {
+                attributes.push((name, value));
+            }
+        } else {
+            let text = item.strip_prefix('#').unwrap_or(&item);
+            pieces.push(Piece::Text(text.to_owned()));
+        }
+    }
+    pieces
+}
+
+/// One open element while pieces are turned into nodes.
 struct Frame {
     tag: Option<VTag>,
     children: Vec<VNode>,
 }
 
-/// Renders Markdown to Yew nodes, with every raw HTML fragment kept as text.
-pub fn render(source: &str) -> Html {
+/// The nodes of a laid-out preview. A close with nothing open is ignored, and elements left
+/// open at the end are closed.
+pub fn build(pieces: &[Piece]) -> Html {
+    let mut stack = vec![Frame {
+        tag: None,
+        children: Vec::new(),
+    }];
+    for piece in pieces {
+        match piece {
+            Piece::Open(name, attributes) => {
+                let mut tag = VTag::new(*name);
+                for (key, value) in attributes {
+                    tag.add_attribute(key, value.clone());
+                }
+                stack.push(Frame {
+                    tag: Some(tag),
+                    children: Vec::new(),
+                });
+            }
+            Piece::Close => close(&mut stack),
+            Piece::Text(text) => push(&mut stack, VText::new(text.clone()).into()),
+        }
+    }
+    while stack.len() > 1 {
+        close(&mut stack);
+    }
+    let root = stack.pop().expect("the root frame");
+    VNode::from_iter(root.children)
+}
+
+fn close(stack: &mut Vec<Frame>) {
+    if stack.len() > 1 {
+        let frame = stack.pop().expect("more than one frame");
+        let node = match frame.tag {
+            Some(mut tag) => {
+                tag.add_children(frame.children);
+                tag.into()
+            }
+            None => VNode::from_iter(frame.children),
+        };
+        push(stack, node);
+    }
+}
+
+fn push(stack: &mut [Frame], node: VNode) {
+    if let Some(frame) = stack.last_mut() {
+        frame.children.push(node);
+    }
+}
+
+/// Lays Markdown out as pieces, with every raw HTML fragment kept as text.
+#[cfg(feature = "engine")]
+pub fn layout(source: &str) -> Vec<Piece> {
     // No strikethrough: `~` starts every home-relative import (`@~/notes.md`), and two of
     // them on one line would strike out the text between.
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
         | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS;
-    let mut stack = vec![Frame {
-        tag: None,
-        children: Vec::new(),
-    }];
+    let mut pieces = Vec::new();
+    let text = |text: &str| Piece::Text(text.to_owned());
+    // Elements built and still open (each start event is one, whatever it opens).
+    let mut open = 0usize;
     let mut skip_depth = 0usize;
     // Elements opened past MAX_DEPTH: not built, their contents go to the deepest one.
     let mut flattened = 0usize;
@@ -80,18 +316,19 @@ pub fn render(source: &str) -> Html {
         }
         match event {
             Event::Start(Tag::MetadataBlock(_)) => skip_depth = 1,
-            Event::Start(_) if flattened > 0 || stack.len() > MAX_DEPTH => {
+            Event::Start(_) if flattened > 0 || open >= MAX_DEPTH => {
                 if flattened == 0 {
-                    let mut note = VTag::new("span");
-                    note.add_attribute("class", "md-flat muted");
-                    note.add_attribute("data-testid", "markdown-flat");
-                    note.add_child(
-                        VText::new(format!(
-                            "[nested deeper than {MAX_DEPTH} levels: shown flat from here] "
-                        ))
-                        .into(),
-                    );
-                    push(&mut stack, note.into());
+                    pieces.push(Piece::Open(
+                        "span",
+                        vec![
+                            ("class", "md-flat muted".to_owned()),
+                            ("data-testid", "markdown-flat".to_owned()),
+                        ],
+                    ));
+                    pieces.push(Piece::Text(format!(
+                        "[nested deeper than {MAX_DEPTH} levels: shown flat from here] "
+                    )));
+                    pieces.push(Piece::Close);
                 }
                 flattened += 1;
             }
@@ -101,71 +338,54 @@ pub fn render(source: &str) -> Html {
                 if matches!(tag, Tag::TableHead) {
                     in_table_head = true;
                 }
-                stack.push(Frame {
-                    tag: Some(open(tag, in_table_head)),
-                    children: Vec::new(),
-                });
+                open += 1;
+                start(&mut pieces, tag, in_table_head);
             }
             Event::End(end) => {
                 if matches!(end, TagEnd::TableHead) {
                     in_table_head = false;
                 }
-                if stack.len() > 1 {
-                    let frame = stack.pop().expect("more than one frame");
-                    let node = close(frame, end);
-                    push(&mut stack, node);
+                if open > 0 {
+                    open -= 1;
+                    end_of(&mut pieces, end);
                 }
             }
-            Event::Text(text) | Event::InlineMath(text) | Event::DisplayMath(text) => {
-                push(&mut stack, VText::new(text.to_string()).into());
+            Event::Text(t) | Event::InlineMath(t) | Event::DisplayMath(t) => pieces.push(text(&t)),
+            Event::Code(t) => {
+                pieces.push(Piece::Open("code", Vec::new()));
+                pieces.push(text(&t));
+                pieces.push(Piece::Close);
             }
-            Event::Code(text) => {
-                let mut code = VTag::new("code");
-                code.add_child(VText::new(text.to_string()).into());
-                push(&mut stack, code.into());
-            }
-            Event::Html(text) | Event::InlineHtml(text) => {
-                let mut span = VTag::new("span");
-                span.add_attribute("class", "md-raw-html");
-                span.add_child(VText::new(text.to_string()).into());
-                push(&mut stack, span.into());
+            Event::Html(t) | Event::InlineHtml(t) => {
+                pieces.push(Piece::Open(
+                    "span",
+                    vec![("class", "md-raw-html".to_owned())],
+                ));
+                pieces.push(text(&t));
+                pieces.push(Piece::Close);
             }
             Event::FootnoteReference(label) => {
-                let mut sup = VTag::new("sup");
-                sup.add_child(VText::new(format!("[{label}]")).into());
-                push(&mut stack, sup.into());
+                pieces.push(Piece::Open("sup", Vec::new()));
+                pieces.push(Piece::Text(format!("[{label}]")));
+                pieces.push(Piece::Close);
             }
-            Event::SoftBreak => push(&mut stack, VText::new("\n").into()),
-            Event::HardBreak => push(&mut stack, VTag::new("br").into()),
-            Event::Rule => push(&mut stack, VTag::new("hr").into()),
-            Event::TaskListMarker(done) => {
-                push(
-                    &mut stack,
-                    VText::new(if done { "☑ " } else { "☐ " }).into(),
-                );
-            }
+            Event::SoftBreak => pieces.push(text("\n")),
+            Event::HardBreak => pieces.extend([Piece::Open("br", Vec::new()), Piece::Close]),
+            Event::Rule => pieces.extend([Piece::Open("hr", Vec::new()), Piece::Close]),
+            Event::TaskListMarker(done) => pieces.push(text(if done { "☑ " } else { "☐ " })),
         }
     }
-    // Unbalanced input cannot happen with pulldown-cmark, but fold any open frame anyway.
-    while stack.len() > 1 {
-        let frame = stack.pop().expect("more than one frame");
-        let node = close(frame, TagEnd::Paragraph);
-        push(&mut stack, node);
-    }
-    let root = stack.pop().expect("the root frame");
-    VNode::from_iter(root.children)
+    pieces
 }
 
-fn push(stack: &mut [Frame], node: VNode) {
-    if let Some(frame) = stack.last_mut() {
-        frame.children.push(node);
-    }
-}
-
-/// The element a start tag opens.
-fn open(tag: Tag<'_>, in_table_head: bool) -> VTag {
-    let element = |name: &'static str| VTag::new(name);
-    match tag {
+/// The pieces a start tag opens (more than one element for a code block and a table head).
+#[cfg(feature = "engine")]
+fn start(pieces: &mut Vec<Piece>, tag: Tag<'_>, in_table_head: bool) {
+    let element = |name: &'static str| Piece::Open(name, Vec::new());
+    let with = |name: &'static str, key: &'static str, value: String| {
+        Piece::Open(name, vec![(key, value)])
+    };
+    let piece = match tag {
         Tag::Paragraph => element("p"),
         Tag::Heading { level, .. } => element(match level {
             HeadingLevel::H1 => "h1",
@@ -177,38 +397,29 @@ fn open(tag: Tag<'_>, in_table_head: bool) -> VTag {
         }),
         Tag::BlockQuote(_) => element("blockquote"),
         Tag::CodeBlock(kind) => {
-            let mut pre = element("pre");
-            if let CodeBlockKind::Fenced(lang) = kind {
-                if !lang.is_empty() {
-                    pre.add_attribute("data-lang", lang.to_string());
+            pieces.push(match kind {
+                CodeBlockKind::Fenced(lang) if !lang.is_empty() => {
+                    with("pre", "data-lang", lang.to_string())
                 }
-            }
-            pre
+                _ => element("pre"),
+            });
+            element("code")
         }
-        Tag::HtmlBlock => {
-            let mut pre = element("pre");
-            pre.add_attribute("class", "md-raw-html");
-            pre
-        }
-        Tag::List(Some(start)) => {
-            let mut list = element("ol");
-            if start != 1 {
-                list.add_attribute("start", start.to_string());
-            }
-            list
-        }
+        Tag::HtmlBlock => with("pre", "class", "md-raw-html".to_owned()),
+        Tag::List(Some(start)) if start != 1 => with("ol", "start", start.to_string()),
+        Tag::List(Some(_)) => element("ol"),
         Tag::List(None) => element("ul"),
         Tag::Item => element("li"),
-        Tag::FootnoteDefinition(_) => {
-            let mut div = element("div");
-            div.add_attribute("class", "md-footnote");
-            div
-        }
+        Tag::FootnoteDefinition(_) => with("div", "class", "md-footnote".to_owned()),
         Tag::DefinitionList => element("dl"),
         Tag::DefinitionListTitle => element("dt"),
         Tag::DefinitionListDefinition => element("dd"),
         Tag::Table(_) => element("table"),
-        Tag::TableHead => element("thead"),
+        // pulldown-cmark puts header cells straight into the head; HTML wants a row.
+        Tag::TableHead => {
+            pieces.push(element("thead"));
+            element("tr")
+        }
         Tag::TableRow => element("tr"),
         Tag::TableCell => element(if in_table_head { "th" } else { "td" }),
         Tag::Emphasis => element("em"),
@@ -216,48 +427,37 @@ fn open(tag: Tag<'_>, in_table_head: bool) -> VTag {
         Tag::Strikethrough => element("del"),
         Tag::Superscript => element("sup"),
         Tag::Subscript => element("sub"),
-        Tag::Link { dest_url, .. } => {
-            // No href: a link in a dropped file must not take the person anywhere.
-            let mut link = element("a");
-            link.add_attribute("class", "md-link");
-            link.add_attribute("title", dest_url.to_string());
-            link
-        }
+        // No href: a link in a dropped file must not take the person anywhere.
+        Tag::Link { dest_url, .. } => Piece::Open(
+            "a",
+            vec![
+                ("class", "md-link".to_owned()),
+                ("title", dest_url.to_string()),
+            ],
+        ),
         Tag::Image { dest_url, .. } => {
-            let mut image = element("span");
-            image.add_attribute("class", "md-image");
-            image.add_attribute("title", dest_url.to_string());
-            image
+            pieces.push(Piece::Open(
+                "span",
+                vec![
+                    ("class", "md-image".to_owned()),
+                    ("title", dest_url.to_string()),
+                ],
+            ));
+            Piece::Text("[image: ".to_owned())
         }
         Tag::MetadataBlock(_) => element("div"),
-    }
+    };
+    pieces.push(piece);
 }
 
-/// The node a closed frame becomes.
-fn close(frame: Frame, end: TagEnd) -> VNode {
-    let Some(mut tag) = frame.tag else {
-        return VNode::from_iter(frame.children);
-    };
+/// The pieces an end tag closes, matching [`start`].
+#[cfg(feature = "engine")]
+fn end_of(pieces: &mut Vec<Piece>, end: TagEnd) {
     match end {
-        TagEnd::CodeBlock => {
-            let mut code = VTag::new("code");
-            code.add_children(frame.children);
-            tag.add_child(code.into());
-        }
-        TagEnd::TableHead => {
-            // pulldown-cmark puts header cells straight into the head; HTML wants a row.
-            let mut row = VTag::new("tr");
-            row.add_children(frame.children);
-            tag.add_child(row.into());
-        }
-        TagEnd::Image => {
-            tag.add_child(VText::new("[image: ").into());
-            tag.add_children(frame.children);
-            tag.add_child(VText::new("]").into());
-        }
-        _ => tag.add_children(frame.children),
+        TagEnd::CodeBlock | TagEnd::TableHead => pieces.extend([Piece::Close, Piece::Close]),
+        TagEnd::Image => pieces.extend([Piece::Text("]".to_owned()), Piece::Close]),
+        _ => pieces.push(Piece::Close),
     }
-    tag.into()
 }
 
 #[cfg(test)]
