@@ -20,7 +20,6 @@ use crate::worker_host::Failure;
 use js_sys::Array;
 #[cfg(feature = "engine")]
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
-use wasm_bindgen::JsValue;
 use yew::platform::spawn_local;
 use yew::virtual_dom::{VNode, VTag, VText};
 use yew::{component, html, use_context, use_effect_with, use_state, AttrValue, Html, Properties};
@@ -116,7 +115,7 @@ pub fn Markdown(props: &MarkdownProps) -> Html {
                     let pieces = host
                         .preview(&shown)
                         .await
-                        .map(|items| Rc::new(from_wire(&items)))
+                        .map(|items| Rc::new(from_wire(wire_of(&items))))
                         .map_err(|failure| match failure {
                             Failure::Crashed(detail) | Failure::Message(detail) => detail,
                             Failure::Cancelled => String::new(),
@@ -152,7 +151,7 @@ pub fn Markdown(props: &MarkdownProps) -> Html {
 /// same layout and wire as the worker's; without it, `None` until the worker answers.
 fn in_place(shown: &str) -> Option<Result<Rc<Vec<Piece>>, String>> {
     #[cfg(feature = "engine")]
-    return Some(Ok(Rc::new(from_wire(&to_wire(&layout(shown))))));
+    return Some(Ok(Rc::new(from_wire(to_wire(&layout(shown))))));
     #[cfg(not(feature = "engine"))]
     {
         let _ = shown;
@@ -164,15 +163,18 @@ fn in_place(shown: &str) -> Option<Result<Rc<Vec<Piece>>, String>> {
 /// kept as text.
 #[cfg(feature = "engine")]
 pub fn render(source: &str) -> Html {
-    build(&from_wire(&to_wire(&layout(source))))
+    build(&from_wire(to_wire(&layout(source))))
 }
 
 /// The worker's answer to a `preview` message: the layout of its `source`, as [`to_wire`]
 /// writes it.
 #[cfg(feature = "engine")]
-pub(crate) fn answer(data: &JsValue) {
+pub(crate) fn answer(data: &wasm_bindgen::JsValue) {
     use crate::messages::{get, text};
-    let pieces = to_wire(&layout(&text(data, "source")));
+    let pieces: Array = to_wire(&layout(&text(data, "source")))
+        .iter()
+        .map(|item| wasm_bindgen::JsValue::from_str(item))
+        .collect();
     crate::worker::post(&[
         ("type", "previewed".into()),
         ("req", get(data, "req")),
@@ -180,38 +182,42 @@ pub(crate) fn answer(data: &JsValue) {
     ]);
 }
 
-/// The pieces as a message field: one string per step, `<tag`, `@name` followed by the
-/// value, `/` to close, `#text`.
-pub fn to_wire(pieces: &[Piece]) -> Array {
-    let items = Array::new();
+/// The pieces as the strings of a message field: one string per step, `<tag`, `@name`
+/// followed by the value, `/` to close, `#text`. Plain strings, so that the wire is the same
+/// (and testable natively) whether it crosses to the worker or stays in place.
+pub fn to_wire(pieces: &[Piece]) -> Vec<String> {
+    let mut items = Vec::new();
     for piece in pieces {
         match piece {
             Piece::Open(tag, attributes) => {
-                items.push(&JsValue::from_str(&format!("<{tag}")));
+                items.push(format!("<{tag}"));
                 for (name, value) in attributes {
-                    items.push(&JsValue::from_str(&format!("@{name}")));
-                    items.push(&JsValue::from_str(value));
+                    items.push(format!("@{name}"));
+                    items.push(value.clone());
                 }
             }
-            Piece::Close => {
-                items.push(&JsValue::from_str("/"));
-            }
-            Piece::Text(text) => {
-                items.push(&JsValue::from_str(&format!("#{text}")));
-            }
+            Piece::Close => items.push("/".to_owned()),
+            Piece::Text(text) => items.push(format!("#{text}")),
         }
     }
     items
 }
 
+/// A `previewed` message's field as the strings [`from_wire`] reads; anything that is not a
+/// string reads as empty text.
+pub fn wire_of(items: &Array) -> Vec<String> {
+    items
+        .iter()
+        .map(|item| item.as_string().unwrap_or_default())
+        .collect()
+}
+
 /// The pieces [`to_wire`] wrote. An element or attribute the lists do not name becomes a
 /// `span` or is left out; every other string is text.
-pub fn from_wire(items: &Array) -> Vec<Piece> {
+pub fn from_wire(items: impl IntoIterator<Item = String>) -> Vec<Piece> {
     let known = |list: &[&'static str], name: &str| list.iter().copied().find(|k| *k == name);
     let mut pieces = Vec::new();
-    let mut items = items
-        .iter()
-        .map(|item| item.as_string().unwrap_or_default());
+    let mut items = items.into_iter();
     while let Some(item) = items.next() {
         if item == "/" {
             pieces.push(Piece::Close);
