@@ -65,13 +65,15 @@ pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
                     </ul>
                     <p class="muted small" data-testid="release-caps">
                         { format!(
-                            "MEMORY.md loads {} lines{}; imports follow {} hops.",
+                            "MEMORY.md loads {} lines{}; imports follow {} hops; the skills listing fits {} {}.",
                             rules.memory_max_lines,
                             rules.memory_max_utf16.map_or_else(
                                 || " whatever their size (no size cap)".to_owned(),
                                 |cap| format!(" and {} UTF-16 units", grouped(cap)),
                             ),
                             rules.import_max_hops,
+                            grouped(rules.skills_listing_budget),
+                            if rules.skills_listing_counts_columns { "columns" } else { "UTF-16 units" },
                         ) }
                     </p>
                     if !rules.not_reproduced.is_empty() {
