@@ -492,23 +492,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 263),
-        to: ClaudeVersion(2, 1, 277),
-        summary: "the built-in skills' lines are cut otherwise than the lengths measured at 2.1.252 and 2.1.268 say (their lengths on these releases were not measured one by one)",
-        cases: &[
-            "skills-listing-budget-from-env",
-            "skills-listing-max-desc-chars-setting",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 303),
-        to: ClaudeVersion(2, 1, 308),
-        summary: "the built-in skills' lines are cut otherwise than the lengths measured at 2.1.303 say, by 80 units",
-        cases: &[
-            "skills-listing-over-budget",
-        ],
-    },
-    Unreproduced {
         from: ClaudeVersion(2, 1, 332),
         to: ClaudeVersion(2, 1, 332),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
@@ -776,12 +759,6 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         since: ClaudeVersion(2, 1, 305),
         block_wrap: 230,
         skills_listing: 5_969,
-        memory_section: 2_018,
-    },
-    OwnText {
-        since: ClaudeVersion(2, 1, 309),
-        block_wrap: 230,
-        skills_listing: 6_049,
         memory_section: 2_018,
     },
     OwnText {
@@ -1373,10 +1350,7 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             },
             built_in(3, 361, true),
             built_in(4, 59, false),
-            BuiltInSkill {
-                line_breaks: &[71, 72],
-                ..built_in(15, 122, false)
-            },
+            built_in(15, 71, false),
         ],
     },
     ListingBudget {
@@ -1398,35 +1372,7 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(18, 230, true),
             built_in(3, 361, true),
             built_in(4, 59, false),
-            BuiltInSkill {
-                line_breaks: &[71, 72],
-                ..built_in(15, 122, false)
-            },
-        ],
-    },
-    ListingBudget {
-        since: ClaudeVersion(2, 1, 268),
-        context_tokens: 750_000,
-        fraction_percent: 1,
-        built_ins: &[
-            built_in(7, 1_436, true),
-            built_in(13, 690, true),
-            built_in(16, 228, true),
-            built_in(11, 439, true),
-            built_in(8, 176, true),
-            built_in(24, 163, true),
-            built_in(4, 336, true),
-            BuiltInSkill {
-                line_breaks: &[150, 747],
-                ..built_in(10, 1_068, true)
-            },
-            built_in(18, 230, true),
-            built_in(3, 361, true),
-            built_in(4, 59, false),
-            BuiltInSkill {
-                line_breaks: &[71, 72, 122, 123],
-                ..built_in(15, 151, false)
-            },
+            built_in(15, 71, false),
         ],
     },
     ListingBudget {
@@ -1448,10 +1394,7 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(18, 230, true),
             built_in(3, 361, true),
             built_in(4, 59, false),
-            BuiltInSkill {
-                line_breaks: &[71, 72, 122, 123],
-                ..built_in(15, 151, false)
-            },
+            built_in(15, 71, false),
         ],
     },
     ListingBudget {
@@ -1475,8 +1418,8 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(16, 229, true),
             built_in(4, 59, false),
             BuiltInSkill {
-                line_breaks: &[71, 72, 99, 100, 552, 553, 603, 604],
-                ..built_in(15, 632, false)
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
             },
         ],
     },
@@ -1501,8 +1444,8 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(16, 229, true),
             built_in(4, 59, false),
             BuiltInSkill {
-                line_breaks: &[71, 72, 99, 100, 552, 553, 603, 604],
-                ..built_in(15, 632, false)
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
             },
         ],
     },
@@ -1527,8 +1470,8 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(16, 229, true),
             built_in(4, 59, false),
             BuiltInSkill {
-                line_breaks: &[71, 72, 99, 100, 552, 553, 603, 604],
-                ..built_in(15, 632, false)
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
             },
         ],
     },
@@ -1553,8 +1496,8 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(16, 248, true),
             built_in(4, 59, false),
             BuiltInSkill {
-                line_breaks: &[71, 72, 99, 100, 552, 553, 603, 604],
-                ..built_in(15, 632, false)
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
             },
         ],
     },
@@ -1578,10 +1521,7 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(3, 361, true),
             built_in(16, 248, true),
             built_in(4, 59, false),
-            BuiltInSkill {
-                line_breaks: &[71, 72, 122, 123],
-                ..built_in(15, 151, false)
-            },
+            built_in(15, 71, false),
         ],
     },
     ListingBudget {
@@ -1604,10 +1544,7 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(3, 361, true),
             built_in(16, 246, true),
             built_in(4, 59, false),
-            BuiltInSkill {
-                line_breaks: &[71, 72, 122, 123],
-                ..built_in(15, 151, false)
-            },
+            built_in(15, 71, false),
         ],
     },
     ListingBudget {
@@ -1630,10 +1567,7 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(3, 361, true),
             built_in(16, 246, true),
             built_in(4, 59, false),
-            BuiltInSkill {
-                line_breaks: &[71, 72, 122, 123],
-                ..built_in(15, 151, false)
-            },
+            built_in(15, 71, false),
         ],
     },
     ListingBudget {

@@ -85,10 +85,6 @@ elif mode == 'gaps':
             "their session never collects the files a Read makes relevant (2.1.68's code); "
             "interactive sessions attach them as later releases do, as the report shows",
         ('skills', (2, 1, 59), (2, 1, 68)):
-            "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        ('skills', (2, 1, 59), (2, 1, 68)):
-            "in claude -p and SDK sessions (which the captures are) a Read attaches nothing: their session never collects the files a Read makes relevant (2.1.68's code); interactive sessions attach them as later releases do, as the report shows",
-        ('skills', (2, 1, 59), (2, 1, 68)):
             "a skill whose frontmatter strict YAML rejects (an unquoted second colon in its description) is left out of the listing; the core reads such a description as later releases do",
         ('skills', (2, 1, 113), (2, 1, 153)):
             "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
@@ -96,10 +92,6 @@ elif mode == 'gaps':
             "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
         ('read', (2, 1, 198), (2, 1, 214)):
             "a subfolder's skills are announced on the Read after the one that reached them, not on it",
-        ('skills', (2, 1, 263), (2, 1, 277)):
-            "the built-in skills' lines are cut otherwise than the lengths measured at 2.1.252 and 2.1.268 say (their lengths on these releases were not measured one by one)",
-        ('skills', (2, 1, 303), (2, 1, 308)):
-            "the built-in skills' lines are cut otherwise than the lengths measured at 2.1.303 say, by 80 units",
     }
     out = []
     for (a, b, kinds), cases in sorted(entries.items()):

@@ -323,7 +323,7 @@ pub(super) fn built_in_units_lost(
             }
             // Its first units up to `length - 1` in the release's measure, then `…`.
             let mut units = 0;
-            while units < kept && measure(units + 1) <= length - 1 {
+            while units < kept && measure(units + 1) < length {
                 units += 1;
             }
             cut + kept - units - 1
