@@ -434,14 +434,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 68),
-        summary: "a skill whose frontmatter strict YAML rejects (an unquoted second colon in its description) is left out of the listing; the core reads such a description as later releases do",
-        cases: &[
-            "skills-listing-line-forms",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 195),
         summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
         cases: &[

@@ -84,8 +84,6 @@ elif mode == 'gaps':
             "in claude -p and SDK sessions (which the captures are) a Read attaches nothing: "
             "their session never collects the files a Read makes relevant (2.1.68's code); "
             "interactive sessions attach them as later releases do, as the report shows",
-        ('skills', (2, 1, 59), (2, 1, 68)):
-            "a skill whose frontmatter strict YAML rejects (an unquoted second colon in its description) is left out of the listing; the core reads such a description as later releases do",
         ('skills', (2, 1, 113), (2, 1, 153)):
             "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
         ('skills', (2, 1, 118), (2, 1, 129)):

@@ -311,12 +311,18 @@ fn descriptions_are_cut_at_250_units_on_2_1_86_to_2_1_104_and_listed_whole_befor
 fn a_skill_without_a_frontmatter_description_is_listed_from_2_1_69() {
     let fixture = "//@ project=/home/alice/app\n\
                    //- /home/alice/.claude/skills/plain/SKILL.md\n# Heading used\nbody\n\
-                   //- /home/alice/.claude/skills/told/SKILL.md\n---\ndescription: told\n---\nbody\n";
+                   //- /home/alice/.claude/skills/told/SKILL.md\n---\ndescription: told\n---\nbody\n\
+                   //- /home/alice/.claude/skills/two/SKILL.md\n---\ndescription: a: b\n---\nbody\n";
     let listed = |version| analyze_as(Some(version), fixture).session.skills;
+    // An unquoted second colon is a YAML error, so 2.1.68 saw no description there either.
     assert_eq!(listed("2.1.68"), vec!["told: told".to_owned()]);
     assert_eq!(
         listed("2.1.69"),
-        vec!["plain: Heading used".to_owned(), "told: told".to_owned()]
+        vec![
+            "plain: Heading used".to_owned(),
+            "told: told".to_owned(),
+            "two: a: b".to_owned()
+        ]
     );
 }
 

@@ -104,9 +104,9 @@ impl Discovery<'_> {
             let mut node =
                 self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
             let fm = self.frontmatter_of(&path);
-            let body = match self.text(&path) {
-                super::Text::Ready(text) => as_sent(&text),
-                _ => String::new(),
+            let (body, strict_yaml) = match self.text(&path) {
+                super::Text::Ready(text) => (as_sent(&text), strict_yaml(&text)),
+                _ => (String::new(), false),
             };
             let listing = listing_line(
                 &folder,
@@ -120,12 +120,13 @@ impl Discovery<'_> {
                 ..listed_measure(self.tree, &listing.line, &listing.shown).0
             });
             node.row.skill_name = Some(listing.name);
-            // Before 2.1.69 a skill whose frontmatter gives no description was left out.
+            // Before 2.1.69 a skill whose frontmatter gives no description was left out, and
+            // so was one whose frontmatter strict YAML rejects (an unquoted second colon).
             let described = self
                 .paths
                 .rules
                 .has(Behaviour::SkillsWithoutDescriptionListed)
-                || declared_description(fm.as_ref()).is_some();
+                || (strict_yaml && declared_description(fm.as_ref()).is_some());
             let invocable = described
                 && !fm
                     .as_ref()
@@ -347,6 +348,13 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
         columns = swap(columns, shown.width() as u64, original.columns);
     }
     (measured, columns)
+}
+
+/// True when `text` opens with frontmatter that strict YAML reads (without the lenient
+/// reading that later releases give an unquoted second colon).
+fn strict_yaml(text: &str) -> bool {
+    crate::text::frontmatter::locate(text)
+        .is_some_and(|block| crate::text::frontmatter::parse_value(&text[block.yaml]).is_ok())
 }
 
 /// The frontmatter's description, when it gives one that is not blank.
