@@ -477,8 +477,8 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
     Unreproduced {
         from: ClaudeVersion(2, 1, 198),
-        to: ClaudeVersion(2, 1, 214),
-        summary: "a subfolder's skills are announced on the Read after the one that reached them, not on it",
+        to: ClaudeVersion(2, 1, 232),
+        summary: "a subfolder's skills are announced on the Read after the one that reached them (2.1.198 to 2.1.228, 2.1.231 and 2.1.232) or on that Read (2.1.229), flipping between releases; the core announces none before 2.1.257, as 2.1.233 to 2.1.252 do",
         cases: &[
             "skills-in-subdirectory-announced-after-read",
         ],
