@@ -337,7 +337,9 @@ fn rules_in_force(rules: &Rules) -> RulesInForce {
         memory_max_lines: MAX_LINES,
         memory_max_utf16: rules.memory_size_cap.then_some(MAX_UTF16),
         import_max_hops: rules.max_import_hops,
-        file_max_bytes: discover::CLAUDE_MD_MAX_BYTES,
+        file_max_bytes: rules
+            .has(crate::version::Behaviour::FileSizeCap)
+            .then_some(discover::CLAUDE_MD_MAX_BYTES),
         large_file_chars: discover::LARGE_FILE_CHARS,
         total_chars: discover::TOTAL_CHARS,
         skills_listing_budget: rules.listing_budget.default_budget(),

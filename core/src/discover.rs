@@ -217,7 +217,12 @@ impl Discovery<'_> {
         let git = self.paths.project.clone().and_then(|p| self.git_key(&p));
         self.git_root = git.as_ref().map(|g| g.root.clone());
         if let Some(project) = self.paths.project.clone() {
-            let key = self.git_root.clone().unwrap_or(project);
+            // Before 2.1.63 a linked worktree kept its own project entry, as its own memory.
+            let key = match &git {
+                Some(g) if g.linked && !self.paths.rules.worktrees_share_memory => g.top.clone(),
+                Some(g) => g.root.clone(),
+                None => project,
+            };
             self.read_claude_json(&key);
         }
 
@@ -346,7 +351,7 @@ impl Discovery<'_> {
         }
         self.top_level.insert(path.clone());
         let size = self.tree.file(path).map_or(0, |f| f.size);
-        if size > CLAUDE_MD_MAX_BYTES {
+        if self.over_size_cap(size) {
             self.diagnostics.push(Diagnostic::new(
                 Code::ClaudeMdSkipped,
                 Severity::Error,
@@ -374,6 +379,12 @@ impl Discovery<'_> {
         }
         self.note_sent(path, sent);
         Some(node)
+    }
+
+    /// True when Claude Code skips a file of `size` bytes: over 4 MiB from 2.1.196. Before,
+    /// it read a file of any size whole (2.1.195's loader has no size check).
+    fn over_size_cap(&self, size: u64) -> bool {
+        size > CLAUDE_MD_MAX_BYTES && self.paths.rules.has(crate::version::Behaviour::FileSizeCap)
     }
 
     /// Records when a top-level row is sent, so that the session can list it in order.

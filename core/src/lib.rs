@@ -35,7 +35,10 @@
 //!    again. A source that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders
 //!    a turn looks into and for single paths inside unlisted ones ([`Tree::take_probes_asked`],
 //!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of
-//!    folders, its byte order made once per batch. Paths are [`VPath`]s, made by one normalising
+//!    folders, its byte order made once per batch. A source that sees symbolic links records
+//!    where a followed one leads ([`Tree::add_link`]: the command on the host's own paths, the
+//!    conformance replay), for imports that resolve beside the target and for the linked rules
+//!    folders older releases followed. Paths are [`VPath`]s, made by one normalising
 //!    constructor that rejects escapes. Every source (the page's folder reader, the zip
 //!    mount, the command) reads with the one limit and bulk-data list of [`limits`].
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it

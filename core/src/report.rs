@@ -98,8 +98,9 @@ pub struct RulesInForce {
     pub memory_max_utf16: Option<u64>,
     /// Import hops that load below the file that starts the chain.
     pub import_max_hops: u32,
-    /// An instruction file larger than this many bytes is skipped.
-    pub file_max_bytes: u64,
+    /// An instruction file larger than this many bytes is skipped, or null for a release
+    /// that read every size (before 2.1.196).
+    pub file_max_bytes: Option<u64>,
     /// Claude Code's large-file notice threshold, in characters (UTF-16 units).
     pub large_file_chars: u64,
     /// Claude Code's notice threshold for all instruction files together.

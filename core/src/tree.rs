@@ -183,6 +183,8 @@ pub struct Tree {
     absent: HashSet<VPath>,
     /// How the names a shared snapshot renamed measured before ([`Tree::set_quoted`]).
     quoted: BTreeMap<String, QuotedLength>,
+    /// Symbolic links whose target the source knows ([`Tree::add_link`]).
+    links: BTreeMap<VPath, VPath>,
     index: OnceCell<Index>,
 }
 
@@ -312,6 +314,19 @@ impl Tree {
     /// is a shared snapshot's pseudonym of another length.
     pub fn quoted(&self, name: &str) -> Option<QuotedLength> {
         self.quoted.get(name).copied()
+    }
+
+    /// Records that `link` is a symbolic link resolving to `target`, for a source that
+    /// knows (a file link is listed as a file at `link` too). Claude Code resolves a linked
+    /// file's imports from its target's folder, and older releases followed a linked
+    /// `.claude/rules` folder; a source that cannot see links records none.
+    pub fn add_link(&mut self, link: VPath, target: VPath) {
+        self.links.insert(link, target);
+    }
+
+    /// What `path` resolves to, when the source recorded it as a link ([`Tree::add_link`]).
+    pub fn link_target(&self, path: &VPath) -> Option<&VPath> {
+        self.links.get(path)
     }
 
     /// Builds a tree from listed entries, mounting each of `mounts` as a covered folder.

@@ -50,7 +50,7 @@ impl fmt::Display for ClaudeVersion {
 /// A behaviour of Claude Code that changed at a measured release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Behaviour {
-    /// Linked git worktrees use the main worktree's memory folder.
+    /// Linked git worktrees use the main worktree's memory folder and project entry.
     WorktreesShareMemory,
     /// The `autoMemoryDirectory` setting moves the memory folder.
     AutoMemoryDirectory,
@@ -98,6 +98,14 @@ pub enum Behaviour {
     SubfolderSkillsAnnounced,
     /// `skillListingBudgetFraction` sets the skills listing's share of the context window.
     ListingBudgetFractionSetting,
+    /// A CLAUDE.md-family file over 4 MiB is skipped; before, every size was read whole.
+    FileSizeCap,
+    /// A linked worktree nested in its main repository takes only `CLAUDE.local.md` from
+    /// the main repository's folders above it; before, every file of those folders.
+    NestedWorktreeLocalOnly,
+    /// A `.claude/rules` linked outside the working folder is followed only where the walk
+    /// may leave it (the user's rules, approved external imports); before, always.
+    LinkedRulesConfined,
 }
 
 impl Behaviour {
@@ -127,6 +135,9 @@ impl Behaviour {
             Behaviour::ListingFillsInOrder => "skills-listing-fills-in-order",
             Behaviour::SubfolderSkillsAnnounced => "subfolder-skills-announced",
             Behaviour::ListingBudgetFractionSetting => "skills-listing-budget-fraction-setting",
+            Behaviour::FileSizeCap => "file-size-cap",
+            Behaviour::NestedWorktreeLocalOnly => "nested-worktree-local-only",
+            Behaviour::LinkedRulesConfined => "linked-rules-confined",
         }
     }
 }
@@ -168,8 +179,12 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         version: ClaudeVersion(2, 1, 63),
         before: ClaudeVersion(2, 1, 62),
         behaviour: Behaviour::WorktreesShareMemory,
-        summary: "a linked git worktree uses its main worktree's memory folder",
-        cases: &["auto-memory-linked-worktree-uses-main-repository"],
+        summary: "a linked git worktree uses its main worktree's memory folder and its \
+                  ~/.claude.json project entry (the external-import approval); before, its own",
+        cases: &[
+            "auto-memory-linked-worktree-uses-main-repository",
+            "generated-03",
+        ],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 74),
@@ -188,6 +203,15 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         summary: "a skill without a frontmatter description is listed, by its body's first \
                   line; before, it was left out of the listing",
         cases: &["skills-listing-line-forms"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 69),
+        before: ClaudeVersion(2, 1, 68),
+        behaviour: Behaviour::NestedWorktreeLocalOnly,
+        summary: "a linked worktree nested in its main repository takes only CLAUDE.local.md \
+                  from the main repository's folders above it; before, their CLAUDE.md, \
+                  .claude/CLAUDE.md and rules too",
+        cases: &["worktree-nested-in-main-repository-walk"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 72),
@@ -315,6 +339,26 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         cases: &["auto-memory-directory-project-settings-absolute"],
     },
     RuleChange {
+        version: ClaudeVersion(2, 1, 196),
+        before: ClaudeVersion(2, 1, 195),
+        behaviour: Behaviour::FileSizeCap,
+        summary: "a CLAUDE.md-family file over 4 MiB is skipped; before, a file of any size \
+                  was read and sent whole (2.1.195's code has no size check)",
+        cases: &["size-4-mib-cap-counts-bytes-not-chars"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 232),
+        before: ClaudeVersion(2, 1, 231),
+        behaviour: Behaviour::LinkedRulesConfined,
+        summary: "a .claude/rules linked outside the working folder is followed only for the \
+                  user's rules or once external imports are approved; before, always, its \
+                  rules loading under their target's paths",
+        cases: &[
+            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
+            "symlinked-rules-folders-followed-without-approval",
+        ],
+    },
+    RuleChange {
         version: ClaudeVersion(2, 1, 239),
         before: ClaudeVersion(2, 1, 238),
         behaviour: Behaviour::BomStripped,
@@ -403,15 +447,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     Unreproduced {
         from: ClaudeVersion(2, 1, 59),
         to: ClaudeVersion(2, 1, 68),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "generated-03",
-            "worktree-nested-in-main-repository-walk",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 68),
         summary: "in claude -p and SDK sessions (which the captures are) a Read attaches nothing: their session never collects the files a Read makes relevant (2.1.68's code); interactive sessions attach them as later releases do, as the report shows",
         cases: &[
             "agents-md-ignored-when-a-parent-has-claude-md",
@@ -430,30 +465,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
             "walk-every-parent-directory-and-its-rules",
             "walk-order-and-three-names",
             "walk-parent-rule-paths-relative-to-its-folder",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 195),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "size-4-mib-cap-counts-bytes-not-chars",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 231),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 277),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "symlinked-file-imports-resolve-from-the-targets-folder",
         ],
     },
     Unreproduced {
@@ -481,14 +492,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         summary: "a subfolder's skills are announced on the Read after the one that reached them (2.1.198 to 2.1.228, 2.1.231 and 2.1.232) or on that Read (2.1.229), flipping between releases; the core announces none before 2.1.257, as 2.1.233 to 2.1.252 do",
         cases: &[
             "skills-in-subdirectory-announced-after-read",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 332),
-        to: ClaudeVersion(2, 1, 332),
-        summary: "the instruction block holds other files (empty files, oversized files, AGENTS.md, the memory index)",
-        cases: &[
-            "symlinked-file-imports-resolve-from-the-targets-folder",
         ],
     },
 ];
@@ -694,7 +697,7 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 2_025,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 229),
+        since: ClaudeVersion(2, 1, 227),
         block_wrap: 193,
         skills_listing: 4_475,
         memory_section: 2_018,

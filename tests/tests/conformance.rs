@@ -107,6 +107,15 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
         ));
     }
     let mut tree = Tree::from_entries(&[root, "/etc/claude-code"], entries);
+    // What each link resolves to, as the scan command records it.
+    for (link, target) in capture["symlinks"].as_object().into_iter().flatten() {
+        let folder = Path::new(link).parent().unwrap_or(Path::new("/"));
+        let resolved = lexically_normal(&folder.join(target.as_str().unwrap_or("")));
+        if let (Ok(link), Ok(target)) = (VPath::new(link), VPath::new(&resolved.to_string_lossy()))
+        {
+            tree.add_link(link, target);
+        }
+    }
     for dir in capture["git_dirs"].as_array().into_iter().flatten() {
         let git = format!("{}/.git", dir.as_str().expect("git dir"));
         tree.add_dir(VPath::new(&git).expect("absolute"));

@@ -279,6 +279,160 @@ fn two_globstar_items_make_a_conditional_rule_before_2_1_84() {
     assert_eq!(load(Some("2.1.83")), LoadType::Conditional);
 }
 
+// ----- Files: the size cap, nested worktrees and links ----------------------------------
+
+/// `fixture` analysed under `version`, with `links` recorded as a scan of the disk records
+/// them (`(link, target)`).
+fn analyze_linked(version: Option<&str>, fixture: &str, links: &[(&str, &str)]) -> Report {
+    let mut fixture = Fixture::parse(fixture);
+    for (link, target) in links {
+        fixture.tree.add_link(
+            memdiag_core::VPath::new(link).expect("absolute"),
+            memdiag_core::VPath::new(target).expect("absolute"),
+        );
+    }
+    fixture.input.version = version.map(str::to_owned);
+    fixture.analyze()
+}
+
+fn session_paths(report: &Report) -> Vec<String> {
+    report
+        .session
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .collect()
+}
+
+#[test]
+fn a_file_over_4_mib_is_skipped_from_2_1_196_and_sent_whole_before() {
+    // 4.2 MB of short lines: over the cap in bytes and in characters alike.
+    let body = "forty-two characters of plain instruction\n".repeat(100_000);
+    let fixture = format!("//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n{body}");
+    let path = "/home/alice/app/CLAUDE.md".to_owned();
+    let current = analyze_as(None, &fixture);
+    assert!(!session_paths(&current).contains(&path));
+    assert_eq!(current.rules.file_max_bytes, Some(4 * 1024 * 1024));
+    assert!(!sent_paths(Some("2.1.196"), &fixture).contains(&path));
+    // 2.1.195's loader reads a file of any size (no size check in its code).
+    let older = analyze_as(Some("2.1.195"), &fixture);
+    assert!(session_paths(&older).contains(&path));
+    assert_eq!(loaded_units(&older, &path), body.trim_end().len() as u64);
+    assert_eq!(older.rules.file_max_bytes, None);
+}
+
+#[test]
+fn a_nested_worktree_takes_every_file_of_the_main_folders_above_it_before_2_1_69() {
+    let fixture = "//@ project=/home/alice/app/wt\n\
+                   //- /home/alice/app/.git/HEAD\nref: refs/heads/main\n\
+                   //- /home/alice/app/wt/.git\ngitdir: /home/alice/app/.git/worktrees/wt\n\
+                   //- /home/alice/app/CLAUDE.md\nmain\n\
+                   //- /home/alice/app/.claude/rules/r.md\nrule\n\
+                   //- /home/alice/app/CLAUDE.local.md\nlocal\n";
+    let main_files = |version| {
+        sent_paths(version, fixture)
+            .into_iter()
+            .filter(|p| p.starts_with("/home/alice/app/"))
+            .collect::<Vec<_>>()
+    };
+    let local_only = ["/home/alice/app/CLAUDE.local.md"];
+    assert_eq!(main_files(None), local_only);
+    assert_eq!(main_files(Some("2.1.69")), local_only);
+    assert_eq!(
+        main_files(Some("2.1.68")),
+        [
+            "/home/alice/app/CLAUDE.md",
+            "/home/alice/app/.claude/rules/r.md",
+            "/home/alice/app/CLAUDE.local.md"
+        ]
+    );
+}
+
+#[test]
+fn a_linked_rules_folder_outside_the_project_is_followed_before_2_1_232() {
+    let approval = "//- /home/alice/.claude.json\n\
+                    {\"projects\": {\"/home/alice/app\": {\"hasClaudeMdExternalIncludesApproved\": true}}}\n";
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/app/CLAUDE.md\napp\n\
+                   //- /home/alice/shared/rules/r.md\nrule\n\
+                   //- /home/alice/app/docs/rules/inside.md\ninside\n\
+                   //- /home/alice/dotfiles/rules/mine.md\nmine\n";
+    let links = [
+        ("/home/alice/app/.claude/rules", "/home/alice/shared/rules"),
+        (
+            "/home/alice/app/sub/.claude/rules",
+            "/home/alice/app/docs/rules",
+        ),
+        ("/home/alice/.claude/rules", "/home/alice/dotfiles/rules"),
+    ];
+    let sent = |version, fixture: &str| session_paths(&analyze_linked(version, fixture, &links));
+    let outside = "/home/alice/shared/rules/r.md".to_owned();
+    let mine = "/home/alice/dotfiles/rules/mine.md".to_owned();
+    // Before 2.1.232 a linked rules folder loads, its rules named by their target's paths.
+    let older = sent(Some("2.1.231"), fixture);
+    assert!(
+        older.contains(&outside) && older.contains(&mine),
+        "{older:?}"
+    );
+    // From 2.1.232 one leading out of the working folder loads only once external imports
+    // are approved; the user's own rules folder always.
+    for version in [Some("2.1.232"), None] {
+        let unapproved = sent(version, fixture);
+        assert!(!unapproved.contains(&outside), "{unapproved:?}");
+        assert!(unapproved.contains(&mine), "{unapproved:?}");
+        let approved = sent(version, &format!("{fixture}{approval}"));
+        assert!(approved.contains(&outside), "{approved:?}");
+    }
+    // One leading to a folder inside the working folder is followed without approval.
+    let inward = [(
+        "/home/alice/app/.claude/rules",
+        "/home/alice/app/docs/rules",
+    )];
+    let inside = "/home/alice/app/docs/rules/inside.md".to_owned();
+    assert!(session_paths(&analyze_linked(None, fixture, &inward)).contains(&inside));
+}
+
+#[test]
+fn a_linked_files_imports_resolve_from_its_targets_folder() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/.claude.json\n\
+                   {\"projects\": {\"/home/alice/app\": {\"hasClaudeMdExternalIncludesApproved\": true}}}\n\
+                   //- /home/alice/app/CLAUDE.md\n@beside.md\n\
+                   //- /home/alice/app/beside.md\nbeside the link\n\
+                   //- /home/alice/shared/beside.md\nbeside the target\n";
+    let links = [("/home/alice/app/CLAUDE.md", "/home/alice/shared/team.md")];
+    // Measured on every release recorded, 2.1.59 to 2.1.332: the file is named by the link,
+    // its import resolves beside the target.
+    for version in [None, Some("2.1.59")] {
+        let sent = session_paths(&analyze_linked(version, fixture, &links));
+        assert_eq!(
+            sent,
+            ["/home/alice/app/CLAUDE.md", "/home/alice/shared/beside.md"],
+            "{version:?}"
+        );
+    }
+    // Without the link, the import resolves beside the file.
+    let plain = session_paths(&analyze_linked(None, fixture, &[]));
+    assert!(plain.contains(&"/home/alice/app/beside.md".to_owned()));
+}
+
+#[test]
+fn a_linked_worktree_reads_the_import_approval_under_its_own_path_before_2_1_63() {
+    // Approved under the worktree's own path only: from 2.1.63 the program reads the main
+    // worktree's entry, as it does for the memory folder.
+    let fixture = "//@ project=/home/alice/app/wt\n\
+                   //- /home/alice/.claude.json\n\
+                   {\"projects\": {\"/home/alice/app/wt\": {\"hasClaudeMdExternalIncludesApproved\": true}}}\n\
+                   //- /home/alice/app/.git/HEAD\nref: refs/heads/main\n\
+                   //- /home/alice/app/wt/.git\ngitdir: /home/alice/app/.git/worktrees/wt\n\
+                   //- /home/alice/app/wt/CLAUDE.md\n@../../shared/outside.md\n\
+                   //- /home/alice/shared/outside.md\noutside\n";
+    let outside = "/home/alice/shared/outside.md".to_owned();
+    assert!(!sent_paths(None, fixture).contains(&outside));
+    assert!(!sent_paths(Some("2.1.63"), fixture).contains(&outside));
+    assert!(sent_paths(Some("2.1.62"), fixture).contains(&outside));
+}
+
 // The skills listing of older releases (issue 9): each era's cut and budget, measured by the
 // `skills-listing-*` captures.
 

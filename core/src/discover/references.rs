@@ -61,7 +61,12 @@ impl Discovery<'_> {
         chain: Chain,
     ) -> Vec<Node> {
         let mut children = Vec::new();
-        let folder = parent.parent().unwrap_or_else(|| parent.clone());
+        // A linked file's imports resolve from its target's folder (measured on 2.1.59 to
+        // 2.1.332), though the file itself is named by the link's path.
+        let resolved_parent = self.tree.link_target(parent).unwrap_or(parent);
+        let folder = resolved_parent
+            .parent()
+            .unwrap_or_else(|| resolved_parent.clone());
         for reference in references::scan_with(text, self.paths.rules.comments_stripped) {
             let resolved = self.resolve(&folder, &reference.target);
             // An import that ends in punctuation never loads, even when a file of that very

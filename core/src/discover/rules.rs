@@ -7,14 +7,22 @@ use super::{Discovery, Node, Sent};
 use crate::report::{Code, Diagnostic, Group, LoadType, Scope, Severity};
 use crate::text::frontmatter;
 use crate::text::glob::Glob;
+use crate::version::Behaviour;
 use crate::vpath::VPath;
 
 impl Discovery<'_> {
     /// The rules under `dir`; `sent` is when the unconditional ones load.
     pub(super) fn rules(&mut self, dir: &VPath, scope: Scope, sent: Sent) -> Vec<Node> {
+        // A rules folder that is a link, when followed, gives its rules under their target's
+        // paths.
+        let listed = match self.tree.link_target(dir) {
+            Some(target) if self.follows_linked_rules(target, scope, sent) => target.clone(),
+            Some(_) => return Vec::new(),
+            None => dir.clone(),
+        };
         let paths: Vec<VPath> = self
             .tree
-            .files_under(dir)
+            .files_under(&listed)
             .map(|(path, _)| path.clone())
             .filter(|path| path.extension() == Some("md"))
             .collect();
@@ -50,6 +58,25 @@ impl Discovery<'_> {
             nodes.push(node);
         }
         nodes
+    }
+
+    /// Whether a `.claude/rules` linked to `target` is followed. Before 2.1.232, always.
+    /// From 2.1.232 (its rules walk checks `isSymbolicLink()`), only when the target is
+    /// inside the working folder, or the walk may leave it: always for the user's rules
+    /// folder, once external imports are approved for the startup walk's others, never
+    /// for the folders a Read reaches.
+    fn follows_linked_rules(&self, target: &VPath, scope: Scope, sent: Sent) -> bool {
+        let inside = self
+            .paths
+            .project
+            .as_ref()
+            .is_some_and(|project| target.starts_with(project));
+        let may_leave = match (scope, sent) {
+            (Scope::User, _) => true,
+            (_, Sent::AtStartup) => self.settings.external_imports_approved == Some(true),
+            (_, Sent::OnReadBelow) => false,
+        };
+        !self.paths.rules.has(Behaviour::LinkedRulesConfined) || inside || may_leave
     }
 
     /// A rule's `paths` globs as the simulated release reads them; empty for a rule that

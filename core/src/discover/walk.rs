@@ -9,6 +9,7 @@
 
 use super::{Discovery, Node, Sent, Text};
 use crate::report::{Code, Diagnostic, Group, LoadType, ReadFor, Scope, Severity};
+use crate::version::Behaviour;
 use crate::vpath::VPath;
 
 /// The managed settings file; its `claudeMd` is sent as `<managed-settings>`.
@@ -99,8 +100,12 @@ impl Discovery<'_> {
         let mut dirs: Vec<VPath> = project.ancestors().filter(|d| !d.is_root()).collect();
         dirs.reverse();
         // A linked worktree inside its main repository: the main repository's folders above
-        // the worktree give only their CLAUDE.local.md.
-        let main_above = git.filter(|g| g.linked && g.top.starts_with(&g.root));
+        // the worktree give only their CLAUDE.local.md (from 2.1.69; before, every file).
+        let main_above = git.filter(|g| {
+            g.linked
+                && g.top.starts_with(&g.root)
+                && self.paths.rules.has(Behaviour::NestedWorktreeLocalOnly)
+        });
         // AGENTS.md is a fallback for the whole walk: it loads (after each folder's own
         // files) only when no folder of the walk has a CLAUDE.md, .claude/CLAUDE.md or
         // CLAUDE.local.md.
@@ -168,7 +173,7 @@ impl Discovery<'_> {
             || self
                 .tree
                 .file(path)
-                .is_some_and(|f| f.size > super::CLAUDE_MD_MAX_BYTES)
+                .is_some_and(|f| self.over_size_cap(f.size))
         {
             return false;
         }

@@ -65,13 +65,17 @@ pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
                     </ul>
                     <p class="muted small" data-testid="release-caps">
                         { format!(
-                            "MEMORY.md loads {} lines{}; imports follow {} hops; the skills listing fits {} {}.",
+                            "MEMORY.md loads {} lines{}; imports follow {} hops; {}; the skills listing fits {} {}.",
                             rules.memory_max_lines,
                             rules.memory_max_utf16.map_or_else(
                                 || " whatever their size (no size cap)".to_owned(),
                                 |cap| format!(" and {} UTF-16 units", grouped(cap)),
                             ),
                             rules.import_max_hops,
+                            rules.file_max_bytes.map_or_else(
+                                || "an instruction file loads whatever its size".to_owned(),
+                                |cap| format!("an instruction file over {} bytes is skipped", grouped(cap)),
+                            ),
                             grouped(rules.skills_listing_budget),
                             if rules.skills_listing_counts_columns { "columns" } else { "UTF-16 units" },
                         ) }

@@ -11,7 +11,8 @@
 //! folders of a config directory are never read (not even sized).
 //!
 //! **Links.** A symbolic link to a file is followed as Claude Code follows it (measured on
-//! 2.1.328: the file loads under the link's path), but only when it resolves inside the
+//! 2.1.328: the file loads under the link's path, its imports resolve beside its target,
+//! recorded with `Tree::add_link`), but only when it resolves inside the
 //! folder the mount confines it to; this is checked after resolving (`canonicalize`, then a
 //! prefix test on the resolved path), at listing time and again at read time. A read opens
 //! exactly the path the listing found, never a path rebuilt from the virtual one, so a file
@@ -602,7 +603,16 @@ impl Reader {
                     return;
                 }
                 Ok(target) => match fs::metadata(&target) {
-                    Ok(metadata) if metadata.is_file() => metadata,
+                    Ok(metadata) if metadata.is_file() => {
+                        // Claude Code resolves a linked file's imports from its target's
+                        // folder. Where the host's paths are the virtual ones, say where.
+                        if local == local_of(path) {
+                            if let Ok(resolved) = vpath_of(&target) {
+                                tree.add_link(path.clone(), resolved);
+                            }
+                        }
+                        metadata
+                    }
                     Ok(_) => {
                         skipped.folder_links += 1;
                         return;

@@ -308,6 +308,37 @@ fn lists_a_folder_and_reads_from_it() {
     );
 }
 
+/// A followed link to a file records its target where the host's paths are the virtual
+/// ones, so that its imports resolve beside the target as Claude Code resolves them.
+#[cfg(unix)]
+#[test]
+fn a_followed_link_records_its_target() {
+    let dir = TempDir::new();
+    dir.write("shared/team.md", b"@beside.md\n");
+    fs::create_dir_all(dir.0.join("proj")).unwrap();
+    std::os::unix::fs::symlink(dir.0.join("shared/team.md"), dir.0.join("proj/CLAUDE.md")).unwrap();
+    let root = vpath(dir.0.to_str().unwrap());
+    let link = root.join("proj/CLAUDE.md").unwrap();
+    let reader = mounted(&[Mount {
+        at: root.clone(),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    assert_eq!(
+        reader.tree().link_target(&link),
+        Some(&root.join("shared/team.md").unwrap())
+    );
+    // Mounted elsewhere, the target has no virtual path to name.
+    let elsewhere = mounted(&[Mount {
+        at: vpath("/home/alice/.claude"),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    let moved = vpath("/home/alice/.claude/proj/CLAUDE.md");
+    assert!(elsewhere.tree().is_file(&moved));
+    assert_eq!(elsewhere.tree().link_target(&moved), None);
+}
+
 /// Issue 10: with a Windows-style mount, a file named `rules\secret.md` must not be read
 /// through a link named `rules` that leads out of the mount.
 #[cfg(unix)]
