@@ -262,6 +262,7 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         auto_memory_setting_from,
         health,
         session,
+        skills_listing_budget,
         reads,
         sources,
         needs: _,
@@ -317,7 +318,10 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         health,
         session,
         reads,
-        rules: rules_in_force(&paths.rules),
+        rules: RulesInForce {
+            skills_listing_budget,
+            ..rules_in_force(&paths.rules)
+        },
         comparison: None,
         sources,
     }
@@ -338,6 +342,8 @@ fn rules_in_force(rules: &Rules) -> RulesInForce {
             .then_some(discover::CLAUDE_MD_MAX_BYTES),
         large_file_chars: discover::LARGE_FILE_CHARS,
         total_chars: discover::TOTAL_CHARS,
+        skills_listing_budget: rules.listing_budget.default_budget(),
+        skills_listing_counts_columns: rules.has(crate::version::Behaviour::ListingCountsColumns),
         behaviours: RULE_CHANGES
             .iter()
             .map(|change| BehaviourInForce {

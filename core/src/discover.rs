@@ -116,6 +116,8 @@ pub(crate) struct Found {
     pub(crate) auto_memory_setting_from: Option<VPath>,
     pub(crate) health: Health,
     pub(crate) session: Session,
+    /// The budget the skills listing was fitted to (`session.rs`).
+    pub(crate) skills_listing_budget: u64,
     pub(crate) reads: Vec<ReadAnswer>,
     pub(crate) sources: Vec<SourceRead>,
 }
@@ -313,6 +315,7 @@ impl Discovery<'_> {
             auto_memory_setting_from: self.settings.enabled_from.clone(),
             health,
             session,
+            skills_listing_budget: self.listing_budget(&self.paths.rules.listing_budget),
             reads,
             sources: std::mem::take(&mut self.sources)
                 .into_iter()

@@ -67,8 +67,9 @@
 //!      worktrees inside their main repository), and the folders below the project;
 //!    - `discover::rules`: a `.claude/rules/` folder and what `paths` means;
 //!    - `discover::skills`: listed skills, their listing lines, which lines keep their
-//!      description under the listing's budget (`fit_listing`; the budget and the built-in
-//!      skills' lengths of a release are `version::ListingBudget`), and announced ones;
+//!      description, whole or cut, under the listing's budget (`fit_listing`, each era's
+//!      way; a release's budget and built-in skills' lengths are a `version::LISTING_BUDGETS`
+//!      row), and announced ones;
 //!    - `discover::memory`: auto memory (folder, caps, the backfilled index) and agent memory;
 //!    - `discover::references`: imports and links: depth, approval, exclusion, non-text;
 //!    - `discover::session`: what every session sends and costs, what a Read attaches (its

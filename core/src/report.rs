@@ -105,6 +105,13 @@ pub struct RulesInForce {
     pub large_file_chars: u64,
     /// Claude Code's notice threshold for all instruction files together.
     pub total_chars: u64,
+    /// The budget the skills listing was fitted to: `SLASH_COMMAND_TOOL_CHAR_BUDGET`, else
+    /// the release's share of its context window (`skillListingBudgetFraction` where read).
+    #[serde(default)]
+    pub skills_listing_budget: u64,
+    /// True when that budget counts display columns (2.1.88 on); else UTF-16 units.
+    #[serde(default)]
+    pub skills_listing_counts_columns: bool,
     /// Every measured behaviour change, oldest first, and whether it applies.
     pub behaviours: Vec<BehaviourInForce>,
     /// What the simulated release was measured to do that the analysis does not reproduce:

@@ -85,6 +85,19 @@ pub enum Behaviour {
     SkillDeclaredNameShown,
     /// A byte order mark is dropped when a file is read, so frontmatter after it counts.
     BomStripped,
+    /// A skill without a frontmatter description is listed (by its body's first line).
+    SkillsWithoutDescriptionListed,
+    /// The skills listing cuts every description at 250 UTF-16 units.
+    SkillDescriptionsCut,
+    /// Over its budget, the skills listing measures lines in display columns, not units.
+    ListingCountsColumns,
+    /// Over its budget, the skills listing gives whole descriptions back in listing order
+    /// instead of cutting every competing one to the same length.
+    ListingFillsInOrder,
+    /// A Read below a folder with `.claude/skills/` announces those skills.
+    SubfolderSkillsAnnounced,
+    /// `skillListingBudgetFraction` sets the skills listing's share of the context window.
+    ListingBudgetFractionSetting,
     /// A CLAUDE.md-family file over 4 MiB is skipped; before, every size was read whole.
     FileSizeCap,
     /// A linked worktree nested in its main repository takes only `CLAUDE.local.md` from
@@ -116,6 +129,12 @@ impl Behaviour {
             Behaviour::ManagedInlineInstructions => "managed-inline-instructions",
             Behaviour::SkillDeclaredNameShown => "skill-declared-name-shown",
             Behaviour::BomStripped => "bom-stripped",
+            Behaviour::SkillsWithoutDescriptionListed => "skills-without-description-listed",
+            Behaviour::SkillDescriptionsCut => "skill-descriptions-cut",
+            Behaviour::ListingCountsColumns => "skills-listing-counts-columns",
+            Behaviour::ListingFillsInOrder => "skills-listing-fills-in-order",
+            Behaviour::SubfolderSkillsAnnounced => "subfolder-skills-announced",
+            Behaviour::ListingBudgetFractionSetting => "skills-listing-budget-fraction-setting",
             Behaviour::FileSizeCap => "file-size-cap",
             Behaviour::NestedWorktreeLocalOnly => "nested-worktree-local-only",
             Behaviour::LinkedRulesConfined => "linked-rules-confined",
@@ -180,6 +199,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
     RuleChange {
         version: ClaudeVersion(2, 1, 69),
         before: ClaudeVersion(2, 1, 68),
+        behaviour: Behaviour::SkillsWithoutDescriptionListed,
+        summary: "a skill without a frontmatter description is listed, by its body's first \
+                  line; before, it was left out of the listing",
+        cases: &["skills-listing-line-forms"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 69),
+        before: ClaudeVersion(2, 1, 68),
         behaviour: Behaviour::NestedWorktreeLocalOnly,
         summary: "a linked worktree nested in its main repository takes only CLAUDE.local.md \
                   from the main repository's folders above it; before, their CLAUDE.md, \
@@ -234,12 +261,55 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         cases: &["rule-paths-missing-empty-or-only-globstar-load-at-startup"],
     },
     RuleChange {
+        version: ClaudeVersion(2, 1, 86),
+        before: ClaudeVersion(2, 1, 85),
+        behaviour: Behaviour::SkillDescriptionsCut,
+        summary: "the skills listing cuts every description at 250 units, and its budget \
+                  halves to 1% of the context window (8,000 columns); before, descriptions \
+                  were listed whole under a 16,000-unit budget",
+        cases: &[
+            "skills-listing-line-forms",
+            "skills-listing-max-desc-chars-setting",
+            "skills-listing-budget-from-env",
+            "skills-listing-over-budget",
+        ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 88),
+        before: ClaudeVersion(2, 1, 87),
+        behaviour: Behaviour::ListingCountsColumns,
+        summary: "over its budget, the skills listing counts display columns (a Korean \
+                  character takes two); before, UTF-16 units",
+        cases: &["skills-listing-over-budget"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 105),
+        before: ClaudeVersion(2, 1, 104),
+        behaviour: Behaviour::ListingBudgetFractionSetting,
+        summary: "the skillListingBudgetFraction setting sets the skills listing's share of \
+                  the context window; before, it was ignored",
+        cases: &["skills-listing-budget-fraction-setting"],
+    },
+    RuleChange {
         version: ClaudeVersion(2, 1, 105),
         before: ClaudeVersion(2, 1, 104),
         behaviour: Behaviour::SkillListingMaxDescChars,
         summary: "the skillListingMaxDescChars setting sets where the skills listing cuts a \
                   description; before, it was ignored",
         cases: &["skills-listing-max-desc-chars-setting"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 129),
+        before: ClaudeVersion(2, 1, 128),
+        behaviour: Behaviour::ListingFillsInOrder,
+        summary: "over its budget, the skills listing lists the user's skills by name and gives \
+                  whole descriptions back in listing order while they fit; before, it cut \
+                  every description to one length, or listed names alone when that length \
+                  was under 20",
+        cases: &[
+            "skills-listing-over-budget",
+            "skills-listing-budget-from-env",
+        ],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 136),
@@ -295,6 +365,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         summary: "a byte order mark is dropped when a file is read, so frontmatter after it \
                   is frontmatter; before, the mark stayed in the text and hid the frontmatter",
         cases: &["text-trim-bom-crlf-and-korean"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 257),
+        before: ClaudeVersion(2, 1, 252),
+        behaviour: Behaviour::SubfolderSkillsAnnounced,
+        summary: "a Read below a folder with .claude/skills announces those skills; before, \
+                  no Read announced them",
+        cases: &["skills-in-subdirectory-announced-after-read"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 268),
@@ -390,59 +468,30 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 108),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        from: ClaudeVersion(2, 1, 113),
+        to: ClaudeVersion(2, 1, 153),
+        summary: "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
         cases: &[
+            "skills-listing-budget-from-env",
             "skills-listing-line-forms",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 252),
-        summary: "a Read attaches other files or skills than the current releases do",
-        cases: &[
-            "skills-in-subdirectory-announced-after-read",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 315),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
-        cases: &[
+            "skills-listing-max-desc-chars-setting",
             "skills-listing-over-budget",
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 86),
-        to: ClaudeVersion(2, 1, 109),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        from: ClaudeVersion(2, 1, 118),
+        to: ClaudeVersion(2, 1, 129),
+        summary: "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
         cases: &[
-            "skills-listing-budget-from-env",
+            "skills-listing-budget-fraction-setting",
         ],
     },
     Unreproduced {
-        from: ClaudeVersion(2, 1, 86),
-        to: ClaudeVersion(2, 1, 277),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
+        from: ClaudeVersion(2, 1, 198),
+        to: ClaudeVersion(2, 1, 232),
+        summary: "a subfolder's skills are announced on the Read after the one that reached them (2.1.198 to 2.1.228, 2.1.231 and 2.1.232) or on that Read (2.1.229), flipping between releases; the core announces none before 2.1.257, as 2.1.233 to 2.1.252 do",
         cases: &[
-            "skills-listing-max-desc-chars-setting",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 111),
-        to: ClaudeVersion(2, 1, 277),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
-        cases: &[
-            "skills-listing-budget-from-env",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 113),
-        to: ClaudeVersion(2, 1, 153),
-        summary: "the skills listing holds other lines (descriptions, budget, which skills)",
-        cases: &[
-            "skills-listing-line-forms",
+            "skills-in-subdirectory-announced-after-read",
         ],
     },
 ];
@@ -534,9 +583,33 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 12_499,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 96),
+        since: ClaudeVersion(2, 1, 86),
         block_wrap: 193,
-        skills_listing: 1_478,
+        skills_listing: 951,
+        memory_section: 12_499,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 94),
+        block_wrap: 193,
+        skills_listing: 951,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 101),
+        block_wrap: 193,
+        skills_listing: 1_200,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 105),
+        block_wrap: 193,
+        skills_listing: 2_313,
+        memory_section: 12_463,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 108),
+        block_wrap: 193,
+        skills_listing: 2_438,
         memory_section: 12_463,
     },
     OwnText {
@@ -624,7 +697,7 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 2_025,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 229),
+        since: ClaudeVersion(2, 1, 227),
         block_wrap: 193,
         skills_listing: 4_475,
         memory_section: 2_018,
@@ -684,7 +757,7 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 2_018,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 315),
+        since: ClaudeVersion(2, 1, 311),
         block_wrap: 230,
         skills_listing: 6_167,
         memory_section: 2_018,
@@ -734,47 +807,814 @@ impl BuiltInSkill {
     }
 }
 
-/// How the skills listing of a release fits its budget (measured on 2.1.328 against the
-/// program: `skills-listing-*`).
+/// How a release fits its skills listing into its budget, and what its own skills take
+/// (measured against the program: `skills-listing-*`; the algorithm read in each era's
+/// bundled code).
 ///
-/// The budget, in display columns, is `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else the
-/// model's context window × 4 × `skillListingBudgetFraction` (0.01 by default). When every
-/// line fits, all keep their descriptions. Otherwise the fixed lines keep theirs, every
-/// other line is first counted as its name alone, and then, in listing order, each gets its
-/// description back while what it adds still fits.
+/// The budget is `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else the context window × 4 ×
+/// the fraction (`skillListingBudgetFraction` where read, else `fraction_percent` %). When
+/// every line fits, all keep their descriptions. Otherwise the fixed lines (Claude Code's
+/// bundled skills) keep theirs and the others compete: before 2.1.129 each competing
+/// description is cut to ⌊(budget − the fixed lines − the competing names) / their count⌋,
+/// or dropped when that is under 20 ([`Behaviour::ListingFillsInOrder`]); from 2.1.129 each
+/// starts as its name alone and, in listing order, gets its description back while it
+/// fits. Lengths are UTF-16 units before 2.1.88 and display columns after
+/// ([`Behaviour::ListingCountsColumns`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ListingBudget {
-    /// The context window the budget is taken from: that of the release's default model,
-    /// as the conformance runs measure it.
+    /// The first release these values were measured on; each row holds until the next.
+    pub(crate) since: ClaudeVersion,
+    /// The context window the budget is taken from, at 4 characters a token: the one the
+    /// captures of that release measure (200,000 tokens until 2.1.128, 40,000 columns on
+    /// 2.1.129–2.1.138, 30,000 from 2.1.139).
     pub(crate) context_tokens: u64,
-    /// The built-in skills in listing order; they come after the user's.
+    /// The budget's share of the context, in percent, when no setting says otherwise: 2
+    /// before 2.1.86, then 1.
+    pub(crate) fraction_percent: u64,
+    /// The built-in skills in listing order, by length.
     pub(crate) built_ins: &'static [BuiltInSkill],
 }
 
-/// 2.1.328's listing: its default model's window gives 30,000 columns at 0.01 (found by
-/// moving the budget until one more description fits; the thresholds are conformance
+impl ListingBudget {
+    /// The budget when neither the environment nor a setting sets it.
+    pub(crate) fn default_budget(&self) -> u64 {
+        self.budget(self.fraction_percent as f64 / 100.0)
+    }
+
+    /// The budget at `fraction` of the context (the program's `window × 4 × fraction`).
+    pub(crate) fn budget(&self, fraction: f64) -> u64 {
+        ((self.context_tokens as f64 * 4.0 * fraction).floor() as u64).max(1)
+    }
+}
+
+/// The skills listings, by release, oldest first: the built-in skills as lengths, measured
+/// from each release's own listing (`skills-listing-line-forms`, where every line fits), and
+/// the budget its captures show. 2.1.328's default model gives 30,000 columns at 0.01 (found
+/// by moving the budget until one more description fits; the thresholds are conformance
 /// cases).
-pub(crate) const LISTING_BUDGET_2_1_328: ListingBudget = ListingBudget {
-    context_tokens: 750_000,
-    built_ins: &[
-        built_in(7, 1_436, true),
-        built_in(13, 690, true),
-        built_in(16, 228, true),
-        built_in(11, 835, true),
-        built_in(8, 176, true),
-        built_in(24, 163, true),
-        built_in(4, 336, true),
-        BuiltInSkill {
-            line_breaks: &[150, 802],
-            ..built_in(10, 1_157, true)
-        },
-        built_in(18, 230, true),
-        built_in(3, 361, true),
-        built_in(16, 255, true),
-        built_in(4, 59, false),
-        built_in(15, 71, false),
-    ],
-};
+pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 59),
+        context_tokens: 200_000,
+        fraction_percent: 2,
+        built_ins: &[],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 63),
+        context_tokens: 200_000,
+        fraction_percent: 2,
+        built_ins: &[built_in(8, 82, true)],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 69),
+        context_tokens: 200_000,
+        fraction_percent: 2,
+        built_ins: &[
+            built_in(8, 82, true),
+            BuiltInSkill {
+                line_breaks: &[48, 189],
+                ..built_in(10, 293, true)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 72),
+        context_tokens: 200_000,
+        fraction_percent: 2,
+        built_ins: &[
+            built_in(8, 82, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[48, 189],
+                ..built_in(10, 293, true)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 77),
+        context_tokens: 200_000,
+        fraction_percent: 2,
+        built_ins: &[
+            built_in(13, 678, true),
+            built_in(8, 82, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[48, 189],
+                ..built_in(10, 293, true)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 86),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 250, true),
+            built_in(8, 82, true),
+            built_in(4, 250, true),
+            BuiltInSkill {
+                line_breaks: &[48, 189],
+                ..built_in(10, 250, true)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 101),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 250, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(4, 250, true),
+            BuiltInSkill {
+                line_breaks: &[117],
+                ..built_in(10, 250, true)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 105),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 678, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[117, 685],
+                ..built_in(10, 879, true)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 108),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 678, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[117, 475],
+                ..built_in(10, 614, true)
+            },
+            built_in(4, 59, false),
+            built_in(10, 35, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+            built_in(8, 53, false),
+            built_in(15, 63, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 110),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 678, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[117, 475],
+                ..built_in(10, 614, true)
+            },
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 111),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 678, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(23, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 113),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 678, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 118),
+        context_tokens: 200_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 129),
+        context_tokens: 1_000_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 139),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(8, 82, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 145),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(8, 82, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 146),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(11, 82, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 147),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(11, 232, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 152),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(11, 346, true),
+            built_in(8, 79, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 154),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 470, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(11, 346, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[247, 605],
+                ..built_in(10, 744, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 163),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 470, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(11, 346, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[150, 740],
+                ..built_in(10, 1_061, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 173),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 470, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(11, 346, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 21, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 186),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 470, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 250, true),
+            built_in(11, 346, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 68, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 198),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 470, true),
+            built_in(7, 1_135, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 388, true),
+            built_in(11, 346, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 68, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 200),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(13, 470, true),
+            built_in(7, 1_135, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(6, 452, true),
+            built_in(11, 346, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(6, 68, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 224),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_135, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 246),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_135, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 439, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 306, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 252),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 439, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 277),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 486, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 286),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 486, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 229, true),
+            built_in(4, 59, false),
+            BuiltInSkill {
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 289),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 635, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 229, true),
+            built_in(4, 59, false),
+            BuiltInSkill {
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 290),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 627, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 229, true),
+            built_in(4, 59, false),
+            BuiltInSkill {
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 295),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 627, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 248, true),
+            built_in(4, 59, false),
+            BuiltInSkill {
+                line_breaks: &[71, 72, 99, 100],
+                ..built_in(15, 552, false)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 303),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 627, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 248, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 305),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 627, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 246, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 311),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 825, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 246, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 315),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 825, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 747],
+                ..built_in(10, 1_068, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 246, true),
+            built_in(4, 59, false),
+            BuiltInSkill {
+                line_breaks: &[71, 72],
+                ..built_in(15, 100, false)
+            },
+        ],
+    },
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 328),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 835, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 802],
+                ..built_in(10, 1_157, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 255, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
+];
 
 /// The loading rules of one release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -819,9 +1659,8 @@ pub(crate) struct Rules {
     pub(crate) own_text: OwnText,
     /// The length of the sentence a sub-agent gets for an empty memory folder.
     pub(crate) empty_agent_index: u64,
-    /// How the skills listing fits its budget; `None` where that was not measured (the
-    /// listing is then drawn whole, a listed gap of those releases).
-    pub(crate) listing_budget: Option<ListingBudget>,
+    /// How the skills listing fits its budget, and the built-in skills it lists.
+    pub(crate) listing_budget: ListingBudget,
 }
 
 /// Why a release cannot be simulated.
@@ -894,9 +1733,12 @@ impl Rules {
             bom_stripped: has(Behaviour::BomStripped),
             own_text,
             empty_agent_index,
-            listing_budget: version
-                .is_none_or(|v| v >= PINNED)
-                .then_some(LISTING_BUDGET_2_1_328),
+            listing_budget: LISTING_BUDGETS
+                .iter()
+                .rev()
+                .find(|row| version.is_none_or(|v| v >= row.since))
+                .copied()
+                .unwrap_or(LISTING_BUDGETS[0]),
         }
     }
 
@@ -981,6 +1823,9 @@ mod tests {
         assert!(OWN_TEXT.windows(2).all(|w| w[0].since < w[1].since));
         assert_eq!(OWN_TEXT[0].since, FIRST_SIMULATED);
         assert!(EMPTY_AGENT_INDEX.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(LISTING_BUDGETS.windows(2).all(|w| w[0].since < w[1].since));
+        assert_eq!(LISTING_BUDGETS[0].since, FIRST_SIMULATED);
+        assert_eq!(Rules::at(None).listing_budget.since, PINNED);
         assert_eq!(EMPTY_AGENT_INDEX[0].0, FIRST_SIMULATED);
     }
 }

@@ -84,6 +84,12 @@ elif mode == 'gaps':
             "in claude -p and SDK sessions (which the captures are) a Read attaches nothing: "
             "their session never collects the files a Read makes relevant (2.1.68's code); "
             "interactive sessions attach them as later releases do, as the report shows",
+        ('skills', (2, 1, 113), (2, 1, 153)):
+            "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
+        ('skills', (2, 1, 118), (2, 1, 129)):
+            "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
+        ('read', (2, 1, 198), (2, 1, 232)):
+            "a subfolder's skills are announced on the Read after the one that reached them (2.1.198 to 2.1.228, 2.1.231 and 2.1.232) or on that Read (2.1.229), flipping between releases; the core announces none before 2.1.257, as 2.1.233 to 2.1.252 do",
     }
     out = []
     for (a, b, kinds), cases in sorted(entries.items()):

@@ -10,7 +10,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::skills::{fit_listing, listed_measure, SkillLine, SkillSource};
+use super::skills::{
+    built_in_units_lost, fit_listing, listed_measure, shown_line, SkillLine, SkillSource,
+};
 use super::{family_dir, Discovery};
 use crate::footprint::estimate_tokens;
 use crate::report::{
@@ -18,7 +20,7 @@ use crate::report::{
     Scope, SentFile, SentLabel, Session, SessionCost,
 };
 use crate::text::measure::measure;
-use crate::version::{ListingBudget, Rules};
+use crate::version::{Behaviour, ListingBudget, Rules};
 use crate::vpath::VPath;
 
 /// `\n\nContents of ` + `:\n\n` around each file's path and label.
@@ -58,31 +60,37 @@ impl Discovery<'_> {
             .iter()
             .filter(|l| l.source == SkillSource::Listed)
             .collect();
-        // Over its budget the listing gives some skills their name alone.
+        // Over its budget the listing cuts descriptions or gives some skills their name alone.
         let limit = self.description_limit();
-        let listing = self.paths.rules.listing_budget;
-        let keeps = match listing {
-            Some(listing) => {
-                let lines: Vec<(u64, u64)> = listed
-                    .iter()
-                    .map(|l| {
-                        let full = listed_measure(self.tree, &l.line, &l.shown).1;
-                        (full, listed_measure(self.tree, &l.shown, &l.shown).1)
-                    })
-                    .collect();
-                fit_listing(&lines, limit, self.listing_budget(&listing), &listing)
-            }
-            None => Vec::new(),
-        };
+        let rules = self.paths.rules;
+        let listing = rules.listing_budget;
+        let columns = rules.has(Behaviour::ListingCountsColumns);
+        let lines: Vec<(u64, u64)> = listed
+            .iter()
+            .map(|l| {
+                let length = |text: &str| {
+                    let (measured, width) = listed_measure(self.tree, text, &l.shown);
+                    if columns {
+                        width
+                    } else {
+                        measured.utf16
+                    }
+                };
+                (length(&l.line), length(&l.shown))
+            })
+            .collect();
+        let shown = fit_listing(
+            &lines,
+            limit,
+            self.listing_budget(&listing),
+            &listing,
+            &rules,
+        );
         let mut skills = Vec::new();
         let mut skills_units = 0;
-        for (i, skill) in listed.iter().enumerate() {
-            let line = if keeps.get(i).copied().unwrap_or(true) {
-                &skill.line
-            } else {
-                &skill.shown
-            };
-            let measured = listed_measure(self.tree, line, &skill.shown).0;
+        for (skill, shown) in listed.iter().zip(&shown) {
+            let line = shown_line(&skill.line, &skill.shown, *shown, columns);
+            let measured = listed_measure(self.tree, &line, &skill.shown).0;
             skills_units += measured.utf16;
             if let Some(index) = top_level_index(rows, &skill.path) {
                 rows[index].counted = true;
@@ -91,25 +99,15 @@ impl Discovery<'_> {
                     ..measured
                 });
             }
-            skills.push(line.clone());
+            skills.push(line);
         }
         // What the built-in skills lose to the cut and the budget comes off their length.
-        let built_ins_lost: u64 = listing.map_or(0, |listing| {
-            listing
-                .built_ins
-                .iter()
-                .zip(keeps.iter().skip(listed.len()))
-                .map(|(skill, keeps)| {
-                    let shown = skill.shown_units(limit);
-                    let cut = skill.description_units - shown;
-                    if *keeps {
-                        cut
-                    } else {
-                        cut + 2 + shown
-                    }
-                })
-                .sum()
-        });
+        let built_ins_lost: u64 = listing
+            .built_ins
+            .iter()
+            .zip(shown.iter().skip(listed.len()))
+            .map(|(skill, shown)| built_in_units_lost(skill, limit, *shown, columns))
+            .sum();
         let memory_dir = self
             .memory_dir
             .clone()
@@ -175,19 +173,22 @@ impl Discovery<'_> {
             .map_or_else(|| utf16(path), |q| q.utf16)
     }
 
-    /// The skills listing's budget in columns: `SLASH_COMMAND_TOOL_CHAR_BUDGET` when it is a
-    /// positive number, else the context window × 4 × `skillListingBudgetFraction` (0.01).
-    fn listing_budget(&self, listing: &ListingBudget) -> u64 {
+    /// The skills listing's budget: `SLASH_COMMAND_TOOL_CHAR_BUDGET` when it is a positive
+    /// number, else the release's share of the context window, the share
+    /// `skillListingBudgetFraction` where the release reads it.
+    pub(super) fn listing_budget(&self, listing: &ListingBudget) -> u64 {
         let from_env = self
             .paths
             .skill_listing_budget_env
             .as_deref()
             .and_then(|v| v.trim().parse::<u64>().ok())
             .filter(|n| *n > 0);
-        from_env.unwrap_or_else(|| {
-            let fraction = self.settings.skill_listing_budget_fraction.unwrap_or(0.01);
-            ((listing.context_tokens as f64 * 4.0 * fraction).floor() as u64).max(1)
-        })
+        let setting = self.settings.skill_listing_budget_fraction.filter(|_| {
+            self.paths
+                .rules
+                .has(Behaviour::ListingBudgetFractionSetting)
+        });
+        from_env.unwrap_or_else(|| setting.map_or(listing.default_budget(), |f| listing.budget(f)))
     }
 
     /// What a Read of `path` attaches: the files of each folder between the project and
@@ -277,7 +278,10 @@ impl Discovery<'_> {
             ..
         } in &self.skill_lines
         {
-            if *source != SkillSource::BelowProject {
+            // Before 2.1.257 no Read announced a subfolder's skills.
+            if *source != SkillSource::BelowProject
+                || !self.paths.rules.has(Behaviour::SubfolderSkillsAnnounced)
+            {
                 continue;
             }
             let owner = family_dir(skill);

@@ -8,13 +8,20 @@ use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity}
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
 use crate::tree::Tree;
-use crate::version::ListingBudget;
+use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules};
 use crate::vpath::VPath;
 use unicode_width::UnicodeWidthStr;
 
 /// The listing keeps this many characters (UTF-16 units) of a description, the last one
 /// `…` when it cuts, unless `skillListingMaxDescChars` says otherwise.
 pub(crate) const SKILL_DESCRIPTION_UNITS: usize = 1_536;
+
+/// Where 2.1.86–2.1.104 cut every description, whatever the settings said.
+const OLD_DESCRIPTION_UNITS: usize = 250;
+
+/// Under this many units or columns a competing description is dropped rather than cut
+/// (before 2.1.129).
+const MIN_CUT_DESCRIPTION: i64 = 20;
 
 /// A skill as the listing can show it.
 #[derive(Debug, Clone)]
@@ -97,9 +104,9 @@ impl Discovery<'_> {
             let mut node =
                 self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
             let fm = self.frontmatter_of(&path);
-            let body = match self.text(&path) {
-                super::Text::Ready(text) => as_sent(&text),
-                _ => String::new(),
+            let (body, strict_yaml) = match self.text(&path) {
+                super::Text::Ready(text) => (as_sent(&text), strict_yaml(&text)),
+                _ => (String::new(), false),
             };
             let listing = listing_line(
                 &folder,
@@ -113,10 +120,18 @@ impl Discovery<'_> {
                 ..listed_measure(self.tree, &listing.line, &listing.shown).0
             });
             node.row.skill_name = Some(listing.name);
-            let invocable = !fm
-                .as_ref()
-                .and_then(|fm| fm.boolean("disable-model-invocation"))
-                .unwrap_or(false);
+            // Before 2.1.69 a skill whose frontmatter gives no description was left out, and
+            // so was one whose frontmatter strict YAML rejects (an unquoted second colon).
+            let described = self
+                .paths
+                .rules
+                .has(Behaviour::SkillsWithoutDescriptionListed)
+                || (strict_yaml && declared_description(fm.as_ref()).is_some());
+            let invocable = described
+                && !fm
+                    .as_ref()
+                    .and_then(|fm| fm.boolean("disable-model-invocation"))
+                    .unwrap_or(false);
             if invocable {
                 self.skill_lines.push(SkillLine {
                     path: path.clone(),
@@ -143,11 +158,18 @@ pub(super) struct Listing {
 
 impl Discovery<'_> {
     /// Where the listing cuts a description: `skillListingMaxDescChars` (read from 2.1.105),
-    /// else 1,536 units.
+    /// else 1,536 units; 250 on 2.1.86–2.1.104; nowhere before.
     pub(super) fn description_limit(&self) -> usize {
+        let rules = &self.paths.rules;
+        if !rules.skill_listing_max_desc_chars {
+            return if rules.has(Behaviour::SkillDescriptionsCut) {
+                OLD_DESCRIPTION_UNITS
+            } else {
+                usize::MAX
+            };
+        }
         self.settings
             .skill_listing_max_desc
-            .filter(|_| self.paths.rules.skill_listing_max_desc_chars)
             .and_then(|max| usize::try_from(max).ok())
             .unwrap_or(SKILL_DESCRIPTION_UNITS)
     }
@@ -181,15 +203,30 @@ pub(super) fn listing_line(
     }
 }
 
-/// Which of the listing's lines keep their description under `budget`: the user's lines
-/// (`user`, each as the columns of its full line and of its name, [`listed_measure`]) and then the release's built-in skills.
-/// Returns one flag per user line and one per built-in, in that order.
+/// How a listing line is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shown {
+    /// With its whole (limit-cut) description.
+    Whole,
+    /// With its description cut to this many units or columns, `…` the last (before
+    /// 2.1.129).
+    Cut(u64),
+    /// By its name alone.
+    NameOnly,
+}
+
+/// How each of the listing's lines is shown under `budget`: the user's lines (`user`, each
+/// as the length of its full line and of its name, in the release's measure: columns from
+/// 2.1.88, else UTF-16 units, see [`listed_measure`]) and then the release's built-in skills.
+/// Returns one entry per user line and one per built-in, in that order.
 pub(super) fn fit_listing(
     user: &[(u64, u64)],
     limit: usize,
     budget: u64,
     listing: &ListingBudget,
-) -> Vec<bool> {
+    rules: &Rules,
+) -> Vec<Shown> {
+    let columns = rules.has(Behaviour::ListingCountsColumns);
     // Each line is `- <line>`; lines are joined by one newline.
     let mut lines: Vec<(u64, u64, bool)> = user
         .iter()
@@ -198,12 +235,31 @@ pub(super) fn fit_listing(
     for skill in listing.built_ins {
         let shown = skill.shown_units(limit);
         let name = 2 + skill.name_units;
-        lines.push((name + 2 + skill.columns(shown), name, skill.fixed));
+        let description = if columns { skill.columns(shown) } else { shown };
+        lines.push((name + 2 + description, name, skill.fixed));
     }
     let joins = lines.len().saturating_sub(1) as u64;
     let whole = lines.iter().map(|l| l.0).sum::<u64>() + joins;
-    if whole <= budget {
-        return vec![true; lines.len()];
+    let competing = lines.iter().filter(|l| !l.2).count() as i64;
+    if whole <= budget || competing == 0 {
+        return vec![Shown::Whole; lines.len()];
+    }
+    if !rules.has(Behaviour::ListingFillsInOrder) {
+        // One length for every competing description: what the budget leaves after the
+        // fixed lines (each with its newline) and the competing `- <name>: ` and newlines.
+        let fixed: u64 = lines.iter().filter(|l| l.2).map(|l| l.0 + 1).sum();
+        let names: u64 =
+            lines.iter().filter(|l| !l.2).map(|l| l.1 + 2).sum::<u64>() + competing as u64 - 1;
+        let cut = (budget as i64 - fixed as i64 - names as i64).div_euclid(competing);
+        return lines
+            .iter()
+            .map(|&(full, name, fixed)| match () {
+                () if fixed => Shown::Whole,
+                () if cut < MIN_CUT_DESCRIPTION => Shown::NameOnly,
+                () if full - name - 2 > cut as u64 => Shown::Cut(cut as u64),
+                () => Shown::Whole,
+            })
+            .collect();
     }
     let base = lines
         .iter()
@@ -215,16 +271,65 @@ pub(super) fn fit_listing(
         .iter()
         .map(|&(full, name, fixed)| {
             if fixed {
-                return true;
+                return Shown::Whole;
             }
             let more = (full - name) as i64;
-            let keeps = more <= room;
-            if keeps {
+            if more <= room {
                 room -= more;
+                Shown::Whole
+            } else {
+                Shown::NameOnly
             }
-            keeps
         })
         .collect()
+}
+
+/// The text of a user's listing line as `shown` says (without the `- `).
+pub(super) fn shown_line(line: &str, name: &str, shown: Shown, columns: bool) -> String {
+    match shown {
+        Shown::Whole => line.to_owned(),
+        Shown::NameOnly => name.to_owned(),
+        Shown::Cut(length) => {
+            let description = line
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(": "))
+                .unwrap_or("");
+            let cut = if columns {
+                cut_columns(description, length)
+            } else {
+                cut_units(description, length as usize)
+            };
+            format!("{name}: {cut}")
+        }
+    }
+}
+
+/// The UTF-16 units a built-in skill's line loses to the description cut (`limit`) and to
+/// the budget (`shown`): the listing's own-text length counts every line whole.
+pub(super) fn built_in_units_lost(
+    skill: &BuiltInSkill,
+    limit: usize,
+    shown: Shown,
+    columns: bool,
+) -> u64 {
+    let kept = skill.shown_units(limit);
+    let cut = skill.description_units - kept;
+    match shown {
+        Shown::Whole => cut,
+        Shown::NameOnly => cut + 2 + kept,
+        Shown::Cut(length) => {
+            let measure = |units: u64| if columns { skill.columns(units) } else { units };
+            if measure(kept) <= length {
+                return cut;
+            }
+            // Its first units up to `length - 1` in the release's measure, then `…`.
+            let mut units = 0;
+            while units < kept && measure(units + 1) < length {
+                units += 1;
+            }
+            cut + kept - units - 1
+        }
+    }
 }
 
 /// The measure and the columns of `text` (a listing line, or a skill's name alone), which
@@ -245,21 +350,31 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
     (measured, columns)
 }
 
+/// True when `text` opens with frontmatter that strict YAML reads (without the lenient
+/// reading that later releases give an unquoted second colon).
+fn strict_yaml(text: &str) -> bool {
+    crate::text::frontmatter::locate(text)
+        .is_some_and(|block| crate::text::frontmatter::parse_value(&text[block.yaml]).is_ok())
+}
+
+/// The frontmatter's description, when it gives one that is not blank.
+fn declared_description(fm: Option<&Frontmatter>) -> Option<String> {
+    fm.and_then(|fm| fm.string("description"))
+        .map(|d| d.trim().to_owned())
+        .filter(|d| !d.is_empty())
+}
+
 /// A skill's description before the listing cuts it: the frontmatter's (else the body's
 /// first line, a heading without its `#`), then ` - <when_to_use>`.
 pub(super) fn full_description(fm: Option<&Frontmatter>, body: &str) -> String {
-    let description = fm
-        .and_then(|fm| fm.string("description"))
-        .map(|d| d.trim().to_owned())
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| {
-            let first = body
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("");
-            first.trim_start_matches('#').trim().to_owned()
-        });
+    let description = declared_description(fm).unwrap_or_else(|| {
+        let first = body
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        first.trim_start_matches('#').trim().to_owned()
+    });
     match fm
         .and_then(|fm| fm.string("when_to_use"))
         .map(|w| w.trim().to_owned())
@@ -268,6 +383,26 @@ pub(super) fn full_description(fm: Option<&Frontmatter>, body: &str) -> String {
         Some(when) => format!("{description} - {when}"),
         None => description,
     }
+}
+
+/// At most `columns` display columns: the first characters within `columns - 1` and `…`
+/// when wider.
+fn cut_columns(text: &str, columns: u64) -> String {
+    if text.width() as u64 <= columns {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut count = 0;
+    for c in text.chars() {
+        let width = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) as u64;
+        if count + width > columns.saturating_sub(1) {
+            break;
+        }
+        count += width;
+        out.push(c);
+    }
+    out.push('…');
+    out
 }
 
 /// At most `units` UTF-16 units: the first `units - 1` and `…` when longer.

@@ -65,7 +65,7 @@ pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
                     </ul>
                     <p class="muted small" data-testid="release-caps">
                         { format!(
-                            "MEMORY.md loads {} lines{}; imports follow {} hops; {}.",
+                            "MEMORY.md loads {} lines{}; imports follow {} hops; {}; the skills listing fits {} {}.",
                             rules.memory_max_lines,
                             rules.memory_max_utf16.map_or_else(
                                 || " whatever their size (no size cap)".to_owned(),
@@ -76,6 +76,8 @@ pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
                                 || "an instruction file loads whatever its size".to_owned(),
                                 |cap| format!("an instruction file over {} bytes is skipped", grouped(cap)),
                             ),
+                            grouped(rules.skills_listing_budget),
+                            if rules.skills_listing_counts_columns { "columns" } else { "UTF-16 units" },
                         ) }
                     </p>
                     if !rules.not_reproduced.is_empty() {
