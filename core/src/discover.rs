@@ -280,11 +280,11 @@ impl Discovery<'_> {
             .iter()
             .map(|path| self.read_answer(&rows, path, &mut sent))
             .collect();
-        // Health runs over the finished discovery only: while files, listings, sizes or
-        // probes are still to arrive this pass is thrown away, and its rule matching is the
-        // costliest part of a pass.
+        // Health runs over the finished discovery only: while files are still arriving this
+        // pass is thrown away (and its rule matching, the costliest part of a pass, waits
+        // for the listings and sizes too).
         let mut health = Health::default();
-        if self.needs.is_empty() && !self.tree.has_asks_pending() {
+        if self.needs.is_empty() {
             health = self.health(&rows, &memory_facts);
             self.agent_receives(&session, &mut health);
         }

@@ -892,30 +892,27 @@ impl Tree {
     /// unless the answer depends on an unlisted folder: the walk below a project asks this
     /// of every folder for each `CLAUDE.md` name.
     pub fn is_file_in(&self, dir: &VPath, name: &str) -> bool {
-        if let Some(at) = self.folder_index(dir.as_str()) {
-            if at
-                .files
-                .binary_search_by(|i| self.records[*i as usize].name().cmp(name))
-                .is_ok()
-            {
-                return true;
-            }
-        }
-        self.nearest_unlisted(dir.as_str()).is_some() && self.is_file(&dir.child(name))
+        let Some(&id) = self.folder_ids.get(dir.as_str()) else {
+            return self.nearest_unlisted(dir.as_str()).is_some() && self.is_file(&dir.child(name));
+        };
+        let at = &self.index().folders[id as usize];
+        at.files
+            .binary_search_by(|i| self.records[*i as usize].name().cmp(name))
+            .is_ok()
+            // A folder the tree holds is listed unless it says otherwise (`nearest_unlisted`).
+            || (self.folders[id as usize].unlisted && self.is_file(&dir.child(name)))
     }
 
     /// [`Tree::is_dir`] of `dir`'s child `name` (one segment), as [`Tree::is_file_in`].
     pub fn is_dir_in(&self, dir: &VPath, name: &str) -> bool {
-        if let Some(at) = self.folder_index(dir.as_str()) {
-            if at
-                .folders
-                .binary_search_by(|i| self.folders[*i as usize].name().cmp(name))
-                .is_ok()
-            {
-                return true;
-            }
-        }
-        self.nearest_unlisted(dir.as_str()).is_some() && self.is_dir(&dir.child(name))
+        let Some(&id) = self.folder_ids.get(dir.as_str()) else {
+            return self.nearest_unlisted(dir.as_str()).is_some() && self.is_dir(&dir.child(name));
+        };
+        let at = &self.index().folders[id as usize];
+        at.folders
+            .binary_search_by(|i| self.folders[*i as usize].name().cmp(name))
+            .is_ok()
+            || (self.folders[id as usize].unlisted && self.is_dir(&dir.child(name)))
     }
 
     /// Every folder below `dir`, parents before children, each folder's in byte order of

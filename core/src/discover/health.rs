@@ -632,7 +632,9 @@ impl Discovery<'_> {
             let Some(project) = self.paths.project.clone() else {
                 continue;
             };
-            if row.load != LoadType::Conditional || valid == 0 {
+            // Matched once, in the turn that finishes: while listings, probes or sizes are
+            // still asked for, this turn is run again and its findings thrown away.
+            if row.load != LoadType::Conditional || valid == 0 || tree.has_asks_pending() {
                 continue;
             }
             let Some(files) = project_files
