@@ -288,7 +288,8 @@ impl Discovery<'_> {
             .map(|path| self.read_answer(&rows, path, &mut sent))
             .collect();
         // Health runs over the finished discovery only: while files are still arriving this
-        // pass is thrown away, and its rule matching is the costliest part of a pass.
+        // pass is thrown away (and its rule matching, the costliest part of a pass, waits
+        // for the listings and sizes too).
         let mut health = Health::default();
         if self.needs.is_empty() {
             health = self.health(&rows, &memory_facts);

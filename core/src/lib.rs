@@ -75,7 +75,9 @@
 //!    - `discover::session`: what every session sends and costs, what a Read attaches (its
 //!      files untrimmed, `text::measure::as_attached`), what a sub-agent receives; Claude
 //!      Code's own text modelled by measured lengths;
-//!    - `discover::health`: the five reasons memory can look off, each folder's figures.
+//!    - `discover::health`: the five reasons memory can look off, each folder's figures; its
+//!      rule-glob scan over the project runs only in a turn that asks for nothing more
+//!      ([`Tree::has_asks_pending`]).
 //!
 //!    The memory-folder name encoding (with the program's 32-bit hash) is in `encode`.
 //! 5. **Footprint** (`footprint`): adds up what discovery marked as sent in every session.

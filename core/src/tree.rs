@@ -667,13 +667,37 @@ impl Tree {
             .filter_map(|id| {
                 let record = &self.records[id as usize];
                 record.asked.set(false);
-                (record.unstatted && self.find(record.path.as_str()) == Some(id))
-                    .then(|| record.path.clone())
+                self.stat_wanted(id).then(|| record.path.clone())
             })
             .collect();
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// True when the unstatted file `id`, looked at, is still live and without its stats.
+    fn stat_wanted(&self, id: u32) -> bool {
+        let record = &self.records[id as usize];
+        record.unstatted && self.find(record.path.as_str()) == Some(id)
+    }
+
+    /// True when a query since the last takes asked for something the caller still has to
+    /// hand over: a listing, a probe, or a size and date ([`Tree::take_listings_asked`],
+    /// [`Tree::take_probes_asked`], [`Tree::take_stats_asked`] would not be empty). The
+    /// caller's loop then runs the turn again, so a turn may leave out work whose result
+    /// would be thrown away (the health check, [`crate::analyze`]).
+    pub fn has_asks_pending(&self) -> bool {
+        self.asked.borrow().iter().any(|&id| self.stat_wanted(id))
+            || self
+                .listings_asked
+                .borrow()
+                .keys()
+                .any(|&id| self.folders[id as usize].unlisted)
+            || self
+                .probes_asked
+                .borrow()
+                .iter()
+                .any(|(path, list)| self.probe_wanted(path, *list))
     }
 
     /// Records a folder that exists but whose entries the source lists only when asked:
@@ -778,18 +802,19 @@ impl Tree {
     pub fn take_probes_asked(&self) -> Vec<Probe> {
         std::mem::take(&mut *self.probes_asked.borrow_mut())
             .into_iter()
-            .filter(|(path, list)| {
-                // A folder looked into that a listing just put in unlisted is still wanted.
-                let folder = self.folder_ids.get(path.as_str());
-                if let Some(&id) = folder {
-                    return *list != Listed::No && self.folders[id as usize].unlisted;
-                }
-                self.find(path.as_str()).is_none()
-                    && parent_folder(path.as_str())
-                        .is_some_and(|dir| self.nearest_unlisted(dir).is_some())
-            })
+            .filter(|(path, list)| self.probe_wanted(path, *list))
             .map(|(path, list)| Probe { path, list })
             .collect()
+    }
+
+    /// True when a probe asked for is not answered by the listings since.
+    fn probe_wanted(&self, path: &VPath, list: Listed) -> bool {
+        // A folder looked into that a listing just put in unlisted is still wanted.
+        if let Some(&id) = self.folder_ids.get(path.as_str()) {
+            return list != Listed::No && self.folders[id as usize].unlisted;
+        }
+        self.find(path.as_str()).is_none()
+            && parent_folder(path.as_str()).is_some_and(|dir| self.nearest_unlisted(dir).is_some())
     }
 
     /// The unlisted folder at or nearest above `dir`, and whether it is `dir` itself: the
@@ -876,6 +901,57 @@ impl Tree {
             self.depends_on_entry(path.as_str());
         }
         false
+    }
+
+    /// [`Tree::is_file`] of `dir`'s child `name` (one segment), without making its path
+    /// unless the answer depends on an unlisted folder: the walk below a project asks this
+    /// of every folder for each `CLAUDE.md` name.
+    pub fn is_file_in(&self, dir: &VPath, name: &str) -> bool {
+        let Some(&id) = self.folder_ids.get(dir.as_str()) else {
+            return self.nearest_unlisted(dir.as_str()).is_some() && self.is_file(&dir.child(name));
+        };
+        let at = &self.index().folders[id as usize];
+        at.files
+            .binary_search_by(|i| self.records[*i as usize].name().cmp(name))
+            .is_ok()
+            // A folder the tree holds is listed unless it says otherwise (`nearest_unlisted`).
+            || (self.folders[id as usize].unlisted && self.is_file(&dir.child(name)))
+    }
+
+    /// [`Tree::is_dir`] of `dir`'s child `name` (one segment), as [`Tree::is_file_in`].
+    pub fn is_dir_in(&self, dir: &VPath, name: &str) -> bool {
+        let Some(&id) = self.folder_ids.get(dir.as_str()) else {
+            return self.nearest_unlisted(dir.as_str()).is_some() && self.is_dir(&dir.child(name));
+        };
+        let at = &self.index().folders[id as usize];
+        at.folders
+            .binary_search_by(|i| self.folders[*i as usize].name().cmp(name))
+            .is_ok()
+            || (self.folders[id as usize].unlisted && self.is_dir(&dir.child(name)))
+    }
+
+    /// Every folder below `dir`, parents before children, each folder's in byte order of
+    /// their names (as [`Tree::child_dirs`] gives them); the folders `enter` says no to are
+    /// listed but not walked into. Asks for every unlisted folder below `dir` whole
+    /// ([`Tree::will_walk`]). Iterative, so a tree thousands of folders deep cannot exhaust
+    /// the stack, and one look-up in all, not one per folder.
+    pub fn folders_below(&self, dir: &VPath, enter: impl Fn(&str) -> bool) -> Vec<VPath> {
+        self.will_walk(dir);
+        let Some(&top) = self.folder_ids.get(dir.as_str()) else {
+            return Vec::new();
+        };
+        let index = self.index();
+        let children = |id: u32| index.folders[id as usize].folders.iter().rev().copied();
+        let mut out = Vec::new();
+        let mut stack: Vec<u32> = children(top).collect();
+        while let Some(next) = stack.pop() {
+            let folder = &self.folders[next as usize];
+            if enter(folder.name()) {
+                stack.extend(children(next));
+            }
+            out.push(folder.path.clone());
+        }
+        out
     }
 
     /// True when `path` is a file or a folder.

@@ -154,7 +154,9 @@ impl VPath {
     ///
     /// Panics on a segment that would not survive normalisation; callers pass constants.
     pub fn child(&self, name: &str) -> VPath {
-        self.join(name).expect("a constant segment is a valid path")
+        // One segment (the usual case) is appended as it is, without normalising.
+        self.join_segment(name)
+            .unwrap_or_else(|| self.join(name).expect("a constant segment is a valid path"))
     }
 
     /// Appends `name` when it is exactly one segment of this path: not empty, `.` or `..`,

@@ -269,7 +269,10 @@ impl Source {
             return Err("the archive is gone".to_owned());
         };
         if self.zip.borrow().is_none() {
-            let (_, archive) = zip_in_place(file).await?;
+            let archive = match take_listed_archive(file) {
+                Some(archive) => archive,
+                None => zip_in_place(file).await?.1,
+            };
             *self.zip.borrow_mut() = Some(archive);
         }
         for _ in 0..4 {
@@ -288,6 +291,25 @@ impl Source {
             }
         }
         Err("the archive kept asking for more of itself; left unread".to_owned())
+    }
+
+    /// Keeps this zip source's opened archive (its central directory, read in place) in
+    /// this thread, for the run that follows the listing: the worker lists a zip for the
+    /// page (`zip` message) and then analyses it (`run`), and without this it would fetch
+    /// the directory twice (about half of what a zip drop read).
+    #[cfg(feature = "engine")]
+    pub(crate) fn keep_listed_archive(&self) {
+        let (Origin::Zip(Some(file)), Some(archive)) = (&self.origin, self.zip.take()) else {
+            return;
+        };
+        LISTED_ARCHIVES.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            kept.push((archive_key(file), archive));
+            // A page lists a zip and analyses it at once; a few are plenty.
+            if kept.len() > LISTED_ARCHIVES_KEPT {
+                kept.remove(0);
+            }
+        });
     }
 
     /// The page reads no archive: the worker reads a zip's entries.
@@ -1360,6 +1382,39 @@ pub async fn open_zip_here(file: File) -> Result<Opened, String> {
 #[cfg(not(feature = "engine"))]
 async fn open_zip_here(_file: File) -> Result<Opened, String> {
     Err(crate::worker_host::NO_WORKER.to_owned())
+}
+
+/// Archives listed and kept for the run that follows ([`Source::keep_listed_archive`]).
+#[cfg(feature = "engine")]
+const LISTED_ARCHIVES_KEPT: usize = 4;
+
+#[cfg(feature = "engine")]
+thread_local! {
+    static LISTED_ARCHIVES: RefCell<Vec<(ArchiveKey, ZipSource)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What names a zip `File` across messages (each message gives the worker a new `File`
+/// object): its name, size and modification time. Should another archive ever share all
+/// three, its entries' local headers and checksums would not match and its reads fail.
+#[cfg(feature = "engine")]
+type ArchiveKey = (String, u64, u64);
+
+#[cfg(feature = "engine")]
+fn archive_key(file: &File) -> ArchiveKey {
+    (file.name(), file.size() as u64, file.last_modified() as u64)
+}
+
+/// The archive of `file` as the listing opened it, once ([`Source::keep_listed_archive`]):
+/// a run takes it, so a later run (a version change, a project added) opens the zip again
+/// with its caps counted afresh.
+#[cfg(feature = "engine")]
+fn take_listed_archive(file: &File) -> Option<ZipSource> {
+    let key = archive_key(file);
+    LISTED_ARCHIVES.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let at = kept.iter().position(|(k, _)| *k == key)?;
+        Some(kept.remove(at).1)
+    })
 }
 
 #[cfg(feature = "engine")]

@@ -432,6 +432,8 @@ async fn open_zip(data: JsValue) {
     match ingest::open_zip_here(file).await {
         Ok(ingest::Opened::Shared(snapshot, ..)) => post_snapshot(&snapshot, true),
         Ok(ingest::Opened::Source(source)) => {
+            // The run that follows reads the entries with the directory read here.
+            source.keep_listed_archive();
             let listing = crate::messages::source_message(&source);
             let _ = js_sys::Reflect::set(&listing, &"type".into(), &"listed".into());
             let _ = scope().post_message(&listing);

@@ -19,6 +19,7 @@ use crate::report::{
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, strip_for_loading};
 use crate::text::references;
+use crate::tree::Tree;
 use crate::vpath::VPath;
 
 /// Index lines longer than this many characters: Claude Code's own warning (2.1.268 on)
@@ -593,7 +594,9 @@ impl Discovery<'_> {
     // ----- rules, skills, imports ---------------------------------------------------------
 
     fn rule_findings(&mut self, rows: &[FileRow]) {
-        let project_files = self.project_files();
+        // Listed on the first conditional rule that needs them, borrowed from the tree.
+        let tree = self.tree;
+        let mut project_files: Option<Option<Vec<&str>>> = None;
         for row in rows
             .iter()
             .filter(|r| r.group == Group::Rules && r.depth == 0)
@@ -626,72 +629,36 @@ impl Discovery<'_> {
                     )),
                 }
             }
-            let project = self.paths.project.clone();
-            if let (Some(files), Some(project), true) = (
-                &project_files,
-                project,
-                row.load == LoadType::Conditional && valid > 0,
-            ) {
-                // The files as the rule's globs see them: relative to the folder that holds
-                // its `.claude/` (the project for the user's and the managed rules).
-                let base = self.rule_base(&path, &project);
-                // Lower-casing a path equals lower-casing its segments apart.
-                let prefix = project.strip_prefix(&base).map(str::to_lowercase);
-                let below = base.strip_prefix(&project).map(|r| format!("{r}/"));
-                let seen_from_base = |file| seen_from_base(file, &prefix, &below);
-                // Compiled once per rule, over the file names lower-cased once per run: the
-                // same matching as `rules::globs_match`, without a glob built per file.
-                let compiled: Vec<(bool, Glob)> = globs
-                    .iter()
-                    .filter_map(|pattern| {
-                        let (negated, glob) = match pattern.strip_prefix('!') {
-                            Some(rest) => (true, rest),
-                            None => (false, pattern.as_str()),
-                        };
-                        Glob::new(&glob.to_lowercase()).ok().map(|g| (negated, g))
-                    })
-                    .collect();
-                let matches = |relative: &str| {
-                    let mut matched = false;
-                    for (negated, glob) in &compiled {
-                        if glob.matches_relative(relative) {
-                            matched = !negated;
-                        }
-                    }
-                    matched
-                };
-                if !files.iter().filter_map(seen_from_base).any(|f| matches(&f)) {
-                    self.diagnostics.push(Diagnostic::new(
-                        Code::RuleNeverMatches,
-                        Severity::Warning,
-                        Some(&row.path),
-                        format!(
-                            "no file of the project matches {}, so this rule never loads",
-                            globs.join(", ")
-                        ),
-                    ));
-                }
+            let Some(project) = self.paths.project.clone() else {
+                continue;
+            };
+            // Matched once, in the turn that finishes: while listings, probes or sizes are
+            // still asked for, this turn is run again and its findings thrown away.
+            if row.load != LoadType::Conditional || valid == 0 || tree.has_asks_pending() {
+                continue;
+            }
+            let Some(files) = project_files
+                .get_or_insert_with(|| project_files_of(tree, &project))
+                .as_deref()
+            else {
+                continue;
+            };
+            // The files as the rule's globs see them: relative to the folder that holds its
+            // `.claude/` (the project for the user's and the managed rules).
+            let base = self.rule_base(&path, &project);
+            let rule = RuleMatcher::new(&globs, &project, &base);
+            if !files.iter().any(|file| rule.matches(file)) {
+                self.diagnostics.push(Diagnostic::new(
+                    Code::RuleNeverMatches,
+                    Severity::Warning,
+                    Some(&row.path),
+                    format!(
+                        "no file of the project matches {}, so this rule never loads",
+                        globs.join(", ")
+                    ),
+                ));
             }
         }
-    }
-
-    /// The project's files relative to it, as listed and lower-cased, when the snapshot
-    /// holds the project folder.
-    fn project_files(&self) -> Option<Vec<(String, String)>> {
-        let project = self.paths.project.as_ref()?;
-        if !self.tree.is_covered(project) {
-            return None;
-        }
-        // Lower-cased here, once, as the rule globs match (case ignored).
-        Some(
-            self.tree
-                .files_under(project)
-                .filter_map(|(p, _)| p.strip_prefix(project))
-                .filter(|rel| !rel.starts_with(".git/"))
-                .take(RULE_MATCH_FILES)
-                .map(|rel| (rel.to_owned(), rel.to_lowercase()))
-                .collect(),
-        )
     }
 
     fn skill_findings(&mut self, rows: &[FileRow]) {
@@ -757,22 +724,108 @@ impl Discovery<'_> {
     }
 }
 
-/// One project file (as listed, lower-cased) as a rule's globs see it, lower-cased: below
-/// `prefix` (the project relative to the rule's base), or with `below` (the base relative
-/// to the project, with a slash) taken off; `None` when the file is outside the base.
-fn seen_from_base<'a>(
-    (file, lower): &'a (String, String),
-    prefix: &Option<String>,
-    below: &Option<String>,
-) -> Option<Cow<'a, str>> {
-    match (prefix, below) {
-        (Some(p), _) if !p.is_empty() => Some(Cow::Owned(format!("{p}/{lower}"))),
-        (Some(_), _) => Some(Cow::Borrowed(lower.as_str())),
-        (None, Some(b)) => file
-            .strip_prefix(b.as_str())
-            .map(|rest| Cow::Owned(rest.to_lowercase())),
-        (None, None) => None,
+/// The project's files relative to it, as listed (borrowed, never copied: the health check
+/// looks at each once per conditional rule), when the snapshot holds the project folder.
+fn project_files_of<'t>(tree: &'t Tree, project: &VPath) -> Option<Vec<&'t str>> {
+    if !tree.is_covered(project) {
+        return None;
     }
+    Some(
+        tree.files_under(project)
+            .filter_map(|(p, _)| p.strip_prefix(project))
+            .filter(|rel| !rel.starts_with(".git/"))
+            .take(RULE_MATCH_FILES)
+            .collect(),
+    )
+}
+
+/// One conditional rule's `paths`, compiled once, matched against the project's files as the
+/// rule sees them: relative to its base folder, case ignored (the same matching as
+/// `rules::globs_match`, without a glob built or a path lower-cased per file).
+struct RuleMatcher {
+    /// Each glob, lower-cased, and whether it is negated (`!`): the last that matches wins.
+    globs: Vec<(bool, Glob)>,
+    /// Text a file must contain (lower-cased) for some glob that is not negated to match
+    /// it, any one of these ([`Glob::required_tails`]); `None` when a glob requires none.
+    tails: Option<Vec<String>>,
+    /// The project relative to the rule's base (lower-cased), when the base is above it.
+    prefix: Option<String>,
+    /// The base relative to the project, with a slash, when the base is below it.
+    below: Option<String>,
+}
+
+impl RuleMatcher {
+    fn new(globs: &[String], project: &VPath, base: &VPath) -> RuleMatcher {
+        let globs: Vec<(bool, Glob)> = globs
+            .iter()
+            .filter_map(|pattern| {
+                let (negated, glob) = match pattern.strip_prefix('!') {
+                    Some(rest) => (true, rest),
+                    None => (false, pattern.as_str()),
+                };
+                Glob::new(&glob.to_lowercase()).ok().map(|g| (negated, g))
+            })
+            .collect();
+        let tails = globs
+            .iter()
+            .filter(|(negated, _)| !negated)
+            .map(|(_, glob)| glob.required_tails())
+            .try_fold(Vec::new(), |mut all, tails| {
+                all.extend(tails?);
+                Some(all)
+            });
+        RuleMatcher {
+            globs,
+            tails,
+            // Lower-casing a path equals lower-casing its segments apart.
+            prefix: project.strip_prefix(base).map(str::to_lowercase),
+            below: base.strip_prefix(project).map(|r| format!("{r}/")),
+        }
+    }
+
+    /// True when the rule's globs match `file` (relative to the project, as listed).
+    fn matches(&self, file: &str) -> bool {
+        let rest = match (&self.prefix, &self.below) {
+            (Some(_), _) => file,
+            (None, Some(below)) => match file.strip_prefix(below.as_str()) {
+                Some(rest) => rest,
+                None => return false,
+            },
+            (None, None) => return false,
+        };
+        let prefix = self.prefix.as_deref().filter(|p| !p.is_empty());
+        if let (Some(tails), None) = (&self.tails, prefix) {
+            if !tails.iter().any(|tail| contains_lowered(rest, tail)) {
+                return false;
+            }
+        }
+        let lower = rest.to_lowercase();
+        let seen = match prefix {
+            Some(p) => Cow::Owned(format!("{p}/{lower}")),
+            None => Cow::Borrowed(lower.as_str()),
+        };
+        let mut matched = false;
+        for (negated, glob) in &self.globs {
+            if glob.matches_relative(&seen) {
+                matched = !negated;
+            }
+        }
+        matched
+    }
+}
+
+/// True when `text`, lower-cased, contains `lower` (lower-case already): without a copy when
+/// `text` is ASCII, whose lower case is byte for byte.
+fn contains_lowered(text: &str, lower: &str) -> bool {
+    if !text.is_ascii() {
+        return text.to_lowercase().contains(lower);
+    }
+    let needle = lower.as_bytes();
+    needle.is_empty()
+        || text
+            .as_bytes()
+            .windows(needle.len())
+            .any(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// The memory folder of an agent row: the folder named after the agent in its scope root.
@@ -997,6 +1050,86 @@ mod tests {
         assert!(contains_word("no longer flaky", "no longer"));
         assert!(!contains_word("a note about knots", "not"));
         assert!(contains_word("actually, it's pnpm", "actually"));
+    }
+
+    /// The rule check's shortcut (no path lower-cased, most files ruled out by their text)
+    /// answers as matching every file in full does: case ignored in Unicode, negations, a
+    /// folder that matches taking its files along, a base below or above the project.
+    #[test]
+    fn rule_matcher_answers_as_the_full_match() {
+        let project = VPath::new("/p/App").unwrap();
+        let files = [
+            "src/Main.TS",
+            "src/x.ts/index.js",
+            "docs/\u{212a}elvin.md",
+            "lib/ÉTÉ.Md",
+            "test/a.spec.ts",
+            "README",
+        ];
+        let cases: [(&[&str], &str, &[bool]); 6] = [
+            (
+                &["**/*.ts"],
+                "/p/App",
+                &[true, true, false, false, true, false],
+            ),
+            (
+                &["*.ts", "!test/**"],
+                "/p/App",
+                &[true, true, false, false, false, false],
+            ),
+            (
+                &["**/*k*"],
+                "/p/App",
+                &[false, false, true, false, false, false],
+            ),
+            (
+                &["**/*.md"],
+                "/p/App",
+                &[false, false, true, true, false, false],
+            ),
+            (
+                &["main.ts"],
+                "/p/App/src",
+                &[true, false, false, false, false, false],
+            ),
+            (
+                &["app/readme"],
+                "/p",
+                &[false, false, false, false, false, true],
+            ),
+        ];
+        for (globs, base, expected) in cases {
+            let globs: Vec<String> = globs.iter().map(|g| (*g).to_owned()).collect();
+            let rule = RuleMatcher::new(&globs, &project, &VPath::new(base).unwrap());
+            for (file, want) in files.iter().zip(expected) {
+                assert_eq!(rule.matches(file), *want, "{globs:?} from {base} on {file}");
+                // The same answer as matching the lower-cased path with every glob.
+                let seen = match (project.strip_prefix(&VPath::new(base).unwrap()), base) {
+                    (Some(""), _) => Some(file.to_lowercase()),
+                    (Some(p), _) => Some(format!("{}/{}", p.to_lowercase(), file.to_lowercase())),
+                    (None, _) => file.strip_prefix("src/").map(str::to_lowercase),
+                };
+                let full = seen.is_some_and(|seen| {
+                    let mut matched = false;
+                    for g in &globs {
+                        let (negated, g) = g
+                            .strip_prefix('!')
+                            .map_or((false, g.as_str()), |r| (true, r));
+                        if Glob::new(&g.to_lowercase())
+                            .unwrap()
+                            .matches_relative(&seen)
+                        {
+                            matched = !negated;
+                        }
+                    }
+                    matched
+                });
+                assert_eq!(full, *want, "full match of {globs:?} from {base} on {file}");
+            }
+        }
+        assert!(contains_lowered("SRC/A.TS", ".ts"));
+        assert!(!contains_lowered("src/a.js", ".ts"));
+        assert!(contains_lowered("\u{212a}", "k"));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use super::{Discovery, Node, Sent, Text};
 use crate::report::{Code, Diagnostic, Group, LoadType, ReadFor, Scope, Severity};
+use crate::tree::Tree;
 use crate::version::Behaviour;
 use crate::vpath::VPath;
 
@@ -190,6 +191,9 @@ impl Discovery<'_> {
 
     /// The files of every folder below the project: they attach when Claude reads a file
     /// in that folder or below it.
+    ///
+    /// Every folder of the project is looked at (a `node_modules/` holds thousands), so each
+    /// name is looked up in its folder and a path is made only for what is there.
     pub(super) fn nested(&mut self, project: &VPath) -> Vec<Node> {
         let mut nodes = Vec::new();
         for dir in self
@@ -197,39 +201,43 @@ impl Discovery<'_> {
             .into_iter()
             .chain([project.clone()])
         {
-            self.never_read(&dir);
+            let dot_claude = self
+                .tree
+                .is_dir_in(&dir, ".claude")
+                .then(|| dir.child(".claude"));
+            if let Some(dot_claude) = &dot_claude {
+                self.never_read(dot_claude);
+            }
             if dir.file_name() == ".claude" || dir == *project {
                 continue;
             }
-            for (name, scope) in [
-                ("CLAUDE.md", Scope::Project),
-                (".claude/CLAUDE.md", Scope::Project),
-                ("CLAUDE.local.md", Scope::Local),
-            ] {
-                let path = dir.join(name).expect("constant names");
+            let names = family_names(self.tree, &dir, dot_claude.as_ref());
+            for (path, scope) in &names {
                 nodes.extend(self.family_file(
-                    &path,
+                    path,
                     Group::Project,
                     LoadType::Tree,
-                    scope,
+                    *scope,
                     Sent::OnReadBelow,
                 ));
             }
-            nodes.extend(self.rules(
-                &dir.child(".claude").child("rules"),
-                Scope::Project,
-                Sent::OnReadBelow,
-            ));
-            self.seed_scan_note(project, &dir);
+            if let Some(dot_claude) = &dot_claude {
+                nodes.extend(self.rules(
+                    &dot_claude.child("rules"),
+                    Scope::Project,
+                    Sent::OnReadBelow,
+                ));
+            }
+            self.seed_scan_note(project, &dir, &names);
         }
         nodes
     }
 
     /// `.claude/CLAUDE.local.md` is documented (and in the seed's list of four names) but
     /// Claude Code 2.1.328 never reads it.
-    fn never_read(&mut self, dir: &VPath) {
-        let path = dir.child(".claude").child("CLAUDE.local.md");
-        if self.tree.is_file(&path) {
+    fn never_read(&mut self, dot_claude: &VPath) {
+        if self.tree.is_file_in(dot_claude, "CLAUDE.local.md") {
+            let path = dot_claude.child("CLAUDE.local.md");
             self.diagnostics.push(Diagnostic::new(
                 Code::ClaudeLocalMdNeverRead,
                 Severity::Warning,
@@ -243,7 +251,7 @@ impl Discovery<'_> {
     /// The seed app's scan stops six folders down and skips `node_modules`, build output,
     /// vendored code and dot folders; Claude Code attaches files there too when it reads
     /// a file there. A note on each file the seed's scan would have missed.
-    fn seed_scan_note(&mut self, project: &VPath, dir: &VPath) {
+    fn seed_scan_note(&mut self, project: &VPath, dir: &VPath, names: &[(VPath, Scope)]) {
         const SEED_SKIPPED: [&str; 13] = [
             "node_modules",
             ".git",
@@ -259,6 +267,9 @@ impl Discovery<'_> {
             ".venv",
             "venv",
         ];
+        if names.is_empty() {
+            return;
+        }
         let rest = dir.strip_prefix(project).unwrap_or_default();
         let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
         let skipped = parts
@@ -269,47 +280,27 @@ impl Discovery<'_> {
             None if parts.len() > 6 => format!("{} folders below the project", parts.len()),
             None => return,
         };
-        for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
-            let Ok(path) = dir.join(name) else { continue };
-            if self.tree.is_file(&path) {
-                self.diagnostics.push(Diagnostic::new(
-                    Code::SeedScanMisses,
-                    Severity::Info,
-                    Some(path.as_str()),
-                    format!(
-                        "{why}: a scan that stops six folders down or skips such folders (the \
-                         seed app's) would miss this file; Claude Code attaches it when it reads \
-                         a file here"
-                    ),
-                ));
-            }
+        for (path, _) in names {
+            self.diagnostics.push(Diagnostic::new(
+                Code::SeedScanMisses,
+                Severity::Info,
+                Some(path.as_str()),
+                format!(
+                    "{why}: a scan that stops six folders down or skips such folders (the \
+                     seed app's) would miss this file; Claude Code attaches it when it reads a \
+                     file here"
+                ),
+            ));
         }
     }
 
     /// Every folder below `dir`, parents before children, in byte order; iterative, so a
-    /// tree thousands of folders deep cannot exhaust the stack.
+    /// tree thousands of folders deep cannot exhaust the stack. Every folder below is looked
+    /// into: a lazily listed tree lists them in one round.
     pub(super) fn dirs_below(&self, dir: &VPath) -> Vec<VPath> {
-        // Every folder below is looked into: a lazily listed tree lists them in one round.
-        self.tree.will_walk(dir);
-        let mut out = Vec::new();
-        let mut stack: Vec<VPath> = self
-            .tree
-            .child_dirs(dir)
-            .iter()
-            .rev()
-            .map(|c| dir.child(c))
-            .collect();
-        while let Some(next) = stack.pop() {
-            // A `.claude` folder's contents are files of the folder above, not a folder of
-            // the project's own.
-            if next.file_name() != ".claude" {
-                for child in self.tree.child_dirs(&next).iter().rev() {
-                    stack.push(next.child(child));
-                }
-            }
-            out.push(next);
-        }
-        out
+        // A `.claude` folder's contents are files of the folder above, not a folder of the
+        // project's own.
+        self.tree.folders_below(dir, |name| name != ".claude")
     }
 
     /// The git repository of the project, if it is in one: the folder with `.git`, and for
@@ -360,4 +351,23 @@ impl Discovery<'_> {
         }
         None
     }
+}
+
+/// The `CLAUDE.md` family files of a folder below the project that exist, in the order the
+/// program sends them: `CLAUDE.md`, `.claude/CLAUDE.md` (when the folder has a `.claude/`,
+/// `dot_claude`), `CLAUDE.local.md`.
+fn family_names(tree: &Tree, dir: &VPath, dot_claude: Option<&VPath>) -> Vec<(VPath, Scope)> {
+    let mut found = Vec::new();
+    if tree.is_file_in(dir, "CLAUDE.md") {
+        found.push((dir.child("CLAUDE.md"), Scope::Project));
+    }
+    if let Some(dot_claude) = dot_claude {
+        if tree.is_file_in(dot_claude, "CLAUDE.md") {
+            found.push((dot_claude.child("CLAUDE.md"), Scope::Project));
+        }
+    }
+    if tree.is_file_in(dir, "CLAUDE.local.md") {
+        found.push((dir.child("CLAUDE.local.md"), Scope::Local));
+    }
+    found
 }

@@ -71,6 +71,31 @@ impl Glob {
             .iter()
             .any(|pattern| pattern.matches(&segments))
     }
+
+    /// Text that every path [`Glob::matches_relative`] accepts contains, one string per brace
+    /// expansion: the literal characters that end its last segment (`src/**/*.ts` gives
+    /// `.ts`), since that segment must match a whole segment of the path. `None` when an
+    /// expansion ends in a wildcard or `**`, so nothing is required. A test that rules most
+    /// of a project's files out before the match itself (which splits the path) runs.
+    pub(crate) fn required_tails(&self) -> Option<Vec<String>> {
+        self.relative
+            .iter()
+            .map(|pattern| match pattern.segments.last()? {
+                Segment::GlobStar => None,
+                Segment::Tokens(tokens) => {
+                    let tail: Vec<char> = tokens
+                        .iter()
+                        .rev()
+                        .map_while(|token| match token {
+                            Token::Literal(c) => Some(*c),
+                            _ => None,
+                        })
+                        .collect();
+                    (!tail.is_empty()).then(|| tail.into_iter().rev().collect())
+                }
+            })
+            .collect()
+    }
 }
 
 /// One brace expansion in its gitignore reading.
@@ -548,6 +573,24 @@ mod tests {
         check_relative("{*.md,src/}", "src/y.ts", true);
         check_relative("{*.md,src/}", "x/src.ts", false);
         check_relative("/", "a", false);
+    }
+
+    #[test]
+    fn required_tails_are_in_every_match() {
+        let tails = |p: &str| Glob::new(p).unwrap().required_tails();
+        assert_eq!(tails("src/**/*.ts"), Some(vec![".ts".to_owned()]));
+        assert_eq!(
+            tails("*.{ts,tsx}"),
+            Some(vec![".ts".to_owned(), ".tsx".to_owned()])
+        );
+        assert_eq!(tails("docs/a\\*"), Some(vec!["a*".to_owned()]));
+        assert_eq!(tails("src/**"), None);
+        assert_eq!(tails("{*.md,src/*}"), None);
+        assert_eq!(tails("file-[0-9]"), None);
+        // A folder that matches takes its files along: the tail is in the path, not its end.
+        let glob = Glob::new("*.ts").unwrap();
+        assert!(glob.matches_relative("lib/x.ts/index.js"));
+        assert!("lib/x.ts/index.js".contains(".ts"));
     }
 
     #[test]

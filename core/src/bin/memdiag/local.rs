@@ -20,7 +20,7 @@
 //! `rules`. Links to folders are not followed (the program does not follow a linked
 //! `.claude/rules/`). Every link left out is named in a `scan-skipped` finding.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -143,8 +143,10 @@ pub(crate) fn host_os() -> Os {
 pub(crate) struct Reader {
     tree: Tree,
     /// Every listed file of a folder, with the exact path the listing found it at and the
-    /// folder its link (if it is one) must resolve inside.
-    files: BTreeMap<VPath, Local>,
+    /// folder its link (if it is one) must resolve inside. Hashed: a large project lists
+    /// tens of thousands of long paths that share their first segments, which an ordered
+    /// map compares again at every level.
+    files: HashMap<VPath, Local>,
     /// Zip mounts, by mount point.
     zips: Vec<(VPath, ZipSource)>,
     /// The config folder, whose bulk folders are never listed.
@@ -829,6 +831,12 @@ impl ContentSource for Reader {
                 tree.set_absent(path);
                 return;
             };
+            if self.probed.contains(&next) && !self.unlisted.contains_key(&next) {
+                // A folder an earlier probe found, listed since (the project, listed whole
+                // in the same round): the tree answers below it. Putting it in unlisted
+                // again would list it twice (and a large project past `MAX_LISTED`).
+                return;
+            }
             let in_git = at.as_str().contains("/.git/") || at.file_name() == ".git";
             if in_git && !git_wanted(&next) {
                 tree.set_absent(&next);
