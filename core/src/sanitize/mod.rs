@@ -487,7 +487,10 @@ mod tests {
         assert!(!memo.starts_with('m'), "{memo}");
         assert!(!table.disorder.is_empty());
         let notes = table.name("notes");
-        assert!(!notes.starts_with('n') && notes.as_str() > "memory", "{notes}");
+        assert!(
+            !notes.starts_with('n') && notes.as_str() > "memory",
+            "{notes}"
+        );
     }
 
     #[test]
