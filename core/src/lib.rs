@@ -101,7 +101,7 @@
 //!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
 //!    (what is kept), `build` (the two passes, text and references), `yaml` (the frontmatter
 //!    lexer and rewriting), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
-//!    counters, and the shape-keeping fallback), `placeholders`, `compare`
+//!    counters; no shape-keeping fallback), `placeholders`, `compare`
 //!    (`Sanitized::verify`).
 //!
 //! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's

@@ -180,3 +180,46 @@ fn share_options_need_a_share_output() {
     let out = run(&["--share-link", "--share-zip", "x.zip"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A share whose figures the counters cannot keep (one-letter folders `a/b/…` beside a kept
+/// `build/`: `b` could stay before `build` only by keeping its letter) says so on stderr
+/// before the link is written, and its names still keep no first letter.
+#[test]
+fn a_share_that_cannot_keep_every_figure_says_so_before_sending() {
+    let root = std::env::temp_dir().join(format!("memdiag-share-inexact-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for (path, text) in [
+        ("p/a/CLAUDE.md", "a\n"),
+        ("p/a/b/c/CLAUDE.md", "three folders down\n"),
+        ("p/a/build/CLAUDE.md", "a/build\n"),
+        ("p/build/CLAUDE.md", "build\n"),
+        ("h/.claude/CLAUDE.md", "user\n"),
+    ] {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, text).unwrap();
+    }
+    let output = Command::new(MEMDIAG)
+        .args(["--home", "/h", "--project", "/p", "--today", "2026-11-30"])
+        .args(["--mount", &format!("/p={}", root.join("p").display())])
+        .args(["--mount", &format!("/h={}", root.join("h").display())])
+        .arg("--share-link")
+        .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+        .output()
+        .expect("memdiag runs");
+    let _ = std::fs::remove_dir_all(&root);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("memdiag: share: the shared report will not match yours in "),
+        "{stderr}"
+    );
+    let link = String::from_utf8_lossy(&output.stdout);
+    let shared = decode_link(link.trim()).expect("the link opens");
+    for (path, _) in shared.tree.files() {
+        assert!(
+            !path.as_str().contains("/a/b/"),
+            "{path}: a renamed folder kept its name"
+        );
+    }
+}

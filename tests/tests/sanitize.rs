@@ -215,6 +215,7 @@ fn every_fixture_keeps_its_report_under_every_option() {
         for options in OPTIONS {
             let what = format!("{} {options:?}", dir.display());
             let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+            check_no_shapes(&what, &shared);
             let shared_report = check_invariant(&what, &report, &shared);
             check_round_trips(&what, &shared, &shared_report);
         }
@@ -275,6 +276,7 @@ fn every_rule_case_keeps_its_report_under_every_option() {
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     paths.sort();
+    let mut inexact = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(&path).expect("readable case");
         let tree = text.split("//= rows\n").next().unwrap_or(&text);
@@ -283,9 +285,19 @@ fn every_rule_case_keeps_its_report_under_every_option() {
         for options in OPTIONS {
             let what = format!("{} {options:?}", path.display());
             let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+            if !shared.differences.is_empty() {
+                // One-letter folders `a/b/…` beside a kept `build/`: `b` could only stay
+                // before `build` by keeping its letter, so the row moves and the sharer is told.
+                check_told(&what, &shared);
+                check_no_shapes(&what, &shared);
+                inexact.push(what);
+                continue;
+            }
             check_invariant(&what, &report, &shared);
         }
     }
+    // Measured when the shape-keeping fallback went: one case under the options that rename.
+    assert!(inexact.len() <= 4, "{}", inexact.join("\n"));
 }
 
 #[test]
@@ -294,16 +306,84 @@ fn generated_snapshots_keep_their_report() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100);
+    let mut inexact = Vec::new();
+    let mut runs = 0;
     for seed in 0..seeds {
         let generated = generate(seed);
         let (tree, report) = generated.analyse();
         for (index, options) in OPTIONS.iter().enumerate() {
             let what = format!("seed {seed} {options:?}");
             let shared = sanitize(&tree, &generated.input, &report, options);
+            runs += 1;
+            check_no_shapes(&what, &shared);
+            if !shared.differences.is_empty() || !shared.warnings.is_empty() {
+                // Counters that cannot keep a figure never fall back to names that keep
+                // their shapes: the person sharing is told, plainly, before sending.
+                if !shared.differences.is_empty() {
+                    check_told(&what, &shared);
+                }
+                inexact.push(what);
+                continue;
+            }
             let shared_report = check_invariant(&what, &report, &shared);
             // Round trips cost more than the rest; every snapshot takes one option's.
             if index == (seed as usize) % OPTIONS.len() {
                 check_round_trips(&what, &shared, &shared_report);
+            }
+        }
+    }
+    eprintln!(
+        "{} of {runs} generated shares cannot keep every figure without showing names' \
+         shapes; each says so",
+        inexact.len()
+    );
+    // Measured when the shape-keeping fallback went: 66 of 600 (11 %), from look-alikes of
+    // kept names (`memo`, `claudette`) moving rows and from lines with no room (the fallback
+    // used to fire in 197). More is a regression.
+    assert!(
+        inexact.len() * 100 <= runs * 12,
+        "{} of {runs} inexact:\n{}",
+        inexact.len(),
+        inexact.join("\n")
+    );
+}
+
+/// An inexact share says so in the words the dialog and the command show before sending.
+#[track_caller]
+fn check_told(what: &str, shared: &Sanitized) {
+    assert!(
+        shared
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("the shared report will not match yours in ")),
+        "{what}: differs but does not say so: {:?}",
+        shared.warnings
+    );
+}
+
+/// No renamed name keeps its first letter: each renamed part of a shared path starts with
+/// another letter than the original part at its place (parts of one letter or digit may
+/// keep their length, never their letter).
+#[track_caller]
+fn check_no_shapes(what: &str, shared: &Sanitized) {
+    let runs = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|r| !r.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    for (original, to) in &shared.paths {
+        let (a, b) = (runs(original), runs(to));
+        if a.len() != b.len() {
+            continue;
+        }
+        for (x, y) in a.iter().zip(&b) {
+            if x != y {
+                assert_ne!(
+                    x.as_bytes()[0],
+                    y.as_bytes()[0],
+                    "{what}: {original} is shared as {to}: a renamed part keeps its first letter"
+                );
             }
         }
     }
@@ -327,6 +407,10 @@ fn a_generated_seventy_row_snapshot_links_well_under_8_kb() {
             &report,
             &SanitizeOptions::default(),
         );
+        if !shared.differences.is_empty() || !shared.warnings.is_empty() {
+            // Told before sending (`generated_snapshots_keep_their_report` counts these).
+            continue;
+        }
         let link = encode_link(&shared, "2026-11-30T09:12:00Z");
         let opened = decode_link(&link).expect("the link opens");
         let again = match analyze(&opened.tree, &opened.input).unwrap() {
@@ -478,6 +562,7 @@ fn the_canary_fixture_leaks_nothing() {
     let report = fixture.analyze();
     for options in OPTIONS {
         let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        check_no_shapes(&format!("canary {options:?}"), &shared);
         let output = shared_output(&shared);
         let mut needles = vec![DROPPED];
         if !options.keep_text {

@@ -95,7 +95,8 @@ impl Prepared {
             .collect();
         let total_bytes = files.iter().map(|f| f.size).sum();
         let link = format!("{base_url}#{LINK_KEY}={}", encode_link(&sanitized, made));
-        let differences = sanitized.verify(report);
+        // `sanitize` analysed the copy once already: its differences, not a second analysis.
+        let differences = sanitized.differences.clone();
         let zip_refusal = memdiag_core::share::check_shareable(&sanitized)
             .err()
             .map(|why| why.to_string());

@@ -494,6 +494,16 @@ impl<'a> Builder<'a> {
                 bytes.remove(i);
                 change += 1;
             }
+            while change < 0 && index {
+                // A memory index settles each line itself: a one-letter placeholder word
+                // goes whole (with a space beside it, where it has one) before the line
+                // may not keep its length.
+                let Some(i) = nearest(&bytes, after_edit, first_edit, true) else {
+                    break;
+                };
+                bytes.remove(i);
+                change += 1;
+            }
             if change > 0 {
                 if let Some(i) = nearest(&bytes, after_edit, first_edit, true) {
                     let letter = bytes[i];
@@ -543,18 +553,21 @@ impl<'a> Builder<'a> {
         // What lines could not settle: another line's placeholder word pays it.
         if !index {
             // From the end: a skill's first body line can be its description.
+            // A one-letter placeholder word goes whole only when no longer word can pay.
             'settle: while owed != 0 {
-                for bytes in lines.iter_mut().rev() {
-                    let found = nearest(bytes, 0, 0, owed > 0);
-                    if let Some(i) = found {
-                        if owed > 0 {
-                            bytes.insert(i + 1, bytes[i]);
-                            owed -= 1;
-                        } else {
-                            bytes.remove(i);
-                            owed += 1;
+                for whole_words in [false, true] {
+                    for bytes in lines.iter_mut().rev() {
+                        let found = nearest(bytes, 0, 0, owed > 0 || whole_words);
+                        if let Some(i) = found {
+                            if owed > 0 {
+                                bytes.insert(i + 1, bytes[i]);
+                                owed -= 1;
+                            } else {
+                                bytes.remove(i);
+                                owed += 1;
+                            }
+                            continue 'settle;
                         }
-                        continue 'settle;
                     }
                 }
                 break;

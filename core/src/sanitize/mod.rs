@@ -60,18 +60,27 @@
 //!
 //! ## How names are pseudonymised
 //! A name is split into runs of ASCII letters and digits, single non-ASCII characters, and
-//! everything else (kept). Each run maps to a run of the same length through one table for
-//! the whole snapshot, case-insensitively (the case of each letter stays), so a path and the
-//! memory-folder name that encodes it change together, and the lookups by encoded path, by
-//! the older encoding and by a case-insensitive suffix all still hit. The table is a trie
-//! that keeps order: pseudonyms sort among their neighbours as the originals did, so rows,
-//! memory folders and findings keep their order. The cost is that a pseudonym shows where a
-//! name sorts among the names that are kept: often its first letter, and a short name with
-//! no free slot between its kept neighbours comes out unchanged. Kept runs: the
+//! everything else (kept). Each renamed run becomes a counter (`names.rs`): the runs are
+//! numbered in sorted order within their class (led by a digit, led by a letter), every
+//! counter of a class has one width (the fewest characters that number them all), and no
+//! counter starts as its run does. So a pseudonym tells a run's rank and class, never its
+//! letters or its length. One table serves the whole snapshot, case-insensitively (the case
+//! of each letter stays), so a path and the memory-folder name that encodes it change
+//! together, and the lookups by encoded path, by the older encoding and by a
+//! case-insensitive suffix all still hit. Counters keep the order of the names, except
+//! where a renamed run sorts between two kept runs that start with its own letter (`memo`
+//! between `md` and `memory`): it moves rather than show that letter. Kept runs: the
 //! well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
 //! `git`, …), file extensions, drive letters, and (with `keep_file_names`) every run that is
 //! not part of the user name. The user name is replaced wherever it appears, unless
 //! `keep_user_name` (a user named like a well-known name, `claude`, stays).
+//!
+//! Where Claude Code's own text quotes a renamed name, its original length travels as a
+//! figure (`Tree::set_quoted`); where a file's text holds one (an import, a link), the line
+//! gives the difference back to placeholders (`Builder::keep_line_lengths`). There is no
+//! fallback that keeps names' shapes: when a figure still cannot be kept (kept text with no
+//! room, a moved row), [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a
+//! sentence in [`Sanitized::warnings`] tell the person sharing before anything is sent.
 //!
 //! With `keep_text`, contents stay as written, except the reference paths and names above,
 //! which follow the pseudonyms, and the user name, replaced wherever it is written unless
@@ -160,14 +169,15 @@ pub struct Sanitized {
     /// What could not be kept exactly, each a sentence for the person sharing (shared paths
     /// only). Empty when the shared report will match theirs.
     pub warnings: Vec<String>,
+    /// Where the shared snapshot's own report differs from the original's
+    /// ([`Sanitized::verify`], run once by [`sanitize`]): empty when every figure, status and
+    /// finding is kept. The differences quote original values: for the person sharing only.
+    pub differences: Vec<String>,
     /// True when the person chose to keep the files' text: whoever opens the copy is told.
     pub text_kept: bool,
     /// The memory folders of other projects left out (their names in `projects/`, as the
     /// original report lists them), unless [`SanitizeOptions::other_projects`].
     pub left_out_folders: BTreeSet<String>,
-    /// True when the counters could not keep every figure and names kept their shapes
-    /// instead (each part as long as it was, sorting where it did): the dialog says so.
-    pub names_keep_lengths: bool,
     /// The folders kept without a file in them (a `.git` folder, an empty `memory/`), which
     /// the tree knows but does not list.
     dirs: Vec<VPath>,
@@ -272,71 +282,62 @@ pub fn sanitize(
         unreachable!("the first pass collects")
     };
     let collected = collected.into_inner();
-    let counted = share_with(
-        &plan,
-        tree,
-        input,
-        report,
-        options,
-        &collected,
-        Scheme::Counters,
-    );
-    if counted.warnings.is_empty() && counted.verify(report).is_empty() {
-        return counted;
-    }
-    // The counters could not keep every figure (a one-letter name in a line with no room
-    // for its longer pseudonym): names keep their shapes instead, and the sharer is told.
-    let shaped = share_with(
-        &plan,
-        tree,
-        input,
-        report,
-        options,
-        &collected,
-        Scheme::Shapes,
-    );
-    if shaped.warnings.len() < counted.warnings.len() || counted.warnings.is_empty() {
-        shaped
-    } else {
-        counted
-    }
-}
-
-/// The second pass: the shared snapshot with `collected` names renamed by `scheme`.
-fn share_with(
-    plan: &Plan,
-    tree: &Tree,
-    input: &Input,
-    report: &Report,
-    options: &SanitizeOptions,
-    collected: &Collected,
-    scheme: Scheme,
-) -> Sanitized {
-    let pseudonyms = Pseudonyms::new(collected.clone(), input, options, scheme);
+    let pseudonyms = Pseudonyms::new(collected, input, options);
     let applying = Namer::Apply(&pseudonyms);
-    let built = Builder::new(plan, tree, input, report, options, &applying).build();
-    let mut warnings = built.warnings;
-    if let Some((a, b)) = pseudonyms.disorder.first() {
-        warnings.push(format!(
-            "{} names could not keep their order among the others ({} and {}, for one); the \
-             shared report may list some rows in another order",
-            pseudonyms.disorder.len() + 1,
-            pseudonyms.name(a),
-            pseudonyms.name(b)
-        ));
-    }
-    Sanitized {
+    let built = Builder::new(&plan, tree, input, report, options, &applying).build();
+    let mut shared = Sanitized {
         tree: built.tree,
         input: built.input,
         paths: built.paths,
-        warnings,
+        warnings: built.warnings,
+        differences: Vec::new(),
         text_kept: options.keep_text,
         left_out_folders: plan.left_out_folders.clone(),
-        names_keep_lengths: scheme == Scheme::Shapes,
         dirs: built.dirs,
         quoted: built.quoted,
         pseudonyms,
+    };
+    // The one check that the copy tells what the original does: the shared snapshot
+    // analysed on its own. Names never fall back to shapes that keep their lengths; where
+    // the counters cannot keep a figure, the person sharing is told before sending.
+    shared.differences = shared.verify(report);
+    if !shared.differences.is_empty() {
+        if let Some((a, b)) = shared.pseudonyms.disorder.first() {
+            shared.warnings.push(format!(
+                "{} names could not keep their order among the others without showing their \
+                 first letters ({} and {}, for one); the shared report may list some rows in \
+                 another order",
+                shared.pseudonyms.disorder.len() + 1,
+                shared.pseudonyms.name(a),
+                shared.pseudonyms.name(b)
+            ));
+        }
+        shared.warnings.push(differing_figures(&shared.differences));
     }
+    shared
+}
+
+/// The sentence that tells the person sharing which figures the copy cannot keep: where in
+/// the report (a JSON pointer each), never the values, which quote their names.
+fn differing_figures(differences: &[String]) -> String {
+    let places: Vec<&str> = differences
+        .iter()
+        .map(|d| d.split(':').next().unwrap_or(d))
+        .collect();
+    let shown: Vec<&str> = places.iter().take(6).copied().collect();
+    let more = places.len().saturating_sub(shown.len());
+    format!(
+        "the shared report will not match yours in {} figure{} ({}{}): pseudonyms that kept \
+         them would show your names' lengths or first letters",
+        places.len(),
+        if places.len() == 1 { "" } else { "s" },
+        shown.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// The part of `tree` that [`sanitize`] reads for `report`: the mount roots, the files and
@@ -427,12 +428,7 @@ mod tests {
             home: "/home/q".to_owned(),
             ..Input::default()
         };
-        Pseudonyms::new(
-            collected,
-            &input,
-            &SanitizeOptions::default(),
-            Scheme::Counters,
-        )
+        Pseudonyms::new(collected, &input, &SanitizeOptions::default())
     }
 
     #[test]
@@ -477,6 +473,23 @@ mod tests {
             table.name("docs").as_str() < "node",
             "{}",
             table.name("docs")
+        );
+    }
+
+    #[test]
+    fn a_name_between_kept_ones_of_its_letter_moves_rather_than_keep_it() {
+        // `memo` sorts between `md` and `memory`: only a counter starting with `m` could
+        // stay there. It moves instead, the order check says so, and its neighbours that
+        // can stay in place do.
+        let strings = ["/p/md", "/p/memo", "/p/memory", "/p/notes"];
+        let table = table(&["md", "memory", "p"], &["memo", "notes"], &strings);
+        let memo = table.name("memo");
+        assert!(!memo.starts_with('m'), "{memo}");
+        assert!(!table.disorder.is_empty());
+        let notes = table.name("notes");
+        assert!(
+            !notes.starts_with('n') && notes.as_str() > "memory",
+            "{notes}"
         );
     }
 
