@@ -653,3 +653,55 @@ fn a_hostile_zip_is_an_error_not_a_panic() {
         let _ = open_share_zip(&bytes);
     }
 }
+
+// ----- what a receiver can ask -----------------------------------------------------------
+
+/// A Read below a folder with skills of its own announces them, quoting the skill's listed
+/// name once and the folder twice: a shared snapshot, whose pseudonyms have other lengths,
+/// counts them at the lengths the original's Read sent.
+#[test]
+fn a_read_of_a_shared_snapshot_costs_what_the_original_read_costs() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/shop mounts=/home/alice
+        //- /home/alice/shop/CLAUDE.md
+        Use pnpm.
+        //- /home/alice/shop/packages/storefront-ui/CLAUDE.md
+        UI rules.
+        //- /home/alice/shop/packages/storefront-ui/.claude/skills/component-review/SKILL.md
+        ---
+        name: component-review
+        description: Reviews a component before it ships
+        ---
+        Steps.
+        //- /home/alice/shop/packages/storefront-ui/src/button.tsx
+        export {};
+        "#,
+    );
+    fixture.input.reads = vec!["/home/alice/shop/packages/storefront-ui/src/button.tsx".into()];
+    let report = fixture.analyze();
+    let original = &report.reads[0];
+    assert_eq!(original.skills.len(), 1, "{original:?}");
+    assert_eq!(original.files.len(), 1, "{original:?}");
+
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    let folder = shared.paths["/home/alice/shop/packages/storefront-ui/CLAUDE.md"]
+        .strip_suffix("/CLAUDE.md")
+        .expect("a file keeps its name")
+        .to_owned();
+    assert!(
+        !folder.ends_with("/storefront-ui") && folder.len() != 34,
+        "the folder is renamed to another length: {folder}"
+    );
+    let mut input = shared.input.clone();
+    input.reads = vec![format!("{folder}/src/button.tsx")];
+    let read = &report_of(&shared.tree, &input).reads[0];
+    assert_eq!(read.skills.len(), 1, "{read:?}");
+    assert_ne!(read.skills, original.skills, "the announcement is renamed");
+    assert_eq!(read.cost, original.cost, "{read:?}\n{original:?}");
+}

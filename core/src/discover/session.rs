@@ -271,11 +271,12 @@ impl Discovery<'_> {
                 }
             }
         }
+        let mut skill_units = 0;
         for SkillLine {
             path: skill,
+            shown,
             line,
             source,
-            ..
         } in &self.skill_lines
         {
             // Before 2.1.257 no Read announced a subfolder's skills.
@@ -290,13 +291,20 @@ impl Discovery<'_> {
                 continue;
             }
             let rel = owner.strip_prefix(&project).unwrap_or_default();
-            answer.skills.push(format!(
+            let announced = format!(
                 "{line} (from {rel}/.claude/skills — applies when working on files under {rel}/)"
-            ));
+            );
+            // The line quotes the skill's listed name once and its folder twice: in a shared
+            // snapshot both are pseudonyms, counted at the lengths they had (Tree::quoted).
+            skill_units += listed_measure(self.tree, &announced, shown)
+                .0
+                .utf16
+                .saturating_sub(2 * utf16(rel))
+                + 2 * self.quoted_utf16(rel);
+            answer.skills.push(announced);
         }
         answer.cost = Cost {
-            user: answer.files.iter().map(|f| f.loaded.utf16).sum::<u64>()
-                + answer.skills.iter().map(|l| utf16(l)).sum::<u64>(),
+            user: answer.files.iter().map(|f| f.loaded.utf16).sum::<u64>() + skill_units,
             claude_code: answer
                 .files
                 .iter()

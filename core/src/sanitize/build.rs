@@ -148,10 +148,20 @@ impl<'a> Builder<'a> {
             }
         };
         for row in &self.report.files {
-            note(&row.path, self.namer.file(&row.path));
+            let shared_path = self.namer.file(&row.path);
+            note(&row.path, shared_path.clone());
             let (Some(name), Ok(path)) = (&row.skill_name, VPath::new(&row.path)) else {
                 continue;
             };
+            // A Read below a folder with its own skills announces each one, quoting that
+            // folder relative to the project twice.
+            if let Some((folder, shared_folder)) = announced_folder(
+                &row.path,
+                &shared_path,
+                self.report.context.project.as_deref(),
+            ) {
+                note(&folder, shared_folder);
+            }
             // As the listing shows it: `<folder>`, or `<folder> (<name>)`.
             let folder = path
                 .parent()
@@ -916,4 +926,24 @@ pub(super) fn hex_digit(nibble: u8, upper: bool) -> char {
     } else {
         digit
     }
+}
+
+/// For a skill below the project (`<project>/<folder>/.claude/skills/<name>/SKILL.md`): the
+/// folder as a Read's announcement quotes it, relative to the project, and the same segments
+/// of its shared path (renaming keeps every `/`).
+fn announced_folder(
+    path: &str,
+    shared_path: &str,
+    project: Option<&str>,
+) -> Option<(String, String)> {
+    let project = project?.trim_end_matches('/');
+    let owner = &path[..path.rfind("/.claude/skills/")?];
+    let folder = owner.strip_prefix(project)?.strip_prefix('/')?;
+    if folder.is_empty() {
+        return None;
+    }
+    let skip = project.split('/').count();
+    let take = folder.split('/').count();
+    let shared_folder: Vec<&str> = shared_path.split('/').skip(skip).take(take).collect();
+    (shared_folder.len() == take).then(|| (folder.to_owned(), shared_folder.join("/")))
 }
