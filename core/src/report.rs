@@ -741,8 +741,6 @@ pub enum Code {
     AgentMemoryMissing,
     /// An agent-memory folder no agent definition declares.
     AgentMemoryOrphan,
-    /// The simulated release has no auto memory.
-    AutoMemoryAbsent,
     /// A settings file or the environment switches auto memory off.
     AutoMemoryDisabled,
     /// A `.claude/CLAUDE.local.md`, which Claude Code never reads.
@@ -836,10 +834,9 @@ pub enum Code {
 
 impl Code {
     /// Every code, in order.
-    pub const ALL: [Code; 47] = [
+    pub const ALL: [Code; 46] = [
         Code::AgentMemoryMissing,
         Code::AgentMemoryOrphan,
-        Code::AutoMemoryAbsent,
         Code::AutoMemoryDisabled,
         Code::ClaudeLocalMdNeverRead,
         Code::ClaudeMdExcluded,
@@ -891,7 +888,6 @@ impl Code {
         match self {
             Code::AgentMemoryMissing => "agent-memory-missing",
             Code::AgentMemoryOrphan => "agent-memory-orphan",
-            Code::AutoMemoryAbsent => "auto-memory-absent",
             Code::AutoMemoryDisabled => "auto-memory-disabled",
             Code::ClaudeLocalMdNeverRead => "claude-local-md-never-read",
             Code::ClaudeMdExcluded => "claude-md-excluded",
