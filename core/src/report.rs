@@ -292,7 +292,8 @@ pub struct Context {
     /// The git root whose path keys the memory folder (the main worktree's for a linked
     /// worktree), or null outside a git repository.
     pub git_root: Option<String>,
-    /// The memory folder of the project, or null when none was found.
+    /// The memory folder Claude Code uses for the project, whether or not the snapshot holds
+    /// it (`memory_found_via` is null when it does not); null without a project.
     pub memory_dir: Option<String>,
     /// Which lookup found the memory folder.
     pub memory_found_via: Option<MemoryLookup>,
