@@ -181,6 +181,9 @@ struct Discovery<'a> {
     sources: BTreeMap<VPath, (ReadFor, Option<String>)>,
     /// Every file whose text was asked for (rows included).
     read: BTreeSet<VPath>,
+    /// Skill announcements a Read reached that the next Read sends (releases that announced
+    /// them one Read late), with their units.
+    announce_on_next_read: Vec<(String, u64)>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -197,6 +200,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         memory_dir: None,
         git_root: None,
         skill_lines: Vec::new(),
+        announce_on_next_read: Vec::new(),
         attached: BTreeMap::new(),
         sources: BTreeMap::new(),
         read: BTreeSet::new(),

@@ -370,8 +370,9 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         version: ClaudeVersion(2, 1, 257),
         before: ClaudeVersion(2, 1, 252),
         behaviour: Behaviour::SubfolderSkillsAnnounced,
-        summary: "a Read below a folder with .claude/skills announces those skills; before, \
-                  no Read announced them",
+        summary: "a Read below a folder with .claude/skills announces those skills; 2.1.233 \
+                  to 2.1.252 announced none, and 2.1.198 to 2.1.232 announced them one Read \
+                  late (but 2.1.229, on the Read)",
         cases: &["skills-in-subdirectory-announced-after-read"],
     },
     RuleChange {
@@ -486,14 +487,6 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
             "skills-listing-budget-fraction-setting",
         ],
     },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 198),
-        to: ClaudeVersion(2, 1, 232),
-        summary: "a subfolder's skills are announced on the Read after the one that reached them (2.1.198 to 2.1.228, 2.1.231 and 2.1.232) or on that Read (2.1.229), flipping between releases; the core announces none before 2.1.257, as 2.1.233 to 2.1.252 do",
-        cases: &[
-            "skills-in-subdirectory-announced-after-read",
-        ],
-    },
 ];
 
 /// The first release with `behaviour`.
@@ -529,6 +522,33 @@ pub(crate) struct OwnText {
     /// The memory section of the system prompt, but for the folder path it names once.
     pub(crate) memory_section: u64,
 }
+
+/// When a Read announces the skills of a subfolder it reaches (`<folder>/.claude/skills/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SkillAnnouncement {
+    /// No Read announces them.
+    Never,
+    /// The Read that reaches the folder announces them.
+    OnRead,
+    /// The Read after the one that reached the folder announces them (a session whose last
+    /// Read reached it never hears of them).
+    OnNextRead,
+}
+
+/// [`SkillAnnouncement`] by release, each row holding from its release until the next:
+/// bisected on `skills-in-subdirectory-announced-after-read`, whose captures on 2.1.197 and
+/// 2.1.198, 2.1.228 and 2.1.229, 2.1.229 and 2.1.231 (2.1.230 was not published), 2.1.232
+/// and 2.1.233, 2.1.252 and 2.1.257 show each step. It turns on, off and on again, which a
+/// [`RuleChange`] (a behaviour from one release on) cannot say; the 2.1.257 step is also
+/// the `subfolder-skills-announced` row the page lists.
+pub(crate) const SKILL_ANNOUNCEMENTS: &[(ClaudeVersion, SkillAnnouncement)] = &[
+    (ClaudeVersion(2, 1, 59), SkillAnnouncement::Never),
+    (ClaudeVersion(2, 1, 198), SkillAnnouncement::OnNextRead),
+    (ClaudeVersion(2, 1, 229), SkillAnnouncement::OnRead),
+    (ClaudeVersion(2, 1, 231), SkillAnnouncement::OnNextRead),
+    (ClaudeVersion(2, 1, 233), SkillAnnouncement::Never),
+    (ClaudeVersion(2, 1, 257), SkillAnnouncement::OnRead),
+];
 
 /// "Your MEMORY.md is currently empty. …": what a sub-agent's memory section holds when its
 /// declared folder has no index, by its measured length (UTF-16 units) from each release on.
@@ -1659,6 +1679,8 @@ pub(crate) struct Rules {
     pub(crate) own_text: OwnText,
     /// The length of the sentence a sub-agent gets for an empty memory folder.
     pub(crate) empty_agent_index: u64,
+    /// When a Read announces a subfolder's skills.
+    pub(crate) skill_announcement: SkillAnnouncement,
     /// How the skills listing fits its budget, and the built-in skills it lists.
     pub(crate) listing_budget: ListingBudget,
 }
@@ -1733,6 +1755,11 @@ impl Rules {
             bom_stripped: has(Behaviour::BomStripped),
             own_text,
             empty_agent_index,
+            skill_announcement: SKILL_ANNOUNCEMENTS
+                .iter()
+                .rev()
+                .find(|(since, _)| version.is_none_or(|v| v >= *since))
+                .map_or(SkillAnnouncement::Never, |(_, when)| *when),
             listing_budget: LISTING_BUDGETS
                 .iter()
                 .rev()

@@ -526,17 +526,38 @@ fn the_budget_fraction_setting_is_read_from_2_1_105() {
 }
 
 #[test]
-fn a_read_in_a_subfolder_announces_its_skills_from_2_1_257() {
+fn a_read_in_a_subfolder_announces_its_skills_as_each_release_did() {
     let fixture = "//@ project=/home/alice/app\n\
                    //- /home/alice/app/pkg/a.ts\nx\n\
+                   //- /home/alice/app/pkg/b.ts\ny\n\
                    //- /home/alice/app/pkg/.claude/skills/pkg-skill/SKILL.md\n---\n\
                    description: Package skill\n---\nbody\n";
+    // How many skills each of two Reads in the subfolder announces.
     let announced = |version: &str| {
         let mut fixture = memdiag_tests::Fixture::parse(fixture);
         fixture.input.version = Some(version.to_owned());
-        fixture.input.reads = vec!["/home/alice/app/pkg/a.ts".to_owned()];
-        fixture.analyze().reads[0].skills.len()
+        fixture.input.reads = vec![
+            "/home/alice/app/pkg/a.ts".to_owned(),
+            "/home/alice/app/pkg/b.ts".to_owned(),
+        ];
+        let reads = fixture.analyze().reads;
+        let cost = reads[1].cost.user;
+        (reads[0].skills.len(), reads[1].skills.len(), cost)
     };
-    assert_eq!(announced("2.1.257"), 1);
-    assert_eq!(announced("2.1.252"), 0);
+    let counts = |version: &str| {
+        let (first, second, _) = announced(version);
+        (first, second)
+    };
+    // On the Read that reaches the folder, once per session.
+    assert_eq!(counts("2.1.257"), (1, 0));
+    assert_eq!(counts("2.1.229"), (1, 0));
+    // One Read late, and counted on the Read that sends it.
+    let (first, second, cost) = announced("2.1.198");
+    assert_eq!((first, second), (0, 1));
+    assert!(cost > "y\n".len() as u64, "{cost}");
+    assert_eq!(counts("2.1.231"), (0, 1));
+    // Never.
+    for never in ["2.1.197", "2.1.233", "2.1.252"] {
+        assert_eq!(counts(never), (0, 0), "{never}");
+    }
 }

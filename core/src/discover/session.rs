@@ -20,7 +20,7 @@ use crate::report::{
     Scope, SentFile, SentLabel, Session, SessionCost,
 };
 use crate::text::measure::measure;
-use crate::version::{Behaviour, ListingBudget, Rules};
+use crate::version::{Behaviour, ListingBudget, Rules, SkillAnnouncement};
 use crate::vpath::VPath;
 
 /// `\n\nContents of ` + `:\n\n` around each file's path and label.
@@ -271,7 +271,7 @@ impl Discovery<'_> {
                 }
             }
         }
-        let mut skill_units = 0;
+        let mut reached = Vec::new();
         for SkillLine {
             path: skill,
             shown,
@@ -279,9 +279,8 @@ impl Discovery<'_> {
             source,
         } in &self.skill_lines
         {
-            // Before 2.1.257 no Read announced a subfolder's skills.
             if *source != SkillSource::BelowProject
-                || !self.paths.rules.has(Behaviour::SubfolderSkillsAnnounced)
+                || self.paths.rules.skill_announcement == SkillAnnouncement::Never
             {
                 continue;
             }
@@ -296,13 +295,22 @@ impl Discovery<'_> {
             );
             // The line quotes the skill's listed name once and its folder twice: in a shared
             // snapshot both are pseudonyms, counted at the lengths they had (Tree::quoted).
-            skill_units += listed_measure(self.tree, &announced, shown)
+            let units = listed_measure(self.tree, &announced, shown)
                 .0
                 .utf16
                 .saturating_sub(2 * utf16(rel))
                 + 2 * self.quoted_utf16(rel);
-            answer.skills.push(announced);
+            reached.push((announced, units));
         }
+        let announced = match self.paths.rules.skill_announcement {
+            SkillAnnouncement::Never => Vec::new(),
+            SkillAnnouncement::OnRead => reached,
+            SkillAnnouncement::OnNextRead => {
+                std::mem::replace(&mut self.announce_on_next_read, reached)
+            }
+        };
+        let skill_units: u64 = announced.iter().map(|(_, units)| units).sum();
+        answer.skills = announced.into_iter().map(|(line, _)| line).collect();
         answer.cost = Cost {
             user: answer.files.iter().map(|f| f.loaded.utf16).sum::<u64>() + skill_units,
             claude_code: answer
