@@ -226,9 +226,9 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                             <legend>{ "What the copy keeps" }</legend>
                             { option(Choice::FileNames, options.keep_file_names, "keep-file-names", "Keep folder and file names",
                                 if options.keep_file_names {
-                                    "On: names stay as they are, except your user name (next option); the names the copy shows are listed below. Off: each becomes a made-up one of the same length and in the same order (so a receiver sees how long each name is and how names sort), except well-known ones such as CLAUDE.md, MEMORY.md, rules and skills.".to_owned()
+                                    "On: names stay as they are, except your user name (next option); the names the copy shows are listed below. Off: each becomes a short made-up counter that carries only where the name sorts (not its length or its letters; a name of one or two letters may keep its length), except well-known ones such as CLAUDE.md, MEMORY.md, rules and skills.".to_owned()
                                 } else {
-                                    "Off: each name becomes a made-up one of the same length and in the same order (so a receiver sees how long each name is and how names sort), except well-known ones such as CLAUDE.md, MEMORY.md, rules and skills.".to_owned()
+                                    "Off: each name becomes a short made-up counter that carries only where the name sorts (not its length or its letters; a name of one or two letters may keep its length), except well-known ones such as CLAUDE.md, MEMORY.md, rules and skills.".to_owned()
                                 }) }
                             { option(Choice::UserName, options.keep_user_name, "keep-user-name", "Keep my user name",
                                 if options.keep_user_name {
