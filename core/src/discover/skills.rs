@@ -104,10 +104,11 @@ impl Discovery<'_> {
             let mut node =
                 self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
             let fm = self.frontmatter_of(&path);
-            let (body, strict_yaml) = match self.text(&path) {
-                super::Text::Ready(text) => (as_sent(&text), strict_yaml(&text)),
-                _ => (String::new(), false),
+            let text = match self.text(&path) {
+                super::Text::Ready(text) => Some(text),
+                _ => None,
             };
+            let body = text.as_deref().map(as_sent).unwrap_or_default();
             let listing = listing_line(
                 &folder,
                 fm.as_ref(),
@@ -121,12 +122,14 @@ impl Discovery<'_> {
             });
             node.row.skill_name = Some(listing.name);
             // Before 2.1.69 a skill whose frontmatter gives no description was left out, and
-            // so was one whose frontmatter strict YAML rejects (an unquoted second colon).
+            // so was one whose frontmatter strict YAML rejects (an unquoted second colon):
+            // only those releases parse the frontmatter a second time, strictly.
             let described = self
                 .paths
                 .rules
                 .has(Behaviour::SkillsWithoutDescriptionListed)
-                || (strict_yaml && declared_description(fm.as_ref()).is_some());
+                || (declared_description(fm.as_ref()).is_some()
+                    && text.as_deref().is_some_and(strict_yaml));
             let invocable = described
                 && !fm
                     .as_ref()
