@@ -318,17 +318,15 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         health,
         session,
         reads,
-        rules: RulesInForce {
-            skills_listing_budget,
-            ..rules_in_force(&paths.rules)
-        },
+        rules: rules_in_force(&paths.rules, skills_listing_budget),
         comparison: None,
         sources,
     }
 }
 
-/// The report's account of the rules applied.
-fn rules_in_force(rules: &Rules) -> RulesInForce {
+/// The report's account of the rules applied; `skills_listing_budget` is the budget the
+/// listing was fitted to (the release's default, or the environment's or settings').
+fn rules_in_force(rules: &Rules, skills_listing_budget: u64) -> RulesInForce {
     use crate::text::memory_index::{MAX_LINES, MAX_UTF16};
     RulesInForce {
         release: rules
@@ -342,7 +340,7 @@ fn rules_in_force(rules: &Rules) -> RulesInForce {
             .then_some(discover::CLAUDE_MD_MAX_BYTES),
         large_file_chars: discover::LARGE_FILE_CHARS,
         total_chars: discover::TOTAL_CHARS,
-        skills_listing_budget: rules.listing_budget.default_budget(),
+        skills_listing_budget,
         skills_listing_counts_columns: rules.has(crate::version::Behaviour::ListingCountsColumns),
         behaviours: RULE_CHANGES
             .iter()
