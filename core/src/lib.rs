@@ -93,13 +93,16 @@
 //!    versioned link fragment or a zip with a manifest. Opening one checks it against
 //!    [`ShareLimits`] before anything is analysed (size, files, frontmatter nesting, braces,
 //!    wildcards, glob work), and [`share::check_shareable`] tells the sender the same first.
-//!    What sharing keeps comes from discovery, not a second model of it: the files it read
-//!    besides the rows, and why ([`report::SourceRead`] in `Report::sources`: settings
-//!    layers, `~/.claude.json` with its key, the `.git` file or folder), the settings keys
+//!    What sharing keeps comes from discovery, not a second model of it: the rows and what
+//!    discovery read, counted or looked up besides them, and why ([`report::SourceRead`] in
+//!    `Report::sources`: settings layers, `~/.claude.json` with its key, the `.git` file or
+//!    folder, rows never read, memory folders and the files counted in them, the project
+//!    file that shows a rule can load, linked folders, agent memory folders, mount roots;
+//!    `sanitize::basis`, that cut of the tree, analyses to the same report), the settings keys
 //!    the parser reads (`text::settings::READ_KEYS`) and the frontmatter keys discovery
 //!    reads (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests
 //!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
-//!    (what is kept), `build` (the two passes, text and references), `yaml` (the frontmatter
+//!    (what is kept, read off the report), `build` (the two passes, text and references), `yaml` (the frontmatter
 //!    lexer and rewriting), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
 //!    counters; no shape-keeping fallback), `placeholders`, `compare`
 //!    (`Sanitized::verify`).

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use memdiag_core::report::{Os, Report};
+use memdiag_core::report::{Os, ReadFor, Report};
 use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized, KEPT_FRONTMATTER_KEYS};
 use memdiag_core::share::{decode_link, encode_link, inspect_link, open_share_zip, to_zip};
 use memdiag_core::{
@@ -222,48 +222,166 @@ fn every_fixture_keeps_its_report_under_every_option() {
     }
 }
 
-/// Sharing keeps what discovery read and nothing else: every file whose text the shared
-/// snapshot carries is a row or a file discovery recorded reading (`Report::sources`), and
-/// every recorded source is shared.
-#[test]
-fn the_shared_text_is_what_discovery_read() {
+/// Every snapshot the drift tests run over: the fixtures, the rule cases and `seeds`
+/// generated snapshots, each analysed.
+fn every_snapshot(seeds: u64) -> Vec<(String, Tree, Input, Report)> {
+    let mut out = Vec::new();
     for dir in fixture_dirs() {
         let mut fixture = Fixture::load_dir(&dir);
         let report = fixture.analyze();
-        let shared = sanitize(
-            &fixture.tree,
-            &fixture.input,
-            &report,
-            &SanitizeOptions::default(),
+        out.push((
+            dir.display().to_string(),
+            fixture.tree,
+            fixture.input,
+            report,
+        ));
+    }
+    let mut cases: Vec<_> = std::fs::read_dir(workspace_root().join("fixtures/rules"))
+        .expect("fixtures/rules exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    cases.sort();
+    for path in cases {
+        let text = std::fs::read_to_string(&path).expect("readable case");
+        let tree = text.split("//= rows\n").next().unwrap_or(&text);
+        let mut fixture = Fixture::parse(tree);
+        let report = fixture.analyze();
+        out.push((
+            path.display().to_string(),
+            fixture.tree,
+            fixture.input,
+            report,
+        ));
+    }
+    for seed in 0..seeds {
+        let generated = generate(seed);
+        let (tree, report) = generated.analyse();
+        out.push((format!("seed {seed}"), tree, generated.input, report));
+    }
+    out
+}
+
+/// Discovery records everything its report depends on: the original tree cut down to the
+/// rows and what `Report::sources` and the findings name (`sanitize::basis`, no name
+/// changed) analyses to the very same report. A file or folder discovery reads, counts,
+/// matches or looks up without recording it is missing from the cut tree, and a figure,
+/// a finding or a source changes.
+#[test]
+fn discovery_records_everything_its_report_depends_on() {
+    for (what, tree, input, report) in every_snapshot(100) {
+        let basis = memdiag_core::sanitize::basis(&tree, &report);
+        let again = match analyze(&basis, &input).expect("the input is valid") {
+            Step::Done(report) => *report,
+            Step::NeedsContents(paths) => panic!("{what}: the recorded tree lacks {paths:?}"),
+        };
+        let (expected, actual) = (
+            serde_json::to_string_pretty(&report).unwrap(),
+            serde_json::to_string_pretty(&again).unwrap(),
         );
-        let original_of: BTreeMap<&str, &str> = shared
-            .paths
-            .iter()
-            .map(|(original, shared)| (shared.as_str(), original.as_str()))
-            .collect();
-        let read: Vec<&str> = report
-            .files
-            .iter()
-            .map(|row| row.path.as_str())
-            .chain(report.sources.iter().map(|source| source.path.as_str()))
-            .collect();
-        for (path, file) in shared.tree.files() {
-            if let Contents::Loaded(_) = file.contents {
-                let original = original_of[path.as_str()];
+        if expected != actual {
+            let first = expected
+                .lines()
+                .zip(actual.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            let around = |text: &str| {
+                let lines: Vec<&str> = text.lines().collect();
+                lines[first.saturating_sub(12)..(first + 4).min(lines.len())].join("\n")
+            };
+            panic!(
+                "{what}: what discovery recorded reading does not tell the same report\n\
+                 --- the whole tree\n{}\n--- what discovery recorded\n{}",
+                around(&expected),
+                around(&actual)
+            );
+        }
+    }
+}
+
+/// Sharing keeps what discovery recorded and nothing else: every row that exists, every
+/// source (`Report::sources`) and every path a finding names is in the shared snapshot (but
+/// the memory folders of other projects the options leave out); every path the snapshot
+/// holds is one of those; and a file carries text only when discovery read its text.
+#[test]
+fn the_share_keeps_exactly_what_discovery_recorded() {
+    for (what, tree, input, report) in every_snapshot(100) {
+        for options in [OPTIONS[0], OPTIONS[2]] {
+            let what = format!("{what} {options:?}");
+            let shared = sanitize(&tree, &input, &report, &options);
+            let left_out: Vec<VPath> = shared
+                .left_out_folders
+                .iter()
+                .filter_map(|name| {
+                    VPath::new(&report.context.projects_base)
+                        .ok()?
+                        .join(name)
+                        .ok()
+                })
+                .collect();
+            let exists = |path: &str| {
+                VPath::new(path).is_ok_and(|p| {
+                    (tree.is_file(&p) || tree.is_dir(&p) || tree.mounts().any(|m| *m == p))
+                        && !left_out.iter().any(|root| p.starts_with(root))
+                })
+            };
+            let mut recorded: BTreeMap<&str, &str> = BTreeMap::new();
+            for row in &report.files {
+                recorded.insert(&row.path, "a row");
+            }
+            for finding in &report.diagnostics {
+                for path in finding.path.iter().chain(match &finding.data {
+                    Some(memdiag_core::report::DiagnosticData::Paths { paths }) => paths.as_slice(),
+                    _ => &[],
+                }) {
+                    recorded.entry(path).or_insert("named by a finding");
+                }
+            }
+            let mut text_read: Vec<&str> = report.files.iter().map(|r| r.path.as_str()).collect();
+            for source in &report.sources {
+                recorded.insert(&source.path, "a source");
+                if source.why == ReadFor::Unread {
+                    text_read.retain(|path| *path != source.path);
+                } else if source.why.reads_text() {
+                    text_read.push(&source.path);
+                }
+            }
+            for (path, why) in &recorded {
+                if exists(path) {
+                    assert!(
+                        shared.paths.contains_key(*path),
+                        "{what}: {path} ({why}) is what discovery recorded, but is not shared"
+                    );
+                }
+            }
+            for original in shared.paths.keys() {
                 assert!(
-                    read.contains(&original),
-                    "{}: {original} carries text but discovery never read it",
-                    dir.display()
+                    recorded.contains_key(original.as_str()),
+                    "{what}: {original} is shared, but discovery never recorded it"
                 );
             }
-        }
-        for source in &report.sources {
-            assert!(
-                shared.paths.contains_key(&source.path),
-                "{}: {} was read by discovery but is not shared",
-                dir.display(),
-                source.path
-            );
+            let original_of: BTreeMap<&str, &str> = shared
+                .paths
+                .iter()
+                .map(|(original, shared)| (shared.as_str(), original.as_str()))
+                .collect();
+            for (path, file) in shared.tree.files() {
+                let original = original_of[path.as_str()];
+                let loaded = matches!(file.contents, Contents::Loaded(_));
+                let read = text_read.contains(&original);
+                assert!(
+                    !loaded || read,
+                    "{what}: {original} carries text but discovery never read it"
+                );
+                let was_loaded = VPath::new(original)
+                    .ok()
+                    .and_then(|p| tree.file(&p))
+                    .is_some_and(|f| matches!(f.contents, Contents::Loaded(_)));
+                assert!(
+                    loaded || !read || !was_loaded,
+                    "{what}: discovery read {original}, but the share carries no text of it"
+                );
+            }
         }
     }
 }
@@ -1647,7 +1765,7 @@ fn check_basis(
     input: &memdiag_core::Input,
     report: &Report,
 ) {
-    let basis = memdiag_core::sanitize::basis(tree, input, report);
+    let basis = memdiag_core::sanitize::basis(tree, report);
     assert!(basis.len() <= tree.len(), "{what}: the basis grew");
     for row in report.files.iter().filter(|row| row.size.is_some()) {
         let Ok(path) = memdiag_core::VPath::new(&row.path) else {

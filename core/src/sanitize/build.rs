@@ -107,7 +107,6 @@ impl<'a> Builder<'a> {
             disable_auto_memory_env: None,
             skill_listing_budget_env: None,
         };
-        self.check_rules(&out);
         let quoted = self.quoted();
         out.set_quoted(quoted.clone());
         if self.namer.collecting() {
@@ -197,42 +196,6 @@ impl<'a> Builder<'a> {
             }
         }
         quoted
-    }
-
-    /// Warns when a renamed rule glob stops matching every kept file of the project it
-    /// matched before (a wildcard inside a renamed word), or starts matching one.
-    pub(super) fn check_rules(&mut self, shared: &Tree) {
-        let Some(project) = &self.plan.project else {
-            return;
-        };
-        if self.namer.collecting() {
-            return;
-        }
-        let Ok(project) = VPath::new(&self.namer.name(project.as_str())) else {
-            return;
-        };
-        let files: Vec<&str> = shared
-            .files_under(&project)
-            .filter_map(|(p, _)| p.strip_prefix(&project))
-            .filter(|relative| !relative.starts_with(".git/"))
-            .collect();
-        for (globs, matched) in &self.plan.rules {
-            let compiled: Vec<Glob> = globs
-                .iter()
-                .filter_map(|g| Glob::new(&self.namer.name(g)).ok())
-                .collect();
-            let matches = files
-                .iter()
-                .any(|f| compiled.iter().any(|g| g.matches_relative(f)));
-            if matches != *matched {
-                let shown: Vec<String> = globs.iter().map(|g| self.namer.name(g)).collect();
-                self.warnings.push(format!(
-                    "the rule paths {} match the shared project differently; the shared report \
-                     may say otherwise about whether the rule ever loads",
-                    shown.join(", ")
-                ));
-            }
-        }
     }
 
     pub(super) fn shared_path(&mut self, original: &str, file: bool) -> Option<VPath> {

@@ -6,32 +6,33 @@
 //! into a link or a zip.
 //!
 //! ## What is kept
-//! - Every file the report lists that exists: each row, and each reference target that
-//!   exists (references past the listed depth included, so `exists` stays true).
-//! - What discovery recorded it read besides the rows (`Report::sources`), nothing more:
-//!   - each settings layer it read, reduced to the keys the settings parser reads
-//!     (`autoMemoryEnabled`, `autoMemoryDirectory`, `claudeMd`, `claudeMdExcludes`; a key of
-//!     the wrong type keeps its JSON type, so its warning stays);
-//!   - `~/.claude.json`, reduced to the approval under the key discovery read it by;
-//!   - the `.git` folder or file that decides the git root (a folder is kept empty; a file
-//!     keeps only its `gitdir:` line's path).
-//!   - every other file whose text discovery read and that is no row: sub-agent
-//!     definitions (their `name` pseudonymised like a file name), agent memory indexes.
-//! - For this project's folder in `report.memory_folders` (and, with
-//!   [`SanitizeOptions::other_projects`], every other one; without it, only those a finding
-//!   names), its `memory/` folder and every `.md` below it (size only where the analysis
-//!   never read it), so the counts and lookups stay. [`Sanitized::left_out_folders`] names
-//!   the others, which the shared report does not list.
-//! - The folders a link points to, each agent-memory folder, the folders a finding names (a
-//!   colliding project), and the mount roots.
-//! - For each conditional rule whose globs match a file of the project, up to three matching
-//!   files (by size only), so the health view still finds the rule can load.
+//! Exactly what discovery recorded (`plan.rs`), never a second model of it: every row of
+//! the report that exists, every file and folder in `Report::sources`, and every path a
+//! finding names (a colliding project folder, a lookalike memory folder). Discovery records,
+//! with the reason ([`crate::report::ReadFor`]):
+//! - each settings layer it read, reduced to the keys the settings parser reads
+//!   (`autoMemoryEnabled`, `autoMemoryDirectory`, `claudeMd`, `claudeMdExcludes`; a key of
+//!   the wrong type keeps its JSON type, so its warning stays);
+//! - `~/.claude.json`, reduced to the approval under the key discovery read it by;
+//! - the `.git` folder or file that decides the git root (a folder is kept empty; a file
+//!   keeps only its `gitdir:` line's path);
+//! - every other file whose text it read and that is no row: sub-agent definitions (their
+//!   `name` pseudonymised like a file name), agent memory indexes, worktrees' `gitdir`;
+//! - what it looked at by size or name only, kept by size: the rows it never read (bulk
+//!   data, over the read cap, skipped for their size by the simulated release), the `.md`
+//!   files it counted in every memory folder, reference targets past the rows, and for each
+//!   conditional rule the first project file its globs matched;
+//! - the folders it looked up (memory folders, agents' memory folders, folders a link points
+//!   to, folders that encode to this project's memory folder name) and the mount roots.
 //!
-//! Everything else is left out: transcripts, `file-history/`, `todos/`, `.credentials.json`,
-//! other settings keys, any file the analysis did not list. A file the analysis never reads
-//! (a transcript a file links to, a file over the read cap, a CLAUDE.md over 4 MiB) keeps its
-//! size and no contents.
-//!
+//! The memory folders of other projects (their files and folders) are left out unless
+//! [`SanitizeOptions::other_projects`], or a finding names them; [`Sanitized::left_out_folders`]
+//! names them, and the shared report does not list them. A file keeps its text only when
+//! discovery read its text; everything else (transcripts, `file-history/`, `todos/`,
+//! `.credentials.json`, other settings keys, any file discovery did not record) is left out.
+//! `tests/tests/sanitize.rs` holds both sides to it: the tree cut down to what discovery
+//! recorded analyses to the same report, and the share holds exactly those paths.
+
 //! ## How text is replaced
 //! Every character becomes a placeholder of the same UTF-8 length, which also keeps its UTF-16
 //! length: an ASCII letter `x`, an ASCII digit `0`; a two-, three- or four-byte letter or
@@ -94,13 +95,8 @@ use std::ops::Range;
 use serde_json::{Map, Value as Json};
 
 use crate::analyze::{analyze, Input, Step};
-use crate::discover::READ_CAP_BYTES;
-use crate::discover::{
-    AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES, RULE_MATCH_FILES,
-};
-use crate::report::{
-    Diagnostic, DiagnosticData, FileStatus, Group, LoadType, ReadFor, ReferenceKind, Report,
-};
+use crate::discover::{AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES};
+use crate::report::{Diagnostic, DiagnosticData, Group, ReadFor, ReferenceKind, Report};
 use crate::text::frontmatter::{self, untag, Frontmatter, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
@@ -253,6 +249,16 @@ impl Sanitized {
         original
             .memory_folders
             .retain(|folder| !self.left_out_folders.contains(&folder.name));
+        // What discovery counted in the folders left out is not shared either.
+        if let Ok(base) = VPath::new(&original.context.projects_base) {
+            let left_out: Vec<VPath> = (self.left_out_folders.iter())
+                .filter_map(|name| base.join(name).ok())
+                .collect();
+            original.sources.retain(|source| {
+                VPath::new(&source.path)
+                    .map_or(true, |at| !left_out.iter().any(|root| at.starts_with(root)))
+            });
+        }
         let expected = comparable(&original, &mut |s| self.pseudonyms.name(s));
         let actual = comparable(&shared, &mut |s| s.to_owned());
         let mut differences = Vec::new();
@@ -272,7 +278,7 @@ pub fn sanitize(
     report: &Report,
     options: &SanitizeOptions,
 ) -> Sanitized {
-    let plan = Plan::new(tree, input, report, options);
+    let plan = Plan::new(tree, report, options);
     // The first pass only gathers every name the shared snapshot will hold, so that the
     // pseudonym table knows all its neighbours before it assigns anything.
     let collecting = Namer::Collect(RefCell::default());
@@ -346,21 +352,14 @@ fn differing_figures(differences: &[String]) -> String {
 ///
 /// [`sanitize`] over it gives the same snapshot as over the whole tree, and it holds every
 /// file the report lists that exists, so the page's analysis worker hands the page this
-/// (a few hundred entries) instead of a tree of every listed file. Where the project holds
-/// more files than the health check matches globs against, the rule witnesses depend on
-/// files outside it, and the whole tree is returned.
-pub fn basis(tree: &Tree, input: &Input, report: &Report) -> Tree {
+/// (a few hundred entries) instead of a tree of every listed file.
+pub fn basis(tree: &Tree, report: &Report) -> Tree {
     // Every option's snapshot comes from the basis: the widest plan.
     let widest = SanitizeOptions {
         other_projects: true,
         ..SanitizeOptions::default()
     };
-    let plan = Plan::new(tree, input, report, &widest);
-    if let Some(project) = &plan.project {
-        if tree.files_under(project).nth(RULE_MATCH_FILES).is_some() {
-            return tree.clone();
-        }
-    }
+    let plan = Plan::new(tree, report, &widest);
     let mut out = Tree::new();
     for mount in &plan.mounts {
         out.add_mount(mount.clone());
