@@ -53,7 +53,8 @@
 //!    caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
 //!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded
-//!    in flow depth, aliases, values and size), `text::references` (imports, read from Markdown text only, and
+//!    in flow depth, aliases, values and size; `frontmatter/spans.rs` says where each key,
+//!    value, comment, anchor and tag sits, which the crate does not, for the share's rewriting), `text::references` (imports, read from Markdown text only, and
 //!    links), `text::measure` (the text exactly as sent, and the four sizes),
 //!    `text::memory_index` (the 200-line and 25,000-unit caps and the warning, word for
 //!    word), `text::settings` (settings keys, and the one key of `~/.claude.json` read),
@@ -103,7 +104,7 @@
 //!    reads (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests
 //!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
 //!    (what is kept, read off the report), `build` (the two passes, text and references), `yaml` (the frontmatter
-//!    lexer and rewriting), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
+//!    rewriting, span by span, read back by `text::frontmatter`), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
 //!    counters; no shape-keeping fallback), `placeholders`, `compare`
 //!    (`Sanitized::verify`).
 //!

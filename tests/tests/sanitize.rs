@@ -1830,3 +1830,40 @@ fn sharing_from_the_basis_gives_the_same_snapshot() {
         check_basis(&format!("seed {seed}"), &tree, &generated.input, &report);
     }
 }
+
+/// A file keeps its text in the share exactly when discovery read it, as the simulated
+/// release decides: a `CLAUDE.md` over 4 MiB is skipped from 2.1.196 (its size shared, not
+/// its text) and read whole before (its text shared as placeholders), and either share
+/// tells its release's report.
+#[test]
+fn a_file_over_4_mib_keeps_its_text_where_the_release_reads_it() {
+    let body = "forty-two characters of plain instruction\n".repeat(100_000);
+    let fixture = format!("//@ project=/home/alice/app\n//- /home/alice/app/CLAUDE.md\n{body}");
+    for (version, read) in [(None, false), (Some("2.1.195"), true)] {
+        let mut fixture = Fixture::parse(&fixture);
+        fixture.input.version = version.map(str::to_owned);
+        let report = fixture.analyze();
+        // A source may hold text the analysis never asked for (a zip read whole): what
+        // discovery recorded decides, not what the tree happens to hold.
+        let original = VPath::new("/home/alice/app/CLAUDE.md").unwrap();
+        fixture
+            .tree
+            .set_contents(&original, Ok(body.clone().into_bytes()));
+        let what = format!("release {version:?}");
+        let shared = sanitize(
+            &fixture.tree,
+            &fixture.input,
+            &report,
+            &SanitizeOptions::default(),
+        );
+        let path = VPath::new(&shared.paths["/home/alice/app/CLAUDE.md"]).unwrap();
+        let file = shared.tree.file(&path).expect("the CLAUDE.md is shared");
+        assert_eq!(file.size, body.len() as u64, "{what}");
+        assert_eq!(
+            matches!(file.contents, Contents::Loaded(_)),
+            read,
+            "{what}: the text is shared exactly when the release reads it"
+        );
+        check_invariant(&what, &report, &shared);
+    }
+}

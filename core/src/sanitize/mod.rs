@@ -97,7 +97,7 @@ use serde_json::{Map, Value as Json};
 use crate::analyze::{analyze, Input, Step};
 use crate::discover::{AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES};
 use crate::report::{Diagnostic, DiagnosticData, Group, ReadFor, ReferenceKind, Report};
-use crate::text::frontmatter::{self, untag, Frontmatter, Value as Yaml};
+use crate::text::frontmatter::{self, untag, Frontmatter, Span, SpanKind, Spans, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
 use crate::text::references;
@@ -540,42 +540,5 @@ mod tests {
             let shared = distinct_placeholder(&format!("k{i}"), &taken, &mut next);
             assert!(taken.insert(shared), "k{i} repeats a placeholder");
         }
-    }
-
-    #[test]
-    fn the_lexer_finds_keys_and_values() {
-        let yaml = "name: my-skill # why\ndescription: >-\n  Line one: 2\n  two\npaths: [\"src/**\", lib/*.ts]\ntype: user\nx: \"a\\u00e9\"\ny: &a !t {k: *a}\n";
-        let lexed = lex_yaml(yaml);
-        let keys: Vec<&str> = lexed.keys.iter().flatten().map(String::as_str).collect();
-        assert_eq!(keys, ["name", "description", "paths", "type", "x", "y"]);
-        let pieces: Vec<(&str, PieceKind, usize)> = lexed
-            .pieces
-            .iter()
-            .map(|p| (&yaml[p.range.clone()], p.kind, p.key))
-            .collect();
-        assert_eq!(
-            pieces,
-            [
-                ("name", PieceKind::Key { top: true }, 1),
-                ("my-skill", PieceKind::Atom, 1),
-                ("# why", PieceKind::Comment, 1),
-                ("description", PieceKind::Key { top: true }, 2),
-                ("Line one: 2", PieceKind::Block, 2),
-                ("two", PieceKind::Block, 2),
-                ("paths", PieceKind::Key { top: true }, 3),
-                ("src/**", PieceKind::Quoted, 3),
-                ("lib/*.ts", PieceKind::Atom, 3),
-                ("type", PieceKind::Key { top: true }, 4),
-                ("user", PieceKind::Atom, 4),
-                ("x", PieceKind::Key { top: true }, 5),
-                ("a", PieceKind::Quoted, 5),
-                ("\\u00e9", PieceKind::Escape, 5),
-                ("y", PieceKind::Key { top: true }, 6),
-                ("a", PieceKind::Anchor, 6),
-                ("!t", PieceKind::Tag, 6),
-                ("k", PieceKind::Key { top: false }, 6),
-                ("a", PieceKind::Anchor, 6),
-            ]
-        );
     }
 }
