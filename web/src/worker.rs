@@ -157,7 +157,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
         Ok(ingest::Analysed {
             report,
             tree,
-            input,
+            input: _,
             origins,
         }) => match serde_json::to_string_pretty(&report) {
             Ok(json) => {
