@@ -32,7 +32,7 @@
 //! `.credentials.json`, other settings keys, any file discovery did not record) is left out.
 //! `tests/tests/sanitize.rs` holds both sides to it: the tree cut down to what discovery
 //! recorded analyses to the same report, and the share holds exactly those paths.
-
+//!
 //! ## How text is replaced
 //! Every character becomes a placeholder of the same UTF-8 length, which also keeps its UTF-16
 //! length: an ASCII letter `x`, an ASCII digit `0`; a two-, three- or four-byte letter or
