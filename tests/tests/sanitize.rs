@@ -1867,3 +1867,54 @@ fn a_file_over_4_mib_keeps_its_text_where_the_release_reads_it() {
         check_invariant(&what, &report, &shared);
     }
 }
+
+/// The file that shows a rule can load is the one discovery matched, by discovery's own
+/// matching: case ignored, relative to the folder that holds the rule's `.claude/`. Sharing
+/// once matched globs again itself, case-sensitively and relative to the project, and so
+/// dropped both witnesses here: the shared report then said both rules never load.
+#[test]
+fn a_rule_keeps_the_file_discovery_matched_it_with() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/CLAUDE.md
+        app
+        //- /home/alice/app/.claude/rules/upper.md
+        ---
+        paths: ["src/**/*.TS"]
+        ---
+        Upper-case glob.
+        //- /home/alice/app/src/a.ts
+        a
+        //- /home/alice/app/packages/web/.claude/rules/web.md
+        ---
+        paths: ["lib/*.js"]
+        ---
+        Relative to packages/web.
+        //- /home/alice/app/packages/web/lib/x.js
+        x
+        "#,
+    );
+    let report = fixture.analyze();
+    let witnesses: Vec<&str> = report
+        .sources
+        .iter()
+        .filter(|s| s.why == ReadFor::RuleWitness)
+        .map(|s| s.path.as_str())
+        .collect();
+    assert_eq!(
+        witnesses,
+        [
+            "/home/alice/app/packages/web/lib/x.js",
+            "/home/alice/app/src/a.ts"
+        ]
+    );
+    for options in OPTIONS {
+        let what = format!("{options:?}");
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        for witness in &witnesses {
+            assert!(shared.paths.contains_key(*witness), "{what}: {witness}");
+        }
+        check_invariant(&what, &report, &shared);
+    }
+}
