@@ -1918,3 +1918,36 @@ fn a_rule_keeps_the_file_discovery_matched_it_with() {
         check_invariant(&what, &report, &shared);
     }
 }
+
+/// A `claudeMdExcludes` pattern whose wildcard sits inside a renamed word (`sec*`) is
+/// rewritten to the files it excluded, imports included: discovery matches the patterns
+/// against every instruction file it reaches, not only the top-level ones.
+#[test]
+fn an_excluded_import_stays_excluded() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/CLAUDE.md
+        See @docs/secrets.md and @docs/public.md
+        //- /home/alice/app/docs/secrets.md
+        secret
+        //- /home/alice/app/docs/public.md
+        public
+        //- /home/alice/app/.claude/settings.json
+        {"claudeMdExcludes": ["**/docs/sec*.md"]}
+        "#,
+    );
+    let report = fixture.analyze();
+    let excluded: Vec<&str> = report
+        .files
+        .iter()
+        .filter(|row| row.status == memdiag_core::report::FileStatus::Excluded)
+        .map(|row| row.path.as_str())
+        .collect();
+    assert_eq!(excluded, ["/home/alice/app/docs/secrets.md"]);
+    for options in OPTIONS {
+        let what = format!("{options:?}");
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        check_invariant(&what, &report, &shared);
+    }
+}

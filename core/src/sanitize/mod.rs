@@ -96,7 +96,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::analyze::{analyze, Input, Step};
 use crate::discover::{AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES};
-use crate::report::{Diagnostic, DiagnosticData, Group, ReadFor, ReferenceKind, Report};
+use crate::report::{Diagnostic, DiagnosticData, ReadFor, ReferenceKind, Report};
 use crate::text::frontmatter::{self, untag, Frontmatter, Span, SpanKind, Spans, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};

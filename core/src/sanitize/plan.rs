@@ -36,7 +36,9 @@ pub(super) struct Plan {
     pub(super) files: BTreeMap<VPath, Role>,
     pub(super) dirs: BTreeSet<VPath>,
     pub(super) mounts: Vec<VPath>,
-    /// Top-level CLAUDE.md-family and rule rows that `claudeMdExcludes` is matched against.
+    /// The rows `claudeMdExcludes` may be matched against: every one that exists. Discovery
+    /// matches the patterns against the instruction files and rules it reaches, imports
+    /// included; a renamed pattern must exclude the same of these.
     pub(super) exclude_candidates: Vec<String>,
     /// Other projects' memory folders left out.
     pub(super) left_out_folders: BTreeSet<String>,
@@ -72,9 +74,7 @@ impl Plan {
                 Role::Text(FileKind::Other)
             };
             plan.files.entry(file).or_insert(role);
-            if row.depth == 0 && matches!(row.group, Group::User | Group::Project | Group::Rules) {
-                plan.exclude_candidates.push(row.path.clone());
-            }
+            plan.exclude_candidates.push(row.path.clone());
         }
 
         for source in &report.sources {
