@@ -94,12 +94,13 @@
 //!    versioned link fragment or a zip with a manifest. Opening one checks it against
 //!    [`ShareLimits`] before anything is analysed (size, files, frontmatter nesting, braces,
 //!    wildcards, glob work), and [`share::check_shareable`] tells the sender the same first.
-//!    What sharing keeps comes from discovery, not a second model of it: the rows and what
-//!    discovery read, counted or looked up besides them, and why ([`report::SourceRead`] in
-//!    `Report::sources`: settings layers, `~/.claude.json` with its key, the `.git` file or
-//!    folder, rows never read, memory folders and the files counted in them, the project
-//!    file that shows a rule can load, linked folders, agent memory folders, mount roots;
-//!    `sanitize::basis`, that cut of the tree, analyses to the same report), the settings keys
+//!    What sharing keeps comes from discovery, not a second model of it: the files it read
+//!    (or counted, matched, looked up) besides the rows' text, and why
+//!    ([`report::SourceRead`] in `Report::sources`: settings layers, `~/.claude.json` with
+//!    its key, the `.git` file or folder, rows never read, memory folders and the files
+//!    counted in them, the project file that shows a rule can load, linked folders, agent
+//!    memory folders, mount roots; `sanitize::basis`, the tree cut down to the rows and
+//!    those, analyses to the same report), the settings keys
 //!    the parser reads (`text::settings::READ_KEYS`) and the frontmatter keys discovery
 //!    reads (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests
 //!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
