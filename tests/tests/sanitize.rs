@@ -337,11 +337,12 @@ fn generated_snapshots_keep_their_report() {
          shapes; each says so",
         inexact.len()
     );
-    // Measured when the shape-keeping fallback went: 66 of 600 (11 %), from look-alikes of
-    // kept names (`memo`, `claudette`) moving rows and from lines with no room (the fallback
-    // used to fire in 197). More is a regression.
+    // Measured when the shape-keeping fallback went: 66 of 600 (11 %). Since the payload
+    // carries the original's order of every folder whose shared names sort otherwise, no
+    // row moves: 54 of 600 (9 %) are left, every one a text line with no room for a renamed
+    // import or link path (a figure off by the difference). More is a regression.
     assert!(
-        inexact.len() * 100 <= runs * 12,
+        inexact.len() * 100 <= runs * 9,
         "{} of {runs} inexact:\n{}",
         inexact.len(),
         inexact.join("\n")
@@ -681,8 +682,8 @@ fn text_becomes_placeholders_and_references_keep_resolving() {
         # xxxxx'x xxxxx □ 0000 □ ㅁㅁ 🔲
         xxxx 000-0000 xx xxxx xxxxx@xxxxxxx.xxx, xxx <xxxxx://xxxx.xxxx/x>.
         <!-- xxxxxxx: xxx xxxx xxxxxx -->
-        - @xxxx/xxxxx xxxxx.xx xxxxxxxxxxxxxxxxx @e/q\ f.md#xxxx-0, @~/.claude/e/b.md.
-        - [xxx xxxxxxxxxxxxxxxxxxxxxxxxxxx](<e/q f.md> "xxxxx") xxx [xxxxxxx](e/q%20f.md#xxx).
+        - @xxxx/xxxxx xxxxx.xx xxxxxxxxxxxxxxxxx @e/g\ f.md#xxxx-0, @~/.claude/e/b.md.
+        - [xxx xxxxxxxxxxxxxxxxxxxxxxxxxxx](<e/g f.md> "xxxxx") xxx [xxxxxxx](e/g%20f.md#xxx).
         ```xx
         @xxxx/xxx-xx-xxxxxx.xx
         ```
@@ -781,7 +782,7 @@ fn frontmatter_passes_only_the_words_the_analysis_reads() {
         NO_NAMES,
         "/home/alice/.claude/projects/-home-alice/memory/payments.md",
         r#"
-        //- /home/b/.claude/projects/-home-b/memory/n.md
+        //- /home/b/.claude/projects/-home-b/memory/c.md
         ---
         type: project
         modified: 2026-11-02T00:00:00+00:00
