@@ -331,10 +331,12 @@ fn generated_snapshots_keep_their_report() {
     );
     // Measured when the shape-keeping fallback went: 66 of 600 (11 %). Since the payload
     // carries the original's order of every folder whose shared names sort otherwise, no
-    // row moves: 54 of 600 (9 %) are left, every one a text line with no room for a renamed
-    // import or link path (a figure off by the difference). More is a regression.
+    // row moves, and a line gives a renamed path's difference to its reference's
+    // `#fragment`, to a space before an earlier line's break, or past trailing comments:
+    // 12 of 600 are left, every one a file with no room at all (a text that is one import,
+    // kept text). More is a regression.
     assert!(
-        inexact.len() * 100 <= runs * 9,
+        inexact.len() * 100 <= runs * 2,
         "{} of {runs} inexact:\n{}",
         inexact.len(),
         inexact.join("\n")
