@@ -400,9 +400,15 @@ impl Tree {
                         .or_else(|_| VPath::new(&at))
                         .ok()
                         .and_then(|dir| self.order.get(&dir));
-                    let rank = |name: &str| names?.iter().position(|n| n == name);
-                    if let (Some(x), Some(y)) = (rank(x), rank(y)) {
-                        return x.cmp(&y);
+                    // An entry the order leaves out comes after the ones it names.
+                    if let Some(names) = names {
+                        let rank = |name: &str| {
+                            names.iter().position(|n| n == name).unwrap_or(names.len())
+                        };
+                        let by_rank = rank(x).cmp(&rank(y));
+                        if by_rank.is_ne() {
+                            return by_rank;
+                        }
                     }
                     break;
                 }
@@ -1239,6 +1245,52 @@ mod tests {
 
     fn p(s: &str) -> VPath {
         VPath::new(s).unwrap()
+    }
+
+    #[test]
+    fn a_carried_order_decides_every_listing_and_lookups_still_hit() {
+        let mut t = tree(&[
+            "/c/p/a.md",
+            "/c/p/b/x.md",
+            "/c/p/b/y.md",
+            "/c/p/c.md",
+            "/c/p/d/z.md",
+        ]);
+        t.set_order(
+            p("/c/p"),
+            ["d", "c.md", "b", "a.md"].map(String::from).to_vec(),
+        );
+        t.set_order(p("/c/p/b"), vec!["y.md".to_owned()]);
+        let listed: Vec<&str> = t.files().map(|(path, _)| path.as_str()).collect();
+        // `x.md`, which the order of `b` leaves out, comes after the ones it names.
+        assert_eq!(
+            listed,
+            [
+                "/c/p/d/z.md",
+                "/c/p/c.md",
+                "/c/p/b/y.md",
+                "/c/p/b/x.md",
+                "/c/p/a.md"
+            ]
+        );
+        assert_eq!(t.child_dirs(&p("/c/p")), ["d", "b"]);
+        assert_eq!(t.child_files(&p("/c/p")), [p("/c/p/c.md"), p("/c/p/a.md")]);
+        assert_eq!(
+            t.folders_below(&p("/c/p"), |_| true),
+            [p("/c/p/d"), p("/c/p/b")]
+        );
+        let names: Vec<String> = t.entry_names(&p("/c/p")).into_iter().map(|e| e.0).collect();
+        assert_eq!(names, ["d", "c.md", "b", "a.md"]);
+        let under: Vec<&str> = t
+            .files_under(&p("/c/p/b"))
+            .map(|(f, _)| f.as_str())
+            .collect();
+        assert_eq!(under, ["/c/p/b/y.md", "/c/p/b/x.md"]);
+        assert!(t.is_file(&p("/c/p/a.md")) && t.is_file_in(&p("/c/p"), "c.md"));
+        assert!(t.is_dir_in(&p("/c/p"), "b") && !t.is_file_in(&p("/c/p"), "e.md"));
+        assert!(t.cmp_paths(&p("/c/p/d/z.md"), &p("/c/p/a.md")).is_lt());
+        assert!(t.cmp_paths(&p("/c/p/b/y.md"), &p("/c/p/b/x.md")).is_lt());
+        assert!(t.cmp_paths(&p("/c/q"), &p("/c/p/a.md")).is_gt());
     }
 
     #[test]
