@@ -358,6 +358,13 @@ impl Tree {
         self.index.take();
     }
 
+    /// Every order [`Tree::set_order`] gave: each folder with its entries' names.
+    pub fn orders(&self) -> impl Iterator<Item = (&VPath, &[String])> {
+        self.order
+            .iter()
+            .map(|(dir, names)| (dir, names.as_slice()))
+    }
+
     /// The names of the files and folders directly inside `dir`, in the order the tree lists
     /// them ([`Tree::files_under`]'s): byte order, a folder's name sorting as if followed by
     /// `/`, unless [`Tree::set_order`] gave another. True marks a folder.
@@ -417,6 +424,11 @@ impl Tree {
             }
         }
         a.cmp(b)
+    }
+
+    /// Every length [`Tree::set_quoted`] recorded, by pseudonym.
+    pub fn quoted_lengths(&self) -> &BTreeMap<String, QuotedLength> {
+        &self.quoted
     }
 
     /// Records that `link` is a symbolic link resolving to `target`, for a source that

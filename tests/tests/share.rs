@@ -2,7 +2,7 @@
 //! today keep opening, and hostile input is an error, never a panic or a memory blow-up.
 
 use memdiag_core::report::{Code, Report};
-use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized};
+use memdiag_core::sanitize::{basis, sanitize, SanitizeOptions, Sanitized};
 use memdiag_core::share::{
     decode_link, decode_link_with, encode_link, inspect_link, is_share_zip, open_share_zip,
     open_share_zip_with, to_zip, ShareError, ShareLimits, SHARE_FORMAT,
@@ -758,6 +758,35 @@ fn the_original_order_travels_with_the_snapshot() {
         rows(&report_of(&unordered.tree, &unordered.input)),
         expected
     );
+}
+
+/// A shared snapshot opened and shared again keeps its original's order, whole or from the
+/// page's basis.
+#[test]
+fn a_share_shared_again_keeps_the_order() {
+    let mut fixture = Fixture::parse(ORDER);
+    let report = fixture.analyze();
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    let opened = decode_link(&encode_link(&shared, MADE)).unwrap();
+    let opened_report = report_of(&opened.tree, &opened.input);
+    for (what, tree) in [
+        ("whole", opened.tree.clone()),
+        ("basis", basis(&opened.tree, &opened.input, &opened_report)),
+    ] {
+        let again = sanitize(
+            &tree,
+            &opened.input,
+            &opened_report,
+            &SanitizeOptions::default(),
+        );
+        assert_eq!(again.verify(&opened_report), Vec::<String>::new(), "{what}");
+        assert!(again.warnings.is_empty(), "{what}: {:?}", again.warnings);
+    }
 }
 
 #[test]

@@ -384,6 +384,11 @@ pub fn basis(tree: &Tree, input: &Input, report: &Report) -> Tree {
     for finding in tree.diagnostics() {
         out.push_diagnostic(finding.clone());
     }
+    // A shared snapshot shared again keeps its original's lengths and order.
+    out.set_quoted(tree.quoted_lengths().clone());
+    for (dir, names) in tree.orders() {
+        out.set_order(dir.clone(), names.to_vec());
+    }
     out
 }
 
