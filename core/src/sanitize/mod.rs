@@ -425,7 +425,7 @@ mod tests {
         assert_eq!(escape_placeholder("\\n"), "\\n");
     }
 
-    fn table(kept: &[&str], free: &[&str], strings: &[&str]) -> Pseudonyms {
+    fn table(kept: &[&str], free: &[&str]) -> Pseudonyms {
         let collected = Collected {
             runs: kept
                 .iter()
@@ -434,7 +434,6 @@ mod tests {
                 .collect(),
             spellings: kept.iter().chain(free).map(|r| (*r).to_owned()).collect(),
             extensions: kept.iter().map(|r| r.to_ascii_lowercase()).collect(),
-            strings: strings.iter().map(|s| (*s).to_owned()).collect(),
             ..Collected::default()
         };
         let input = Input {
@@ -449,7 +448,7 @@ mod tests {
         let words = [
             "alice", "alpha", "bob", "claud", "zed", "z9", "a1", "Bob", "BOB", "7e2b",
         ];
-        let table = table(&["agents", "claude"], &words, &[]);
+        let table = table(&["agents", "claude"], &words);
         let mapped: Vec<String> = words.iter().map(|w| table.name(w)).collect();
         assert_eq!(table.name("agents"), "agents");
         assert_eq!(table.name("claude"), "claude");
@@ -480,8 +479,7 @@ mod tests {
     fn counters_ignore_kept_neighbours_and_never_start_as_their_run() {
         // `memo` sorts between the kept `md` and `memory`: only a counter starting with `m`
         // could sort there. The counters need not: the snapshot carries the order.
-        let strings = ["/p/md", "/p/memo", "/p/memory", "/p/notes"];
-        let table = table(&["md", "memory", "p"], &["memo", "notes"], &strings);
+        let table = table(&["md", "memory", "p"], &["memo", "notes"]);
         let (memo, notes) = (table.name("memo"), table.name("notes"));
         assert!(
             !memo.starts_with('m') && !notes.starts_with('n'),

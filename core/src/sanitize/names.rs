@@ -73,8 +73,6 @@ pub(super) struct Collected {
     pub(super) drives: BTreeSet<String>,
     /// ASCII runs as written, case kept.
     pub(super) spellings: BTreeSet<String>,
-    /// Every name, path and glob met, whole: their order is what the pseudonyms keep.
-    pub(super) strings: BTreeSet<String>,
 }
 
 /// Renames paths: in the first pass it only records what it sees and renames nothing.
@@ -106,7 +104,6 @@ impl Namer<'_> {
                         NamePiece::Char(_) => {}
                     }
                 }
-                collected.strings.insert(s.to_owned());
                 let bytes = s.as_bytes();
                 if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
                     collected
