@@ -90,10 +90,12 @@
 //!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names replaced
 //!    by rank counters (`sanitize/names.rs`), so that it analyses to the same report: the
 //!    lengths Claude Code's own text quotes travel as figures ([`Tree::set_quoted`], read by
-//!    discovery where it measures a quoted path or name); packed into a
-//!    versioned link fragment or a zip with a manifest. Opening one checks it against
-//!    [`ShareLimits`] before anything is analysed (size, files, frontmatter nesting, braces,
-//!    wildcards, glob work), and [`share::check_shareable`] tells the sender the same first.
+//!    discovery where it measures a quoted path or name), and so does the original's order
+//!    of each folder whose counters sort otherwise ([`Tree::set_order`], which every listing
+//!    of the tree follows); packed into a versioned link fragment or a zip with a manifest.
+//!    Opening one checks it against [`ShareLimits`] before anything is analysed (size,
+//!    files, frontmatter nesting, braces, wildcards, glob work, that a carried order is one),
+//!    and [`share::check_shareable`] tells the sender the same first.
 //!    What sharing keeps comes from discovery, not a second model of it: the files it read
 //!    (or counted, matched, looked up) besides the rows' text, and why
 //!    ([`report::SourceRead`] in `Report::sources`: settings layers, `~/.claude.json` with

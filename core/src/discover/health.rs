@@ -71,7 +71,7 @@ impl Discovery<'_> {
         if let Some(dir) = &facts.memory_dir {
             memories.push(self.memory_health(dir, None, true));
         }
-        let agent_dirs: Vec<(VPath, String)> = rows
+        let mut agent_dirs: Vec<(VPath, String)> = rows
             .iter()
             .filter(|r| r.group == Group::AgentMemory && r.depth == 0)
             .filter_map(|r| {
@@ -81,6 +81,8 @@ impl Discovery<'_> {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
+        // In the tree's order: a shared snapshot's is its original's (`Tree::set_order`).
+        agent_dirs.sort_by(|a, b| self.tree.cmp_paths(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
         for (dir, agent) in &agent_dirs {
             memories.push(self.memory_health(dir, Some(agent), false));
         }

@@ -65,13 +65,15 @@
 //! numbered in sorted order within their class (led by a digit, led by a letter), every
 //! counter of a class has one width (the fewest characters that number them all), and no
 //! counter starts as its run does. So a pseudonym tells a run's rank and class, never its
-//! letters or its length. One table serves the whole snapshot, case-insensitively (the case
+//! letters or its length, except that a run shorter than the width first tries a counter of
+//! its own length (so that no line of text grows where it is written). One table serves the whole snapshot, case-insensitively (the case
 //! of each letter stays), so a path and the memory-folder name that encodes it change
 //! together, and the lookups by encoded path, by the older encoding and by a
-//! case-insensitive suffix all still hit. Counters keep the order of the names, except
-//! where a renamed run sorts between two kept runs that start with its own letter (`memo`
-//! between `md` and `memory`): it moves rather than show that letter. Kept runs: the
-//! well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
+//! case-insensitive suffix all still hit. Counters need not keep the names' order: where a
+//! kept run sorts among renamed ones (`memo` between `md` and `memory`, which only a
+//! counter starting with `m` could), the snapshot carries the original's order of each
+//! folder whose shared names sort otherwise ([`Tree::set_order`]), so no row moves. Kept
+//! runs: the well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
 //! `git`, …), file extensions, drive letters, and (with `keep_file_names`) every run that is
 //! not part of the user name. The user name is replaced wherever it appears, unless
 //! `keep_user_name` (a user named like a well-known name, `claude`, stays).
@@ -79,8 +81,8 @@
 //! Where Claude Code's own text quotes a renamed name, its original length travels as a
 //! figure (`Tree::set_quoted`); where a file's text holds one (an import, a link), the line
 //! gives the difference back to placeholders (`Builder::keep_line_lengths`). There is no
-//! fallback that keeps names' shapes: when a figure still cannot be kept (kept text with no
-//! room, a moved row), [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a
+//! fallback that keeps names' shapes: when a figure still cannot be kept (a line with no
+//! room), [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a
 //! sentence in [`Sanitized::warnings`] tell the person sharing before anything is sent.
 //!
 //! With `keep_text`, contents stay as written, except the reference paths and names above,
@@ -180,6 +182,9 @@ pub struct Sanitized {
     /// What the tree's quoted names measured before ([`Tree::set_quoted`]); a payload
     /// carries it.
     quoted: BTreeMap<String, QuotedLength>,
+    /// The original's order of the folders whose shared names sort otherwise
+    /// ([`Tree::set_order`]): positions in byte order, in the original's order.
+    order: BTreeMap<VPath, Vec<usize>>,
     pseudonyms: Pseudonyms,
 }
 
@@ -193,6 +198,12 @@ impl Sanitized {
     /// Claude Code's text quotes them; a payload carries it.
     pub(crate) fn quoted(&self) -> &BTreeMap<String, QuotedLength> {
         &self.quoted
+    }
+
+    /// For each folder whose shared names sort otherwise than the original's, the positions
+    /// of its entries in byte order, in the original's order; a payload carries it.
+    pub(crate) fn order(&self) -> &BTreeMap<VPath, Vec<usize>> {
+        &self.order
     }
 
     /// The names (folder and file names, one path segment each) that the shared snapshot
@@ -290,7 +301,13 @@ pub fn sanitize(
     let collected = collected.into_inner();
     let pseudonyms = Pseudonyms::new(collected, input, options);
     let applying = Namer::Apply(&pseudonyms);
-    let built = Builder::new(&plan, tree, input, report, options, &applying).build();
+    let mut built = Builder::new(&plan, tree, input, report, options, &applying).build();
+    let order = carried_order(tree, &built.tree, &built.paths);
+    for (dir, positions) in &order {
+        let entries = built.tree.entry_names(dir);
+        let names = positions.iter().map(|&at| entries[at].0.clone()).collect();
+        built.tree.set_order(dir.clone(), names);
+    }
     let mut shared = Sanitized {
         tree: built.tree,
         input: built.input,
@@ -301,6 +318,7 @@ pub fn sanitize(
         left_out_folders: plan.left_out_folders.clone(),
         dirs: built.dirs,
         quoted: built.quoted,
+        order,
         pseudonyms,
     };
     // The one check that the copy tells what the original does: the shared snapshot
@@ -308,16 +326,6 @@ pub fn sanitize(
     // the counters cannot keep a figure, the person sharing is told before sending.
     shared.differences = shared.verify(report);
     if !shared.differences.is_empty() {
-        if let Some((a, b)) = shared.pseudonyms.disorder.first() {
-            shared.warnings.push(format!(
-                "{} names could not keep their order among the others without showing their \
-                 first letters ({} and {}, for one); the shared report may list some rows in \
-                 another order",
-                shared.pseudonyms.disorder.len() + 1,
-                shared.pseudonyms.name(a),
-                shared.pseudonyms.name(b)
-            ));
-        }
         shared.warnings.push(differing_figures(&shared.differences));
     }
     shared
@@ -375,6 +383,11 @@ pub fn basis(tree: &Tree, report: &Report) -> Tree {
     for finding in tree.diagnostics() {
         out.push_diagnostic(finding.clone());
     }
+    // A shared snapshot shared again keeps its original's lengths and order.
+    out.set_quoted(tree.quoted_lengths().clone());
+    for (dir, names) in tree.orders() {
+        out.set_order(dir.clone(), names.to_vec());
+    }
     out
 }
 
@@ -411,7 +424,7 @@ mod tests {
         assert_eq!(escape_placeholder("\\n"), "\\n");
     }
 
-    fn table(kept: &[&str], free: &[&str], strings: &[&str]) -> Pseudonyms {
+    fn table(kept: &[&str], free: &[&str]) -> Pseudonyms {
         let collected = Collected {
             runs: kept
                 .iter()
@@ -420,7 +433,6 @@ mod tests {
                 .collect(),
             spellings: kept.iter().chain(free).map(|r| (*r).to_owned()).collect(),
             extensions: kept.iter().map(|r| r.to_ascii_lowercase()).collect(),
-            strings: strings.iter().map(|s| (*s).to_owned()).collect(),
             ..Collected::default()
         };
         let input = Input {
@@ -435,7 +447,7 @@ mod tests {
         let words = [
             "alice", "alpha", "bob", "claud", "zed", "z9", "a1", "Bob", "BOB", "7e2b",
         ];
-        let table = table(&["agents", "claude"], &words, &[]);
+        let table = table(&["agents", "claude"], &words);
         let mapped: Vec<String> = words.iter().map(|w| table.name(w)).collect();
         assert_eq!(table.name("agents"), "agents");
         assert_eq!(table.name("claude"), "claude");
@@ -463,33 +475,17 @@ mod tests {
     }
 
     #[test]
-    fn a_counter_stays_on_its_side_of_a_kept_neighbour() {
-        let strings = ["/p/node_modules", "/p/src", "/p/docs"];
-        let table = table(&["node", "modules", "p"], &["src", "docs"], &strings);
-        assert!(table.disorder.is_empty(), "{:?}", table.disorder);
-        assert!(table.name("src").as_str() > "node", "{}", table.name("src"));
+    fn counters_ignore_kept_neighbours_and_never_start_as_their_run() {
+        // `memo` sorts between the kept `md` and `memory`: only a counter starting with `m`
+        // could sort there. The counters need not: the snapshot carries the order.
+        let table = table(&["md", "memory", "p"], &["memo", "notes"]);
+        let (memo, notes) = (table.name("memo"), table.name("notes"));
         assert!(
-            table.name("docs").as_str() < "node",
-            "{}",
-            table.name("docs")
+            !memo.starts_with('m') && !notes.starts_with('n'),
+            "{memo} {notes}"
         );
-    }
-
-    #[test]
-    fn a_name_between_kept_ones_of_its_letter_moves_rather_than_keep_it() {
-        // `memo` sorts between `md` and `memory`: only a counter starting with `m` could
-        // stay there. It moves instead, the order check says so, and its neighbours that
-        // can stay in place do.
-        let strings = ["/p/md", "/p/memo", "/p/memory", "/p/notes"];
-        let table = table(&["md", "memory", "p"], &["memo", "notes"], &strings);
-        let memo = table.name("memo");
-        assert!(!memo.starts_with('m'), "{memo}");
-        assert!(!table.disorder.is_empty());
-        let notes = table.name("notes");
-        assert!(
-            !notes.starts_with('n') && notes.as_str() > "memory",
-            "{notes}"
-        );
+        assert_eq!((memo.len(), notes.len()), (1, 1), "{memo} {notes}");
+        assert!(memo < notes, "{memo} {notes}");
     }
 
     #[test]
