@@ -157,7 +157,9 @@ pub mod share;
 mod text;
 mod version;
 
-pub use analyze::{analyze, analyze_with, Analysis, AnalyzeError, Input, Step, MAX_TURNS};
+pub use analyze::{
+    analyze, analyze_with, Analysis, AnalyzeError, Input, SessionKind, Step, MAX_TURNS,
+};
 pub use archive::{
     mount_zip, mount_zip_in_place, Fetch, ZipError, ZipInPlace, ZipLimits, ZipSource,
     MAX_OPEN_FETCHES,
@@ -177,7 +179,9 @@ pub use share::{
     open_share_zip_with, to_zip, ShareError, ShareLimits, SharedSnapshot, LINK_KEY, MANIFEST_NAME,
     SHARE_FORMAT,
 };
-pub use tree::{ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, Tree};
+pub use tree::{
+    ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, Tree, ORDERED_FOLDER_NAME,
+};
 pub use version::{
     first_release, Behaviour, ClaudeVersion, RuleChange, Unreproduced, Unsimulated,
     FIRST_SIMULATED, NOT_REPRODUCED, PINNED, PUBLISHED_RELEASES, RULE_CHANGES, UNSIMULATED_BEFORE,

@@ -185,8 +185,15 @@ pub struct Tree {
     quoted: BTreeMap<String, QuotedLength>,
     /// Symbolic links whose target the source knows ([`Tree::add_link`]).
     links: BTreeMap<VPath, VPath>,
+    /// Folders whose entries' listing order the source knows ([`Tree::set_listing_order`]).
+    listing_orders: BTreeMap<VPath, Vec<String>>,
     index: OnceCell<Index>,
 }
+
+/// The name of the folders whose listing order a source records ([`Tree::set_listing_order`]):
+/// the only order the analysis reads is a `skills/` folder's, which some releases list
+/// skills in.
+pub const ORDERED_FOLDER_NAME: &str = "skills";
 
 /// One folder the analysis wants listed ([`Tree::take_listings_asked`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -327,6 +334,21 @@ impl Tree {
     /// What `path` resolves to, when the source recorded it as a link ([`Tree::add_link`]).
     pub fn link_target(&self, path: &VPath) -> Option<&VPath> {
         self.links.get(path)
+    }
+
+    /// Records the order the source listed `dir`'s entries in, by name (a native
+    /// `read_dir`, a zip's entries, the browser's directory reader), where it knows one.
+    /// The tree's own order stays byte order; releases 2.1.113 to 2.1.153 list the user's
+    /// skills in the file system's order, which only the source saw. Sources record it for
+    /// folders named [`ORDERED_FOLDER_NAME`].
+    pub fn set_listing_order(&mut self, dir: VPath, names: Vec<String>) {
+        self.listing_orders.insert(dir, names);
+    }
+
+    /// The order the source listed `dir`'s entries in, when it recorded one
+    /// ([`Tree::set_listing_order`]).
+    pub fn listing_order(&self, dir: &VPath) -> Option<&[String]> {
+        self.listing_orders.get(dir).map(Vec::as_slice)
     }
 
     /// Builds a tree from listed entries, mounting each of `mounts` as a covered folder.

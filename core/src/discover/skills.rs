@@ -8,7 +8,7 @@ use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity}
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
 use crate::tree::Tree;
-use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules};
+use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillOrder};
 use crate::vpath::VPath;
 use unicode_width::UnicodeWidthStr;
 
@@ -96,7 +96,7 @@ impl Discovery<'_> {
                  skills/ (measured on 2.1.328)",
             ));
         }
-        for folder in self.tree.child_dirs(dir) {
+        for folder in self.listing_order(dir, scope) {
             let path = dir.child(&folder).child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
                 continue;
@@ -146,6 +146,67 @@ impl Discovery<'_> {
             nodes.push(node);
         }
         nodes
+    }
+}
+
+impl Discovery<'_> {
+    /// The skill folders of `dir` in the order the listing gives them: by name, but for the
+    /// user's skills on releases that list them as the file system does
+    /// ([`SkillOrder::AsListed`]), in the order the source recorded
+    /// ([`Tree::listing_order`]; a folder it did not name goes last, by name). Where the
+    /// source recorded none, by name, and the folder is noted for the report.
+    fn listing_order(&mut self, dir: &VPath, scope: Scope) -> Vec<String> {
+        let by_name = self.tree.child_dirs(dir);
+        // Measured for the user's skills only: no capture of 2.1.113-2.1.153 holds two
+        // skills of one project folder.
+        if self.paths.rules.skill_order != SkillOrder::AsListed || scope != Scope::User {
+            return by_name;
+        }
+        let Some(listed) = self.tree.listing_order(dir) else {
+            if by_name.len() > 1 {
+                self.skill_order_unknown = Some(dir.clone());
+            }
+            return by_name;
+        };
+        let mut ordered: Vec<String> = listed
+            .iter()
+            .filter(|name| by_name.binary_search(name).is_ok())
+            .cloned()
+            .collect();
+        for name in by_name {
+            if !ordered.contains(&name) {
+                ordered.push(name);
+            }
+        }
+        ordered
+    }
+
+    /// The finding for a skills folder listed by name where the release lists it in the
+    /// file system's order, which the source did not record: what depends on that order,
+    /// and whether the budget made the order decide which descriptions fit.
+    pub(super) fn note_unknown_skill_order(&mut self, over_budget: bool) {
+        let Some(dir) = self.skill_order_unknown.take() else {
+            return;
+        };
+        let release = self
+            .paths
+            .version
+            .map_or_else(String::new, |v| format!("Claude Code {v} "));
+        let depends = if over_budget {
+            "the listing's order, and, over its budget, which skills keep their descriptions"
+        } else {
+            "the listing's order (within its budget, nothing else)"
+        };
+        self.diagnostics.push(Diagnostic::new(
+            Code::SkillOrderUnknown,
+            Severity::Info,
+            Some(dir.as_str()),
+            format!(
+                "{release}lists these skills in the order the file system lists their \
+                 folders, which this snapshot does not record, so the report lists them by \
+                 name; what depends on that order: {depends}"
+            ),
+        ));
     }
 }
 

@@ -463,6 +463,10 @@ impl Reader {
             // for a transcript: asked once a folder ([`Reader::is_bulk_file`]).
             let in_config = self.config.as_ref().is_some_and(|c| dir.starts_with(c));
             let bulk_folder = in_config && self.is_bulk_file(&dir.child("x"));
+            // A skills folder's names in the order `read_dir` gives them, unsorted: some
+            // releases list skills in that order (Tree::set_listing_order).
+            let mut listed_order =
+                (dir.file_name() == memdiag_core::ORDERED_FOLDER_NAME).then(Vec::new);
             for entry in entries {
                 if skipped.stopped {
                     break 'folders;
@@ -488,6 +492,9 @@ impl Reader {
                     skipped.odd_names.push(format!("{}/{name}", dir.as_str()));
                     continue;
                 };
+                if let Some(order) = &mut listed_order {
+                    order.push(name.to_owned());
+                }
                 let entry_local = dir_local.join(&os_name);
                 if in_git && !git_wanted(&path) {
                     continue;
@@ -572,6 +579,9 @@ impl Reader {
                     // Sockets, pipes and devices hold nothing Claude Code would load.
                     skipped.unreadable += 1;
                 }
+            }
+            if let Some(order) = listed_order {
+                tree.set_listing_order(dir, order);
             }
         }
         tree.retain_diagnostics(|d| {
