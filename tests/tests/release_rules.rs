@@ -579,7 +579,11 @@ fn a_read_in_a_print_session_attaches_nothing_before_2_1_69() {
         let report = fixture.analyze();
         let read = &report.reads[0];
         let paths: Vec<String> = read.files.iter().map(|f| f.path.clone()).collect();
-        (paths, read.note.is_some(), report.session.later.on_read.files)
+        (
+            paths,
+            read.note.is_some(),
+            report.session.later.on_read.files,
+        )
     };
     let both = vec![
         "/home/alice/app/pkg/CLAUDE.md".to_owned(),
@@ -609,7 +613,10 @@ fn a_read_in_a_print_session_attaches_nothing_before_2_1_69() {
         (both.clone(), false, 1)
     );
     // The page and the command ask as an interactive session unless told otherwise.
-    assert_eq!(Fixture::parse(fixture).input.session, SessionKind::Interactive);
+    assert_eq!(
+        Fixture::parse(fixture).input.session,
+        SessionKind::Interactive
+    );
 }
 
 /// Five user skills whose folders a source listed in `order` (none recorded when empty),
@@ -676,7 +683,10 @@ fn the_users_skills_are_listed_in_the_file_systems_order_on_2_1_113_to_2_1_153()
             .collect()
     };
     let as_listed = kept(&ordered_skills("2.1.139", &order));
-    assert!(!as_listed.is_empty() && as_listed.len() < 5, "{as_listed:?}");
+    assert!(
+        !as_listed.is_empty() && as_listed.len() < 5,
+        "{as_listed:?}"
+    );
     assert_eq!(as_listed, order[..as_listed.len()]);
 }
 
@@ -708,7 +718,10 @@ fn an_unrecorded_skills_order_is_listed_by_name_and_said_where_the_release_needs
     assert_eq!(unknown(&ordered_skills("2.1.154", &[])), None);
     assert_eq!(unknown(&ordered_skills("2.1.112", &[])), None);
     assert_eq!(
-        unknown(&ordered_skills("2.1.139", &["echo", "alpha", "bravo", "charlie", "delta"])),
+        unknown(&ordered_skills(
+            "2.1.139",
+            &["echo", "alpha", "bravo", "charlie", "delta"]
+        )),
         None
     );
 }

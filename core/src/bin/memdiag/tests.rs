@@ -339,6 +339,39 @@ fn a_followed_link_records_its_target() {
     assert_eq!(elsewhere.tree().link_target(&moved), None);
 }
 
+#[test]
+fn a_skills_folder_keeps_the_order_read_dir_lists_it_in() {
+    let dir = TempDir::new();
+    for i in 1..=12 {
+        dir.write(&format!("skills/skill-{i:02}/SKILL.md"), b"x");
+    }
+    dir.write("other/b.md", b"x");
+    dir.write("other/a.md", b"x");
+    let at = vpath("/home/alice/.claude");
+    let reader = mounted(&[Mount {
+        at: at.clone(),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    let listed: Vec<String> = fs::read_dir(dir.0.join("skills"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        reader.tree().listing_order(&at.child("skills")),
+        Some(listed.as_slice())
+    );
+    // Other folders keep no order but the tree's own.
+    assert_eq!(reader.tree().listing_order(&at.child("other")), None);
+    // Asked for its skills as 2.1.113 lists them, the scan gives the file system's order.
+    let scan = scan(&format!(
+        "--home /home/alice --mount /home/alice/.claude={} --claude-version 2.1.113 \
+         --session print",
+        dir.0.display()
+    ));
+    assert_eq!(scan.input.session, memdiag_core::SessionKind::Print);
+}
+
 /// Issue 10: with a Windows-style mount, a file named `rules\secret.md` must not be read
 /// through a link named `rules` that leads out of the mount.
 #[cfg(unix)]
