@@ -18,7 +18,9 @@
 //! `tests/conformance/releases.mjs`, run by hand). [`RULE_CHANGES`] is the table of
 //! behaviour changes with the first release of each and the cases whose captures prove it;
 //! [`NOT_REPRODUCED`] names what older releases were measured to do that the core does not
-//! simulate; Claude Code's own text around the user's is per release too (`OWN_TEXT`).
+//! simulate (nothing, today); behaviours that turned on and off again are per-release
+//! tables (`SKILL_ANNOUNCEMENTS`, `SKILL_ORDERS`); Claude Code's own text around the user's
+//! is per release too (`OWN_TEXT`).
 //! Both tables are fitted to the captures (`tests/conformance/fit-tables.py`, with the
 //! replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release older than
 //! [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report carries the
@@ -38,7 +40,10 @@
 //!    folders, its byte order made once per batch. A source that sees symbolic links records
 //!    where a followed one leads ([`Tree::add_link`]: the command on the host's own paths, the
 //!    conformance replay), for imports that resolve beside the target and for the linked rules
-//!    folders older releases followed. Paths are [`VPath`]s, made by one normalising
+//!    folders older releases followed. A source that sees the order a `skills/` folder is
+//!    listed in records it ([`Tree::set_listing_order`]: the command's `read_dir`, a zip's
+//!    entries, the replay's `dir_order`), for the releases that list skills in that order;
+//!    the tree's own order stays byte order. Paths are [`VPath`]s, made by one normalising
 //!    constructor that rejects escapes. Every source (the page's folder reader, the zip
 //!    mount, the command) reads with the one limit and bulk-data list of [`limits`].
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
@@ -49,8 +54,9 @@
 //!    a synchronous [`ContentSource`] (the command, the tests, a shared snapshot). Session
 //!    transcripts and other bulk data are never requested. The [`Input`] names home,
 //!    project, config directory and OS, optionally a release to simulate (`version`), today's
-//!    date, the paths whose Read to answer, and `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the
-//!    caller knows it.
+//!    date, the paths whose Read to answer and the kind of session they are in
+//!    ([`SessionKind`]: on 2.1.59-2.1.68 a `claude -p` Read attaches nothing), and
+//!    `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
 //!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded
 //!    in flow depth, aliases, values and size), `text::references` (imports, read from Markdown text only, and
@@ -69,11 +75,13 @@
 //!    - `discover::skills`: listed skills, their listing lines, which lines keep their
 //!      description, whole or cut, under the listing's budget (`fit_listing`, each era's
 //!      way; a release's budget and built-in skills' lengths are a `version::LISTING_BUDGETS`
-//!      row), and announced ones;
+//!      row), the order the user's skills are listed in (by name, or on 2.1.113-2.1.153 the
+//!      source's recorded order, `version::SKILL_ORDERS`), and announced ones;
 //!    - `discover::memory`: auto memory (folder, caps, the backfilled index) and agent memory;
 //!    - `discover::references`: imports and links: depth, approval, exclusion, non-text;
 //!    - `discover::session`: what every session sends and costs, what a Read attaches (its
-//!      files untrimmed, `text::measure::as_attached`), what a sub-agent receives; Claude
+//!      files untrimmed, `text::measure::as_attached`; nothing where the release and the
+//!      session kind say so, `Rules::reads_attach`), what a sub-agent receives; Claude
 //!      Code's own text modelled by measured lengths;
 //!    - `discover::health`: the five reasons memory can look off, each folder's figures; its
 //!      rule-glob scan over the project runs only in a turn that asks for nothing more
