@@ -75,8 +75,8 @@
 //!    - `discover::skills`: listed skills, their listing lines, which lines keep their
 //!      description, whole or cut, under the listing's budget (`fit_listing`, each era's
 //!      way; a release's budget and built-in skills' lengths are a `version::LISTING_BUDGETS`
-//!      row), the order the user's skills are listed in (by name, or on 2.1.113-2.1.153 the
-//!      source's recorded order, `version::SKILL_ORDERS`), and announced ones;
+//!      row), the order each folder's skills are listed in (by name, or on 2.1.113-2.1.153
+//!      the source's recorded order, `version::SKILL_ORDERS`), and announced ones;
 //!    - `discover::memory`: auto memory (folder, caps, the backfilled index) and agent memory;
 //!    - `discover::references`: imports and links: depth, approval, exclusion, non-text;
 //!    - `discover::session`: what every session sends and costs, what a Read attaches (its

@@ -525,7 +525,8 @@ pub(crate) const SKILL_ANNOUNCEMENTS: &[(ClaudeVersion, SkillAnnouncement)] = &[
     (ClaudeVersion(2, 1, 257), SkillAnnouncement::OnRead),
 ];
 
-/// The order the skills listing gives the user's skills in.
+/// The order the skills listing gives the skills of one folder in (the user's, the working
+/// directory's, each parent's; the folders themselves always come in that order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SkillOrder {
     /// By folder name.
@@ -537,10 +538,11 @@ pub(crate) enum SkillOrder {
 }
 
 /// [`SkillOrder`] by release, each row holding from its release until the next: the
-/// captures of `skills-listing-line-forms` and `skills-listing-over-budget` list the user's
-/// skills by name on 2.1.112, in the order the file system listed their folders on 2.1.113
-/// (the order recorded in each capture's `dir_order`) through 2.1.153, and by name again on
-/// 2.1.154. It turns on and off, which a [`RuleChange`] cannot say.
+/// captures of `skills-listing-order-user-and-project-folders` (and, for the user's folder,
+/// `skills-listing-line-forms` and `skills-listing-over-budget`) list each folder's skills
+/// by name on 2.1.112, in the order the file system listed them on 2.1.113 (the order each
+/// capture records in `dir_order`) through 2.1.153, and by name again on 2.1.154. It turns
+/// on and off, which a [`RuleChange`] cannot say.
 pub(crate) const SKILL_ORDERS: &[(ClaudeVersion, SkillOrder)] = &[
     (ClaudeVersion(2, 1, 59), SkillOrder::ByName),
     (ClaudeVersion(2, 1, 113), SkillOrder::AsListed),
@@ -1692,7 +1694,7 @@ pub(crate) struct Rules {
     pub(crate) skill_announcement: SkillAnnouncement,
     /// How the skills listing fits its budget, and the built-in skills it lists.
     pub(crate) listing_budget: ListingBudget,
-    /// The order the listing gives the user's skills in.
+    /// The order the listing gives each folder's skills in.
     pub(crate) skill_order: SkillOrder,
 }
 

@@ -19,10 +19,10 @@
 //       the published 2.x releases, as `npm view` gives them.
 //
 // A release's capture holds only what the release sent (`startup`, `skills`, `memory`,
-// `reads`, `agents`) beside its number, and `dir_order`: every `skills` folder of the layout
-// with its entries in the order the file system listed them right before the run (the
-// order 2.1.113 to 2.1.153 list the user's skills in; run.mjs `skillsFolderOrder`); the layout (root, home, `~/.claude.json`, `.git`
-// files) is the case's and lives in its capture.json. A case the release could not run is
+// `reads`, `agents`) beside its number, and `dir_order`: every `skills` folder of the
+// layout with its entries in the order the file system listed them right before the run
+// (the order 2.1.113 to 2.1.153 list skills in; run.mjs `skillsFolderOrder`); the layout
+// (root, home, `~/.claude.json`, `.git` files) is the case's and lives in its capture.json. A case the release could not run is
 // recorded as `{ "release": …, "error": … }`.
 //
 // Old releases send the same things in other shapes (the instruction block inside a

@@ -212,7 +212,7 @@ export async function captureCase(name, release = programRelease(), { program = 
 /**
  * Every folder named `skills` below `root` that holds two entries or more, with its entries
  * in the order the file system lists them, by absolute path: releases 2.1.113 to 2.1.153 list
- * the user's skills in that order, unsorted, so the replay needs it as an input. Read with
+ * each folder's skills in that order, unsorted, so the replay needs it as an input. Read with
  * `fs.opendirSync`, which hands over the entries as the kernel gives them; `fs.readdirSync`
  * would not do: libuv's scandir sorts them by name.
  */

@@ -691,6 +691,25 @@ fn the_users_skills_are_listed_in_the_file_systems_order_on_2_1_113_to_2_1_153()
 }
 
 #[test]
+fn a_project_folders_skills_follow_its_listing_order_on_2_1_113_to_2_1_153_too() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/app/.claude/skills/one/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/app/.claude/skills/two/SKILL.md\n---\ndescription: y\n---\nb\n";
+    let names = |version: &str| {
+        let mut fixture = Fixture::parse(fixture);
+        fixture.input.version = Some(version.to_owned());
+        fixture.tree.set_listing_order(
+            memdiag_core::VPath::new("/home/alice/app/.claude/skills").expect("absolute"),
+            vec!["two".to_owned(), "one".to_owned()],
+        );
+        listed_names(&fixture.analyze())
+    };
+    assert_eq!(names("2.1.113"), ["two", "one"]);
+    assert_eq!(names("2.1.112"), ["one", "two"]);
+    assert_eq!(names("2.1.154"), ["one", "two"]);
+}
+
+#[test]
 fn an_unrecorded_skills_order_is_listed_by_name_and_said_where_the_release_needs_it() {
     let unknown = |report: &Report| {
         report

@@ -96,7 +96,7 @@ impl Discovery<'_> {
                  skills/ (measured on 2.1.328)",
             ));
         }
-        for folder in self.listing_order(dir, scope) {
+        for folder in self.listing_order(dir, source) {
             let path = dir.child(&folder).child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
                 continue;
@@ -151,20 +151,19 @@ impl Discovery<'_> {
 
 impl Discovery<'_> {
     /// The skill folders of `dir` in the order the listing gives them: by name, but for the
-    /// user's skills on releases that list them as the file system does
-    /// ([`SkillOrder::AsListed`]), in the order the source recorded
+    /// listed skills (the user's and the project folders') on releases that list them as
+    /// the file system does ([`SkillOrder::AsListed`]), in the order the source recorded
     /// ([`Tree::listing_order`]; a folder it did not name goes last, by name). Where the
     /// source recorded none, by name, and the folder is noted for the report.
-    fn listing_order(&mut self, dir: &VPath, scope: Scope) -> Vec<String> {
+    fn listing_order(&mut self, dir: &VPath, source: SkillSource) -> Vec<String> {
         let by_name = self.tree.child_dirs(dir);
-        // Measured for the user's skills only: no capture of 2.1.113-2.1.153 holds two
-        // skills of one project folder.
-        if self.paths.rules.skill_order != SkillOrder::AsListed || scope != Scope::User {
+        // A subfolder's skills are announced only from 2.1.198, after these releases.
+        if self.paths.rules.skill_order != SkillOrder::AsListed || source != SkillSource::Listed {
             return by_name;
         }
         let Some(listed) = self.tree.listing_order(dir) else {
             if by_name.len() > 1 {
-                self.skill_order_unknown = Some(dir.clone());
+                self.skill_order_unknown.push(dir.clone());
             }
             return by_name;
         };
@@ -185,9 +184,12 @@ impl Discovery<'_> {
     /// file system's order, which the source did not record: what depends on that order,
     /// and whether the budget made the order decide which descriptions fit.
     pub(super) fn note_unknown_skill_order(&mut self, over_budget: bool) {
-        let Some(dir) = self.skill_order_unknown.take() else {
-            return;
-        };
+        for dir in std::mem::take(&mut self.skill_order_unknown) {
+            self.note_unknown_order_of(&dir, over_budget);
+        }
+    }
+
+    fn note_unknown_order_of(&mut self, dir: &VPath, over_budget: bool) {
         let release = self
             .paths
             .version
