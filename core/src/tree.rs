@@ -336,6 +336,18 @@ impl Tree {
         self.links.get(path)
     }
 
+    /// The links recorded below `dir` ([`Tree::add_link`]), each with its target, in byte
+    /// order of their paths.
+    pub fn links_under<'a>(
+        &'a self,
+        dir: &'a VPath,
+    ) -> impl Iterator<Item = (&'a VPath, &'a VPath)> {
+        self.links
+            .range(dir.clone()..)
+            .take_while(move |(link, _)| link.starts_with(dir))
+            .filter(move |(link, _)| *link != dir)
+    }
+
     /// Records the order the source listed `dir`'s entries in, by name (a native
     /// `read_dir`, a zip's entries, the browser's directory reader), where it knows one.
     /// The tree's own order stays byte order; releases 2.1.113 to 2.1.153 list the user's

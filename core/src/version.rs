@@ -103,8 +103,9 @@ pub enum Behaviour {
     /// A linked worktree nested in its main repository takes only `CLAUDE.local.md` from
     /// the main repository's folders above it; before, every file of those folders.
     NestedWorktreeLocalOnly,
-    /// A `.claude/rules` linked outside the working folder is followed only where the walk
-    /// may leave it (the user's rules, approved external imports); before, always.
+    /// A `.claude/rules` linked outside the working folder, or a link inside one leading out
+    /// of it, is followed only where the walk may leave it (the user's rules, approved
+    /// external imports); before, always.
     LinkedRulesConfined,
     /// A Read in a `claude -p` or SDK session attaches the folder's files and the rules it
     /// matches, as in an interactive session; before, it attached nothing there.
@@ -368,12 +369,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         version: ClaudeVersion(2, 1, 232),
         before: ClaudeVersion(2, 1, 231),
         behaviour: Behaviour::LinkedRulesConfined,
-        summary: "a .claude/rules linked outside the working folder is followed only for the \
-                  user's rules or once external imports are approved; before, always, its \
-                  rules loading under their target's paths",
+        summary: "a .claude/rules linked outside the working folder, or a rule or subfolder \
+                  inside one linked outside it, is followed only for the user's rules or once \
+                  external imports are approved; before, always, its rules loading under \
+                  their target's paths",
         cases: &[
             "symlinked-files-load-at-the-link-path-folders-are-not-followed",
             "symlinked-rules-folders-followed-without-approval",
+            "symlinked-files-inside-a-rules-folder",
         ],
     },
     RuleChange {

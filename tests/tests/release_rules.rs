@@ -744,3 +744,41 @@ fn an_unrecorded_skills_order_is_listed_by_name_and_said_where_the_release_needs
         None
     );
 }
+
+#[test]
+fn links_inside_a_rules_folder_load_under_their_targets_and_outward_ones_only_before_2_1_232() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/app/docs/in.md\ninside target\n\
+                   //- /home/alice/app/.claude/rules/in-link.md\ninside target\n\
+                   //- /home/alice/shared/out.md\noutside target\n\
+                   //- /home/alice/app/.claude/rules/out-link.md\noutside target\n\
+                   //- /home/alice/shared/more/deep.md\ndeep rule\n";
+    let links = [
+        (
+            "/home/alice/app/.claude/rules/in-link.md",
+            "/home/alice/app/docs/in.md",
+        ),
+        (
+            "/home/alice/app/.claude/rules/out-link.md",
+            "/home/alice/shared/out.md",
+        ),
+        (
+            "/home/alice/app/.claude/rules/more",
+            "/home/alice/shared/more",
+        ),
+    ];
+    let rules = |version: Option<&str>| session_paths(&analyze_linked(version, fixture, &links));
+    // Every release measured names a linked rule by its target.
+    assert_eq!(rules(None), ["/home/alice/app/docs/in.md"]);
+    assert_eq!(rules(Some("2.1.232")), ["/home/alice/app/docs/in.md"]);
+    // Before 2.1.232 the outward ones are followed too: a file and a folder of rules, in
+    // the order of the links' names.
+    assert_eq!(
+        rules(Some("2.1.231")),
+        [
+            "/home/alice/app/docs/in.md",
+            "/home/alice/shared/more/deep.md",
+            "/home/alice/shared/out.md",
+        ]
+    );
+}
