@@ -17,8 +17,11 @@
 //! prefix test on the resolved path), at listing time and again at read time. A read opens
 //! exactly the path the listing found, never a path rebuilt from the virtual one, so a file
 //! named `rules\secret.md` in a Windows-style mount cannot be reached through a link named
-//! `rules`. Links to folders are not followed (the program does not follow a linked
-//! `.claude/rules/`). Every link left out is named in a `scan-skipped` finding.
+//! `rules`. Links to folders are not listed through; on the host's own paths the scan
+//! records where one inside the mount leads (`Tree::add_link`), so that a linked
+//! `.claude/rules/`, or a folder linked inside one, is followed as the simulated release
+//! follows it (inside the working folder always, elsewhere before 2.1.232). Every link left
+//! out is named in a `scan-skipped` finding.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
@@ -533,7 +536,21 @@ impl Reader {
                                 Ok(target) if !target.starts_with(&*folder.confine) => {
                                     skipped.outside.push(path.to_string());
                                 }
-                                _ => skipped.folder_links += 1,
+                                Ok(target) => {
+                                    // Not listed through; but where the host's paths are
+                                    // the virtual ones, the tree learns where it leads, so
+                                    // a linked rules folder (or a folder linked inside one)
+                                    // is followed as the simulated release follows it, and
+                                    // the link is not left out.
+                                    let resolved = (entry_local == local_of(&path))
+                                        .then(|| vpath_of(&target).ok())
+                                        .flatten();
+                                    match resolved {
+                                        Some(resolved) => tree.add_link(path.clone(), resolved),
+                                        None => skipped.folder_links += 1,
+                                    }
+                                }
+                                Err(_) => skipped.folder_links += 1,
                             }
                         }
                         // The link's own metadata: `add_file` resolves and confines it.
@@ -750,8 +767,10 @@ fn note_skipped(tree: &mut Tree, at: &VPath, skipped: &Skipped) {
     if skipped.folder_links > 0 {
         left_out.push(plural(
             skipped.folder_links,
-            "symbolic link to a folder (Claude Code does not follow those)",
-            "symbolic links to folders (Claude Code does not follow those)",
+            "symbolic link to a folder (followed only on the host's own paths, where the \
+             scan records where it leads)",
+            "symbolic links to folders (followed only on the host's own paths, where the \
+             scan records where they lead)",
         ));
     }
     if skipped.unreadable > 0 {

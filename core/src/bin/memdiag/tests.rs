@@ -286,7 +286,8 @@ fn lists_a_folder_and_reads_from_it() {
         tree.diagnostics()[0].message,
         "the scan left out 1 symbolic link leading outside the mounted folder, never read \
          (/home/alice/.claude/out.md) and 3 dangling or looping symbolic links and 1 symbolic \
-         link to a folder (Claude Code does not follow those) below this folder"
+         link to a folder (followed only on the host's own paths, where the scan records \
+         where it leads) below this folder"
     );
     #[cfg(unix)]
     assert_eq!(
@@ -337,6 +338,39 @@ fn a_followed_link_records_its_target() {
     let moved = vpath("/home/alice/.claude/proj/CLAUDE.md");
     assert!(elsewhere.tree().is_file(&moved));
     assert_eq!(elsewhere.tree().link_target(&moved), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_followed_folder_link_records_its_target() {
+    let dir = TempDir::new();
+    dir.write("shared/rules/team.md", b"team rule\n");
+    fs::create_dir_all(dir.0.join("proj/.claude")).unwrap();
+    std::os::unix::fs::symlink(dir.0.join("shared/rules"), dir.0.join("proj/.claude/rules"))
+        .unwrap();
+    let root = vpath(dir.0.to_str().unwrap());
+    let link = root.join("proj/.claude/rules").unwrap();
+    let reader = mounted(&[Mount {
+        at: root.clone(),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    assert_eq!(
+        reader.tree().link_target(&link),
+        Some(&root.join("shared/rules").unwrap())
+    );
+    // Mounted elsewhere, the target has no virtual path to name.
+    let elsewhere = mounted(&[Mount {
+        at: vpath("/home/alice/.claude"),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    assert_eq!(
+        elsewhere
+            .tree()
+            .link_target(&vpath("/home/alice/.claude/proj/.claude/rules")),
+        None
+    );
 }
 
 #[test]
