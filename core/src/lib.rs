@@ -38,9 +38,10 @@
 //!    a turn looks into and for single paths inside unlisted ones ([`Tree::take_probes_asked`],
 //!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of
 //!    folders, its byte order made once per batch. A source that sees symbolic links records
-//!    where a followed one leads ([`Tree::add_link`]: the command on the host's own paths, the
-//!    conformance replay), for imports that resolve beside the target and for the linked rules
-//!    folders older releases followed. A source that sees the order a `skills/` folder is
+//!    where a followed one leads ([`Tree::add_link`]: the command's file and folder links on
+//!    the host's own paths, the conformance replay), for imports that resolve beside the
+//!    target, and for linked rules folders and the links inside one (loaded under their
+//!    targets' paths; outward ones only before 2.1.232). A source that sees the order a `skills/` folder is
 //!    listed in records it ([`Tree::set_listing_order`]: the command's `read_dir`, a zip's
 //!    entries, the replay's `dir_order`), for the releases that list skills in that order;
 //!    the tree's own order stays byte order. Paths are [`VPath`]s, made by one normalising
@@ -71,7 +72,7 @@
 //!    - `discover::walk`: the managed policy, the user's files, the directory walk from `/`
 //!      to the project (three names, every folder's rules, the `AGENTS.md` fallback,
 //!      worktrees inside their main repository), and the folders below the project;
-//!    - `discover::rules`: a `.claude/rules/` folder and what `paths` means;
+//!    - `discover::rules`: a `.claude/rules/` folder, the links in it, and what `paths` means;
 //!    - `discover::skills`: listed skills, their listing lines, which lines keep their
 //!      description, whole or cut, under the listing's budget (`fit_listing`, each era's
 //!      way; a release's budget and built-in skills' lengths are a `version::LISTING_BUDGETS`
