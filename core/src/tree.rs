@@ -348,11 +348,11 @@ impl Tree {
             .filter(move |(link, _)| *link != dir)
     }
 
-    /// Records the order the source listed `dir`'s entries in, by name (a native
-    /// `read_dir`, a zip's entries, the browser's directory reader), where it knows one.
-    /// The tree's own order stays byte order; releases 2.1.113 to 2.1.153 list the user's
-    /// skills in the file system's order, which only the source saw. Sources record it for
-    /// folders named [`ORDERED_FOLDER_NAME`].
+    /// Records the order the source listed `dir`'s entries in, by name (the command's
+    /// `read_dir`, a zip's entries), where it knows one. The tree's own order stays byte
+    /// order; releases 2.1.113 to 2.1.153 list each folder's skills in the file system's
+    /// order, which only the source saw. Sources record it for folders named
+    /// [`ORDERED_FOLDER_NAME`].
     pub fn set_listing_order(&mut self, dir: VPath, names: Vec<String>) {
         self.listing_orders.insert(dir, names);
     }

@@ -782,3 +782,22 @@ fn links_inside_a_rules_folder_load_under_their_targets_and_outward_ones_only_be
         ]
     );
 }
+
+#[test]
+fn a_recorded_order_places_every_name_it_lists_and_the_rest_after_by_name() {
+    // `a` sorts after `a-b` in the tree (a folder sorts as if followed by `/`), not in a
+    // plain string order: the recorded order must not depend on either.
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/.claude/skills/a/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/.claude/skills/a-b/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/.claude/skills/z/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/.claude/skills/m/SKILL.md\n---\ndescription: x\n---\nb\n";
+    let mut fixture = Fixture::parse(fixture);
+    fixture.input.version = Some("2.1.120".to_owned());
+    fixture.tree.set_listing_order(
+        memdiag_core::VPath::new("/home/alice/.claude/skills").expect("absolute"),
+        // A name twice, one that is gone, and `m` left out.
+        ["a", "gone", "z", "a-b", "a"].map(str::to_owned).to_vec(),
+    );
+    assert_eq!(listed_names(&fixture.analyze()), ["a", "z", "a-b", "m"]);
+}

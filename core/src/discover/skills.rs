@@ -167,16 +167,20 @@ impl Discovery<'_> {
             }
             return by_name;
         };
+        // Sets, not searches of the lists: a folder may hold many thousands of names.
+        let present: std::collections::HashSet<&str> = by_name.iter().map(String::as_str).collect();
+        let mut placed = std::collections::HashSet::new();
         let mut ordered: Vec<String> = listed
             .iter()
-            .filter(|name| by_name.binary_search(name).is_ok())
+            .filter(|name| present.contains(name.as_str()) && placed.insert(name.as_str()))
             .cloned()
             .collect();
-        for name in by_name {
-            if !ordered.contains(&name) {
-                ordered.push(name);
-            }
-        }
+        ordered.extend(
+            by_name
+                .iter()
+                .filter(|n| !placed.contains(n.as_str()))
+                .cloned(),
+        );
         ordered
     }
 
