@@ -39,6 +39,36 @@ pub struct Input {
     /// Files whose Read the report answers ([`Report::reads`]): absolute, or relative to
     /// the project.
     pub reads: Vec<String>,
+    /// How the session whose Reads are answered was started: on some releases a Read
+    /// attaches nothing in a `claude -p` or SDK session ([`SessionKind`]).
+    pub session: SessionKind,
+}
+
+/// How a Claude Code session was started, which on some releases decides what a Read
+/// attaches ([`crate::Behaviour::PrintSessionReadsAttach`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SessionKind {
+    /// `claude` in a terminal: the page's and the command's default.
+    #[default]
+    Interactive,
+    /// `claude -p` or the Agent SDK: the conformance captures are these.
+    Print,
+}
+
+impl SessionKind {
+    /// Parses `interactive` or `print` (also `-p` and `sdk`).
+    ///
+    /// # Errors
+    /// Any other word, with a message for a person.
+    pub fn parse(text: &str) -> Result<SessionKind, String> {
+        match text.trim() {
+            "interactive" => Ok(SessionKind::Interactive),
+            "print" | "-p" | "sdk" => Ok(SessionKind::Print),
+            other => Err(format!(
+                "{other:?} is not a session kind: interactive, or print (claude -p and SDK)"
+            )),
+        }
+    }
 }
 
 /// One turn of the analysis loop.
@@ -245,6 +275,7 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
         reads: input.reads.clone(),
         disable_auto_memory_env: input.disable_auto_memory_env.clone(),
         skill_listing_budget_env: input.skill_listing_budget_env.clone(),
+        session: input.session,
     })
 }
 

@@ -344,6 +344,39 @@ impl Seek for Backing {
     }
 }
 
+/// The order an archive lists the entries of each `skills/` folder in
+/// ([`Tree::set_listing_order`]): the order the tool that made it walked the folder in,
+/// which zip tools take from the file system. Each folder's names with the set of them.
+#[derive(Default)]
+struct ListingOrders(BTreeMap<VPath, (Vec<String>, std::collections::HashSet<String>)>);
+
+impl ListingOrders {
+    /// Notes where `path`'s first segment below a `skills/` folder above it first appears.
+    fn note(&mut self, path: &VPath) {
+        let below_one = |p: &VPath| {
+            let mut segments = p.as_str().split('/');
+            segments.next_back();
+            segments.any(|s| s == crate::tree::ORDERED_FOLDER_NAME)
+        };
+        if !below_one(path) {
+            return;
+        }
+        for dir in path.ancestors().skip(1) {
+            if dir.file_name() != crate::tree::ORDERED_FOLDER_NAME {
+                continue;
+            }
+            let Some(name) = path.strip_prefix(&dir).and_then(|r| r.split('/').next()) else {
+                continue;
+            };
+            let name = name.to_owned();
+            let (names, seen) = self.0.entry(dir).or_default();
+            if seen.insert(name.clone()) {
+                names.push(name);
+            }
+        }
+    }
+}
+
 /// Lists an opened archive's entries into `tree` below `root` (see [`mount_zip`]).
 fn list_archive(
     tree: &mut Tree,
@@ -353,6 +386,7 @@ fn list_archive(
     limits: ZipLimits,
 ) -> ZipSource {
     let mut entries = BTreeMap::new();
+    let mut orders = ListingOrders::default();
     if archive.has_duplicate_names() {
         // The zip reader keeps one entry per name and does not say which names repeat.
         tree.push_diagnostic(Diagnostic::new(
@@ -399,10 +433,14 @@ fn list_archive(
                 ));
             }
             Listing::File(path, file) => {
+                orders.note(&path);
                 entries.insert(path.clone(), index);
                 tree.insert(path, file);
             }
-            Listing::Dir(path) => tree.add_dir(path),
+            Listing::Dir(path) => {
+                orders.note(&path);
+                tree.add_dir(path);
+            }
             Listing::Nothing => {}
             Listing::Rejected(why) => tree.push_diagnostic(Diagnostic::new(
                 Code::ZipEntryRejected,
@@ -411,6 +449,9 @@ fn list_archive(
                 format!("zip entry left out: {why}"),
             )),
         }
+    }
+    for (dir, (names, _)) in orders.0 {
+        tree.set_listing_order(dir, names);
     }
     tree.add_mount(root);
     ZipSource {
@@ -717,6 +758,28 @@ mod tests {
             }
         }
         writer.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn records_the_order_a_skills_folder_is_listed_in() {
+        let bytes = archive(&[
+            Item::File("home/u/.claude/skills/zeta/SKILL.md", b"z"),
+            Item::Dir("home/u/.claude/skills/alpha/"),
+            Item::File("home/u/.claude/skills/alpha/SKILL.md", b"a"),
+            Item::File("home/u/.claude/skills/mid/SKILL.md", b"m"),
+            Item::File("home/u/.claude/CLAUDE.md", b"c"),
+        ]);
+        let (tree, _) = mount(bytes, ZipLimits::default());
+        let skills = VPath::new("/home/alice/home/u/.claude/skills").unwrap();
+        assert_eq!(
+            tree.listing_order(&skills),
+            Some(&["zeta".to_owned(), "alpha".to_owned(), "mid".to_owned()][..])
+        );
+        // Only skills folders: the tree keeps byte order for the rest.
+        assert_eq!(
+            tree.listing_order(&VPath::new("/home/alice/home/u/.claude").unwrap()),
+            None
+        );
     }
 
     fn small_limits() -> ZipLimits {

@@ -98,6 +98,8 @@ pub(crate) struct Paths {
     pub(crate) disable_auto_memory_env: Option<String>,
     /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`, when known.
     pub(crate) skill_listing_budget_env: Option<String>,
+    /// How the session was started, for what a Read attaches.
+    pub(crate) session: crate::analyze::SessionKind,
 }
 
 /// What one discovery pass found.
@@ -184,6 +186,10 @@ struct Discovery<'a> {
     /// Skill announcements a Read reached that the next Read sends (releases that announced
     /// them one Read late), with their units.
     announce_on_next_read: Vec<(String, u64)>,
+    /// The skills folders the release lists in the file system's order, which the source
+    /// did not record (`skills.rs`): their skills are listed by name instead, and the report
+    /// says so.
+    skill_order_unknown: Vec<VPath>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -201,6 +207,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         git_root: None,
         skill_lines: Vec::new(),
         announce_on_next_read: Vec::new(),
+        skill_order_unknown: Vec::new(),
         attached: BTreeMap::new(),
         sources: BTreeMap::new(),
         read: BTreeSet::new(),

@@ -18,7 +18,9 @@
 //! `tests/conformance/releases.mjs`, run by hand). [`RULE_CHANGES`] is the table of
 //! behaviour changes with the first release of each and the cases whose captures prove it;
 //! [`NOT_REPRODUCED`] names what older releases were measured to do that the core does not
-//! simulate; Claude Code's own text around the user's is per release too (`OWN_TEXT`).
+//! simulate (nothing, today); behaviours that turned on and off again are per-release
+//! tables (`SKILL_ANNOUNCEMENTS`, `SKILL_ORDERS`); Claude Code's own text around the user's
+//! is per release too (`OWN_TEXT`).
 //! Both tables are fitted to the captures (`tests/conformance/fit-tables.py`, with the
 //! replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release older than
 //! [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report carries the
@@ -36,9 +38,13 @@
 //!    a turn looks into and for single paths inside unlisted ones ([`Tree::take_probes_asked`],
 //!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of
 //!    folders, its byte order made once per batch. A source that sees symbolic links records
-//!    where a followed one leads ([`Tree::add_link`]: the command on the host's own paths, the
-//!    conformance replay), for imports that resolve beside the target and for the linked rules
-//!    folders older releases followed. Paths are [`VPath`]s, made by one normalising
+//!    where a followed one leads ([`Tree::add_link`]: the command's file and folder links on
+//!    the host's own paths, the conformance replay), for imports that resolve beside the
+//!    target, and for linked rules folders and the links inside one (loaded under their
+//!    targets' paths; outward ones only before 2.1.232). A source that sees the order a `skills/` folder is
+//!    listed in records it ([`Tree::set_listing_order`]: the command's `read_dir`, a zip's
+//!    entries, the replay's `dir_order`), for the releases that list skills in that order;
+//!    the tree's own order stays byte order. Paths are [`VPath`]s, made by one normalising
 //!    constructor that rejects escapes. Every source (the page's folder reader, the zip
 //!    mount, the command) reads with the one limit and bulk-data list of [`limits`].
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
@@ -49,8 +55,9 @@
 //!    a synchronous [`ContentSource`] (the command, the tests, a shared snapshot). Session
 //!    transcripts and other bulk data are never requested. The [`Input`] names home,
 //!    project, config directory and OS, optionally a release to simulate (`version`), today's
-//!    date, the paths whose Read to answer, and `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the
-//!    caller knows it.
+//!    date, the paths whose Read to answer and the kind of session they are in
+//!    ([`SessionKind`]: on 2.1.59-2.1.68 a `claude -p` Read attaches nothing), and
+//!    `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
 //!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded
 //!    in flow depth, aliases, values and size; `frontmatter/spans.rs` says where each key,
@@ -66,15 +73,17 @@
 //!    - `discover::walk`: the managed policy, the user's files, the directory walk from `/`
 //!      to the project (three names, every folder's rules, the `AGENTS.md` fallback,
 //!      worktrees inside their main repository), and the folders below the project;
-//!    - `discover::rules`: a `.claude/rules/` folder and what `paths` means;
+//!    - `discover::rules`: a `.claude/rules/` folder, the links in it, and what `paths` means;
 //!    - `discover::skills`: listed skills, their listing lines, which lines keep their
 //!      description, whole or cut, under the listing's budget (`fit_listing`, each era's
 //!      way; a release's budget and built-in skills' lengths are a `version::LISTING_BUDGETS`
-//!      row), and announced ones;
+//!      row), the order each folder's skills are listed in (by name, or on 2.1.113-2.1.153
+//!      the source's recorded order, `version::SKILL_ORDERS`), and announced ones;
 //!    - `discover::memory`: auto memory (folder, caps, the backfilled index) and agent memory;
 //!    - `discover::references`: imports and links: depth, approval, exclusion, non-text;
 //!    - `discover::session`: what every session sends and costs, what a Read attaches (its
-//!      files untrimmed, `text::measure::as_attached`), what a sub-agent receives; Claude
+//!      files untrimmed, `text::measure::as_attached`; nothing where the release and the
+//!      session kind say so, `Rules::reads_attach`), what a sub-agent receives; Claude
 //!      Code's own text modelled by measured lengths;
 //!    - `discover::health`: the five reasons memory can look off, each folder's figures; its
 //!      rule-glob scan over the project runs only in a turn that asks for nothing more
@@ -164,7 +173,9 @@ pub mod share;
 mod text;
 mod version;
 
-pub use analyze::{analyze, analyze_with, Analysis, AnalyzeError, Input, Step, MAX_TURNS};
+pub use analyze::{
+    analyze, analyze_with, Analysis, AnalyzeError, Input, SessionKind, Step, MAX_TURNS,
+};
 pub use archive::{
     mount_zip, mount_zip_in_place, Fetch, ZipError, ZipInPlace, ZipLimits, ZipSource,
     MAX_OPEN_FETCHES,
@@ -184,7 +195,9 @@ pub use share::{
     open_share_zip_with, to_zip, ShareError, ShareLimits, SharedSnapshot, LINK_KEY, MANIFEST_NAME,
     SHARE_FORMAT,
 };
-pub use tree::{ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, Tree};
+pub use tree::{
+    ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, Tree, ORDERED_FOLDER_NAME,
+};
 pub use version::{
     first_release, Behaviour, ClaudeVersion, RuleChange, Unreproduced, Unsimulated,
     FIRST_SIMULATED, NOT_REPRODUCED, PINNED, PUBLISHED_RELEASES, RULE_CHANGES, UNSIMULATED_BEFORE,

@@ -855,6 +855,9 @@ pub enum Code {
     SkillDuplicateName,
     /// A skill without a description.
     SkillNoDescription,
+    /// Skills a simulated release lists in the file system's order, which the snapshot does
+    /// not record.
+    SkillOrderUnknown,
     /// A `SKILL.md` deeper than Claude Code looks.
     SkillTooDeep,
     /// A reference whose target does not exist.
@@ -868,7 +871,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in order.
-    pub const ALL: [Code; 46] = [
+    pub const ALL: [Code; 47] = [
         Code::AgentMemoryMissing,
         Code::AgentMemoryOrphan,
         Code::AutoMemoryDisabled,
@@ -911,6 +914,7 @@ impl Code {
         Code::SkillDescriptionTruncated,
         Code::SkillDuplicateName,
         Code::SkillNoDescription,
+        Code::SkillOrderUnknown,
         Code::SkillTooDeep,
         Code::UnresolvedReference,
         Code::ZipEntryRejected,
@@ -962,6 +966,7 @@ impl Code {
             Code::SkillDescriptionTruncated => "skill-description-truncated",
             Code::SkillDuplicateName => "skill-duplicate-name",
             Code::SkillNoDescription => "skill-no-description",
+            Code::SkillOrderUnknown => "skill-order-unknown",
             Code::SkillTooDeep => "skill-too-deep",
             Code::UnresolvedReference => "unresolved-reference",
             Code::ZipEntryRejected => "zip-entry-rejected",

@@ -731,6 +731,7 @@ impl Payload {
                 reads: Vec::new(),
                 disable_auto_memory_env: None,
                 skill_listing_budget_env: None,
+                session: crate::SessionKind::Interactive,
             },
             made: self.made,
             text_kept: self.text_kept,

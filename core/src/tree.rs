@@ -216,8 +216,15 @@ pub struct Tree {
     /// The order a shared snapshot's original listed some folders' entries in
     /// ([`Tree::set_order`]).
     order: BTreeMap<VPath, Vec<String>>,
+    /// Folders whose entries' listing order the source knows ([`Tree::set_listing_order`]).
+    listing_orders: BTreeMap<VPath, Vec<String>>,
     index: OnceCell<Index>,
 }
+
+/// The name of the folders whose listing order a source records ([`Tree::set_listing_order`]):
+/// the only order the analysis reads is a `skills/` folder's, which some releases list
+/// skills in.
+pub const ORDERED_FOLDER_NAME: &str = "skills";
 
 /// One folder the analysis wants listed ([`Tree::take_listings_asked`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -442,6 +449,33 @@ impl Tree {
     /// What `path` resolves to, when the source recorded it as a link ([`Tree::add_link`]).
     pub fn link_target(&self, path: &VPath) -> Option<&VPath> {
         self.links.get(path)
+    }
+
+    /// The links recorded below `dir` ([`Tree::add_link`]), each with its target, in byte
+    /// order of their paths.
+    pub fn links_under<'a>(
+        &'a self,
+        dir: &'a VPath,
+    ) -> impl Iterator<Item = (&'a VPath, &'a VPath)> {
+        self.links
+            .range(dir.clone()..)
+            .take_while(move |(link, _)| link.starts_with(dir))
+            .filter(move |(link, _)| *link != dir)
+    }
+
+    /// Records the order the source listed `dir`'s entries in, by name (the command's
+    /// `read_dir`, a zip's entries), where it knows one. The tree's own order stays byte
+    /// order; releases 2.1.113 to 2.1.153 list each folder's skills in the file system's
+    /// order, which only the source saw. Sources record it for folders named
+    /// [`ORDERED_FOLDER_NAME`].
+    pub fn set_listing_order(&mut self, dir: VPath, names: Vec<String>) {
+        self.listing_orders.insert(dir, names);
+    }
+
+    /// The order the source listed `dir`'s entries in, when it recorded one
+    /// ([`Tree::set_listing_order`]).
+    pub fn listing_order(&self, dir: &VPath) -> Option<&[String]> {
+        self.listing_orders.get(dir).map(Vec::as_slice)
     }
 
     /// Builds a tree from listed entries, mounting each of `mounts` as a covered folder.
@@ -1200,7 +1234,8 @@ impl Tree {
 }
 
 /// Two trees are equal when they list the same files with the same entries, name the same
-/// folders and mounts, and hold the same findings and the same unlisted folders.
+/// folders and mounts, hold the same findings and the same unlisted folders, and carry the
+/// same quoted lengths and orders.
 impl PartialEq for Tree {
     fn eq(&self, other: &Tree) -> bool {
         self.len() == other.len()
@@ -1212,6 +1247,7 @@ impl PartialEq for Tree {
             && self.unlisted == other.unlisted
             && self.quoted == other.quoted
             && self.order == other.order
+            && self.listing_orders == other.listing_orders
     }
 }
 

@@ -103,9 +103,13 @@ pub enum Behaviour {
     /// A linked worktree nested in its main repository takes only `CLAUDE.local.md` from
     /// the main repository's folders above it; before, every file of those folders.
     NestedWorktreeLocalOnly,
-    /// A `.claude/rules` linked outside the working folder is followed only where the walk
-    /// may leave it (the user's rules, approved external imports); before, always.
+    /// A `.claude/rules` linked outside the working folder, or a link inside one leading out
+    /// of it, is followed only where the walk may leave it (the user's rules, approved
+    /// external imports); before, always.
     LinkedRulesConfined,
+    /// A Read in a `claude -p` or SDK session attaches the folder's files and the rules it
+    /// matches, as in an interactive session; before, it attached nothing there.
+    PrintSessionReadsAttach,
 }
 
 impl Behaviour {
@@ -138,6 +142,7 @@ impl Behaviour {
             Behaviour::FileSizeCap => "file-size-cap",
             Behaviour::NestedWorktreeLocalOnly => "nested-worktree-local-only",
             Behaviour::LinkedRulesConfined => "linked-rules-confined",
+            Behaviour::PrintSessionReadsAttach => "print-session-reads-attach",
         }
     }
 }
@@ -212,6 +217,20 @@ pub const RULE_CHANGES: &[RuleChange] = &[
                   from the main repository's folders above it; before, their CLAUDE.md, \
                   .claude/CLAUDE.md and rules too",
         cases: &["worktree-nested-in-main-repository-walk"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 69),
+        before: ClaudeVersion(2, 1, 68),
+        behaviour: Behaviour::PrintSessionReadsAttach,
+        summary: "in claude -p and SDK sessions a Read attaches its folders' files and the \
+                  rules it matches; before, it attached nothing there (2.1.68's print session \
+                  never collects the files a Read makes relevant), while interactive sessions \
+                  attached them as later releases do",
+        cases: &[
+            "nested-read-dot-claude-local-and-rules-once",
+            "rule-paths-patterns-match-on-read",
+            "walk-order-and-three-names",
+        ],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 72),
@@ -350,12 +369,14 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         version: ClaudeVersion(2, 1, 232),
         before: ClaudeVersion(2, 1, 231),
         behaviour: Behaviour::LinkedRulesConfined,
-        summary: "a .claude/rules linked outside the working folder is followed only for the \
-                  user's rules or once external imports are approved; before, always, its \
-                  rules loading under their target's paths",
+        summary: "a .claude/rules linked outside the working folder, or a rule or subfolder \
+                  inside one linked outside it, is followed only for the user's rules or once \
+                  external imports are approved; before, always, its rules loading under \
+                  their target's paths",
         cases: &[
             "symlinked-files-load-at-the-link-path-folders-are-not-followed",
             "symlinked-rules-folders-followed-without-approval",
+            "symlinked-files-inside-a-rules-folder",
         ],
     },
     RuleChange {
@@ -444,50 +465,7 @@ pub struct Unreproduced {
 }
 
 /// The measured differences the core does not reproduce, oldest first.
-pub const NOT_REPRODUCED: &[Unreproduced] = &[
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 59),
-        to: ClaudeVersion(2, 1, 68),
-        summary: "in claude -p and SDK sessions (which the captures are) a Read attaches nothing: their session never collects the files a Read makes relevant (2.1.68's code); interactive sessions attach them as later releases do, as the report shows",
-        cases: &[
-            "agents-md-ignored-when-a-parent-has-claude-md",
-            "claude-md-excludes-merged-across-settings",
-            "generated-01",
-            "generated-02",
-            "generated-04",
-            "generated-06",
-            "managed-policy-claude-md-and-rules-never-excluded",
-            "nested-read-dot-claude-local-and-rules-once",
-            "nested-read-no-depth-limit-and-no-skip-list",
-            "nested-read-outside-and-at-the-working-directory",
-            "rule-paths-missing-empty-or-only-globstar-load-at-startup",
-            "rule-paths-patterns-match-on-read",
-            "rule-paths-user-rule-relative-to-cwd-in-subdirectory",
-            "walk-every-parent-directory-and-its-rules",
-            "walk-order-and-three-names",
-            "walk-parent-rule-paths-relative-to-its-folder",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 113),
-        to: ClaudeVersion(2, 1, 153),
-        summary: "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
-        cases: &[
-            "skills-listing-budget-from-env",
-            "skills-listing-line-forms",
-            "skills-listing-max-desc-chars-setting",
-            "skills-listing-over-budget",
-        ],
-    },
-    Unreproduced {
-        from: ClaudeVersion(2, 1, 118),
-        to: ClaudeVersion(2, 1, 129),
-        summary: "the user's skills are listed in the order the file system lists their folders, unsorted, which a snapshot does not keep (the core lists them sorted, as 2.1.112 and 2.1.154 on do); over the budget that order also decides which descriptions fit",
-        cases: &[
-            "skills-listing-budget-fraction-setting",
-        ],
-    },
-];
+pub const NOT_REPRODUCED: &[Unreproduced] = &[];
 
 /// The first release with `behaviour`.
 pub fn first_release(behaviour: Behaviour) -> ClaudeVersion {
@@ -548,6 +526,30 @@ pub(crate) const SKILL_ANNOUNCEMENTS: &[(ClaudeVersion, SkillAnnouncement)] = &[
     (ClaudeVersion(2, 1, 231), SkillAnnouncement::OnNextRead),
     (ClaudeVersion(2, 1, 233), SkillAnnouncement::Never),
     (ClaudeVersion(2, 1, 257), SkillAnnouncement::OnRead),
+];
+
+/// The order the skills listing gives the skills of one folder in (the user's, the working
+/// directory's, each parent's; the folders themselves always come in that order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SkillOrder {
+    /// By folder name.
+    ByName,
+    /// In the order the file system lists their folders, unsorted: a source records it
+    /// where it knows it ([`crate::Tree::set_listing_order`]); elsewhere the core lists them
+    /// by name and says that the order is not known.
+    AsListed,
+}
+
+/// [`SkillOrder`] by release, each row holding from its release until the next: the
+/// captures of `skills-listing-order-user-and-project-folders` (and, for the user's folder,
+/// `skills-listing-line-forms` and `skills-listing-over-budget`) list each folder's skills
+/// by name on 2.1.112, in the order the file system listed them on 2.1.113 (the order each
+/// capture records in `dir_order`) through 2.1.153, and by name again on 2.1.154. It turns
+/// on and off, which a [`RuleChange`] cannot say.
+pub(crate) const SKILL_ORDERS: &[(ClaudeVersion, SkillOrder)] = &[
+    (ClaudeVersion(2, 1, 59), SkillOrder::ByName),
+    (ClaudeVersion(2, 1, 113), SkillOrder::AsListed),
+    (ClaudeVersion(2, 1, 154), SkillOrder::ByName),
 ];
 
 /// "Your MEMORY.md is currently empty. …": what a sub-agent's memory section holds when its
@@ -651,7 +653,7 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 12_463,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 122),
+        since: ClaudeVersion(2, 1, 118),
         block_wrap: 193,
         skills_listing: 2_573,
         memory_section: 12_463,
@@ -663,7 +665,19 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 12_765,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 148),
+        since: ClaudeVersion(2, 1, 145),
+        block_wrap: 193,
+        skills_listing: 3_203,
+        memory_section: 12_765,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 146),
+        block_wrap: 193,
+        skills_listing: 3_206,
+        memory_section: 12_765,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 147),
         block_wrap: 193,
         skills_listing: 3_356,
         memory_section: 12_765,
@@ -1683,6 +1697,8 @@ pub(crate) struct Rules {
     pub(crate) skill_announcement: SkillAnnouncement,
     /// How the skills listing fits its budget, and the built-in skills it lists.
     pub(crate) listing_budget: ListingBudget,
+    /// The order the listing gives each folder's skills in.
+    pub(crate) skill_order: SkillOrder,
 }
 
 /// Why a release cannot be simulated.
@@ -1766,6 +1782,11 @@ impl Rules {
                 .find(|row| version.is_none_or(|v| v >= row.since))
                 .copied()
                 .unwrap_or(LISTING_BUDGETS[0]),
+            skill_order: SKILL_ORDERS
+                .iter()
+                .rev()
+                .find(|(since, _)| version.is_none_or(|v| v >= *since))
+                .map_or(SkillOrder::ByName, |(_, order)| *order),
         }
     }
 
@@ -1784,6 +1805,15 @@ impl Rules {
     /// Whether `behaviour` applies under these rules.
     pub(crate) fn has(&self, behaviour: Behaviour) -> bool {
         self.release.is_none_or(|v| v >= first_release(behaviour))
+    }
+
+    /// Whether a Read attaches anything in a session started as `session`: always in an
+    /// interactive one; in a `claude -p` or SDK one from 2.1.69 (2.1.68's code gives the
+    /// print session's tools no set to collect what a Read makes relevant, its interactive
+    /// session one).
+    pub(crate) fn reads_attach(&self, session: crate::analyze::SessionKind) -> bool {
+        session == crate::analyze::SessionKind::Interactive
+            || self.has(Behaviour::PrintSessionReadsAttach)
     }
 }
 
@@ -1854,5 +1884,8 @@ mod tests {
         assert_eq!(LISTING_BUDGETS[0].since, FIRST_SIMULATED);
         assert_eq!(Rules::at(None).listing_budget.since, PINNED);
         assert_eq!(EMPTY_AGENT_INDEX[0].0, FIRST_SIMULATED);
+        assert!(SKILL_ORDERS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(SKILL_ORDERS[0].0, FIRST_SIMULATED);
+        assert_eq!(Rules::at(None).skill_order, SkillOrder::ByName);
     }
 }

@@ -19,8 +19,10 @@
 //       the published 2.x releases, as `npm view` gives them.
 //
 // A release's capture holds only what the release sent (`startup`, `skills`, `memory`,
-// `reads`, `agents`) beside its number; the layout (root, home, `~/.claude.json`, `.git`
-// files) is the case's and lives in its capture.json. A case the release could not run is
+// `reads`, `agents`) beside its number, and `dir_order`: every `skills` folder of the
+// layout with its entries in the order the file system listed them right before the run
+// (the order 2.1.113 to 2.1.153 list skills in; run.mjs `skillsFolderOrder`); the layout
+// (root, home, `~/.claude.json`, `.git` files) is the case's and lives in its capture.json. A case the release could not run is
 // recorded as `{ "release": …, "error": … }`.
 //
 // Old releases send the same things in other shapes (the instruction block inside a
@@ -87,6 +89,17 @@ function slim(records) {
   }));
 }
 
+/**
+ * What a release needs in its environment to run the cases at all. 2.1.69 defers every tool
+ * behind ToolSearch by default (its `tengu_defer_all_bn4` flag defaults on), so its first
+ * request offers ToolSearch alone and the stand-in's scripted Read is never made;
+ * `ENABLE_TOOL_SEARCH=false` is its switch back to sending the tools themselves (2.1.69's
+ * code: "standard" mode). Nothing else of what a capture holds depends on it.
+ */
+const RELEASE_ENV = {
+  '2.1.69': { ENABLE_TOOL_SEARCH: 'false' },
+};
+
 const rawFile = (ver, name) => path.join(RELEASES, 'raw', ver, `${name}.json`);
 const captureFile = (name, ver) => path.join(CASES_DIR, name, 'releases', `${ver}.json`);
 
@@ -139,6 +152,9 @@ function rebuild(ver, names = caseNames()) {
         const full = buildCapture({ release: ver, records: raw.records, script: raw.script, builtIns });
         capture = { release: ver, startup: full.startup, skills: full.skills, memory: full.memory,
           reads: full.reads, agents: full.agents };
+        // The order the file system listed the skills folders in, for the releases that
+        // list skills that way (kept from 2.1.113's re-recording on; older raw files lack it).
+        if (raw.dir_order && Object.keys(raw.dir_order).length) capture.dir_order = raw.dir_order;
       } catch (e) {
         capture = { release: ver, error: e.message };
       }
@@ -166,7 +182,10 @@ async function record(ver, names, keep) {
     try {
       await captureCase(name, ver, {
         program,
-        onRecords: (records, script) => { kept = { records: slim(records), script }; },
+        env: RELEASE_ENV[ver] ?? {},
+        onRecords: (records, script, dirOrder) => {
+          kept = { records: slim(records), script, dir_order: dirOrder };
+        },
       });
     } catch (e) {
       // What the program sent is kept even when it does not make a capture yet.

@@ -127,7 +127,7 @@ export function programCommand(program) {
   return program.endsWith('.js') ? [process.execPath, [program]] : [program, []];
 }
 
-async function runProgram(c, where, program) {
+async function runProgram(c, where, program, releaseEnv = {}) {
   const script = c.script.map((s) => (s.tool === 'Read'
     ? { tool: 'Read', input: { file_path: path.join(where.root, s.path) } }
     : { tool: 'Agent', input: { subagent_type: s.agent, description: `ask ${s.agent}`, prompt: 'go' } }));
@@ -143,6 +143,7 @@ async function runProgram(c, where, program) {
     DISABLE_ERROR_REPORTING: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     TERM: 'dumb',
+    ...releaseEnv,
     ...c.env,
   };
   fs.mkdirSync(env.TMPDIR, { recursive: true });
@@ -178,10 +179,11 @@ export function programRelease(program = CLAUDE) {
 /**
  * Runs one case live and returns its capture. `program` defaults to `$MEMDIAG_CLAUDE`;
  * `builtIns` names the skills the release lists in every session (capture.mjs's list is
- * the pinned release's); `onRecords(records, script)` sees the requests before they become
- * a capture.
+ * the pinned release's); `onRecords(records, script, dirOrder)` sees the requests before
+ * they become a capture, with the skills folders' listing order ([`skillsFolderOrder`]); `env` adds to the environment the program runs in (a release's own switches,
+ * set by releases.mjs), under the case's own.
  */
-export async function captureCase(name, release = programRelease(), { program = CLAUDE, builtIns, onRecords } = {}) {
+export async function captureCase(name, release = programRelease(), { program = CLAUDE, builtIns, onRecords, env = {} } = {}) {
   const c = readCase(name);
   const release_ = await lock(name, fs.existsSync(path.join(c.dir, 'tree/etc')));
   let where;
@@ -192,10 +194,12 @@ export async function captureCase(name, release = programRelease(), { program = 
     throw e;
   }
   try {
-    const records = await runProgram(c, where, program);
+    // Read right before the run, in this process, on the file system the program reads.
+    const dirOrder = skillsFolderOrder(where.root);
+    const records = await runProgram(c, where, program, env);
     const script = c.script.map((s) => ({ ...s, path: s.path && path.join(where.root, s.path) }));
     // releases.mjs keeps what the program sent, to rebuild captures without re-running it.
-    onRecords?.(records, script);
+    onRecords?.(records, script, dirOrder);
     const capture = buildCapture({ release, records, builtIns, script });
     return { root: where.root, home: where.home, cwd: where.cwd, ...where.extras, ...capture };
   } finally {
@@ -203,6 +207,32 @@ export async function captureCase(name, release = programRelease(), { program = 
     if (!process.env.MEMDIAG_KEEP_LAYOUT) fs.rmSync(where.root, { recursive: true, force: true });
     release_();
   }
+}
+
+/**
+ * Every folder named `skills` below `root` that holds two entries or more, with its entries
+ * in the order the file system lists them, by absolute path: releases 2.1.113 to 2.1.153 list
+ * each folder's skills in that order, unsorted, so the replay needs it as an input. Read with
+ * `fs.opendirSync`, which hands over the entries as the kernel gives them; `fs.readdirSync`
+ * would not do: libuv's scandir sorts them by name.
+ */
+export function skillsFolderOrder(root) {
+  const out = {};
+  const visit = (dir) => {
+    const names = [];
+    const handle = fs.opendirSync(dir);
+    try {
+      for (let entry = handle.readSync(); entry; entry = handle.readSync()) {
+        names.push(entry.name);
+        if (entry.isDirectory()) visit(path.join(dir, entry.name));
+      }
+    } finally {
+      handle.closeSync();
+    }
+    if (path.basename(dir) === 'skills' && names.length > 1) out[dir] = names;
+  };
+  visit(root);
+  return out;
 }
 
 const LOCKS = path.join(LAYOUT_ROOT, '.locks');

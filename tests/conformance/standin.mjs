@@ -51,10 +51,11 @@ export async function startStandIn({ script = [] } = {}) {
       // Which scripted step this request was answered with, so a reader can find the
       // request that shows what the step attached: the next one of the same session.
       requests.push({ body, step: step ? script.indexOf(step.alias_of ?? step) : null });
+      const text = replyText(body);
       if (body.stream) {
-        streamReply(res, body, step, () => `toolu_${String(++toolCounter).padStart(4, '0')}`);
+        streamReply(res, body, step, () => `toolu_${String(++toolCounter).padStart(4, '0')}`, text);
       } else {
-        plainReply(res, body, step, () => `toolu_${String(++toolCounter).padStart(4, '0')}`);
+        plainReply(res, body, step, () => `toolu_${String(++toolCounter).padStart(4, '0')}`, text);
       }
     });
   });
@@ -80,6 +81,16 @@ function chooseStep(body, pending) {
   if (!name) return null;
   const step = pending.shift();
   return name === step.tool ? step : { ...step, tool: name, alias_of: step };
+}
+
+/**
+ * The text a request without a scripted step gets. 2.1.285 to 2.1.295 first ask a "security
+ * monitor" whether a sub-agent may start, and block it unless the answer grades the action
+ * harmless (`<severity>N</severity>`, 50 the allow/block boundary): the stand-in says 0.
+ * Everything else gets one word.
+ */
+function replyText(body) {
+  return /^You are a security monitor/m.test(systemText(body)) ? '<severity>0</severity>' : 'ok';
 }
 
 /** Other names a release gives the same tool. */
@@ -114,7 +125,7 @@ function messageStart(body) {
   };
 }
 
-function streamReply(res, body, step, nextId) {
+function streamReply(res, body, step, nextId, text = 'ok') {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -141,7 +152,7 @@ function streamReply(res, body, step, nextId) {
     });
   } else {
     send({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-    send({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ok' } });
+    send({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
     send({ type: 'content_block_stop', index: 0 });
     send({
       type: 'message_delta',
@@ -153,10 +164,10 @@ function streamReply(res, body, step, nextId) {
   res.end();
 }
 
-function plainReply(res, body, step, nextId) {
+function plainReply(res, body, step, nextId, text = 'ok') {
   const content = step
     ? [{ type: 'tool_use', id: nextId(), name: step.tool, input: step.input }]
-    : [{ type: 'text', text: 'ok' }];
+    : [{ type: 'text', text }];
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
     ...messageStart(body).message,
     content,

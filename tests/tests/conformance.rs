@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use memdiag_core::report::{Measure, Report, SentFile, SentLabel};
 use memdiag_core::{
-    analyze_with, AnalyzeError, ClaudeVersion, ContentSource, Entry, Input, Tree, VPath,
-    FIRST_SIMULATED, NOT_REPRODUCED, RULE_CHANGES,
+    analyze_with, AnalyzeError, ClaudeVersion, ContentSource, Entry, Input, SessionKind, Tree,
+    VPath, FIRST_SIMULATED, NOT_REPRODUCED, RULE_CHANGES,
 };
 use memdiag_tests::workspace_root;
 use serde_json::Value;
@@ -147,9 +147,27 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
                 format!("{root}/{dir}")
             }
         }),
+        // The runner starts every case as `claude -p`, which on some releases decides what
+        // a Read attaches (version::Behaviour::PrintSessionReadsAttach).
+        session: SessionKind::Print,
         ..Input::default()
     };
     (tree, input)
+}
+
+/// The order the file system listed each skills folder in right before the run, as the
+/// capture recorded it (`dir_order`, from `tests/conformance/releases.mjs`): the order some
+/// releases list skills in, which the tree records as a source that saw it would.
+fn record_listing_order(tree: &mut Tree, sent: &Value) {
+    for (dir, names) in sent["dir_order"].as_object().into_iter().flatten() {
+        let names = names
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect();
+        tree.set_listing_order(VPath::new(dir).expect("absolute folder"), names);
+    }
 }
 
 /// `path` with `.` and `..` resolved by name.
@@ -247,6 +265,7 @@ fn check(case: &Path) -> Vec<String> {
 fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&str>) -> Vec<String> {
     let (mut tree, mut input) = lay_out(case, capture);
     input.version = version.map(str::to_owned);
+    record_listing_order(&mut tree, sent);
     let capture = sent;
     let report: Report = match analyze_with(&mut tree, &input, &mut NoReads) {
         Ok(report) => report,

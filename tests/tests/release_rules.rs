@@ -2,7 +2,8 @@
 //! boundary, so that a rule that breaks fails here with a plain message (the conformance
 //! replay proves the same against what each release sent).
 
-use memdiag_core::report::Report;
+use memdiag_core::report::{Code, Report};
+use memdiag_core::SessionKind;
 use memdiag_tests::Fixture;
 
 fn analyze_as(version: Option<&str>, fixture: &str) -> Report {
@@ -560,4 +561,243 @@ fn a_read_in_a_subfolder_announces_its_skills_as_each_release_did() {
     for never in ["2.1.197", "2.1.233", "2.1.252"] {
         assert_eq!(counts(never), (0, 0), "{never}");
     }
+}
+
+#[test]
+fn a_read_in_a_print_session_attaches_nothing_before_2_1_69() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/app/CLAUDE.md\nroot\n\
+                   //- /home/alice/app/pkg/CLAUDE.md\npackage notes\n\
+                   //- /home/alice/app/.claude/rules/ts.md\n---\npaths: \"**/*.ts\"\n---\nts rule\n\
+                   //- /home/alice/app/pkg/a.ts\nx\n";
+    // What a Read of pkg/a.ts attaches, by path, in a session of `kind` on `version`.
+    let attached = |version: &str, kind: SessionKind| {
+        let mut fixture = Fixture::parse(fixture);
+        fixture.input.version = Some(version.to_owned());
+        fixture.input.session = kind;
+        fixture.input.reads = vec!["/home/alice/app/pkg/a.ts".to_owned()];
+        let report = fixture.analyze();
+        let read = &report.reads[0];
+        let paths: Vec<String> = read.files.iter().map(|f| f.path.clone()).collect();
+        (
+            paths,
+            read.note.is_some(),
+            report.session.later.on_read.files,
+        )
+    };
+    let both = vec![
+        "/home/alice/app/pkg/CLAUDE.md".to_owned(),
+        "/home/alice/app/.claude/rules/ts.md".to_owned(),
+    ];
+    // 2.1.68's claude -p: nothing attaches, the answer says why, and nothing is counted as
+    // loading on a Read later.
+    assert_eq!(
+        attached("2.1.68", SessionKind::Print),
+        (Vec::new(), true, 0)
+    );
+    assert_eq!(
+        attached("2.1.59", SessionKind::Print),
+        (Vec::new(), true, 0)
+    );
+    // From 2.1.69 print sessions attach as interactive ones always did.
+    assert_eq!(
+        attached("2.1.69", SessionKind::Print),
+        (both.clone(), false, 1)
+    );
+    assert_eq!(
+        attached("2.1.68", SessionKind::Interactive),
+        (both.clone(), false, 1)
+    );
+    assert_eq!(
+        attached("2.1.328", SessionKind::Print),
+        (both.clone(), false, 1)
+    );
+    // The page and the command ask as an interactive session unless told otherwise.
+    assert_eq!(
+        Fixture::parse(fixture).input.session,
+        SessionKind::Interactive
+    );
+}
+
+/// Five user skills whose folders a source listed in `order` (none recorded when empty),
+/// each with a long description, under a budget that keeps about two of them whole.
+fn ordered_skills(version: &str, order: &[&str]) -> Report {
+    let mut text = String::from("//@ project=/home/alice/app\n");
+    for name in ["alpha", "bravo", "charlie", "delta", "echo"] {
+        text.push_str(&format!(
+            "//- /home/alice/.claude/skills/{name}/SKILL.md\n---\ndescription: {name} {}\n---\nbody\n",
+            "word ".repeat(40).trim_end()
+        ));
+    }
+    let mut fixture = Fixture::parse(&text);
+    fixture.input.version = Some(version.to_owned());
+    // Room for every name and about two descriptions beside the release's own skills.
+    fixture.input.skill_listing_budget_env = Some("3000".to_owned());
+    if !order.is_empty() {
+        fixture.tree.set_listing_order(
+            memdiag_core::VPath::new("/home/alice/.claude/skills").expect("absolute"),
+            order.iter().map(|n| (*n).to_owned()).collect(),
+        );
+    }
+    fixture.analyze()
+}
+
+fn listed_names(report: &Report) -> Vec<String> {
+    report
+        .session
+        .skills
+        .iter()
+        .map(|l| l.split(':').next().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn the_users_skills_are_listed_in_the_file_systems_order_on_2_1_113_to_2_1_153() {
+    let order = ["delta", "alpha", "echo", "bravo", "charlie"];
+    let by_name = ["alpha", "bravo", "charlie", "delta", "echo"];
+    // Listed in the order the source recorded, between 2.1.113 and 2.1.153.
+    for version in ["2.1.113", "2.1.129", "2.1.153"] {
+        assert_eq!(
+            listed_names(&ordered_skills(version, &order)),
+            order,
+            "{version}"
+        );
+    }
+    // By name before and after, whatever the file system said.
+    for version in ["2.1.112", "2.1.154", "2.1.328"] {
+        assert_eq!(
+            listed_names(&ordered_skills(version, &order)),
+            by_name,
+            "{version}"
+        );
+    }
+    // Filling the budget in listing order (2.1.129 on), the order decides which skills keep
+    // their descriptions: the first in the file system's order, not the first by name.
+    let kept = |report: &Report| -> Vec<String> {
+        report
+            .session
+            .skills
+            .iter()
+            .filter(|l| l.contains(": "))
+            .map(|l| l.split(':').next().unwrap_or("").to_owned())
+            .collect()
+    };
+    let as_listed = kept(&ordered_skills("2.1.139", &order));
+    assert!(
+        !as_listed.is_empty() && as_listed.len() < 5,
+        "{as_listed:?}"
+    );
+    assert_eq!(as_listed, order[..as_listed.len()]);
+}
+
+#[test]
+fn a_project_folders_skills_follow_its_listing_order_on_2_1_113_to_2_1_153_too() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/app/.claude/skills/one/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/app/.claude/skills/two/SKILL.md\n---\ndescription: y\n---\nb\n";
+    let names = |version: &str| {
+        let mut fixture = Fixture::parse(fixture);
+        fixture.input.version = Some(version.to_owned());
+        fixture.tree.set_listing_order(
+            memdiag_core::VPath::new("/home/alice/app/.claude/skills").expect("absolute"),
+            vec!["two".to_owned(), "one".to_owned()],
+        );
+        listed_names(&fixture.analyze())
+    };
+    assert_eq!(names("2.1.113"), ["two", "one"]);
+    assert_eq!(names("2.1.112"), ["one", "two"]);
+    assert_eq!(names("2.1.154"), ["one", "two"]);
+}
+
+#[test]
+fn an_unrecorded_skills_order_is_listed_by_name_and_said_where_the_release_needs_it() {
+    let unknown = |report: &Report| {
+        report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == Code::SkillOrderUnknown)
+            .map(|d| (d.path.clone(), d.message.contains("which skills keep")))
+    };
+    let report = ordered_skills("2.1.139", &[]);
+    assert_eq!(
+        listed_names(&report),
+        ["alpha", "bravo", "charlie", "delta", "echo"]
+    );
+    // Over the budget, filled in order: the order decides which descriptions fit.
+    assert_eq!(
+        unknown(&report),
+        Some((Some("/home/alice/.claude/skills".to_owned()), true))
+    );
+    // 2.1.113 cuts every description to one length: only the order of the lines depends.
+    assert_eq!(
+        unknown(&ordered_skills("2.1.113", &[])),
+        Some((Some("/home/alice/.claude/skills".to_owned()), false))
+    );
+    // Releases that sort, and a recorded order, need no such word.
+    assert_eq!(unknown(&ordered_skills("2.1.154", &[])), None);
+    assert_eq!(unknown(&ordered_skills("2.1.112", &[])), None);
+    assert_eq!(
+        unknown(&ordered_skills(
+            "2.1.139",
+            &["echo", "alpha", "bravo", "charlie", "delta"]
+        )),
+        None
+    );
+}
+
+#[test]
+fn links_inside_a_rules_folder_load_under_their_targets_and_outward_ones_only_before_2_1_232() {
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/app/docs/in.md\ninside target\n\
+                   //- /home/alice/app/.claude/rules/in-link.md\ninside target\n\
+                   //- /home/alice/shared/out.md\noutside target\n\
+                   //- /home/alice/app/.claude/rules/out-link.md\noutside target\n\
+                   //- /home/alice/shared/more/deep.md\ndeep rule\n";
+    let links = [
+        (
+            "/home/alice/app/.claude/rules/in-link.md",
+            "/home/alice/app/docs/in.md",
+        ),
+        (
+            "/home/alice/app/.claude/rules/out-link.md",
+            "/home/alice/shared/out.md",
+        ),
+        (
+            "/home/alice/app/.claude/rules/more",
+            "/home/alice/shared/more",
+        ),
+    ];
+    let rules = |version: Option<&str>| session_paths(&analyze_linked(version, fixture, &links));
+    // Every release measured names a linked rule by its target.
+    assert_eq!(rules(None), ["/home/alice/app/docs/in.md"]);
+    assert_eq!(rules(Some("2.1.232")), ["/home/alice/app/docs/in.md"]);
+    // Before 2.1.232 the outward ones are followed too: a file and a folder of rules, in
+    // the order of the links' names.
+    assert_eq!(
+        rules(Some("2.1.231")),
+        [
+            "/home/alice/app/docs/in.md",
+            "/home/alice/shared/more/deep.md",
+            "/home/alice/shared/out.md",
+        ]
+    );
+}
+
+#[test]
+fn a_recorded_order_places_every_name_it_lists_and_the_rest_after_by_name() {
+    // `a` sorts after `a-b` in the tree (a folder sorts as if followed by `/`), not in a
+    // plain string order: the recorded order must not depend on either.
+    let fixture = "//@ project=/home/alice/app\n\
+                   //- /home/alice/.claude/skills/a/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/.claude/skills/a-b/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/.claude/skills/z/SKILL.md\n---\ndescription: x\n---\nb\n\
+                   //- /home/alice/.claude/skills/m/SKILL.md\n---\ndescription: x\n---\nb\n";
+    let mut fixture = Fixture::parse(fixture);
+    fixture.input.version = Some("2.1.120".to_owned());
+    fixture.tree.set_listing_order(
+        memdiag_core::VPath::new("/home/alice/.claude/skills").expect("absolute"),
+        // A name twice, one that is gone, and `m` left out.
+        ["a", "gone", "z", "a-b", "a"].map(str::to_owned).to_vec(),
+    );
+    assert_eq!(listed_names(&fixture.analyze()), ["a", "z", "a-b", "m"]);
 }

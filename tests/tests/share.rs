@@ -776,7 +776,7 @@ fn a_share_shared_again_keeps_the_order() {
     let opened_report = report_of(&opened.tree, &opened.input);
     for (what, tree) in [
         ("whole", opened.tree.clone()),
-        ("basis", basis(&opened.tree, &opened.input, &opened_report)),
+        ("basis", basis(&opened.tree, &opened_report)),
     ] {
         let again = sanitize(
             &tree,

@@ -252,6 +252,7 @@ pub(crate) fn input_to_json(input: &Input) -> String {
         "disable_auto_memory_env": input.disable_auto_memory_env,
         "skill_listing_budget_env": input.skill_listing_budget_env,
         "reads": input.reads,
+        "print_session": input.session == memdiag_core::SessionKind::Print,
     })
     .to_string()
 }
@@ -273,6 +274,15 @@ pub(crate) fn input_from_json(json: &str) -> Option<Input> {
             .get("reads")
             .and_then(|r| serde_json::from_value(r.clone()).ok())
             .unwrap_or_default(),
+        session: if value
+            .get("print_session")
+            .and_then(serde_json::Value::as_bool)
+            == Some(true)
+        {
+            memdiag_core::SessionKind::Print
+        } else {
+            memdiag_core::SessionKind::Interactive
+        },
     })
 }
 

@@ -20,12 +20,48 @@ impl Discovery<'_> {
             Some(_) => return Vec::new(),
             None => dir.clone(),
         };
-        let paths: Vec<VPath> = self
+        // Each rule by where the walk meets it (its order), and the path it loads under: a
+        // link inside the folder loads under its target's path, a linked subfolder gives
+        // its target's rules, and from 2.1.232 a link leading out is skipped as a linked
+        // rules folder is (`linked-rules-confined`, measured on project rules without
+        // approval; the user's rules and approved imports are taken to follow the folder's
+        // rule).
+        let mut met: Vec<(VPath, VPath)> = Vec::new();
+        for (path, _) in self.tree.files_under(&listed) {
+            if path.extension() != Some("md") {
+                continue;
+            }
+            match self.tree.link_target(path) {
+                Some(target) if !self.follows_linked_rules(target, scope, sent) => {}
+                Some(target) if self.tree.is_file(target) => {
+                    met.push((path.clone(), target.clone()));
+                }
+                _ => met.push((path.clone(), path.clone())),
+            }
+        }
+        let folder_links: Vec<(VPath, VPath)> = self
             .tree
-            .files_under(&listed)
-            .map(|(path, _)| path.clone())
-            .filter(|path| path.extension() == Some("md"))
+            .links_under(&listed)
+            .filter(|(_, target)| self.tree.is_dir(target))
+            .map(|(link, target)| (link.clone(), target.clone()))
             .collect();
+        for (link, target) in folder_links {
+            if !self.follows_linked_rules(&target, scope, sent) {
+                continue;
+            }
+            for (path, _) in self.tree.files_under(&target) {
+                if path.extension() != Some("md") {
+                    continue;
+                }
+                let rest = path.strip_prefix(&target).unwrap_or_default();
+                if let Ok(at) = link.join(rest) {
+                    met.push((at, path.clone()));
+                }
+            }
+        }
+        // In the tree's order, which a shared snapshot carries from its original.
+        met.sort_by(|a, b| self.tree.cmp_paths(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
+        let paths: Vec<VPath> = met.into_iter().map(|(_, path)| path).collect();
         let mut nodes = Vec::new();
         for path in paths {
             if !self.top_level.insert(path.clone()) {
@@ -60,7 +96,8 @@ impl Discovery<'_> {
         nodes
     }
 
-    /// Whether a `.claude/rules` linked to `target` is followed. Before 2.1.232, always.
+    /// Whether a `.claude/rules` linked to `target`, or a link inside one, is followed.
+    /// Before 2.1.232, always.
     /// From 2.1.232 (its rules walk checks `isSymbolicLink()`), only when the target is
     /// inside the working folder, or the walk may leave it: always for the user's rules
     /// folder, once external imports are approved for the startup walk's others, never

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::skills::{
-    built_in_units_lost, fit_listing, listed_measure, shown_line, SkillLine, SkillSource,
+    built_in_units_lost, fit_listing, listed_measure, shown_line, Shown, SkillLine, SkillSource,
 };
 use super::{family_dir, Discovery};
 use crate::footprint::estimate_tokens;
@@ -86,6 +86,9 @@ impl Discovery<'_> {
             &listing,
             &rules,
         );
+        // Filling the budget in listing order, the order decides which descriptions fit.
+        let order_decides_fit = rules.has(Behaviour::ListingFillsInOrder)
+            && shown.iter().take(listed.len()).any(|s| *s != Shown::Whole);
         let mut skills = Vec::new();
         let mut skills_units = 0;
         for (skill, shown) in listed.iter().zip(&shown) {
@@ -108,6 +111,7 @@ impl Discovery<'_> {
             .zip(shown.iter().skip(listed.len()))
             .map(|(skill, shown)| built_in_units_lost(skill, limit, *shown, columns))
             .sum();
+        self.note_unknown_skill_order(order_decides_fit);
         let memory_dir = self
             .memory_dir
             .clone()
@@ -161,7 +165,11 @@ impl Discovery<'_> {
             skills,
             memory_dir: memory_dir.map(|d| format!("{}/", d.as_str())),
             cost,
-            later: later_cost(rows, &self.attached),
+            later: later_cost(
+                rows,
+                &self.attached,
+                self.paths.rules.reads_attach(self.paths.session),
+            ),
         }
     }
 
@@ -227,6 +235,16 @@ impl Discovery<'_> {
             answer.note = Some(format!(
                 "{target} is outside the project folder: a read there attaches nothing"
             ));
+            return answer;
+        }
+        if !self.paths.rules.reads_attach(self.paths.session) {
+            // 2.1.68's code: the print session's tools get no set to collect the files a
+            // Read makes relevant, the interactive session's do.
+            answer.note = Some(
+                "a Read in a claude -p or SDK session attaches nothing on this release \
+                 (interactive sessions attach, print sessions from 2.1.69)"
+                    .to_owned(),
+            );
             return answer;
         }
         // Folder by folder from the project down: each folder's files and rules, its
@@ -363,8 +381,13 @@ impl Discovery<'_> {
     }
 }
 
-/// What can load after the session starts, by kind, each file once.
-fn later_cost(rows: &[FileRow], attached: &BTreeMap<VPath, Measure>) -> LaterCost {
+/// What can load after the session starts, by kind, each file once; nothing a Read would
+/// attach when Reads attach nothing in this session (`reads_attach`).
+fn later_cost(
+    rows: &[FileRow],
+    attached: &BTreeMap<VPath, Measure>,
+    reads_attach: bool,
+) -> LaterCost {
     fn add<'a>(
         seen: &mut BTreeSet<&'a str>,
         figure: &mut Figure,
@@ -398,6 +421,7 @@ fn later_cost(rows: &[FileRow], attached: &BTreeMap<VPath, Measure>) -> LaterCos
         // What a read attaches is sent untrimmed; a sub-agent's files, like every session's.
         let (figure, on_read) = match (row.group, row.load) {
             (Group::AgentMemory, LoadType::Startup) => (&mut later.agent_memory, false),
+            (_, LoadType::Tree | LoadType::Conditional) if !reads_attach => continue,
             (_, LoadType::Tree) => (&mut later.on_read, true),
             (_, LoadType::Conditional) => (&mut later.conditional_rules, true),
             _ => continue,

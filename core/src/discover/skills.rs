@@ -8,7 +8,7 @@ use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity}
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
 use crate::tree::Tree;
-use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules};
+use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillOrder};
 use crate::vpath::VPath;
 use unicode_width::UnicodeWidthStr;
 
@@ -96,7 +96,7 @@ impl Discovery<'_> {
                  skills/ (measured on 2.1.328)",
             ));
         }
-        for folder in self.tree.child_dirs(dir) {
+        for folder in self.listing_order(dir, source) {
             let path = dir.child(&folder).child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
                 continue;
@@ -146,6 +146,73 @@ impl Discovery<'_> {
             nodes.push(node);
         }
         nodes
+    }
+}
+
+impl Discovery<'_> {
+    /// The skill folders of `dir` in the order the listing gives them: by name, but for the
+    /// listed skills (the user's and the project folders') on releases that list them as
+    /// the file system does ([`SkillOrder::AsListed`]), in the order the source recorded
+    /// ([`Tree::listing_order`]; a folder it did not name goes last, by name). Where the
+    /// source recorded none, by name, and the folder is noted for the report.
+    fn listing_order(&mut self, dir: &VPath, source: SkillSource) -> Vec<String> {
+        let by_name = self.tree.child_dirs(dir);
+        // A subfolder's skills are announced only from 2.1.198, after these releases.
+        if self.paths.rules.skill_order != SkillOrder::AsListed || source != SkillSource::Listed {
+            return by_name;
+        }
+        let Some(listed) = self.tree.listing_order(dir) else {
+            if by_name.len() > 1 {
+                self.skill_order_unknown.push(dir.clone());
+            }
+            return by_name;
+        };
+        // Sets, not searches of the lists: a folder may hold many thousands of names.
+        let present: std::collections::HashSet<&str> = by_name.iter().map(String::as_str).collect();
+        let mut placed = std::collections::HashSet::new();
+        let mut ordered: Vec<String> = listed
+            .iter()
+            .filter(|name| present.contains(name.as_str()) && placed.insert(name.as_str()))
+            .cloned()
+            .collect();
+        ordered.extend(
+            by_name
+                .iter()
+                .filter(|n| !placed.contains(n.as_str()))
+                .cloned(),
+        );
+        ordered
+    }
+
+    /// The finding for a skills folder listed by name where the release lists it in the
+    /// file system's order, which the source did not record: what depends on that order,
+    /// and whether the budget made the order decide which descriptions fit.
+    pub(super) fn note_unknown_skill_order(&mut self, over_budget: bool) {
+        for dir in std::mem::take(&mut self.skill_order_unknown) {
+            self.note_unknown_order_of(&dir, over_budget);
+        }
+    }
+
+    fn note_unknown_order_of(&mut self, dir: &VPath, over_budget: bool) {
+        let release = self
+            .paths
+            .version
+            .map_or_else(String::new, |v| format!("Claude Code {v} "));
+        let depends = if over_budget {
+            "the listing's order, and, over its budget, which skills keep their descriptions"
+        } else {
+            "the listing's order (within its budget, nothing else)"
+        };
+        self.diagnostics.push(Diagnostic::new(
+            Code::SkillOrderUnknown,
+            Severity::Info,
+            Some(dir.as_str()),
+            format!(
+                "{release}lists these skills in the order the file system lists their \
+                 folders, which this snapshot does not record, so the report lists them by \
+                 name; what depends on that order: {depends}"
+            ),
+        ));
     }
 }
 

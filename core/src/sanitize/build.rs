@@ -106,6 +106,7 @@ impl<'a> Builder<'a> {
             reads: Vec::new(),
             disable_auto_memory_env: None,
             skill_listing_budget_env: None,
+            session: crate::SessionKind::Interactive,
         };
         let quoted = self.quoted();
         out.set_quoted(quoted.clone());

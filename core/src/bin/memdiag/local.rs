@@ -17,8 +17,11 @@
 //! prefix test on the resolved path), at listing time and again at read time. A read opens
 //! exactly the path the listing found, never a path rebuilt from the virtual one, so a file
 //! named `rules\secret.md` in a Windows-style mount cannot be reached through a link named
-//! `rules`. Links to folders are not followed (the program does not follow a linked
-//! `.claude/rules/`). Every link left out is named in a `scan-skipped` finding.
+//! `rules`. Links to folders are not listed through; on the host's own paths the scan
+//! records where one inside the mount leads (`Tree::add_link`), so that a linked
+//! `.claude/rules/`, or a folder linked inside one, is followed as the simulated release
+//! follows it (inside the working folder always, elsewhere before 2.1.232). Every link left
+//! out is named in a `scan-skipped` finding.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
@@ -463,6 +466,10 @@ impl Reader {
             // for a transcript: asked once a folder ([`Reader::is_bulk_file`]).
             let in_config = self.config.as_ref().is_some_and(|c| dir.starts_with(c));
             let bulk_folder = in_config && self.is_bulk_file(&dir.child("x"));
+            // A skills folder's names in the order `read_dir` gives them, unsorted: some
+            // releases list skills in that order (Tree::set_listing_order).
+            let mut listed_order =
+                (dir.file_name() == memdiag_core::ORDERED_FOLDER_NAME).then(Vec::new);
             for entry in entries {
                 if skipped.stopped {
                     break 'folders;
@@ -488,6 +495,9 @@ impl Reader {
                     skipped.odd_names.push(format!("{}/{name}", dir.as_str()));
                     continue;
                 };
+                if let Some(order) = &mut listed_order {
+                    order.push(name.to_owned());
+                }
                 let entry_local = dir_local.join(&os_name);
                 if in_git && !git_wanted(&path) {
                     continue;
@@ -526,7 +536,21 @@ impl Reader {
                                 Ok(target) if !target.starts_with(&*folder.confine) => {
                                     skipped.outside.push(path.to_string());
                                 }
-                                _ => skipped.folder_links += 1,
+                                Ok(target) => {
+                                    // Not listed through; but where the host's paths are
+                                    // the virtual ones, the tree learns where it leads, so
+                                    // a linked rules folder (or a folder linked inside one)
+                                    // is followed as the simulated release follows it, and
+                                    // the link is not left out.
+                                    let resolved = (entry_local == local_of(&path))
+                                        .then(|| vpath_of(&target).ok())
+                                        .flatten();
+                                    match resolved {
+                                        Some(resolved) => tree.add_link(path.clone(), resolved),
+                                        None => skipped.folder_links += 1,
+                                    }
+                                }
+                                Err(_) => skipped.folder_links += 1,
                             }
                         }
                         // The link's own metadata: `add_file` resolves and confines it.
@@ -572,6 +596,9 @@ impl Reader {
                     // Sockets, pipes and devices hold nothing Claude Code would load.
                     skipped.unreadable += 1;
                 }
+            }
+            if let Some(order) = listed_order {
+                tree.set_listing_order(dir, order);
             }
         }
         tree.retain_diagnostics(|d| {
@@ -740,8 +767,10 @@ fn note_skipped(tree: &mut Tree, at: &VPath, skipped: &Skipped) {
     if skipped.folder_links > 0 {
         left_out.push(plural(
             skipped.folder_links,
-            "symbolic link to a folder (Claude Code does not follow those)",
-            "symbolic links to folders (Claude Code does not follow those)",
+            "symbolic link to a folder (followed only on the host's own paths, where the \
+             scan records where it leads)",
+            "symbolic links to folders (followed only on the host's own paths, where the \
+             scan records where they lead)",
         ));
     }
     if skipped.unreadable > 0 {

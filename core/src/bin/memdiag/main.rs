@@ -35,6 +35,7 @@ usage: memdiag [--format text|json|sarif|markdown] [--fail-on warning|error]
                [--max-every-session-chars N] [--max-every-session-tokens N]
                [--home H] [--project P] [--config C] [--os linux|macos|windows]
                [--claude-version V] [--today YYYY-MM-DD] [--read PATH ...]
+               [--session interactive|print]
                [--mount VIRTUAL=LOCAL ...] [--color auto|always|never]
                [--share-zip FILE | --share-link] [--keep-names] [--keep-user-name]
                [--keep-text] [--other-projects]
@@ -66,6 +67,8 @@ the analysis asks for are read; session transcripts never are.
   --today D      the date the memory growth projection counts from (default: today, UTC)
   --read PATH    also answer what a Read of PATH (absolute, or relative to the project)
                  attaches; repeatable, answered in order, each file once
+  --session KIND interactive (default) or print: the session the Reads are in is claude -p
+                 or the Agent SDK, whose Reads attach nothing before 2.1.69
   --mount V=L    read a snapshot instead of this machine: the folder or .zip file L shown
                  at the absolute path V; repeat for several (the longest V serves a file)
   --color WHEN   colour in text output: auto (default: on a terminal, unless NO_COLOR is
@@ -346,6 +349,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
     let mut color = None;
     let mut mounts = Vec::new();
     let mut reads = Vec::new();
+    let mut session = None;
     let mut share_zip = None;
     let mut share_link = false;
     let mut share_options = memdiag_core::SanitizeOptions::default();
@@ -394,6 +398,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             "--max-every-session-tokens" => &mut max_tokens,
             "--color" => &mut color,
             "--share-zip" => &mut share_zip,
+            "--session" => &mut session,
             "--mount" => {
                 let value = value_of(flag, inline, &mut args)?;
                 mounts.push(parse_mount(&value)?);
@@ -466,6 +471,12 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
         }
     };
     let today = today.or_else(|| host.today.clone());
+    let session = match session.as_deref() {
+        None => memdiag_core::SessionKind::Interactive,
+        Some(text) => {
+            memdiag_core::SessionKind::parse(text).map_err(|e| format!("--session: {e}"))?
+        }
+    };
     let (input, sources) = if mounts.is_empty() {
         // This machine: every path has a default, and relative ones are taken from here.
         let cwd = host.cwd.clone();
@@ -507,6 +518,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             reads,
             disable_auto_memory_env: host.disable_auto_memory.clone(),
             skill_listing_budget_env: host.skill_listing_budget.clone(),
+            session,
         };
         (input, Sources::Host)
     } else {
@@ -522,6 +534,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             reads,
             disable_auto_memory_env: host.disable_auto_memory.clone(),
             skill_listing_budget_env: host.skill_listing_budget.clone(),
+            session,
         };
         (input, Sources::Mounts(mounts))
     };

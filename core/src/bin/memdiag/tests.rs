@@ -286,7 +286,8 @@ fn lists_a_folder_and_reads_from_it() {
         tree.diagnostics()[0].message,
         "the scan left out 1 symbolic link leading outside the mounted folder, never read \
          (/home/alice/.claude/out.md) and 3 dangling or looping symbolic links and 1 symbolic \
-         link to a folder (Claude Code does not follow those) below this folder"
+         link to a folder (followed only on the host's own paths, where the scan records \
+         where it leads) below this folder"
     );
     #[cfg(unix)]
     assert_eq!(
@@ -337,6 +338,72 @@ fn a_followed_link_records_its_target() {
     let moved = vpath("/home/alice/.claude/proj/CLAUDE.md");
     assert!(elsewhere.tree().is_file(&moved));
     assert_eq!(elsewhere.tree().link_target(&moved), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_followed_folder_link_records_its_target() {
+    let dir = TempDir::new();
+    dir.write("shared/rules/team.md", b"team rule\n");
+    fs::create_dir_all(dir.0.join("proj/.claude")).unwrap();
+    std::os::unix::fs::symlink(dir.0.join("shared/rules"), dir.0.join("proj/.claude/rules"))
+        .unwrap();
+    let root = vpath(dir.0.to_str().unwrap());
+    let link = root.join("proj/.claude/rules").unwrap();
+    let reader = mounted(&[Mount {
+        at: root.clone(),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    assert_eq!(
+        reader.tree().link_target(&link),
+        Some(&root.join("shared/rules").unwrap())
+    );
+    // Mounted elsewhere, the target has no virtual path to name.
+    let elsewhere = mounted(&[Mount {
+        at: vpath("/home/alice/.claude"),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    assert_eq!(
+        elsewhere
+            .tree()
+            .link_target(&vpath("/home/alice/.claude/proj/.claude/rules")),
+        None
+    );
+}
+
+#[test]
+fn a_skills_folder_keeps_the_order_read_dir_lists_it_in() {
+    let dir = TempDir::new();
+    for i in 1..=12 {
+        dir.write(&format!("skills/skill-{i:02}/SKILL.md"), b"x");
+    }
+    dir.write("other/b.md", b"x");
+    dir.write("other/a.md", b"x");
+    let at = vpath("/home/alice/.claude");
+    let reader = mounted(&[Mount {
+        at: at.clone(),
+        local: dir.0.clone(),
+    }])
+    .unwrap();
+    let listed: Vec<String> = fs::read_dir(dir.0.join("skills"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        reader.tree().listing_order(&at.child("skills")),
+        Some(listed.as_slice())
+    );
+    // Other folders keep no order but the tree's own.
+    assert_eq!(reader.tree().listing_order(&at.child("other")), None);
+    // Asked for its skills as 2.1.113 lists them, the scan gives the file system's order.
+    let scan = scan(&format!(
+        "--home /home/alice --mount /home/alice/.claude={} --claude-version 2.1.113 \
+         --session print",
+        dir.0.display()
+    ));
+    assert_eq!(scan.input.session, memdiag_core::SessionKind::Print);
 }
 
 /// Issue 10: with a Windows-style mount, a file named `rules\secret.md` must not be read
