@@ -143,6 +143,17 @@ struct FolderIndex {
     /// Where the files below it sit in [`Index::order`].
     start: u32,
     end: u32,
+    /// The [`name_bits`] of every name inside, or-ed: a name whose bits are not all here is
+    /// not inside, which a walk looking for a few names learns without a search.
+    names: u64,
+}
+
+/// Two bits of 64 standing for `name` (FNV-1a), for [`FolderIndex::names`].
+fn name_bits(name: &str) -> u64 {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (1 << (hash & 63)) | (1 << ((hash >> 6) & 63))
 }
 
 /// An in-memory file tree: every path once, ordered in byte order.
@@ -334,17 +345,7 @@ impl Tree {
     /// An entry whose path is not a valid absolute path is left out with a diagnostic.
     pub fn from_entries(mounts: &[&str], entries: impl IntoIterator<Item = Entry>) -> Tree {
         let mut tree = Tree::new();
-        for mount in mounts {
-            match VPath::new(mount) {
-                Ok(root) => tree.add_mount(root),
-                Err(error) => tree.push_diagnostic(Diagnostic::new(
-                    Code::InvalidPath,
-                    Severity::Warning,
-                    None,
-                    format!("mount point left out: {error}"),
-                )),
-            }
-        }
+        tree.add_mount_points(mounts);
         let entries = entries.into_iter();
         tree.records.reserve(entries.size_hint().0);
         for entry in entries {
@@ -353,6 +354,22 @@ impl Tree {
             }
         }
         tree
+    }
+
+    /// Adds mount points as [`Tree::from_entries`] does: one that is not a valid absolute
+    /// path is left out with a finding.
+    pub fn add_mount_points(&mut self, mounts: &[&str]) {
+        for mount in mounts {
+            match VPath::new(mount) {
+                Ok(root) => self.add_mount(root),
+                Err(error) => self.push_diagnostic(Diagnostic::new(
+                    Code::InvalidPath,
+                    Severity::Warning,
+                    None,
+                    format!("mount point left out: {error}"),
+                )),
+            }
+        }
     }
 
     /// Adds one listed entry, and returns its path.
@@ -498,11 +515,17 @@ impl Tree {
             if !subfolders.is_sorted_by(|a, b| folder_name(a) < folder_name(b)) {
                 subfolders.sort_unstable_by(|a, b| folder_name(a).cmp(folder_name(b)));
             }
+            let names = files
+                .iter()
+                .map(file_name)
+                .chain(subfolders.iter().map(folder_name))
+                .fold(0, |bits, name| bits | name_bits(name));
             index.folders.push(FolderIndex {
                 files,
                 folders: subfolders,
                 start: 0,
                 end: 0,
+                names,
             });
         }
         let mut roots = self.roots.clone();
@@ -936,6 +959,49 @@ impl Tree {
     /// ([`Tree::will_walk`]). Iterative, so a tree thousands of folders deep cannot exhaust
     /// the stack, and one look-up in all, not one per folder.
     pub fn folders_below(&self, dir: &VPath, enter: impl Fn(&str) -> bool) -> Vec<VPath> {
+        self.walk_folders(dir, enter, |_| true)
+    }
+
+    /// [`Tree::folders_below`], but only the folders that hold a file or folder named one of
+    /// `names`, and the unlisted ones (what they hold is not known yet): the rest are the
+    /// folders where [`Tree::is_file_in`] and [`Tree::is_dir_in`] of those names say no (and
+    /// ask for nothing), so a walk that looks for nothing else skips them, without a path
+    /// made and looked up for each of a project's thousands of `node_modules/` folders.
+    pub fn folders_below_holding(
+        &self,
+        dir: &VPath,
+        enter: impl Fn(&str) -> bool,
+        names: &[&str],
+    ) -> Vec<VPath> {
+        let index = self.index();
+        let bits: Vec<u64> = names.iter().map(|name| name_bits(name)).collect();
+        let holds = |id: u32| {
+            let at = &index.folders[id as usize];
+            self.folders[id as usize].unlisted
+                || names.iter().zip(&bits).any(|(name, bits)| {
+                    let file = || {
+                        at.files
+                            .binary_search_by(|i| self.records[*i as usize].name().cmp(name))
+                            .is_ok()
+                    };
+                    let folder = || {
+                        at.folders
+                            .binary_search_by(|i| self.folders[*i as usize].name().cmp(name))
+                            .is_ok()
+                    };
+                    at.names & bits == *bits && (file() || folder())
+                })
+        };
+        self.walk_folders(dir, enter, holds)
+    }
+
+    /// The walk of [`Tree::folders_below`], giving the folders `keep` says yes to.
+    fn walk_folders(
+        &self,
+        dir: &VPath,
+        enter: impl Fn(&str) -> bool,
+        keep: impl Fn(u32) -> bool,
+    ) -> Vec<VPath> {
         self.will_walk(dir);
         let Some(&top) = self.folder_ids.get(dir.as_str()) else {
             return Vec::new();
@@ -949,7 +1015,9 @@ impl Tree {
             if enter(folder.name()) {
                 stack.extend(children(next));
             }
-            out.push(folder.path.clone());
+            if keep(next) {
+                out.push(folder.path.clone());
+            }
         }
         out
     }
@@ -1149,6 +1217,47 @@ mod tests {
         }
         assert_eq!(t.child_dirs(&p("/d")), ["a", "a-b", "a0"]);
         assert_eq!(t.child_dirs(&p("/d/a")), ["x"]);
+    }
+
+    #[test]
+    fn folders_holding_names_are_those_where_the_names_are_found() {
+        // Wide folders, so that the names' bits are set by other names too.
+        let mut paths = Vec::new();
+        for d in 0..40 {
+            for f in 0..(d % 7) * 9 {
+                paths.push(format!("/w/p/d{d}/f{f}.js"));
+            }
+            match d % 5 {
+                0 => paths.push(format!("/w/p/d{d}/CLAUDE.md")),
+                1 => paths.push(format!("/w/p/d{d}/.claude/rules/a.md")),
+                2 => paths.push(format!("/w/p/d{d}/x/CLAUDE.local.md")),
+                3 => paths.push(format!("/w/p/d{d}/CLAUDE.md.bak")),
+                _ => {}
+            }
+        }
+        let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let mut t = tree(&refs);
+        t.add_unlisted_dir(p("/w/p/unlisted"));
+        let names = [".claude", "CLAUDE.md", "CLAUDE.local.md"];
+        let enter = |name: &str| name != ".claude";
+        let expected: Vec<VPath> = t
+            .folders_below(&p("/w/p"), enter)
+            .into_iter()
+            .filter(|dir| {
+                t.is_unlisted(dir)
+                    || names
+                        .iter()
+                        .any(|name| t.is_file_in(dir, name) || t.is_dir_in(dir, name))
+            })
+            .collect();
+        assert_eq!(t.folders_below_holding(&p("/w/p"), enter, &names), expected);
+        // Every kind of match is among them, and the folders without one are not.
+        for dir in ["/w/p/d0", "/w/p/d1", "/w/p/d2/x", "/w/p/unlisted"] {
+            assert!(expected.contains(&p(dir)), "{dir}");
+        }
+        for dir in ["/w/p/d3", "/w/p/d4", "/w/p/d2", "/w/p/d1/.claude"] {
+            assert!(!expected.contains(&p(dir)), "{dir}");
+        }
     }
 
     #[test]
