@@ -147,6 +147,11 @@ pub(crate) struct Reader {
     /// tens of thousands of long paths that share their first segments, which an ordered
     /// map compares again at every level.
     files: HashMap<VPath, Local>,
+    /// Every listed folder's own files, by the folder: a folder listing keeps one record for
+    /// its files rather than one per file (at 300,000 entries, a map of 129,000 paths
+    /// cost a tenth of the run, mostly rehashing as it grew). A file found by a probe, a
+    /// link or a single-file mount is in `files`.
+    listed_dirs: HashMap<VPath, ListedDir>,
     /// Zip mounts, by mount point.
     zips: Vec<(VPath, ZipSource)>,
     /// The config folder, whose bulk folders are never listed.
@@ -186,6 +191,32 @@ struct Local {
     mount: Rc<VPath>,
     path: PathBuf,
     confine: Rc<PathBuf>,
+}
+
+/// Where a listed folder's files are read from, shared by them.
+#[derive(Debug)]
+struct ListedDir {
+    /// The mount point of the listing that found it.
+    mount: Rc<VPath>,
+    local: PathBuf,
+    confine: Rc<PathBuf>,
+    /// The names of the files listed in it to be read when asked (not bulk data), each
+    /// followed by a NUL.
+    names: String,
+}
+
+impl ListedDir {
+    /// Where the listed file `name` of this folder is read from, if it was listed to be read.
+    fn file(&self, name: &str) -> Option<Local> {
+        self.names
+            .split_terminator('\0')
+            .any(|listed| listed == name)
+            .then(|| Local {
+                mount: self.mount.clone(),
+                path: self.local.join(name),
+                confine: self.confine.clone(),
+            })
+    }
 }
 
 /// What one folder listing left out, for its finding.
@@ -442,6 +473,8 @@ impl Reader {
         let mut next = first.map(|entries| (dir.clone(), folder.local.clone(), entries));
         // Folders wait as paths, not open handles, so a wide tree cannot run out of descriptors.
         let mut pending: Vec<(VPath, PathBuf)> = Vec::new();
+        // The folder being listed, once it has a file to read.
+        let mut open: Option<(VPath, ListedDir)> = None;
         let skipped = &mut listing.skipped;
         'folders: loop {
             let (dir, dir_local, entries) = match next.take() {
@@ -463,6 +496,9 @@ impl Reader {
             // for a transcript: asked once a folder ([`Reader::is_bulk_file`]).
             let in_config = self.config.as_ref().is_some_and(|c| dir.starts_with(c));
             let bulk_folder = in_config && self.is_bulk_file(&dir.child("x"));
+            if let Some((dir, listed)) = open.take() {
+                self.add_listed_dir(dir, listed);
+            }
             for entry in entries {
                 if skipped.stopped {
                     break 'folders;
@@ -488,7 +524,6 @@ impl Reader {
                     skipped.odd_names.push(format!("{}/{name}", dir.as_str()));
                     continue;
                 };
-                let entry_local = dir_local.join(&os_name);
                 if in_git && !git_wanted(&path) {
                     continue;
                 }
@@ -497,11 +532,12 @@ impl Reader {
                     // now when the whole subtree is asked for.
                     if deep && file_type.is_dir() && self.unlisted.remove(&path).is_some() {
                         tree.set_listed(&path);
-                        pending.push((path, entry_local));
+                        pending.push((path, dir_local.join(&os_name)));
                     }
                     continue;
                 }
                 if file_type.is_dir() {
+                    let entry_local = dir_local.join(&os_name);
                     if self.is_bulk_dir(&path) {
                         tree.add_dir(path);
                     } else if deep {
@@ -519,6 +555,7 @@ impl Reader {
                         );
                     }
                 } else if file_type.is_symlink() {
+                    let entry_local = dir_local.join(&os_name);
                     match fs::metadata(&entry_local) {
                         Ok(metadata) if metadata.is_dir() => {
                             // Resolved first: a folder link out of the mount is named as such.
@@ -559,20 +596,28 @@ impl Reader {
                     );
                     if !bulk {
                         tree.mark_unstatted(&path);
-                        self.files.insert(
-                            path,
-                            Local {
-                                mount: at.clone(),
-                                path: entry_local,
-                                confine: folder.confine.clone(),
-                            },
-                        );
+                        let (_, listed) = open.get_or_insert_with(|| {
+                            (
+                                dir.clone(),
+                                ListedDir {
+                                    mount: at.clone(),
+                                    local: dir_local.clone(),
+                                    confine: folder.confine.clone(),
+                                    names: String::new(),
+                                },
+                            )
+                        });
+                        listed.names.push_str(name);
+                        listed.names.push('\0');
                     }
                 } else {
                     // Sockets, pipes and devices hold nothing Claude Code would load.
                     skipped.unreadable += 1;
                 }
             }
+        }
+        if let Some((dir, listed)) = open.take() {
+            self.add_listed_dir(dir, listed);
         }
         tree.retain_diagnostics(|d| {
             !(d.code == Code::ScanSkipped && d.path.as_deref() == Some(at.as_str()))
@@ -649,6 +694,31 @@ impl Reader {
         );
     }
 
+    /// Records the files a folder listing found to read (a folder listed again adds its).
+    fn add_listed_dir(&mut self, dir: VPath, listed: ListedDir) {
+        match self.listed_dirs.get_mut(&dir) {
+            Some(earlier) => {
+                earlier.names.push_str(&listed.names);
+                earlier.mount = listed.mount;
+                earlier.local = listed.local;
+                earlier.confine = listed.confine;
+            }
+            None => {
+                self.listed_dirs.insert(dir, listed);
+            }
+        }
+    }
+
+    /// Where the listed file `path` is read from: as listed alone, or in its folder.
+    fn local(&self, path: &VPath) -> Option<Local> {
+        if let Some(local) = self.files.get(path) {
+            return Some(local.clone());
+        }
+        self.listed_dirs
+            .get(&path.parent()?)?
+            .file(path.file_name())
+    }
+
     /// Lists every folder still unlisted, whole, and sizes every file: what an eager
     /// listing gives ([`LIST_WHOLE`]).
     pub(crate) fn list_everything(&mut self) {
@@ -656,10 +726,10 @@ impl Reader {
         while let Some(dir) = self.unlisted.keys().next().cloned() {
             self.list(&mut tree, &ListingAsk { dir, deep: true });
         }
-        let unstatted: Vec<VPath> = self
-            .files
-            .keys()
-            .filter(|path| tree.is_unstatted(path))
+        let unstatted: Vec<VPath> = tree
+            .files()
+            .map(|(path, _)| path)
+            .filter(|path| tree.is_unstatted(path) && self.local(path).is_some())
             .cloned()
             .collect();
         for path in &unstatted {
@@ -773,7 +843,8 @@ impl ContentSource for Reader {
     /// Reads a listed file from the exact path it was listed at, or a zip entry from the
     /// zip with the longest mount point that holds `path`.
     fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
-        let local = self.files.get(path);
+        let local = self.local(path);
+        let local = local.as_ref();
         let zip = self
             .zips
             .iter_mut()
@@ -928,8 +999,7 @@ impl ContentSource for Reader {
     /// Sizes and dates a listed file the analysis looked at.
     fn stat(&mut self, tree: &mut Tree, path: &VPath) {
         let (size, modified) = self
-            .files
-            .get(path)
+            .local(path)
             .and_then(|local| fs::metadata(&local.path).ok())
             .map_or((0, None), |metadata| {
                 (
