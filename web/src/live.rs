@@ -496,7 +496,9 @@ pub fn targets(
             let (s, f) = mounted
                 .origins
                 .iter()
-                .find(|(p, _)| p.parent().as_ref() == Some(&parent))
+                .filter(|(p, _)| p.parent().as_ref() == Some(&parent))
+                // The first in byte order, as ever: the map is hashed.
+                .min_by(|a, b| a.0.cmp(b.0))
                 .map(|(_, place)| *place)?;
             let sibling = &sources[s].files[f].rel;
             let rel = match sibling.rsplit_once('/') {
