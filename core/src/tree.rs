@@ -345,7 +345,17 @@ impl Tree {
     /// An entry whose path is not a valid absolute path is left out with a diagnostic.
     pub fn from_entries(mounts: &[&str], entries: impl IntoIterator<Item = Entry>) -> Tree {
         let mut tree = Tree::new();
-        tree.add_mount_points(mounts);
+        for mount in mounts {
+            match VPath::new(mount) {
+                Ok(root) => tree.add_mount(root),
+                Err(error) => tree.push_diagnostic(Diagnostic::new(
+                    Code::InvalidPath,
+                    Severity::Warning,
+                    None,
+                    format!("mount point left out: {error}"),
+                )),
+            }
+        }
         let entries = entries.into_iter();
         tree.records.reserve(entries.size_hint().0);
         for entry in entries {
@@ -354,22 +364,6 @@ impl Tree {
             }
         }
         tree
-    }
-
-    /// Adds mount points as [`Tree::from_entries`] does: one that is not a valid absolute
-    /// path is left out with a finding.
-    pub fn add_mount_points(&mut self, mounts: &[&str]) {
-        for mount in mounts {
-            match VPath::new(mount) {
-                Ok(root) => self.add_mount(root),
-                Err(error) => self.push_diagnostic(Diagnostic::new(
-                    Code::InvalidPath,
-                    Severity::Warning,
-                    None,
-                    format!("mount point left out: {error}"),
-                )),
-            }
-        }
     }
 
     /// Adds one listed entry, and returns its path.

@@ -17,7 +17,7 @@
 //! asks: only when a project is set, and then only for its one approval key.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Promise, Reflect, Uint8Array};
@@ -786,32 +786,8 @@ pub fn files_below(sources: &[Rc<Source>], inputs: &Inputs, dir: &str) -> Vec<St
 pub struct Mounted {
     /// The tree, with every content read so far already in it.
     pub tree: Tree,
-    /// Each listed path's source and file index (hashed: tens of thousands of long paths
-    /// that share their first segments, which an ordered map compares again at every level).
-    pub origins: HashMap<VPath, (usize, usize)>,
-}
-
-/// Where `source` mounts under `inputs`: `None` when it stays out, `Some(None)` when its
-/// paths are whole (the demo's).
-fn placement(
-    source: &Source,
-    inputs: &Inputs,
-    claude_json_path: Option<&VPath>,
-) -> Option<Option<String>> {
-    Some(match (&source.origin, source.role) {
-        (Origin::Demo { .. }, _) | (_, Role::Fixed) => None,
-        (_, Role::Config) => Some(inputs.effective_config_dir()),
-        (_, Role::Home) => Some(inputs.home.trim().to_owned()),
-        (_, Role::Project) => match inputs.project_mount.clone() {
-            Some(place) => Some(place),
-            None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
-            // A project folder needs a place to mount; without one it stays out.
-            None => return None,
-        },
-        // Its one file is `.claude.json`, in the folder the analysis reads it from (none
-        // without an absolute home: the analysis cannot start either).
-        (_, Role::ClaudeJson) => Some(claude_json_path?.parent()?.as_str().to_owned()),
-    })
+    /// Each listed path's source and file index.
+    pub origins: BTreeMap<VPath, (usize, usize)>,
 }
 
 /// Mounts every source where the fields say, with cached contents filled in (the worker's
@@ -820,22 +796,12 @@ fn placement(
 /// An added `~/.claude.json` ([`Role::ClaudeJson`]) goes to [`Inputs::claude_json_path`],
 /// in place of any file a dropped home folder holds there.
 pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
-    mount_onto(None, sources, inputs)
-}
-
-/// [`mount`], onto `kept`: a tree the first sources are mounted in already, as [`mount`]
-/// mounted them (only the sources after those are mounted now).
-fn mount_onto(kept: Option<(usize, Mounted)>, sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
-    let first = kept.as_ref().map_or(0, |(count, _)| *count);
     let mut mounts: Vec<String> = Vec::new();
     let mut entries = Vec::new();
     let mut places = Vec::new();
     let mut failures = Vec::new();
     let mut unstatted = Vec::new();
-    let total: usize = sources[first.min(sources.len())..]
-        .iter()
-        .map(|s| s.files.len())
-        .sum();
+    let total: usize = sources.iter().map(|s| s.files.len()).sum();
     entries.reserve(total);
     places.reserve(total);
     let claude_json_path = sources
@@ -843,20 +809,34 @@ fn mount_onto(kept: Option<(usize, Mounted)>, sources: &[Rc<Source>], inputs: &I
         .any(|s| s.role == Role::ClaudeJson)
         .then(|| inputs.claude_json_path())
         .flatten();
-    // Compared once normalised: the fields may spell the home as `C:\Users\bob`. Only a
-    // path named `.claude.json` can be it, so no other path is normalised here.
+    // Compared once normalised: the fields may spell the home as `C:\Users\bob`.
     let replaced = |path: &str| {
-        claude_json_path.as_ref().is_some_and(|added| {
-            path.ends_with(".claude.json") && VPath::new(path).is_ok_and(|p| &p == added)
-        })
+        claude_json_path
+            .as_ref()
+            .is_some_and(|added| VPath::new(path).is_ok_and(|p| &p == added))
     };
-    for (s, source) in sources.iter().enumerate().skip(first) {
-        let Some(base) = placement(source, inputs, claude_json_path.as_ref()) else {
-            continue;
+    for (s, source) in sources.iter().enumerate() {
+        let base = match (&source.origin, source.role) {
+            (Origin::Demo { mounts: fixed, .. }, _) => {
+                mounts.extend(fixed.iter().cloned());
+                None
+            }
+            (_, Role::Config) => Some(inputs.effective_config_dir()),
+            (_, Role::Home) => Some(inputs.home.trim().to_owned()),
+            (_, Role::Project) => match inputs.project_mount.clone() {
+                Some(place) => Some(place),
+                None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
+                // A project folder needs a place to mount; without one it stays out.
+                None => continue,
+            },
+            (_, Role::Fixed) => None,
+            // Its one file is `.claude.json`, in the folder the analysis reads it from.
+            (_, Role::ClaudeJson) => match claude_json_path.as_ref().and_then(VPath::parent) {
+                Some(folder) => Some(folder.as_str().to_owned()),
+                // No absolute home: nowhere to put it (the analysis cannot start either).
+                None => continue,
+            },
         };
-        if let Origin::Demo { mounts: fixed, .. } = &source.origin {
-            mounts.extend(fixed.iter().cloned());
-        }
         match &base {
             // One file covers no folder: the files beside it stay outside the snapshot.
             Some(_) if source.role == Role::ClaudeJson => {}
@@ -901,16 +881,8 @@ fn mount_onto(kept: Option<(usize, Mounted)>, sources: &[Rc<Source>], inputs: &I
     }
     let mount_refs: Vec<&str> = mounts.iter().map(String::as_str).collect();
     // Each path is made once: for the tree and for where it comes from.
-    let (mut tree, mut origins) = match kept {
-        Some((_, Mounted { mut tree, origins })) => {
-            tree.add_mount_points(&mount_refs);
-            (tree, origins)
-        }
-        None => (
-            Tree::from_entries(&mount_refs, std::iter::empty()),
-            HashMap::with_capacity(total),
-        ),
-    };
+    let mut tree = Tree::from_entries(&mount_refs, std::iter::empty());
+    let mut origins = BTreeMap::new();
     let mut failures = failures.into_iter();
     for (entry, (s, f, failed, unknown)) in entries.into_iter().zip(places) {
         match tree.insert_entry(entry) {
@@ -932,7 +904,7 @@ fn mount_onto(kept: Option<(usize, Mounted)>, sources: &[Rc<Source>], inputs: &I
             }
         }
     }
-    for source in sources.iter().skip(first) {
+    for source in sources {
         if !source.diagnostics_json.is_empty() {
             let diagnostics: Vec<Diagnostic> =
                 serde_json::from_str(&source.diagnostics_json).unwrap_or_default();
@@ -945,95 +917,6 @@ fn mount_onto(kept: Option<(usize, Mounted)>, sources: &[Rc<Source>], inputs: &I
         tree.mark_unstatted(path);
     }
     Mounted { tree, origins }
-}
-
-#[cfg(feature = "engine")]
-/// A finished run's tree, kept by the worker for its next run ([`keep_mounted`]).
-struct KeptMount {
-    /// The sources mounted in it, in order, with where each mounted.
-    sources: Vec<(Rc<Source>, Option<Option<String>>)>,
-    mounted: Mounted,
-}
-
-#[cfg(feature = "engine")]
-thread_local! {
-    static KEPT_MOUNT: RefCell<Option<KeptMount>> = const { RefCell::new(None) };
-}
-
-#[cfg(feature = "engine")]
-/// Keeps the tree of a finished run over `sources` for the next run of this thread: when
-/// that run starts with the same sources mounted at the same places (the project dropped on
-/// top of `~/.claude`, another release simulated), it mounts only the sources after them,
-/// instead of every listed file again (a quarter of a second at 43,000 entries in the
-/// worker).
-///
-/// A tree with findings made while mounting is not kept (a later mount would put the new
-/// sources' findings after them, not before), nor one with an added `~/.claude.json`
-/// (which takes the place of a listed file).
-pub fn keep_mounted(
-    sources: &[Rc<Source>],
-    inputs: &Inputs,
-    tree: Tree,
-    origins: HashMap<VPath, (usize, usize)>,
-) {
-    let kept = (tree.diagnostics().is_empty()
-        && !sources.iter().any(|s| s.role == Role::ClaudeJson))
-    .then(|| {
-        // What the last queries (the share basis's) asked for is no ask of the next run.
-        let _ = tree.take_stats_asked();
-        let _ = tree.take_listings_asked();
-        let _ = tree.take_probes_asked();
-        KeptMount {
-            sources: sources
-                .iter()
-                .map(|s| (s.clone(), placement(s, inputs, None)))
-                .collect(),
-            mounted: Mounted { tree, origins },
-        }
-    });
-    KEPT_MOUNT.with(|k| *k.borrow_mut() = kept);
-}
-
-#[cfg(feature = "engine")]
-/// [`mount`], onto the tree [`keep_mounted`] kept when it holds the first of `sources`
-/// mounted where they mount now; it is taken either way.
-fn mount_for_run(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
-    let Some(kept) = KEPT_MOUNT.with(|k| k.borrow_mut().take()) else {
-        return mount(sources, inputs);
-    };
-    let same = kept.sources.len() <= sources.len()
-        && !sources.iter().any(|s| s.role == Role::ClaudeJson)
-        && kept.sources.iter().zip(sources).all(|((old, place), new)| {
-            Rc::ptr_eq(old, new) && *place == placement(new, inputs, None)
-        });
-    if !same {
-        return mount(sources, inputs);
-    }
-    let mut mounted = kept.mounted;
-    // What the worker learned since (the share basis looks up a few sizes) goes in as a
-    // fresh mount would put it: on the files each source holds.
-    for (s, (source, place)) in kept.sources.iter().enumerate() {
-        let Some(base) = place else { continue };
-        let path_of = |rel: &str| match base {
-            Some(base) => VPath::new(&format!("{}/{}", base.trim_end_matches('/'), rel)).ok(),
-            None => VPath::new(rel).ok(),
-        };
-        let from_here = |path: &VPath| mounted.origins.get(path).is_some_and(|place| place.0 == s);
-        for (f, (size, modified)) in source.stats.borrow().iter() {
-            let Some(file) = source.files.get(*f) else {
-                continue;
-            };
-            if let Some(path) = path_of(&file.rel).filter(|p| from_here(p)) {
-                mounted.tree.set_stat(&path, *size, modified.clone());
-            }
-        }
-        for (rel, contents) in source.cache.borrow().iter() {
-            if let Some(path) = path_of(rel).filter(|p| from_here(p)) {
-                mounted.tree.set_contents(&path, contents.clone());
-            }
-        }
-    }
-    mount_onto(Some((kept.sources.len(), mounted)), sources, inputs)
 }
 
 #[cfg(feature = "engine")]
@@ -1131,7 +1014,7 @@ pub struct Analysed {
     /// The input it ran with.
     pub input: Input,
     /// Each listed path's source and file index.
-    pub origins: HashMap<VPath, (usize, usize)>,
+    pub origins: BTreeMap<VPath, (usize, usize)>,
 }
 
 #[cfg(feature = "engine")]
@@ -1156,7 +1039,7 @@ where
 {
     let started = js_sys::Date::now();
     let mut phases = Phases::default();
-    let Mounted { mut tree, origins } = mount_for_run(sources, inputs);
+    let Mounted { mut tree, origins } = mount(sources, inputs);
     phases.mount_ms = js_sys::Date::now() - started;
     let mut seen = Progress {
         entries: tree.len() as u64,
@@ -1869,139 +1752,5 @@ mod tests {
         }
         // A project may have a projects/ folder of its own, read like any other.
         assert!(!listed_by_name("shop", "projects/app/src/CLAUDE.md"));
-    }
-}
-
-#[cfg(all(test, feature = "engine"))]
-mod kept_mount_tests {
-    use std::rc::Rc;
-
-    use memdiag_core::VPath;
-
-    use super::{keep_mounted, mount, mount_for_run, Reader, Role, Source, SourceFile, UNSTATTED};
-    use crate::state::Inputs;
-
-    fn listed(id: u32, role: Role, files: &[(&str, u64)]) -> Rc<Source> {
-        let files = files
-            .iter()
-            .map(|&(rel, size)| SourceFile {
-                rel: rel.to_owned(),
-                size,
-                reader: Reader::Remote,
-                modified: None,
-            })
-            .collect();
-        Rc::new(Source::listed(
-            id,
-            format!("source {id}"),
-            role,
-            "folder",
-            files,
-            String::new(),
-        ))
-    }
-
-    fn path(text: &str) -> VPath {
-        VPath::new(text).unwrap()
-    }
-
-    #[test]
-    fn the_project_on_top_of_a_kept_tree_mounts_as_a_fresh_mount_would() {
-        let claude = listed(
-            1,
-            Role::Config,
-            &[
-                ("CLAUDE.md", 12),
-                ("projects/-home-a-app/memory/MEMORY.md", UNSTATTED),
-                ("rules/a.md", UNSTATTED),
-            ],
-        );
-        let project = listed(
-            2,
-            Role::Project,
-            &[("CLAUDE.md", UNSTATTED), ("src/a.ts", 9)],
-        );
-        let mut inputs = Inputs {
-            home: "/home/a".to_owned(),
-            ..Inputs::default()
-        };
-        // The first run, on ~/.claude alone: it reads CLAUDE.md and sizes MEMORY.md; the
-        // share basis then sizes rules/a.md, which the tree never hears of.
-        let mut first = mount(std::slice::from_ref(&claude), &inputs);
-        claude.remember(0, Ok(b"# me\n".to_vec()));
-        first
-            .tree
-            .set_contents(&path("/home/a/.claude/CLAUDE.md"), Ok(b"# me\n".to_vec()));
-        claude.remember_stat(1, (40, Some("2026-12-01T00:00:00Z".to_owned())));
-        let memory = path("/home/a/.claude/projects/-home-a-app/memory/MEMORY.md");
-        first
-            .tree
-            .set_stat(&memory, 40, Some("2026-12-01T00:00:00Z".to_owned()));
-        claude.remember_stat(2, (7, None));
-        // The share basis looked at an unstatted file: no ask of the next run.
-        let _ = first.tree.file(&path("/home/a/.claude/rules/a.md"));
-        keep_mounted(
-            std::slice::from_ref(&claude),
-            &inputs,
-            first.tree,
-            first.origins,
-        );
-
-        // The project dropped on top.
-        inputs.project = "/home/a/app".to_owned();
-        inputs.project_mount = Some("/home/a/app".to_owned());
-        let both = [claude.clone(), project.clone()];
-        let reused = mount_for_run(&both, &inputs);
-        let fresh = mount(&both, &inputs);
-        assert_eq!(reused.tree, fresh.tree);
-        assert_eq!(reused.origins, fresh.origins);
-        assert!(reused.tree.take_stats_asked().is_empty());
-        assert!(!reused
-            .tree
-            .is_unstatted(&path("/home/a/.claude/rules/a.md")));
-        assert!(reused.tree.is_unstatted(&path("/home/a/app/CLAUDE.md")));
-    }
-
-    #[test]
-    fn a_kept_tree_serves_only_the_same_sources_mounted_at_the_same_places() {
-        let claude = listed(1, Role::Config, &[("CLAUDE.md", 12)]);
-        let home = |home: &str| Inputs {
-            home: home.to_owned(),
-            ..Inputs::default()
-        };
-        // A mark only the kept tree has: the file read in it, never remembered by the source.
-        let marked = |inputs: &Inputs| {
-            let mut mounted = mount(std::slice::from_ref(&claude), inputs);
-            let file = path(&format!("{}/.claude/CLAUDE.md", inputs.home));
-            mounted.tree.set_contents(&file, Ok(b"kept".to_vec()));
-            keep_mounted(
-                std::slice::from_ref(&claude),
-                inputs,
-                mounted.tree,
-                mounted.origins,
-            );
-            file
-        };
-        let kept = |mounted: &super::Mounted, file: &VPath| {
-            mounted.tree.file(file).unwrap().contents != memdiag_core::Contents::Unread
-        };
-        let file = marked(&home("/home/a"));
-        assert!(kept(
-            &mount_for_run(std::slice::from_ref(&claude), &home("/home/a")),
-            &file
-        ));
-        // Taken by the run that used it.
-        assert!(!kept(
-            &mount_for_run(std::slice::from_ref(&claude), &home("/home/a")),
-            &file
-        ));
-        // Mounted elsewhere now.
-        marked(&home("/home/a"));
-        let moved = mount_for_run(std::slice::from_ref(&claude), &home("/home/b"));
-        assert!(!kept(&moved, &path("/home/b/.claude/CLAUDE.md")));
-        // The same listing sent again is another source.
-        let file = marked(&home("/home/a"));
-        let again = listed(1, Role::Config, &[("CLAUDE.md", 12)]);
-        assert!(!kept(&mount_for_run(&[again], &home("/home/a")), &file));
     }
 }

@@ -496,9 +496,7 @@ pub fn targets(
             let (s, f) = mounted
                 .origins
                 .iter()
-                .filter(|(p, _)| p.parent().as_ref() == Some(&parent))
-                // The first in byte order, as ever: the map is hashed.
-                .min_by(|a, b| a.0.cmp(b.0))
+                .find(|(p, _)| p.parent().as_ref() == Some(&parent))
                 .map(|(_, place)| *place)?;
             let sibling = &sources[s].files[f].rel;
             let rel = match sibling.rsplit_once('/') {

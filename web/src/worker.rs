@@ -211,9 +211,6 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
                 fields.push(("report", json.into()));
                 fields.push(("phases", timings));
                 let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
-                // The next run over these sources (the project on top) mounts only what
-                // it adds.
-                ingest::keep_mounted(&sources, &inputs, tree, origins);
             }
             Err(error) => failed(&error.to_string()),
         },
