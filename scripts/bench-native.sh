@@ -8,6 +8,8 @@
 #   bash scripts/bench-native.sh [SIZES] [RUNS]     # default: 3000,30000 and 5 runs
 #   MEMDIAG_BENCH_TREES=DIR bash scripts/bench-native.sh ...   # reuse trees written before
 #                                                   # by bench.mjs --trees-only DIR
+#   MEMDIAG_BASELINE=FILE bash scripts/bench-native.sh ...     # also time another build of
+#                                                   # memdiag (a copy of main's), interleaved
 #
 # `find` lists both trees whole and `cat` reads exactly the files the report says were read.
 # memdiag lists lazily (only the folders the analysis looks into, and sizes only the files it
@@ -17,6 +19,8 @@
 # is shared. "whole" is the same command listing every folder first (MEMDIAG_LIST_WHOLE, the
 # command before it listed lazily; it stops at 200,000 entries, so at 300,000 its report
 # differs), and "same" says whether its report is byte-identical to the lazy one's.
+# With MEMDIAG_BASELINE, "base ms" and "base ratio" are that build's, run between the others,
+# and "same" also compares its report with this build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes="${1:-3000,30000}"
@@ -35,7 +39,8 @@ fi
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 now() { date +%s%N; }
 
-printf '| entries | memdiag ms | find + cat ms | ratio | whole ms | same | files read | load |\n|---:|---:|---:|---:|---:|---|---:|---|\n'
+baseline="${MEMDIAG_BASELINE:-}"
+printf '| entries | memdiag ms | find + cat ms | ratio | whole ms | base ms | base ratio | same | files read | load |\n|---:|---:|---:|---:|---:|---:|---:|---|---:|---|\n'
 for size in ${sizes//,/ }; do
   home="$trees/tree-$size/home/bench"
   args=(--home /home/bench --project /home/bench/work/app --mount "/home/bench=$home" --format json)
@@ -43,13 +48,21 @@ for size in ${sizes//,/ }; do
   "$memdiag" "${args[@]}" > "$scratch/report.json" || true
   MEMDIAG_LIST_WHOLE=1 "$memdiag" "${args[@]}" > "$scratch/whole.json" || true
   same=$(cmp -s "$scratch/report.json" "$scratch/whole.json" && echo yes || echo NO)
+  if [ -n "$baseline" ]; then
+    "$baseline" "${args[@]}" > "$scratch/base.json" || true
+    same="$same/$(cmp -s "$scratch/report.json" "$scratch/base.json" && echo yes || echo NO)"
+  fi
   node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     for (const f of r.files) if (f.size !== null && f.status !== "skipped" && f.path.startsWith("/home/bench/"))
       console.log(process.argv[2] + f.path.slice("/home/bench".length));
   ' "$scratch/report.json" "$home" | sort -u > "$scratch/matter.txt"
-  ours=(); floor=(); whole=()
+  ours=(); floor=(); whole=(); base=(0)
+  [ -n "$baseline" ] && base=()
   for _ in $(seq "$runs"); do
+    if [ -n "$baseline" ]; then
+      t=$(now); "$baseline" "${args[@]}" > /dev/null || true; base+=($(( ($(now) - t) / 1000000 )))
+    fi
     t=$(now); "$memdiag" "${args[@]}" > /dev/null || true; ours+=($(( ($(now) - t) / 1000000 )))
     t=$(now); find "$home" -type f > /dev/null; xargs -d '\n' cat < "$scratch/matter.txt" > /dev/null
     floor+=($(( ($(now) - t) / 1000000 )))
@@ -57,7 +70,9 @@ for size in ${sizes//,/ }; do
   done
   a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${floor[@]}" | median)
   w=$(printf '%s\n' "${whole[@]}" | median)
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$size" "$a" "$b" \
-    "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }')" "$w" "$same" \
+  c=$(printf '%s\n' "${base[@]}" | median)
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$size" "$a" "$b" \
+    "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }')" "$w" "$c" \
+    "$(awk -v a="$c" -v b="$b" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }')" "$same" \
     "$(wc -l < "$scratch/matter.txt")" "$(cut -d' ' -f1-3 /proc/loadavg)"
 done

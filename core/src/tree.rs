@@ -145,6 +145,9 @@ struct FolderIndex {
     end: u32,
     /// Its entries in the order [`Tree::set_order`] gave, when it gave one.
     carried: Option<CarriedOrder>,
+    /// The [`name_bits`] of every name inside, or-ed: a name whose bits are not all here is
+    /// not inside, which a walk looking for a few names learns without a search.
+    names: u64,
 }
 
 /// A folder's files and folders in the order a shared snapshot's original listed them, each
@@ -171,6 +174,14 @@ impl FolderIndex {
             None => self.folders.clone(),
         }
     }
+}
+
+/// Two bits of 64 standing for `name` (FNV-1a), for [`FolderIndex::names`].
+fn name_bits(name: &str) -> u64 {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (1 << (hash & 63)) | (1 << ((hash >> 6) & 63))
 }
 
 /// An in-memory file tree: every path once, ordered in byte order.
@@ -668,12 +679,18 @@ impl Tree {
                     folders: ranked(&subfolders, subfolders.iter().map(folder_name).collect()),
                 }
             });
+            let names = files
+                .iter()
+                .map(file_name)
+                .chain(subfolders.iter().map(folder_name))
+                .fold(0, |bits, name| bits | name_bits(name));
             index.folders.push(FolderIndex {
                 files,
                 folders: subfolders,
                 start: 0,
                 end: 0,
                 carried,
+                names,
             });
         }
         let mut roots = self.roots.clone();
@@ -1118,6 +1135,49 @@ impl Tree {
     /// ([`Tree::will_walk`]). Iterative, so a tree thousands of folders deep cannot exhaust
     /// the stack, and one look-up in all, not one per folder.
     pub fn folders_below(&self, dir: &VPath, enter: impl Fn(&str) -> bool) -> Vec<VPath> {
+        self.walk_folders(dir, enter, |_| true)
+    }
+
+    /// [`Tree::folders_below`], but only the folders that hold a file or folder named one of
+    /// `names`, and the unlisted ones (what they hold is not known yet): the rest are the
+    /// folders where [`Tree::is_file_in`] and [`Tree::is_dir_in`] of those names say no (and
+    /// ask for nothing), so a walk that looks for nothing else skips them, without a path
+    /// made and looked up for each of a project's thousands of `node_modules/` folders.
+    pub fn folders_below_holding(
+        &self,
+        dir: &VPath,
+        enter: impl Fn(&str) -> bool,
+        names: &[&str],
+    ) -> Vec<VPath> {
+        let index = self.index();
+        let bits: Vec<u64> = names.iter().map(|name| name_bits(name)).collect();
+        let holds = |id: u32| {
+            let at = &index.folders[id as usize];
+            self.folders[id as usize].unlisted
+                || names.iter().zip(&bits).any(|(name, bits)| {
+                    let file = || {
+                        at.files
+                            .binary_search_by(|i| self.records[*i as usize].name().cmp(name))
+                            .is_ok()
+                    };
+                    let folder = || {
+                        at.folders
+                            .binary_search_by(|i| self.folders[*i as usize].name().cmp(name))
+                            .is_ok()
+                    };
+                    at.names & bits == *bits && (file() || folder())
+                })
+        };
+        self.walk_folders(dir, enter, holds)
+    }
+
+    /// The walk of [`Tree::folders_below`], giving the folders `keep` says yes to.
+    fn walk_folders(
+        &self,
+        dir: &VPath,
+        enter: impl Fn(&str) -> bool,
+        keep: impl Fn(u32) -> bool,
+    ) -> Vec<VPath> {
         self.will_walk(dir);
         let Some(&top) = self.folder_ids.get(dir.as_str()) else {
             return Vec::new();
@@ -1136,7 +1196,9 @@ impl Tree {
             if enter(folder.name()) {
                 stack.extend(children(next));
             }
-            out.push(folder.path.clone());
+            if keep(next) {
+                out.push(folder.path.clone());
+            }
         }
         out
     }
@@ -1385,6 +1447,47 @@ mod tests {
         }
         assert_eq!(t.child_dirs(&p("/d")), ["a", "a-b", "a0"]);
         assert_eq!(t.child_dirs(&p("/d/a")), ["x"]);
+    }
+
+    #[test]
+    fn folders_holding_names_are_those_where_the_names_are_found() {
+        // Wide folders, so that the names' bits are set by other names too.
+        let mut paths = Vec::new();
+        for d in 0..40 {
+            for f in 0..(d % 7) * 9 {
+                paths.push(format!("/w/p/d{d}/f{f}.js"));
+            }
+            match d % 5 {
+                0 => paths.push(format!("/w/p/d{d}/CLAUDE.md")),
+                1 => paths.push(format!("/w/p/d{d}/.claude/rules/a.md")),
+                2 => paths.push(format!("/w/p/d{d}/x/CLAUDE.local.md")),
+                3 => paths.push(format!("/w/p/d{d}/CLAUDE.md.bak")),
+                _ => {}
+            }
+        }
+        let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let mut t = tree(&refs);
+        t.add_unlisted_dir(p("/w/p/unlisted"));
+        let names = [".claude", "CLAUDE.md", "CLAUDE.local.md"];
+        let enter = |name: &str| name != ".claude";
+        let expected: Vec<VPath> = t
+            .folders_below(&p("/w/p"), enter)
+            .into_iter()
+            .filter(|dir| {
+                t.is_unlisted(dir)
+                    || names
+                        .iter()
+                        .any(|name| t.is_file_in(dir, name) || t.is_dir_in(dir, name))
+            })
+            .collect();
+        assert_eq!(t.folders_below_holding(&p("/w/p"), enter, &names), expected);
+        // Every kind of match is among them, and the folders without one are not.
+        for dir in ["/w/p/d0", "/w/p/d1", "/w/p/d2/x", "/w/p/unlisted"] {
+            assert!(expected.contains(&p(dir)), "{dir}");
+        }
+        for dir in ["/w/p/d3", "/w/p/d4", "/w/p/d2", "/w/p/d1/.claude"] {
+            assert!(!expected.contains(&p(dir)), "{dir}");
+        }
     }
 
     #[test]

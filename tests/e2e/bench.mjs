@@ -8,6 +8,7 @@
 //
 //   node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64]
 //                            [--project-share 0.43] [--keep] [--trees-only DIR]
+//                            [--baseline OTHER_DIST]
 //
 // It honours the environment of the end-to-end tests (MEMDIAG_DIST, MEMDIAG_PLAYWRIGHT,
 // MEMDIAG_CHROMIUM, MEMDIAG_E2E_ARTIFACTS, MEMDIAG_BASE_URL; see scripts/test.sh).
@@ -48,7 +49,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { artifacts, dist, serveDist, launchWithProfile, watch, zipFolder, chromiumPath } from './support.mjs';
+import { artifacts, dist, serve, serveDist, launchWithProfile, watch, zipFolder, chromiumPath } from './support.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -60,6 +61,9 @@ const { values: options } = parseArgs({
     // Only write the trees into this folder (tree-<size>/) and stop: for the native
     // benchmark, scripts/bench-native.sh.
     'trees-only': { type: 'string' },
+    // Another build of the page (main's dist/, say) to time in the same runs, each of its
+    // drops just before the same drop on this one, so that both see the same load.
+    baseline: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -444,8 +448,11 @@ async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-bench-'));
   const { baseUrl, server } = await serveDist();
+  const baseline = options.baseline ? await serve(options.baseline) : null;
+  const baselineUrl = baseline ? `http://127.0.0.1:${baseline.address().port}/` : null;
   const context = await launchWithProfile(path.join(scratch, 'profile'));
   const results = [];
+  const compared = [];
   try {
     for (const size of sizes) {
       const base = path.join(scratch, `tree-${size}`);
@@ -463,7 +470,19 @@ async function main() {
       console.error(`${size}: wrote ${tree.files} files in ~/.claude (+${tree.projectFiles} in the project) and a ${(zipBytes / 1e6).toFixed(1)} MB zip in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       const folder = [];
       const zipped = [];
+      const before = { folder: [], zip: [] };
       for (let r = 0; r < runs; r++) {
+        if (baselineUrl) {
+          const f = await measureFolder(context, baselineUrl, tree);
+          const z = zip ? await measureZip(context, baselineUrl, zip) : { claude: {}, errors: [] };
+          before.folder.push(f);
+          before.zip.push(z);
+          console.error(
+            `  run ${r + 1}, baseline: folder change→settled ${ms(f.claude.changeToSettledMs)} ms`
+            + ` (+project ${ms(f.project.changeToSettledMs)} ms); zip ${ms(z.claude.changeToSettledMs)} ms`
+            + `; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+          );
+        }
         const f = await measureFolder(context, baseUrl, tree);
         folder.push(f);
         const z = zip ? await measureZip(context, baseUrl, zip) : { claude: {}, errors: [] };
@@ -471,12 +490,27 @@ async function main() {
         console.error(
           `  run ${r + 1}: folder setInputFiles ${ms(f.claude.wallMs)} ms, change→settled ${ms(f.claude.changeToSettledMs)} ms`
           + ` (+project ${ms(f.project.changeToSettledMs)} ms); zip change→settled ${ms(z.claude.changeToSettledMs)} ms`
-          + `; read ${f.claude.filesRead ?? '?'} files / ${z.claude.filesRead ?? '?'} from the zip`,
+          + `; read ${f.claude.filesRead ?? '?'} files / ${z.claude.filesRead ?? '?'} from the zip`
+          // The machine may be shared: say how busy it was beside every run.
+          + `; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
         );
         for (const e of [...f.errors, ...z.errors]) console.error(`  page error: ${e}`);
         for (const x of [f.claude, f.project, z.claude]) if (x.error) console.error(`  the page says: ${x.error}`);
       }
       const med = (list, pick) => median(list.map(pick));
+      if (baselineUrl) {
+        const times = (f, z) => ({
+          folder: med(f, (x) => x.claude.changeToSettledMs),
+          project: med(f, (x) => x.project.changeToSettledMs),
+          zip: med(z, (x) => x.claude.changeToSettledMs),
+          phases: Object.fromEntries(['claude', 'project'].map((k) => [k, Object.fromEntries(
+            ['mount_ms', 'analyze_ms', 'read_ms', 'basis_ms', 'listing_ms', 'page_post_ms', 'page_receive_ms']
+              .map((key) => [key, median(f.map((x) => x[k].workerPhases?.[key]))]),
+          )])),
+          summaries: f.map((x) => JSON.stringify(x.project.summary)),
+        });
+        compared.push({ files: tree.files, baseline: times(before.folder, before.zip), build: times(folder, zipped) });
+      }
       const phases = (list) => ({
         // The change handler and the first render that shows the page is busy: until then
         // nothing on screen moves.
@@ -521,6 +555,7 @@ async function main() {
   } finally {
     await context.close();
     server?.close();
+    baseline?.close();
     if (!options.keep) fs.rmSync(scratch, { recursive: true, force: true });
     else console.error(`kept ${scratch}`);
   }
@@ -532,7 +567,7 @@ async function main() {
     console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
     for (const l of lines) console.log(fmt(l));
   };
-  console.log(`\nmedians of ${runs} runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${chromiumPath}`);
+  console.log(`\nmedians of ${runs} runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${chromiumPath}`);
   console.log('page-owned = from the input\'s change event to a settled report; total = from the start of setInputFiles\n');
   table(
     ['files', 'folder setInputFiles ms', 'folder change→settled ms', 'zip change→settled ms', 'folder ms/1k files',
@@ -594,6 +629,19 @@ async function main() {
     );
   }
 
+  if (compared.length > 0) {
+    console.log(`\nthis build against the baseline (${options.baseline}), runs interleaved, medians, ms: change→settled, and inside the worker: mounting | the core's turns | waiting for reads | share basis\n`);
+    const phase = (t, k) => ['mount_ms', 'analyze_ms', 'read_ms', 'basis_ms'].map((key) => ms(t.phases[k][key])).join(' / ');
+    table(
+      ['files', 'folder base', 'folder this', 'project base', 'project this', 'zip base', 'zip this',
+        'folder phases base', 'folder phases this', 'project phases base', 'project phases this', 'same summary'],
+      compared.map(({ files, baseline: b, build: t }) => [
+        String(files), ms(b.folder), ms(t.folder), ms(b.project), ms(t.project), ms(b.zip), ms(t.zip),
+        phase(b, 'claude'), phase(t, 'claude'), phase(b, 'project'), phase(t, 'project'),
+        [...b.summaries, ...t.summaries].every((x) => x === b.summaries[0]) ? 'yes' : 'NO',
+      ]),
+    );
+  }
   const out = path.join(artifacts, 'bench.json');
   fs.writeFileSync(out, `${JSON.stringify({
     date: new Date().toISOString(),
@@ -603,6 +651,7 @@ async function main() {
     loadavg: os.loadavg(),
     runs,
     results,
+    compared,
   }, null, 2)}\n`);
   console.log(`wrote ${out}`);
 }

@@ -63,7 +63,8 @@ impl Discovery<'_> {
             }
         }
         if let Some(project) = self.paths.project.clone() {
-            for dir in self.dirs_below(&project) {
+            // Only a folder with a `.claude/` can hold skills.
+            for dir in self.dirs_holding(&project, &[".claude"]) {
                 if dir.file_name() == ".claude" {
                     continue;
                 }

@@ -196,8 +196,11 @@ impl Discovery<'_> {
     /// name is looked up in its folder and a path is made only for what is there.
     pub(super) fn nested(&mut self, project: &VPath) -> Vec<Node> {
         let mut nodes = Vec::new();
+        // A folder with none of these names adds nothing below: no family file, no
+        // `.claude/`, no note.
+        let names = [".claude", "CLAUDE.md", "CLAUDE.local.md"];
         for dir in self
-            .dirs_below(project)
+            .dirs_holding(project, &names)
             .into_iter()
             .chain([project.clone()])
         {
@@ -294,13 +297,15 @@ impl Discovery<'_> {
         }
     }
 
-    /// Every folder below `dir`, parents before children, in byte order; iterative, so a
-    /// tree thousands of folders deep cannot exhaust the stack. Every folder below is looked
-    /// into: a lazily listed tree lists them in one round.
-    pub(super) fn dirs_below(&self, dir: &VPath) -> Vec<VPath> {
+    /// Every folder below `dir` that holds a file or folder named one of `names`, or is
+    /// unlisted ([`Tree::folders_below_holding`]), parents before children, in byte order;
+    /// iterative, so a tree thousands of folders deep cannot exhaust the stack. Every folder
+    /// below is looked into: a lazily listed tree lists them in one round.
+    pub(super) fn dirs_holding(&self, dir: &VPath, names: &[&str]) -> Vec<VPath> {
         // A `.claude` folder's contents are files of the folder above, not a folder of the
         // project's own.
-        self.tree.folders_below(dir, |name| name != ".claude")
+        self.tree
+            .folders_below_holding(dir, |name| name != ".claude", names)
     }
 
     /// The git repository of the project, if it is in one: the folder with `.git`, and for

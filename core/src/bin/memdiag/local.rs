@@ -150,6 +150,11 @@ pub(crate) struct Reader {
     /// tens of thousands of long paths that share their first segments, which an ordered
     /// map compares again at every level.
     files: HashMap<VPath, Local>,
+    /// Every listed folder's own files, by the folder: a folder listing keeps one record for
+    /// its files rather than one per file (at 300,000 entries, a map of 129,000 paths
+    /// cost a tenth of the run, mostly rehashing as it grew). A file found by a probe, a
+    /// link or a single-file mount is in `files`.
+    listed_dirs: HashMap<VPath, ListedDir>,
     /// Zip mounts, by mount point.
     zips: Vec<(VPath, ZipSource)>,
     /// The config folder, whose bulk folders are never listed.
@@ -189,6 +194,32 @@ struct Local {
     mount: Rc<VPath>,
     path: PathBuf,
     confine: Rc<PathBuf>,
+}
+
+/// Where a listed folder's files are read from, shared by them.
+#[derive(Debug)]
+struct ListedDir {
+    /// The mount point of the listing that found it.
+    mount: Rc<VPath>,
+    local: PathBuf,
+    confine: Rc<PathBuf>,
+    /// The names of the files listed in it to be read when asked (not bulk data), each
+    /// followed by a NUL.
+    names: String,
+}
+
+impl ListedDir {
+    /// Where the listed file `name` of this folder is read from, if it was listed to be read.
+    fn file(&self, name: &str) -> Option<Local> {
+        self.names
+            .split_terminator('\0')
+            .any(|listed| listed == name)
+            .then(|| Local {
+                mount: self.mount.clone(),
+                path: self.local.join(name),
+                confine: self.confine.clone(),
+            })
+    }
 }
 
 /// What one folder listing left out, for its finding.
@@ -445,6 +476,8 @@ impl Reader {
         let mut next = first.map(|entries| (dir.clone(), folder.local.clone(), entries));
         // Folders wait as paths, not open handles, so a wide tree cannot run out of descriptors.
         let mut pending: Vec<(VPath, PathBuf)> = Vec::new();
+        // The folder being listed, once it has a file to read.
+        let mut open: Option<(VPath, ListedDir)> = None;
         let skipped = &mut listing.skipped;
         'folders: loop {
             let (dir, dir_local, entries) = match next.take() {
@@ -470,6 +503,9 @@ impl Reader {
             // releases list skills in that order (Tree::set_listing_order).
             let mut listed_order =
                 (dir.file_name() == memdiag_core::ORDERED_FOLDER_NAME).then(Vec::new);
+            if let Some((dir, listed)) = open.take() {
+                self.add_listed_dir(dir, listed);
+            }
             for entry in entries {
                 if skipped.stopped {
                     break 'folders;
@@ -498,7 +534,6 @@ impl Reader {
                 if let Some(order) = &mut listed_order {
                     order.push(name.to_owned());
                 }
-                let entry_local = dir_local.join(&os_name);
                 if in_git && !git_wanted(&path) {
                     continue;
                 }
@@ -507,11 +542,12 @@ impl Reader {
                     // now when the whole subtree is asked for.
                     if deep && file_type.is_dir() && self.unlisted.remove(&path).is_some() {
                         tree.set_listed(&path);
-                        pending.push((path, entry_local));
+                        pending.push((path, dir_local.join(&os_name)));
                     }
                     continue;
                 }
                 if file_type.is_dir() {
+                    let entry_local = dir_local.join(&os_name);
                     if self.is_bulk_dir(&path) {
                         tree.add_dir(path);
                     } else if deep {
@@ -529,6 +565,7 @@ impl Reader {
                         );
                     }
                 } else if file_type.is_symlink() {
+                    let entry_local = dir_local.join(&os_name);
                     match fs::metadata(&entry_local) {
                         Ok(metadata) if metadata.is_dir() => {
                             // Resolved first: a folder link out of the mount is named as such.
@@ -583,14 +620,19 @@ impl Reader {
                     );
                     if !bulk {
                         tree.mark_unstatted(&path);
-                        self.files.insert(
-                            path,
-                            Local {
-                                mount: at.clone(),
-                                path: entry_local,
-                                confine: folder.confine.clone(),
-                            },
-                        );
+                        let (_, listed) = open.get_or_insert_with(|| {
+                            (
+                                dir.clone(),
+                                ListedDir {
+                                    mount: at.clone(),
+                                    local: dir_local.clone(),
+                                    confine: folder.confine.clone(),
+                                    names: String::new(),
+                                },
+                            )
+                        });
+                        listed.names.push_str(name);
+                        listed.names.push('\0');
                     }
                 } else {
                     // Sockets, pipes and devices hold nothing Claude Code would load.
@@ -600,6 +642,9 @@ impl Reader {
             if let Some(order) = listed_order {
                 tree.set_listing_order(dir, order);
             }
+        }
+        if let Some((dir, listed)) = open.take() {
+            self.add_listed_dir(dir, listed);
         }
         tree.retain_diagnostics(|d| {
             !(d.code == Code::ScanSkipped && d.path.as_deref() == Some(at.as_str()))
@@ -676,6 +721,31 @@ impl Reader {
         );
     }
 
+    /// Records the files a folder listing found to read (a folder listed again adds its).
+    fn add_listed_dir(&mut self, dir: VPath, listed: ListedDir) {
+        match self.listed_dirs.get_mut(&dir) {
+            Some(earlier) => {
+                earlier.names.push_str(&listed.names);
+                earlier.mount = listed.mount;
+                earlier.local = listed.local;
+                earlier.confine = listed.confine;
+            }
+            None => {
+                self.listed_dirs.insert(dir, listed);
+            }
+        }
+    }
+
+    /// Where the listed file `path` is read from: as listed alone, or in its folder.
+    fn local(&self, path: &VPath) -> Option<Local> {
+        if let Some(local) = self.files.get(path) {
+            return Some(local.clone());
+        }
+        self.listed_dirs
+            .get(&path.parent()?)?
+            .file(path.file_name())
+    }
+
     /// Lists every folder still unlisted, whole, and sizes every file: what an eager
     /// listing gives ([`LIST_WHOLE`]).
     pub(crate) fn list_everything(&mut self) {
@@ -683,10 +753,10 @@ impl Reader {
         while let Some(dir) = self.unlisted.keys().next().cloned() {
             self.list(&mut tree, &ListingAsk { dir, deep: true });
         }
-        let unstatted: Vec<VPath> = self
-            .files
-            .keys()
-            .filter(|path| tree.is_unstatted(path))
+        let unstatted: Vec<VPath> = tree
+            .files()
+            .map(|(path, _)| path)
+            .filter(|path| tree.is_unstatted(path) && self.local(path).is_some())
             .cloned()
             .collect();
         for path in &unstatted {
@@ -802,7 +872,8 @@ impl ContentSource for Reader {
     /// Reads a listed file from the exact path it was listed at, or a zip entry from the
     /// zip with the longest mount point that holds `path`.
     fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
-        let local = self.files.get(path);
+        let local = self.local(path);
+        let local = local.as_ref();
         let zip = self
             .zips
             .iter_mut()
@@ -957,8 +1028,7 @@ impl ContentSource for Reader {
     /// Sizes and dates a listed file the analysis looked at.
     fn stat(&mut self, tree: &mut Tree, path: &VPath) {
         let (size, modified) = self
-            .files
-            .get(path)
+            .local(path)
             .and_then(|local| fs::metadata(&local.path).ok())
             .map_or((0, None), |metadata| {
                 (
