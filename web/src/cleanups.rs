@@ -102,11 +102,10 @@ fn cleanups_here(_: &Report, _: &Tree) -> Vec<MemoryCleanups> {
 /// message carries, or why there is none (a `failed` message).
 #[cfg(feature = "engine")]
 pub(crate) fn answer(data: &JsValue) {
-    use crate::messages::{text, tree_from};
+    use crate::messages::tree_from;
     use crate::worker::{failed, post};
-    let report: Report = match serde_json::from_str(&text(data, "report")) {
-        Ok(report) => report,
-        Err(error) => return failed(&format!("the report could not be read: {error}")),
+    let Some(report) = pack::from_js::<Report>(&get(data, "report")) else {
+        return failed("the report could not be read");
     };
     let Some(ask) = pack::from_js::<Ask>(&get(data, "ask")) else {
         return failed("the clean-up asked for could not be read");

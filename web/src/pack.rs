@@ -5,8 +5,8 @@
 //! Why not JSON: the report's derived `Deserialize` impls, inlined into serde_json's
 //! readers once per report type, with serde's and serde_json's error texts, were about a
 //! sixth of the page's first-paint wasm. With this form the page holds neither serde nor
-//! serde_json. The JSON report is still what Download JSON saves and what the worker reads
-//! back for sharing and clean-ups (the worker writes both).
+//! serde_json, and the worker reads no report back from JSON (sharing and clean-ups hand it
+//! the packed report). The worker writes the report's JSON only for Download JSON.
 //!
 //! The form: unsigned integers as LEB128, a `bool` as one byte, an `f64` as its eight
 //! little-endian bytes, text as its UTF-8 length and bytes, an `Option` as 0 or 1 and the

@@ -202,11 +202,8 @@ fn prepare_here(
 /// carries (its report, tree and input), made with the message's options.
 #[cfg(feature = "engine")]
 pub(crate) fn answer(data: &JsValue) {
-    let report: Report = match serde_json::from_str(&text(data, "report")) {
-        Ok(report) => report,
-        Err(error) => {
-            return crate::worker::failed(&format!("the report could not be read: {error}"))
-        }
+    let Some(report) = crate::pack::from_js::<Report>(&get(data, "report")) else {
+        return crate::worker::failed("the report could not be read");
     };
     let Some(input) = crate::messages::input_from(&get(data, "input")) else {
         return crate::worker::failed("the analysis input could not be read");

@@ -15,9 +15,9 @@
 //!   demo is named only, the worker has it compiled in;
 //! - `infer`: guess home, project and OS for these sources (answered with `inferred`);
 //! - `run`: analyse (answered with `progress`, `stat` and `read` messages, then `done`,
-//!   which carries the report as JSON and [`crate::pack`]ed, the share basis as `tree_*` fields for the file view
-//!   and sharing, the clean-ups each memory folder offers, and `phases`, where the run's
-//!   time went, for the page benchmark);
+//!   which carries the report [`crate::pack`]ed and as JSON (for Download JSON), the share
+//!   basis as `tree_*` fields for the file view and sharing, the clean-ups each memory
+//!   folder offers, and `phases`, where the run's time went, for the page benchmark);
 //! - `stats`: the answer to a `stat` (`sizes` as a `Float64Array`, `modified` joined by
 //!   NUL), for files listed by name only whose entries the analysis looked at;
 //! - `contents`: the answer to a `read` (an `ArrayBuffer` per file, or the reason as text);

@@ -35,6 +35,8 @@ pub const NO_WORKER: &str = "The analysis worker could not start in this browser
 pub struct Wire {
     /// The report as JSON (pretty-printed: the page's Download JSON saves it as it is).
     pub report_json: String,
+    /// The report [`crate::pack`]ed: what the page reads, and hands back to the worker.
+    pub report: JsValue,
     /// The `tree_*` fields of the answer (see [`crate::messages::tree_from`]).
     pub tree: JsValue,
     /// The clean-ups each memory folder offers, [`crate::pack`]ed (see [`crate::cleanups`]).
@@ -46,6 +48,7 @@ impl Wire {
     fn from_answer(answer: &JsValue) -> Wire {
         Wire {
             report_json: text(answer, "report"),
+            report: get(answer, "report_packed"),
             tree: answer.clone(),
             cleanups: get(answer, "cleanups"),
         }
@@ -220,7 +223,7 @@ impl Host {
         let answer = self.job(sources, Some(Rc::new(progress)), message).await?;
         let started = js_sys::Date::now();
         let wire = Wire::from_answer(&answer);
-        let done = (report_of(&answer)?, tree_from(&answer), wire);
+        let done = (report_of(&wire)?, tree_from(&answer), wire);
         // Where the run's time went, for the page benchmark (tests/e2e/bench.mjs).
         let phases = get(&answer, "phases");
         let _ = js_sys::Reflect::set(
@@ -259,7 +262,7 @@ impl Host {
             .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
             .unwrap_or_default();
         let wire = Wire::from_answer(&answer);
-        Ok((report_of(&answer)?, missing, wire))
+        Ok((report_of(&wire)?, missing, wire))
     }
 
     /// Opens a shared link or share zip in the worker (decoding it reads hostile input) and
@@ -316,7 +319,7 @@ impl Host {
     ) -> Result<JsValue, String> {
         let mut all = vec![
             ("type", JsValue::from_str(kind)),
-            ("report", wire.report_json.as_str().into()),
+            ("report", wire.report.clone()),
             ("tree", wire.tree.clone()),
         ];
         all.extend(fields);
@@ -622,10 +625,9 @@ fn said(failure: Failure) -> String {
         .unwrap_or_else(|| "a newer request replaced this one".to_owned())
 }
 
-/// The report a `done` answer carries ([`crate::pack`]ed; its JSON is for saving and for
-/// handing back to the worker).
-fn report_of(answer: &JsValue) -> Result<Report, Failure> {
-    crate::pack::from_js(&get(answer, "report_packed"))
+/// The report a `done` answer carries (its JSON is for saving only).
+fn report_of(wire: &Wire) -> Result<Report, Failure> {
+    crate::pack::from_js(&wire.report)
         .ok_or_else(|| Failure::Message("the worker's report could not be read".to_owned()))
 }
 
