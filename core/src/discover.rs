@@ -32,7 +32,7 @@ mod settings;
 mod skills;
 mod walk;
 
-pub(crate) use health::{CORRECTION_WORDS, MEMORY_TYPES, RULE_MATCH_FILES};
+pub(crate) use health::{CORRECTION_WORDS, MEMORY_TYPES};
 
 /// Every frontmatter key discovery and the health view read (`fm.string`, `fm.boolean`,
 /// `fm.value` in `discover/`; a test below keeps the list true). Sharing keeps these keys as
@@ -210,6 +210,11 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
 
 impl Discovery<'_> {
     fn run(&mut self) -> Found {
+        // Whether a missing path is missing or outside the snapshot depends on the roots.
+        let mounts: Vec<VPath> = self.tree.mounts().cloned().collect();
+        for mount in &mounts {
+            self.looked_at(mount, ReadFor::Mount);
+        }
         self.read_settings();
         let mut groups: BTreeMap<Group, Vec<Node>> = BTreeMap::new();
         let add = |groups: &mut BTreeMap<Group, Vec<Node>>, nodes: Vec<Node>| {
@@ -301,9 +306,29 @@ impl Discovery<'_> {
         }
         // Files read that are no row (sub-agent definitions, agent memory indexes): sources.
         let listed: BTreeSet<&str> = rows.iter().map(|row| row.path.as_str()).collect();
-        for path in std::mem::take(&mut self.read) {
+        let read = std::mem::take(&mut self.read);
+        for path in &read {
             if !listed.contains(path.as_str()) {
-                self.sources.entry(path).or_insert((ReadFor::Text, None));
+                self.sources
+                    .entry(path.clone())
+                    .and_modify(|(why, _)| {
+                        if !why.reads_text() {
+                            *why = ReadFor::Text;
+                        }
+                    })
+                    .or_insert((ReadFor::Text, None));
+            }
+        }
+        // A row is its own record: what was only counted or matched of it goes. A row whose
+        // text was never read (bulk data, too large, skipped for its size) says so.
+        self.sources.retain(|path, (why, _)| {
+            why.reads_text() || why.is_folder() || !listed.contains(path.as_str())
+        });
+        for row in &rows {
+            if let Ok(path) = VPath::new(&row.path) {
+                if self.tree.is_file(&path) && !read.contains(&path) {
+                    self.looked_at(&path, ReadFor::Unread);
+                }
             }
         }
         Found {
@@ -596,13 +621,19 @@ impl Discovery<'_> {
         }
     }
 
-    /// The text of a file, or why there is none. Requests unread contents.
     /// Records a file read (or a folder looked up) that is not a row, and why.
     fn source(&mut self, path: &VPath, why: ReadFor, key: Option<&VPath>) {
         let key = key.map(|k| k.as_str().to_owned());
         self.sources.insert(path.clone(), (why, key));
     }
 
+    /// Records a file or folder looked at without reading its text (counted, matched, looked
+    /// up), unless something already read it. A row's entry is dropped when the pass ends.
+    fn looked_at(&mut self, path: &VPath, why: ReadFor) {
+        self.sources.entry(path.clone()).or_insert((why, None));
+    }
+
+    /// The text of a file, or why there is none. Requests unread contents.
     fn text(&mut self, path: &VPath) -> Text {
         let Some(entry) = self.tree.file(path) else {
             return Text::Missing;

@@ -53,7 +53,8 @@
 //!    caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
 //!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded
-//!    in flow depth, aliases, values and size), `text::references` (imports, read from Markdown text only, and
+//!    in flow depth, aliases, values and size; `frontmatter/spans.rs` says where each key,
+//!    value, comment, anchor and tag sits, which the crate does not, for the share's rewriting), `text::references` (imports, read from Markdown text only, and
 //!    links), `text::measure` (the text exactly as sent, and the four sizes),
 //!    `text::memory_index` (the 200-line and 25,000-unit caps and the warning, word for
 //!    word), `text::settings` (settings keys, and the one key of `~/.claude.json` read),
@@ -89,18 +90,24 @@
 //!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names replaced
 //!    by rank counters (`sanitize/names.rs`), so that it analyses to the same report: the
 //!    lengths Claude Code's own text quotes travel as figures ([`Tree::set_quoted`], read by
-//!    discovery where it measures a quoted path or name); packed into a
-//!    versioned link fragment or a zip with a manifest. Opening one checks it against
-//!    [`ShareLimits`] before anything is analysed (size, files, frontmatter nesting, braces,
-//!    wildcards, glob work), and [`share::check_shareable`] tells the sender the same first.
+//!    discovery where it measures a quoted path or name), and so does the original's order
+//!    of each folder whose counters sort otherwise ([`Tree::set_order`], which every listing
+//!    of the tree follows); packed into a versioned link fragment or a zip with a manifest.
+//!    Opening one checks it against [`ShareLimits`] before anything is analysed (size,
+//!    files, frontmatter nesting, braces, wildcards, glob work, that a carried order is one),
+//!    and [`share::check_shareable`] tells the sender the same first.
 //!    What sharing keeps comes from discovery, not a second model of it: the files it read
-//!    besides the rows, and why ([`report::SourceRead`] in `Report::sources`: settings
-//!    layers, `~/.claude.json` with its key, the `.git` file or folder), the settings keys
+//!    (or counted, matched, looked up) besides the rows' text, and why
+//!    ([`report::SourceRead`] in `Report::sources`: settings layers, `~/.claude.json` with
+//!    its key, the `.git` file or folder, rows never read, memory folders and the files
+//!    counted in them, the project file that shows a rule can load, linked folders, agent
+//!    memory folders, mount roots; `sanitize::basis`, the tree cut down to the rows and
+//!    those, analyses to the same report), the settings keys
 //!    the parser reads (`text::settings::READ_KEYS`) and the frontmatter keys discovery
 //!    reads (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests
 //!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
-//!    (what is kept), `build` (the two passes, text and references), `yaml` (the frontmatter
-//!    lexer and rewriting), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
+//!    (what is kept, read off the report), `build` (the two passes, text and references), `yaml` (the frontmatter
+//!    rewriting, span by span, read back by `text::frontmatter`), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
 //!    counters; no shape-keeping fallback), `placeholders`, `compare`
 //!    (`Sanitized::verify`).
 //!

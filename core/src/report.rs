@@ -47,9 +47,11 @@ pub struct Report {
     /// same files (rows, findings, figures). Null for the pinned release itself.
     #[serde(default)]
     pub comparison: Option<comparison::Comparison>,
-    /// What discovery read or looked up besides the rows, and why: the settings layers,
-    /// `~/.claude.json`, the `.git` that decides the git root. A shared snapshot keeps
-    /// exactly these ([`crate::sanitize()`]).
+    /// What discovery read, counted or looked up besides the rows' text, and why: the
+    /// settings layers, `~/.claude.json`, the `.git` that decides the git root, the rows it
+    /// listed without reading, the memory folders and the files it counted in them, the
+    /// project files that showed a rule can load, the folders links point to, the mount
+    /// roots. A shared snapshot keeps exactly these and the rows ([`crate::sanitize()`]).
     #[serde(default)]
     pub sources: Vec<SourceRead>,
 }
@@ -84,6 +86,37 @@ pub enum ReadFor {
     /// Text that is no row: a sub-agent definition (its `name` and `memory`), an agent
     /// memory index.
     Text,
+    /// A row listed by its size whose text was never read: bulk data, a file over the read
+    /// cap, an instruction file the simulated release skips for its size.
+    Unread,
+    /// A file counted by its size, never read: a `.md` file of a memory folder.
+    Counted,
+    /// A file whose existence decided a reference's `exists` where it lists no row (a
+    /// reference one hop past the rows).
+    Exists,
+    /// A file of the project that a conditional rule's `paths` matched (the first one): it
+    /// shows that the rule can load.
+    RuleWitness,
+    /// A folder looked up or listed: a memory folder, an agent's memory folder, a folder a
+    /// link points to, a folder whose path encodes to this project's memory folder name.
+    Folder,
+    /// A root of the snapshot: a path below it that is missing is missing, not outside.
+    Mount,
+}
+
+impl ReadFor {
+    /// True for a folder rather than a file.
+    pub fn is_folder(self) -> bool {
+        matches!(self, ReadFor::GitDir | ReadFor::Folder | ReadFor::Mount)
+    }
+
+    /// True when discovery read the file's text (or keys), not only its size or name.
+    pub fn reads_text(self) -> bool {
+        matches!(
+            self,
+            ReadFor::Settings | ReadFor::ClaudeJson | ReadFor::GitFile | ReadFor::Text
+        )
+    }
 }
 
 /// The loading rules of the simulated release, as measured on the published releases.

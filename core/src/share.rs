@@ -16,7 +16,9 @@
 //!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "2026-11-30",
 //!                "text": "…" | "base64": "…" | "entry": "…" | "unreadable": true }, … ],
 //!   "findings": [ { "code": "zip-entry-rejected", "severity": "warning",
-//!                   "path": "…", "line": null }, … ] }
+//!                   "path": "…", "line": null }, … ],
+//!   "quoted": { "/home/ahaaa/work/shop/CLAUDE.md": 31, … },   // lengths before renaming
+//!   "order": { "/home/ahaaa/.claude/projects/-home-ahaaa-work-shop/memory": [1, 0, 2] } }
 //! ```
 //!
 //! A file carries `text` (valid UTF-8), `base64` (base64url bytes, for invalid UTF-8), in a
@@ -26,6 +28,12 @@
 //! folders: the growth chart reads no more. Absent optional fields read as null, unknown
 //! fields are ignored, so a later writer may add fields without a new format number; a
 //! change of meaning gets one.
+//!
+//! `quoted` and `order` keep what pseudonyms do not: how long a renamed name was where
+//! Claude Code's text quotes it, and the order the original listed a folder's entries in
+//! where the shared names sort otherwise (the positions of the entries in byte order of the
+//! shared names, in the original's order; [`Tree::set_order`]). An order that is not one,
+//! each entry of that folder once, is refused as damaged.
 //!
 //! - **Link**: `1.` then the base64url (no padding) of the raw-deflated compact JSON. The
 //!   page puts it after `#s=`.
@@ -410,6 +418,11 @@ struct Payload {
     /// text quotes it and the pseudonym's length differs ([`Tree::set_quoted`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     quoted: BTreeMap<String, Quoted>,
+    /// Folder → the positions of its entries (files and folders, in byte order of their
+    /// shared names) in the order the original listed them, where that differs
+    /// ([`Tree::set_order`]): pseudonyms are counters that need not sort as the names did.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    order: BTreeMap<String, Vec<usize>>,
 }
 
 /// A quoted name's length: one number when bytes, characters, UTF-16 units and columns
@@ -575,6 +588,11 @@ impl Payload {
                 .iter()
                 .map(|(name, length)| (name.clone(), Quoted::from(*length)))
                 .collect(),
+            order: sanitized
+                .order()
+                .iter()
+                .map(|(dir, positions)| (dir.as_str().to_owned(), positions.clone()))
+                .collect(),
             findings: sanitized
                 .tree
                 .diagnostics()
@@ -685,6 +703,7 @@ impl Payload {
                 .map(|(name, length)| (name, QuotedLength::from(length)))
                 .collect(),
         );
+        set_order(&mut tree, self.order, &path)?;
         for finding in self.findings {
             // A code this build does not know (a newer sender, a crafted link) is left out.
             let Ok(code) = finding.code.parse::<Code>() else {
@@ -718,6 +737,42 @@ impl Payload {
             format: self.format,
         })
     }
+}
+
+/// Gives `tree` the original's order of each folder `order` names, after checking that it is
+/// one: each position of the folder's entries exactly once. Every order is checked against
+/// the tree's byte order before any is set, so the tree is sorted once, and the check costs
+/// no more than the entries carried.
+fn set_order(
+    tree: &mut Tree,
+    order: BTreeMap<String, Vec<usize>>,
+    path: &dyn Fn(&str) -> Result<VPath, ShareError>,
+) -> Result<(), ShareError> {
+    let mut named = Vec::with_capacity(order.len());
+    for (dir, positions) in order {
+        let dir = path(&dir)?;
+        let entries = tree.entry_names(&dir);
+        let mut seen = vec![false; entries.len()];
+        let is_order = positions.len() == entries.len()
+            && positions
+                .iter()
+                .all(|&at| at < seen.len() && !std::mem::replace(&mut seen[at], true));
+        if !is_order {
+            return Err(ShareError::Corrupt(format!(
+                "the order given for {dir} is not an order of its {} entries",
+                entries.len()
+            )));
+        }
+        let names: Vec<String> = positions
+            .into_iter()
+            .map(|at| entries[at].0.clone())
+            .collect();
+        named.push((dir, names));
+    }
+    for (dir, names) in named {
+        tree.set_order(dir, names);
+    }
+    Ok(())
 }
 
 /// Checks a shared snapshot against the caps a receiver applies ([`ShareLimits::default`]),

@@ -143,6 +143,34 @@ struct FolderIndex {
     /// Where the files below it sit in [`Index::order`].
     start: u32,
     end: u32,
+    /// Its entries in the order [`Tree::set_order`] gave, when it gave one.
+    carried: Option<CarriedOrder>,
+}
+
+/// A folder's files and folders in the order a shared snapshot's original listed them, each
+/// with its rank among all the folder's entries.
+#[derive(Debug, Clone, Default)]
+struct CarriedOrder {
+    files: Vec<(u32, usize)>,
+    folders: Vec<(u32, usize)>,
+}
+
+impl FolderIndex {
+    /// Its files in listing order: by name, or as [`Tree::set_order`] gave.
+    fn listed_files(&self) -> Vec<u32> {
+        match &self.carried {
+            Some(carried) => carried.files.iter().map(|(id, _)| *id).collect(),
+            None => self.files.clone(),
+        }
+    }
+
+    /// Its folders in listing order: by name, or as [`Tree::set_order`] gave.
+    fn listed_folders(&self) -> Vec<u32> {
+        match &self.carried {
+            Some(carried) => carried.folders.iter().map(|(id, _)| *id).collect(),
+            None => self.folders.clone(),
+        }
+    }
 }
 
 /// An in-memory file tree: every path once, ordered in byte order.
@@ -185,6 +213,9 @@ pub struct Tree {
     quoted: BTreeMap<String, QuotedLength>,
     /// Symbolic links whose target the source knows ([`Tree::add_link`]).
     links: BTreeMap<VPath, VPath>,
+    /// The order a shared snapshot's original listed some folders' entries in
+    /// ([`Tree::set_order`]).
+    order: BTreeMap<VPath, Vec<String>>,
     index: OnceCell<Index>,
 }
 
@@ -314,6 +345,90 @@ impl Tree {
     /// is a shared snapshot's pseudonym of another length.
     pub fn quoted(&self, name: &str) -> Option<QuotedLength> {
         self.quoted.get(name).copied()
+    }
+
+    /// Records the order the original of a shared snapshot listed the entries of `dir` in:
+    /// `names` is every file and folder directly inside it, once each. Its pseudonyms are
+    /// counters that need not sort as the names did, so every listing of `dir`
+    /// ([`Tree::child_files`], [`Tree::child_dirs`], [`Tree::files_under`], …) follows this
+    /// order instead of byte order, and the shared report lists its rows as the original did.
+    /// An entry `names` leaves out comes after the ones it names, in byte order.
+    pub fn set_order(&mut self, dir: VPath, names: Vec<String>) {
+        self.order.insert(dir, names);
+        self.index.take();
+    }
+
+    /// Every order [`Tree::set_order`] gave: each folder with its entries' names.
+    pub fn orders(&self) -> impl Iterator<Item = (&VPath, &[String])> {
+        self.order
+            .iter()
+            .map(|(dir, names)| (dir, names.as_slice()))
+    }
+
+    /// The names of the files and folders directly inside `dir`, in the order the tree lists
+    /// them ([`Tree::files_under`]'s): byte order, a folder's name sorting as if followed by
+    /// `/`, unless [`Tree::set_order`] gave another. True marks a folder.
+    pub fn entry_names(&self, dir: &VPath) -> Vec<(String, bool)> {
+        self.depends_on(dir.as_str(), false);
+        let Some(at) = self.folder_index(dir.as_str()) else {
+            return Vec::new();
+        };
+        let file = |id: u32| (self.records[id as usize].name().to_owned(), false);
+        let folder = |id: u32| (self.folders[id as usize].name().to_owned(), true);
+        if let Some(carried) = &at.carried {
+            let mut out: Vec<(usize, (String, bool))> = carried
+                .files
+                .iter()
+                .map(|&(id, rank)| (rank, file(id)))
+                .chain(carried.folders.iter().map(|&(id, rank)| (rank, folder(id))))
+                .collect();
+            out.sort_by_key(|(rank, _)| *rank);
+            return out.into_iter().map(|(_, entry)| entry).collect();
+        }
+        let mut out: Vec<(String, bool)> = at
+            .files
+            .iter()
+            .map(|&id| file(id))
+            .chain(at.folders.iter().map(|&id| folder(id)))
+            .collect();
+        out.sort_by(|(a, a_dir), (b, b_dir)| entry_order(a, *a_dir, b, *b_dir));
+        out
+    }
+
+    /// Compares two paths as the tree lists them: byte order, except where they part in a
+    /// folder [`Tree::set_order`] gave an order for (a shared snapshot), which decides.
+    pub fn cmp_paths(&self, a: &VPath, b: &VPath) -> Ordering {
+        if !self.order.is_empty() {
+            let (mut sa, mut sb) = (a.as_str().split('/'), b.as_str().split('/'));
+            let mut at = String::new();
+            while let (Some(x), Some(y)) = (sa.next(), sb.next()) {
+                if x != y {
+                    let names = VPath::new(at.trim_end_matches('/'))
+                        .or_else(|_| VPath::new(&at))
+                        .ok()
+                        .and_then(|dir| self.order.get(&dir));
+                    // An entry the order leaves out comes after the ones it names.
+                    if let Some(names) = names {
+                        let rank = |name: &str| {
+                            names.iter().position(|n| n == name).unwrap_or(names.len())
+                        };
+                        let by_rank = rank(x).cmp(&rank(y));
+                        if by_rank.is_ne() {
+                            return by_rank;
+                        }
+                    }
+                    break;
+                }
+                at.push_str(x);
+                at.push('/');
+            }
+        }
+        a.cmp(b)
+    }
+
+    /// Every length [`Tree::set_quoted`] recorded, by pseudonym.
+    pub fn quoted_lengths(&self) -> &BTreeMap<String, QuotedLength> {
+        &self.quoted
     }
 
     /// Records that `link` is a symbolic link resolving to `target`, for a source that
@@ -498,11 +613,33 @@ impl Tree {
             if !subfolders.is_sorted_by(|a, b| folder_name(a) < folder_name(b)) {
                 subfolders.sort_unstable_by(|a, b| folder_name(a).cmp(folder_name(b)));
             }
+            let carried = self.order.get(&folder.path).map(|names| {
+                let rank: HashMap<&str, usize> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(rank, name)| (name.as_str(), rank))
+                    .collect();
+                // Byte order within the entries the order leaves out, after the others.
+                let ranked = |ids: &[u32], names: Vec<&str>| {
+                    let mut out: Vec<(u32, usize)> = ids
+                        .iter()
+                        .zip(names)
+                        .map(|(id, name)| (*id, rank.get(name).copied().unwrap_or(usize::MAX)))
+                        .collect();
+                    out.sort_by_key(|(_, rank)| *rank);
+                    out
+                };
+                CarriedOrder {
+                    files: ranked(&files, files.iter().map(file_name).collect()),
+                    folders: ranked(&subfolders, subfolders.iter().map(folder_name).collect()),
+                }
+            });
             index.folders.push(FolderIndex {
                 files,
                 folders: subfolders,
                 start: 0,
                 end: 0,
+                carried,
             });
         }
         let mut roots = self.roots.clone();
@@ -538,13 +675,24 @@ impl Tree {
             let mut stack = vec![frame(&mut index, root)];
             while let Some(top) = stack.last_mut() {
                 let at = &index.folders[top.folder as usize];
-                let subs = top.by_path.as_deref().unwrap_or(&at.folders);
-                let file = at.files.get(top.file).copied();
-                let sub = subs.get(top.sub).copied();
+                let (file, sub, folder_first) = match &at.carried {
+                    Some(carried) => {
+                        let file = carried.files.get(top.file).copied();
+                        let sub = carried.folders.get(top.sub).copied();
+                        let folder_first = matches!((file, sub), (Some(f), Some(d)) if f.1 > d.1);
+                        (file.map(|f| f.0), sub.map(|d| d.0), folder_first)
+                    }
+                    None => {
+                        let subs = top.by_path.as_deref().unwrap_or(&at.folders);
+                        let file = at.files.get(top.file).copied();
+                        let sub = subs.get(top.sub).copied();
+                        let folder_first = matches!((file, sub), (Some(f), Some(d))
+                            if entry_order(file_name(&f), false, folder_name(&d), true).is_gt());
+                        (file, sub, folder_first)
+                    }
+                };
                 match (file, sub) {
-                    (Some(f), Some(d))
-                        if entry_order(file_name(&f), false, folder_name(&d), true).is_gt() =>
-                    {
+                    (Some(_), Some(d)) if folder_first => {
                         top.sub += 1;
                         let next = frame(&mut index, d);
                         stack.push(next);
@@ -941,7 +1089,12 @@ impl Tree {
             return Vec::new();
         };
         let index = self.index();
-        let children = |id: u32| index.folders[id as usize].folders.iter().rev().copied();
+        let children = |id: u32| {
+            index.folders[id as usize]
+                .listed_folders()
+                .into_iter()
+                .rev()
+        };
         let mut out = Vec::new();
         let mut stack: Vec<u32> = children(top).collect();
         while let Some(next) = stack.pop() {
@@ -975,29 +1128,29 @@ impl Tree {
         self.named.iter()
     }
 
-    /// The names of the folders directly inside `dir`, in byte order.
+    /// The names of the folders directly inside `dir`, in byte order (or as [`Tree::set_order`] gave).
     pub fn child_dirs(&self, dir: &VPath) -> Vec<String> {
         self.depends_on(dir.as_str(), false);
         self.folder_index(dir.as_str()).map_or_else(Vec::new, |at| {
-            at.folders
+            at.listed_folders()
                 .iter()
                 .map(|id| self.folders[*id as usize].name().to_owned())
                 .collect()
         })
     }
 
-    /// The files directly inside `dir`, in byte order.
+    /// The files directly inside `dir`, in byte order (or as [`Tree::set_order`] gave).
     pub fn child_files(&self, dir: &VPath) -> Vec<VPath> {
         self.depends_on(dir.as_str(), false);
         self.folder_index(dir.as_str()).map_or_else(Vec::new, |at| {
-            at.files
+            at.listed_files()
                 .iter()
                 .map(|id| self.records[*id as usize].path.clone())
                 .collect()
         })
     }
 
-    /// Every file below `dir` at any depth, in byte order.
+    /// Every file below `dir` at any depth, in byte order (or as [`Tree::set_order`] gave).
     ///
     /// Asks for every unlisted folder below `dir` at once, whole ([`ListingAsk::deep`]).
     pub fn files_under<'a>(
@@ -1058,6 +1211,7 @@ impl PartialEq for Tree {
             && self.diagnostics == other.diagnostics
             && self.unlisted == other.unlisted
             && self.quoted == other.quoted
+            && self.order == other.order
     }
 }
 
@@ -1103,6 +1257,52 @@ mod tests {
 
     fn p(s: &str) -> VPath {
         VPath::new(s).unwrap()
+    }
+
+    #[test]
+    fn a_carried_order_decides_every_listing_and_lookups_still_hit() {
+        let mut t = tree(&[
+            "/c/p/a.md",
+            "/c/p/b/x.md",
+            "/c/p/b/y.md",
+            "/c/p/c.md",
+            "/c/p/d/z.md",
+        ]);
+        t.set_order(
+            p("/c/p"),
+            ["d", "c.md", "b", "a.md"].map(String::from).to_vec(),
+        );
+        t.set_order(p("/c/p/b"), vec!["y.md".to_owned()]);
+        let listed: Vec<&str> = t.files().map(|(path, _)| path.as_str()).collect();
+        // `x.md`, which the order of `b` leaves out, comes after the ones it names.
+        assert_eq!(
+            listed,
+            [
+                "/c/p/d/z.md",
+                "/c/p/c.md",
+                "/c/p/b/y.md",
+                "/c/p/b/x.md",
+                "/c/p/a.md"
+            ]
+        );
+        assert_eq!(t.child_dirs(&p("/c/p")), ["d", "b"]);
+        assert_eq!(t.child_files(&p("/c/p")), [p("/c/p/c.md"), p("/c/p/a.md")]);
+        assert_eq!(
+            t.folders_below(&p("/c/p"), |_| true),
+            [p("/c/p/d"), p("/c/p/b")]
+        );
+        let names: Vec<String> = t.entry_names(&p("/c/p")).into_iter().map(|e| e.0).collect();
+        assert_eq!(names, ["d", "c.md", "b", "a.md"]);
+        let under: Vec<&str> = t
+            .files_under(&p("/c/p/b"))
+            .map(|(f, _)| f.as_str())
+            .collect();
+        assert_eq!(under, ["/c/p/b/y.md", "/c/p/b/x.md"]);
+        assert!(t.is_file(&p("/c/p/a.md")) && t.is_file_in(&p("/c/p"), "c.md"));
+        assert!(t.is_dir_in(&p("/c/p"), "b") && !t.is_file_in(&p("/c/p"), "e.md"));
+        assert!(t.cmp_paths(&p("/c/p/d/z.md"), &p("/c/p/a.md")).is_lt());
+        assert!(t.cmp_paths(&p("/c/p/b/y.md"), &p("/c/p/b/x.md")).is_lt());
+        assert!(t.cmp_paths(&p("/c/q"), &p("/c/p/a.md")).is_gt());
     }
 
     #[test]

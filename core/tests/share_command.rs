@@ -181,18 +181,17 @@ fn share_options_need_a_share_output() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// A share whose figures the counters cannot keep (one-letter folders `a/b/…` beside a kept
-/// `build/`: `b` could stay before `build` only by keeping its letter) says so on stderr
-/// before the link is written, and its names still keep no first letter.
+/// A share whose figures the counters cannot keep (a `CLAUDE.md` that is one import of
+/// `ab.md` and nothing else: the counter `b` is shorter, and the line has no placeholder word
+/// to give the difference to) says so on stderr before the link is written, and its names
+/// still keep no first letter.
 #[test]
 fn a_share_that_cannot_keep_every_figure_says_so_before_sending() {
     let root = std::env::temp_dir().join(format!("memdiag-share-inexact-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     for (path, text) in [
-        ("p/a/CLAUDE.md", "a\n"),
-        ("p/a/b/c/CLAUDE.md", "three folders down\n"),
-        ("p/a/build/CLAUDE.md", "a/build\n"),
-        ("p/build/CLAUDE.md", "build\n"),
+        ("p/CLAUDE.md", "@ab.md\n"),
+        ("p/ab.md", "imported\n"),
         ("h/.claude/CLAUDE.md", "user\n"),
     ] {
         let file = root.join(path);
@@ -218,8 +217,8 @@ fn a_share_that_cannot_keep_every_figure_says_so_before_sending() {
     let shared = decode_link(link.trim()).expect("the link opens");
     for (path, _) in shared.tree.files() {
         assert!(
-            !path.as_str().contains("/a/b/"),
-            "{path}: a renamed folder kept its name"
+            !path.as_str().contains("/ab.md"),
+            "{path}: a renamed file kept its name"
         );
     }
 }

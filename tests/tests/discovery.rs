@@ -5,7 +5,10 @@
 //! Rows render as `Group load path [counted] [status] (reason) scope=… paths=… skill=…`,
 //! indented by reference depth, with home shown as `~`.
 
+use std::collections::BTreeSet;
+
 use memdiag_core::report::{Code, CutBy, LoadType, MemoryLookup};
+use memdiag_core::sanitize::{sanitize, SanitizeOptions};
 use memdiag_tests::{assert_text, codes, render, sent_paths, Fixture};
 
 #[test]
@@ -526,4 +529,80 @@ fn what_loads_later_is_counted_apart_by_kind_each_file_once() {
             "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md"
         ]
     );
+}
+
+/// Discovery records what it read, counted, matched or looked up besides the rows' text
+/// (`Report::sources`), and a shared snapshot keeps exactly that: the memory folders and
+/// the files counted in them, an agent's memory folder, a folder a link points to, the
+/// first file a conditional rule matches, the `.git` that decides the git root, the mount;
+/// never a transcript or a file no rule matches.
+#[test]
+fn discovery_records_what_it_counted_matched_and_looked_up() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/.git/HEAD
+        ref: refs/heads/main
+        //- /home/alice/app/CLAUDE.md
+        See [the docs](docs/).
+        //- /home/alice/app/docs/guide.txt
+        guide
+        //- /home/alice/app/.claude/rules/ts.md
+        ---
+        paths: ["src/**/*.ts"]
+        ---
+        TypeScript rule.
+        //- /home/alice/app/src/a.ts
+        a
+        //- /home/alice/app/src/b.ts
+        b
+        //- /home/alice/app/src/c.py
+        c
+        //- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md
+        - [Topic](topic.md)
+        //- /home/alice/.claude/projects/-home-alice-app/memory/topic.md
+        topic
+        //- /home/alice/.claude/projects/-home-alice-app/session.jsonl size=900
+        //- /home/alice/.claude/projects/-home-alice-other/memory/old.md
+        old
+        //- /home/alice/.claude/agent-memory/reviewer/notes.txt
+        not Markdown
+        "#,
+    );
+    let report = fixture.analyze();
+    let sources: Vec<String> = report
+        .sources
+        .iter()
+        .map(|s| format!("{:?} {}", s.why, s.path))
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            "Mount /home/alice",
+            "Folder /home/alice/.claude/agent-memory/reviewer",
+            "Folder /home/alice/.claude/projects/-home-alice-app/memory",
+            "Folder /home/alice/.claude/projects/-home-alice-other/memory",
+            "Counted /home/alice/.claude/projects/-home-alice-other/memory/old.md",
+            "GitDir /home/alice/app/.git",
+            "Folder /home/alice/app/docs",
+            "RuleWitness /home/alice/app/src/a.ts",
+        ]
+    );
+    // The share holds the rows and those, and by default leaves the other project out.
+    let rows = report.files.iter().map(|row| row.path.as_str());
+    let recorded: BTreeSet<&str> = rows
+        .chain(report.sources.iter().map(|s| s.path.as_str()))
+        .collect();
+    for (other_projects, left_out) in [(true, 0), (false, 2)] {
+        let options = SanitizeOptions {
+            other_projects,
+            ..SanitizeOptions::default()
+        };
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        let kept: BTreeSet<&str> = shared.paths.keys().map(String::as_str).collect();
+        let missing: Vec<&&str> = recorded.difference(&kept).collect();
+        assert_eq!(missing.len(), left_out, "{missing:?}");
+        assert!(missing.iter().all(|p| p.contains("-home-alice-other")));
+        assert!(kept.is_subset(&recorded));
+    }
 }

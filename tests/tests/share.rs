@@ -2,7 +2,7 @@
 //! today keep opening, and hostile input is an error, never a panic or a memory blow-up.
 
 use memdiag_core::report::{Code, Report};
-use memdiag_core::sanitize::{sanitize, SanitizeOptions, Sanitized};
+use memdiag_core::sanitize::{basis, sanitize, SanitizeOptions, Sanitized};
 use memdiag_core::share::{
     decode_link, decode_link_with, encode_link, inspect_link, is_share_zip, open_share_zip,
     open_share_zip_with, to_zip, ShareError, ShareLimits, SHARE_FORMAT,
@@ -704,4 +704,126 @@ fn a_read_of_a_shared_snapshot_costs_what_the_original_read_costs() {
     assert_eq!(read.skills.len(), 1, "{read:?}");
     assert_ne!(read.skills, original.skills, "the announcement is renamed");
     assert_eq!(read.cost, original.cost, "{read:?}\n{original:?}");
+}
+
+/// Rules named so that their pseudonyms cannot sort as they did: `memo.md` and `zeta.md`
+/// around the kept `memory.md` (a pseudonym never starts as its name does, so none of them
+/// can stay between `md` and `memory`). The rules load in the order the folder lists them.
+const ORDER: &str = r#"
+    //@ project=/home/alice/shop mounts=/home/alice
+    //- /home/alice/shop/.claude/rules/alpha.md
+    Alpha.
+    //- /home/alice/shop/.claude/rules/memo.md
+    Memo.
+    //- /home/alice/shop/.claude/rules/memory.md
+    Memory.
+    //- /home/alice/shop/.claude/rules/zeta.md
+    Zeta.
+    "#;
+
+#[test]
+fn the_original_order_travels_with_the_snapshot() {
+    let mut fixture = Fixture::parse(ORDER);
+    let report = fixture.analyze();
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    assert!(shared.warnings.is_empty(), "{:?}", shared.warnings);
+    assert_eq!(shared.verify(&report), Vec::<String>::new());
+    let rows = |report: &Report| -> Vec<String> {
+        report.files.iter().map(|row| row.path.clone()).collect()
+    };
+    let expected: Vec<String> = rows(&report)
+        .iter()
+        .map(|path| shared.pseudonym(path))
+        .collect();
+    let link = encode_link(&shared, MADE);
+    let opened = decode_link(&link).unwrap();
+    assert_eq!(rows(&report_of(&opened.tree, &opened.input)), expected);
+    // The order is what keeps them: without it the shared names' byte order lists the rules
+    // otherwise.
+    let mut payload: serde_json::Value =
+        serde_json::from_str(&inspect_link(&link).unwrap()).unwrap();
+    let order = payload
+        .as_object_mut()
+        .unwrap()
+        .remove("order")
+        .expect("the payload carries the order");
+    assert_eq!(order.as_object().map(|o| o.len()), Some(1), "{order}");
+    let unordered = decode_link(&link_of(&payload.to_string())).unwrap();
+    assert_ne!(
+        rows(&report_of(&unordered.tree, &unordered.input)),
+        expected
+    );
+}
+
+/// A shared snapshot opened and shared again keeps its original's order, whole or from the
+/// page's basis.
+#[test]
+fn a_share_shared_again_keeps_the_order() {
+    let mut fixture = Fixture::parse(ORDER);
+    let report = fixture.analyze();
+    let shared = sanitize(
+        &fixture.tree,
+        &fixture.input,
+        &report,
+        &SanitizeOptions::default(),
+    );
+    let opened = decode_link(&encode_link(&shared, MADE)).unwrap();
+    let opened_report = report_of(&opened.tree, &opened.input);
+    for (what, tree) in [
+        ("whole", opened.tree.clone()),
+        ("basis", basis(&opened.tree, &opened.input, &opened_report)),
+    ] {
+        let again = sanitize(
+            &tree,
+            &opened.input,
+            &opened_report,
+            &SanitizeOptions::default(),
+        );
+        assert_eq!(again.verify(&opened_report), Vec::<String>::new(), "{what}");
+        assert!(again.warnings.is_empty(), "{what}: {:?}", again.warnings);
+    }
+}
+
+#[test]
+fn an_order_that_is_not_one_is_refused() {
+    let files = r#""files":[{"path":"/h/a.md","size":1},{"path":"/h/b.md","size":1},{"path":"/h/c/d.md","size":1}]"#;
+    let link = |order: &str| {
+        link_of(&format!(
+            r#"{{"format":1,"made":"x","home":"/h",{files},"order":{{{order}}}}}"#
+        ))
+    };
+    // An order of the three entries of `/h` (`a.md`, `b.md`, the folder `c`) is followed.
+    let snapshot = decode_link(&link(r#""/h":[2,1,0]"#)).unwrap();
+    let listed: Vec<&str> = snapshot
+        .tree
+        .files()
+        .map(|(path, _)| path.as_str())
+        .collect();
+    assert_eq!(listed, ["/h/c/d.md", "/h/b.md", "/h/a.md"]);
+    let many = format!(r#""/h":[{}]"#, vec!["0"; 100_000].join(","));
+    for (what, order) in [
+        ("a repeated entry", r#""/h":[0,0,1]"#),
+        ("an entry left out", r#""/h":[0,1]"#),
+        ("an entry too many", r#""/h":[0,1,2,3]"#),
+        ("a position past the end", r#""/h":[0,1,7]"#),
+        ("a folder the snapshot lacks", r#""/elsewhere":[0]"#),
+        ("a relative folder", r#""h":[]"#),
+        ("not positions", r#""/h":["a.md","b.md","c"]"#),
+        ("a hundred thousand positions", many.as_str()),
+    ] {
+        match decode_link(&link(order)) {
+            Err(ShareError::Corrupt(why)) => {
+                assert!(
+                    why.contains("order") || why.contains("path") || why.contains("does not read"),
+                    "{what}: {why}"
+                )
+            }
+            other => panic!("{what} was accepted: {other:?}"),
+        }
+    }
 }

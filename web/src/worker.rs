@@ -157,14 +157,14 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
         Ok(ingest::Analysed {
             report,
             tree,
-            input,
+            input: _,
             origins,
         }) => match serde_json::to_string_pretty(&report) {
             Ok(json) => {
                 // The page's file view and sharing read only what sharing would keep: every
                 // file the report lists, with its contents, and the folders around them.
                 let started = js_sys::Date::now();
-                let mut basis = memdiag_core::sanitize::basis(&tree, &input, &report);
+                let mut basis = memdiag_core::sanitize::basis(&tree, &report);
                 // Sharing keeps a few files the analysis saw by name only (a rule's witnesses):
                 // their sizes are looked up now.
                 let unstatted: Vec<(VPath, (usize, usize))> = basis

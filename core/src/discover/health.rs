@@ -13,7 +13,7 @@ use crate::date;
 use crate::encode::{encode_project_path, seed_encode_project_path};
 use crate::report::{
     AgentInfo, Code, Diagnostic, DiagnosticData, DroppedEntry, FileRow, FileStatus, Group, Growth,
-    Health, LoadType, MemoryHealth, MemoryLookup, ReasonCheck, ReasonId, Scope, Severity,
+    Health, LoadType, MemoryHealth, MemoryLookup, ReadFor, ReasonCheck, ReasonId, Scope, Severity,
     WeekCount,
 };
 use crate::text::glob::Glob;
@@ -71,7 +71,7 @@ impl Discovery<'_> {
         if let Some(dir) = &facts.memory_dir {
             memories.push(self.memory_health(dir, None, true));
         }
-        let agent_dirs: Vec<(VPath, String)> = rows
+        let mut agent_dirs: Vec<(VPath, String)> = rows
             .iter()
             .filter(|r| r.group == Group::AgentMemory && r.depth == 0)
             .filter_map(|r| {
@@ -81,6 +81,8 @@ impl Discovery<'_> {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
+        // In the tree's order: a shared snapshot's is its original's (`Tree::set_order`).
+        agent_dirs.sort_by(|a, b| self.tree.cmp_paths(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
         for (dir, agent) in &agent_dirs {
             memories.push(self.memory_health(dir, Some(agent), false));
         }
@@ -242,6 +244,9 @@ impl Discovery<'_> {
 
         // Other folders of the snapshot whose path encodes to the same name.
         let collisions = self.colliding_paths(&key, &encoded);
+        for folder in collisions.iter().filter_map(|p| VPath::new(p).ok()) {
+            self.looked_at(&folder, ReadFor::Folder);
+        }
         if !collisions.is_empty() {
             self.diagnostics.push(
                 Diagnostic::new(
@@ -647,7 +652,12 @@ impl Discovery<'_> {
             // `.claude/` (the project for the user's and the managed rules).
             let base = self.rule_base(&path, &project);
             let rule = RuleMatcher::new(&globs, &project, &base);
-            if !files.iter().any(|file| rule.matches(file)) {
+            // The first file matched shows the rule can load; a shared snapshot keeps it.
+            if let Some(witness) = files.iter().find(|file| rule.matches(file)) {
+                if let Ok(witness) = project.join(witness) {
+                    self.looked_at(&witness, ReadFor::RuleWitness);
+                }
+            } else {
                 self.diagnostics.push(Diagnostic::new(
                     Code::RuleNeverMatches,
                     Severity::Warning,

@@ -13,7 +13,8 @@ use super::walk::GitKey;
 use super::{collect_paths, set_agent, Discovery, Node, Sent};
 use crate::encode::encode_project_path;
 use crate::report::{
-    Code, Diagnostic, FileStatus, Group, LoadType, MemoryFolder, MemoryLookup, Scope, Severity,
+    Code, Diagnostic, FileStatus, Group, LoadType, MemoryFolder, MemoryLookup, ReadFor, Scope,
+    Severity,
 };
 use crate::text::measure::measure;
 use crate::text::memory_index;
@@ -80,6 +81,7 @@ impl Discovery<'_> {
         };
         self.memory_dir = Some(dir.clone());
         if self.tree.is_dir(&dir) {
+            self.looked_at(&dir, ReadFor::Folder);
             facts.memory_dir = Some(dir.clone());
             facts.found_via = Some(via);
             result.nodes = self.memory_folder(&dir, Group::AutoMemory, None, None);
@@ -288,21 +290,25 @@ impl Discovery<'_> {
     }
 
     /// Every folder of the projects base that has a `memory/` subfolder.
-    pub(super) fn memory_folders(&self, current: Option<&VPath>) -> Vec<MemoryFolder> {
-        let base = &self.settings.projects_base;
-        self.tree
-            .child_dirs(base)
+    /// Each folder and the files counted in it are recorded (`Report::sources`).
+    pub(super) fn memory_folders(&mut self, current: Option<&VPath>) -> Vec<MemoryFolder> {
+        let base = self.settings.projects_base.clone();
+        let tree = self.tree;
+        tree.child_dirs(&base)
             .into_iter()
             .filter_map(|name| {
                 let memory = base.child(&name).child("memory");
-                if !self.tree.is_dir(&memory) {
+                if !tree.is_dir(&memory) {
                     return None;
                 }
-                let files = self
-                    .tree
-                    .files_under(&memory)
-                    .filter(|(path, _)| path.extension() == Some("md"))
-                    .count() as u64;
+                self.looked_at(&memory, ReadFor::Folder);
+                let mut files = 0;
+                for (path, _) in tree.files_under(&memory) {
+                    if path.extension() == Some("md") {
+                        self.looked_at(path, ReadFor::Counted);
+                        files += 1;
+                    }
+                }
                 Some(MemoryFolder {
                     decoded_guess: crate::encode::decode_guess(&name),
                     current: current == Some(&memory),
@@ -325,6 +331,8 @@ impl Discovery<'_> {
         for (root, scope) in roots {
             for agent in self.tree.child_dirs(&root) {
                 let dir = root.child(&agent);
+                // An agent's folder counts even with no file in it.
+                self.looked_at(&dir, ReadFor::Folder);
                 nodes.extend(self.memory_folder(
                     &dir,
                     Group::AgentMemory,

@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 
 use super::{blank_row_str, Discovery, Node};
 use crate::report::{
-    Code, Diagnostic, FileRow, FileStatus, Group, LoadType, ReferenceKind, ReferenceSite, Scope,
-    Severity, UnresolvedReason,
+    Code, Diagnostic, FileRow, FileStatus, Group, LoadType, ReadFor, ReferenceKind, ReferenceSite,
+    Scope, Severity, UnresolvedReason,
 };
 use crate::text::references::{self, has_extension, RawReference};
 use crate::vpath::VPath;
@@ -81,6 +81,9 @@ impl Discovery<'_> {
             {
                 continue;
             }
+            if let Some(target) = resolved.as_ref().filter(|_| exists) {
+                self.looked_at(target, ReadFor::Exists);
+            }
             parent_row.references.push(ReferenceSite {
                 kind: reference.kind,
                 target: reference.target.clone(),
@@ -99,7 +102,10 @@ impl Discovery<'_> {
                     .as_ref()
                     .is_some_and(|p| self.tree.is_dir(p) && !exists)
             {
-                // A link to a folder points at no file to list.
+                // A link to a folder points at no file to list; the folder is looked up.
+                if let Some(folder) = &resolved {
+                    self.looked_at(folder, ReadFor::Folder);
+                }
                 continue;
             }
             let load = match reference.kind {

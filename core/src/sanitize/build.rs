@@ -107,7 +107,6 @@ impl<'a> Builder<'a> {
             disable_auto_memory_env: None,
             skill_listing_budget_env: None,
         };
-        self.check_rules(&out);
         let quoted = self.quoted();
         out.set_quoted(quoted.clone());
         if self.namer.collecting() {
@@ -197,42 +196,6 @@ impl<'a> Builder<'a> {
             }
         }
         quoted
-    }
-
-    /// Warns when a renamed rule glob stops matching every kept file of the project it
-    /// matched before (a wildcard inside a renamed word), or starts matching one.
-    pub(super) fn check_rules(&mut self, shared: &Tree) {
-        let Some(project) = &self.plan.project else {
-            return;
-        };
-        if self.namer.collecting() {
-            return;
-        }
-        let Ok(project) = VPath::new(&self.namer.name(project.as_str())) else {
-            return;
-        };
-        let files: Vec<&str> = shared
-            .files_under(&project)
-            .filter_map(|(p, _)| p.strip_prefix(&project))
-            .filter(|relative| !relative.starts_with(".git/"))
-            .collect();
-        for (globs, matched) in &self.plan.rules {
-            let compiled: Vec<Glob> = globs
-                .iter()
-                .filter_map(|g| Glob::new(&self.namer.name(g)).ok())
-                .collect();
-            let matches = files
-                .iter()
-                .any(|f| compiled.iter().any(|g| g.matches_relative(f)));
-            if matches != *matched {
-                let shown: Vec<String> = globs.iter().map(|g| self.namer.name(g)).collect();
-                self.warnings.push(format!(
-                    "the rule paths {} match the shared project differently; the shared report \
-                     may say otherwise about whether the rule ever loads",
-                    shown.join(", ")
-                ));
-            }
-        }
     }
 
     pub(super) fn shared_path(&mut self, original: &str, file: bool) -> Option<VPath> {
@@ -462,10 +425,27 @@ impl<'a> Builder<'a> {
                 && !comments.iter().any(|c| c.contains(&i))
         };
         let mut lines: Vec<Vec<(u8, bool)>> = Vec::new();
+        // For each line so far, whether a space before its line break counts wherever it
+        // stands: a line of text (not blank, which a stripped comment's blank lines are
+        // taken with) ending outside the frontmatter and every comment, not a skill's
+        // description line, in a file that is not a memory index.
+        let mut spaceable: Vec<bool> = Vec::new();
+        // Where a skill's first line of text below its frontmatter starts: its description
+        // when the frontmatter gives none, trimmed, so a trailing space there does not count.
+        let description_line = shown.ends_with("/SKILL.md").then(|| {
+            let body = frontmatter::locate(out).map_or(0, |block| block.body_offset);
+            let blank: usize = out[body..]
+                .split_inclusive('\n')
+                .take_while(|line| line.trim().is_empty())
+                .map(str::len)
+                .sum();
+            body + blank
+        });
         let mut edits = kept_edits.into_iter().peekable();
         let mut start = 0;
         for line in out.split_inclusive('\n') {
             let end = start + line.len();
+            let description = description_line == Some(start);
             let mut on_line = Vec::new();
             while let Some(edit) = edits.next_if(|(range, _)| range.start < end) {
                 on_line.push(edit);
@@ -475,6 +455,8 @@ impl<'a> Builder<'a> {
             let mut bytes: Vec<(u8, bool)> = Vec::with_capacity(line.len() + 16);
             let mut at = start;
             let mut after_edit = 0;
+            // Where the last edit's `#fragment` of placeholders starts: the last resort.
+            let mut last_fragment = None;
             let mut first_edit = None;
             let mut change: i64 = 0;
             for (range, shared) in &on_line {
@@ -482,8 +464,20 @@ impl<'a> Builder<'a> {
                     bytes.push((*b, free(at + i, *b)));
                 }
                 first_edit.get_or_insert(bytes.len());
+                // A reference's `#fragment` is placeholders like any text: it may grow or go.
+                let fragment = shared
+                    .find('#')
+                    .filter(|_| !self.options.keep_text)
+                    .map(|at| bytes.len() + at + 1);
                 bytes.extend(shared.bytes().map(|b| (b, false)));
+                let end = bytes.len();
+                for byte in &mut bytes[fragment.unwrap_or(end).min(end)..] {
+                    byte.1 = matches!(byte.0, b'x' | b'0');
+                }
                 after_edit = bytes.len();
+                if let Some(at) = fragment.filter(|&at| bytes[at..].iter().any(|b| b.1)) {
+                    last_fragment = Some(at);
+                }
                 change += range.len() as i64 - shared.len() as i64;
                 at = range.end;
             }
@@ -491,14 +485,23 @@ impl<'a> Builder<'a> {
                 bytes.push((*b, free(at + i, *b)));
             }
             start = end;
+            let takes_space = !index
+                && !description
+                && line.ends_with('\n')
+                && !line.trim().is_empty()
+                && !yaml.contains(&(end - 1))
+                && !comments.iter().any(|c| c.contains(&(end - 1)));
             if on_line.is_empty() {
+                spaceable.push(takes_space);
                 lines.push(bytes);
                 continue;
             }
             let first_edit = first_edit.unwrap_or(0);
             while change < 0 {
                 // Longer than before: a placeholder word loses a letter, never its last.
-                let Some(i) = nearest(&bytes, after_edit, first_edit, false) else {
+                let Some(i) =
+                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, false)
+                else {
                     break;
                 };
                 bytes.remove(i);
@@ -508,14 +511,18 @@ impl<'a> Builder<'a> {
                 // A memory index settles each line itself: a one-letter placeholder word
                 // goes whole (with a space beside it, where it has one) before the line
                 // may not keep its length.
-                let Some(i) = nearest(&bytes, after_edit, first_edit, true) else {
+                let Some(i) =
+                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, true)
+                else {
                     break;
                 };
                 bytes.remove(i);
                 change += 1;
             }
             if change > 0 {
-                if let Some(i) = nearest(&bytes, after_edit, first_edit, true) {
+                if let Some(i) =
+                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, true)
+                {
                     let letter = bytes[i];
                     bytes.splice(i + 1..i + 1, std::iter::repeat_n(letter, change as usize));
                     change = 0;
@@ -526,8 +533,14 @@ impl<'a> Builder<'a> {
                     }
                     // Trailing spaces are trimmed where a line ends the text or (in a
                     // skill) may be its description; elsewhere they count like any other.
+                    // HTML comments are not sent either: text that follows means text
+                    // outside them.
+                    let sent_after = (end..out.len()).any(|i| {
+                        !out.as_bytes()[i].is_ascii_whitespace()
+                            && !comments.iter().any(|c| c.contains(&i))
+                    });
                     let text_follows = bytes[at..].iter().any(|b| !b.0.is_ascii_whitespace())
-                        || !(out[end..].trim().is_empty() || shown.ends_with("/SKILL.md"));
+                        || (sent_after && !description);
                     // One space can also stand inside a link's text or beside a space before
                     // the edit (not the one after a list marker).
                     let beside = (1..first_edit).rev().find(|&i| {
@@ -544,6 +557,16 @@ impl<'a> Builder<'a> {
                     } else if let (1, Some(i)) = (change, inside.or(beside)) {
                         at = i;
                         (b' ', 1)
+                    } else if let (1, Some(j)) = (change, spaceable.iter().rposition(|&s| s)) {
+                        // A line of text above, which this one follows, ends in a space.
+                        let line = &mut lines[j];
+                        let mut at = line.len() - 1;
+                        if at > 0 && line[at - 1].0 == b'\r' {
+                            at -= 1;
+                        }
+                        line.insert(at, (b' ', false));
+                        spaceable[j] = false;
+                        (b' ', 0)
                     } else {
                         bytes.insert(at, (b' ', false));
                         at += 1;
@@ -558,6 +581,7 @@ impl<'a> Builder<'a> {
                 }
             }
             owed += change;
+            spaceable.push(takes_space);
             lines.push(bytes);
         }
         // What lines could not settle: another line's placeholder word pays it.
@@ -839,6 +863,18 @@ fn nearest(bytes: &[(u8, bool)], after: usize, before: usize, grow: bool) -> Opt
     (after..bytes.len())
         .find(|&i| usable(i))
         .or_else(|| (0..before.min(bytes.len())).rev().find(|&i| usable(i)))
+}
+
+/// [`nearest`], else a letter of the last edit's `#fragment` (placeholders too, inside the
+/// edit), so that a line whose only words are in references still settles.
+fn nearest_or_fragment(
+    bytes: &[(u8, bool)],
+    after: usize,
+    before: usize,
+    fragment: Option<usize>,
+    grow: bool,
+) -> Option<usize> {
+    nearest(bytes, after, before, grow).or_else(|| nearest(bytes, fragment?, fragment?, grow))
 }
 
 /// How a name measures where Claude Code quotes it.

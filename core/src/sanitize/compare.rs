@@ -30,8 +30,8 @@ pub(super) const NAME_FIELDS: &[&str] = &[
 pub(super) const SENTENCE_FIELDS: &[&str] = &["message", "summary", "title", "note", "correction"];
 
 /// A report as JSON in a form two reports can be compared in: names passed through `rename`,
-/// sentences dropped, free text replaced by its length, diagnostics in a fixed order (their
-/// order breaks ties by message).
+/// sentences dropped, free text replaced by its length, diagnostics (whose order breaks ties
+/// by message) and sources in a fixed order.
 pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String) -> Json {
     let mut value = serde_json::to_value(report).unwrap_or(Json::Null);
     // A listing line starts with the skill's listed name, which is renamed; the rest is
@@ -68,6 +68,11 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
     walk(&mut value, None, None, rename);
     if let Some(Json::Array(diagnostics)) = value.get_mut("diagnostics") {
         diagnostics.sort_by_key(Json::to_string);
+    }
+    // What discovery read besides the rows, by path: a record for sanitizing, not a figure,
+    // and listed in byte order of the paths, which the pseudonyms need not keep.
+    if let Some(Json::Array(sources)) = value.get_mut("sources") {
+        sources.sort_by_key(Json::to_string);
     }
     value
 }

@@ -6,31 +6,32 @@
 //! into a link or a zip.
 //!
 //! ## What is kept
-//! - Every file the report lists that exists: each row, and each reference target that
-//!   exists (references past the listed depth included, so `exists` stays true).
-//! - What discovery recorded it read besides the rows (`Report::sources`), nothing more:
-//!   - each settings layer it read, reduced to the keys the settings parser reads
-//!     (`autoMemoryEnabled`, `autoMemoryDirectory`, `claudeMd`, `claudeMdExcludes`; a key of
-//!     the wrong type keeps its JSON type, so its warning stays);
-//!   - `~/.claude.json`, reduced to the approval under the key discovery read it by;
-//!   - the `.git` folder or file that decides the git root (a folder is kept empty; a file
-//!     keeps only its `gitdir:` line's path).
-//!   - every other file whose text discovery read and that is no row: sub-agent
-//!     definitions (their `name` pseudonymised like a file name), agent memory indexes.
-//! - For this project's folder in `report.memory_folders` (and, with
-//!   [`SanitizeOptions::other_projects`], every other one; without it, only those a finding
-//!   names), its `memory/` folder and every `.md` below it (size only where the analysis
-//!   never read it), so the counts and lookups stay. [`Sanitized::left_out_folders`] names
-//!   the others, which the shared report does not list.
-//! - The folders a link points to, each agent-memory folder, the folders a finding names (a
-//!   colliding project), and the mount roots.
-//! - For each conditional rule whose globs match a file of the project, up to three matching
-//!   files (by size only), so the health view still finds the rule can load.
+//! Exactly what discovery recorded (`plan.rs`), never a second model of it: every row of
+//! the report that exists, every file and folder in `Report::sources`, and every path a
+//! finding names (a colliding project folder, a lookalike memory folder). Discovery records,
+//! with the reason ([`crate::report::ReadFor`]):
+//! - each settings layer it read, reduced to the keys the settings parser reads
+//!   (`autoMemoryEnabled`, `autoMemoryDirectory`, `claudeMd`, `claudeMdExcludes`; a key of
+//!   the wrong type keeps its JSON type, so its warning stays);
+//! - `~/.claude.json`, reduced to the approval under the key discovery read it by;
+//! - the `.git` folder or file that decides the git root (a folder is kept empty; a file
+//!   keeps only its `gitdir:` line's path);
+//! - every other file whose text it read and that is no row: sub-agent definitions (their
+//!   `name` pseudonymised like a file name), agent memory indexes, worktrees' `gitdir`;
+//! - what it looked at by size or name only, kept by size: the rows it never read (bulk
+//!   data, over the read cap, skipped for their size by the simulated release), the `.md`
+//!   files it counted in every memory folder, reference targets past the rows, and for each
+//!   conditional rule the first project file its globs matched;
+//! - the folders it looked up (memory folders, agents' memory folders, folders a link points
+//!   to, folders that encode to this project's memory folder name) and the mount roots.
 //!
-//! Everything else is left out: transcripts, `file-history/`, `todos/`, `.credentials.json`,
-//! other settings keys, any file the analysis did not list. A file the analysis never reads
-//! (a transcript a file links to, a file over the read cap, a CLAUDE.md over 4 MiB) keeps its
-//! size and no contents.
+//! The memory folders of other projects (their files and folders) are left out unless
+//! [`SanitizeOptions::other_projects`], or a finding names them; [`Sanitized::left_out_folders`]
+//! names them, and the shared report does not list them. A file keeps its text only when
+//! discovery read its text; everything else (transcripts, `file-history/`, `todos/`,
+//! `.credentials.json`, other settings keys, any file discovery did not record) is left out.
+//! `tests/tests/sanitize.rs` holds both sides to it: the tree cut down to what discovery
+//! recorded analyses to the same report, and the share holds exactly those paths.
 //!
 //! ## How text is replaced
 //! Every character becomes a placeholder of the same UTF-8 length, which also keeps its UTF-16
@@ -64,13 +65,15 @@
 //! numbered in sorted order within their class (led by a digit, led by a letter), every
 //! counter of a class has one width (the fewest characters that number them all), and no
 //! counter starts as its run does. So a pseudonym tells a run's rank and class, never its
-//! letters or its length. One table serves the whole snapshot, case-insensitively (the case
+//! letters or its length, except that a run shorter than the width first tries a counter of
+//! its own length (so that no line of text grows where it is written). One table serves the whole snapshot, case-insensitively (the case
 //! of each letter stays), so a path and the memory-folder name that encodes it change
 //! together, and the lookups by encoded path, by the older encoding and by a
-//! case-insensitive suffix all still hit. Counters keep the order of the names, except
-//! where a renamed run sorts between two kept runs that start with its own letter (`memo`
-//! between `md` and `memory`): it moves rather than show that letter. Kept runs: the
-//! well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
+//! case-insensitive suffix all still hit. Counters need not keep the names' order: where a
+//! kept run sorts among renamed ones (`memo` between `md` and `memory`, which only a
+//! counter starting with `m` could), the snapshot carries the original's order of each
+//! folder whose shared names sort otherwise ([`Tree::set_order`]), so no row moves. Kept
+//! runs: the well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
 //! `git`, …), file extensions, drive letters, and (with `keep_file_names`) every run that is
 //! not part of the user name. The user name is replaced wherever it appears, unless
 //! `keep_user_name` (a user named like a well-known name, `claude`, stays).
@@ -78,8 +81,8 @@
 //! Where Claude Code's own text quotes a renamed name, its original length travels as a
 //! figure (`Tree::set_quoted`); where a file's text holds one (an import, a link), the line
 //! gives the difference back to placeholders (`Builder::keep_line_lengths`). There is no
-//! fallback that keeps names' shapes: when a figure still cannot be kept (kept text with no
-//! room, a moved row), [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a
+//! fallback that keeps names' shapes: when a figure still cannot be kept (a line with no
+//! room), [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a
 //! sentence in [`Sanitized::warnings`] tell the person sharing before anything is sent.
 //!
 //! With `keep_text`, contents stay as written, except the reference paths and names above,
@@ -94,14 +97,9 @@ use std::ops::Range;
 use serde_json::{Map, Value as Json};
 
 use crate::analyze::{analyze, Input, Step};
-use crate::discover::READ_CAP_BYTES;
-use crate::discover::{
-    AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES, RULE_MATCH_FILES,
-};
-use crate::report::{
-    Diagnostic, DiagnosticData, FileStatus, Group, LoadType, ReadFor, ReferenceKind, Report,
-};
-use crate::text::frontmatter::{self, untag, Frontmatter, Value as Yaml};
+use crate::discover::{AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES};
+use crate::report::{Diagnostic, DiagnosticData, ReadFor, ReferenceKind, Report};
+use crate::text::frontmatter::{self, untag, Frontmatter, Span, SpanKind, Spans, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
 use crate::text::references;
@@ -184,6 +182,9 @@ pub struct Sanitized {
     /// What the tree's quoted names measured before ([`Tree::set_quoted`]); a payload
     /// carries it.
     quoted: BTreeMap<String, QuotedLength>,
+    /// The original's order of the folders whose shared names sort otherwise
+    /// ([`Tree::set_order`]): positions in byte order, in the original's order.
+    order: BTreeMap<VPath, Vec<usize>>,
     pseudonyms: Pseudonyms,
 }
 
@@ -197,6 +198,12 @@ impl Sanitized {
     /// Claude Code's text quotes them; a payload carries it.
     pub(crate) fn quoted(&self) -> &BTreeMap<String, QuotedLength> {
         &self.quoted
+    }
+
+    /// For each folder whose shared names sort otherwise than the original's, the positions
+    /// of its entries in byte order, in the original's order; a payload carries it.
+    pub(crate) fn order(&self) -> &BTreeMap<VPath, Vec<usize>> {
+        &self.order
     }
 
     /// The names (folder and file names, one path segment each) that the shared snapshot
@@ -253,6 +260,16 @@ impl Sanitized {
         original
             .memory_folders
             .retain(|folder| !self.left_out_folders.contains(&folder.name));
+        // What discovery counted in the folders left out is not shared either.
+        if let Ok(base) = VPath::new(&original.context.projects_base) {
+            let left_out: Vec<VPath> = (self.left_out_folders.iter())
+                .filter_map(|name| base.join(name).ok())
+                .collect();
+            original.sources.retain(|source| {
+                VPath::new(&source.path)
+                    .map_or(true, |at| !left_out.iter().any(|root| at.starts_with(root)))
+            });
+        }
         let expected = comparable(&original, &mut |s| self.pseudonyms.name(s));
         let actual = comparable(&shared, &mut |s| s.to_owned());
         let mut differences = Vec::new();
@@ -272,7 +289,7 @@ pub fn sanitize(
     report: &Report,
     options: &SanitizeOptions,
 ) -> Sanitized {
-    let plan = Plan::new(tree, input, report, options);
+    let plan = Plan::new(tree, report, options);
     // The first pass only gathers every name the shared snapshot will hold, so that the
     // pseudonym table knows all its neighbours before it assigns anything.
     let collecting = Namer::Collect(RefCell::default());
@@ -284,7 +301,13 @@ pub fn sanitize(
     let collected = collected.into_inner();
     let pseudonyms = Pseudonyms::new(collected, input, options);
     let applying = Namer::Apply(&pseudonyms);
-    let built = Builder::new(&plan, tree, input, report, options, &applying).build();
+    let mut built = Builder::new(&plan, tree, input, report, options, &applying).build();
+    let order = carried_order(tree, &built.tree, &built.paths);
+    for (dir, positions) in &order {
+        let entries = built.tree.entry_names(dir);
+        let names = positions.iter().map(|&at| entries[at].0.clone()).collect();
+        built.tree.set_order(dir.clone(), names);
+    }
     let mut shared = Sanitized {
         tree: built.tree,
         input: built.input,
@@ -295,6 +318,7 @@ pub fn sanitize(
         left_out_folders: plan.left_out_folders.clone(),
         dirs: built.dirs,
         quoted: built.quoted,
+        order,
         pseudonyms,
     };
     // The one check that the copy tells what the original does: the shared snapshot
@@ -302,16 +326,6 @@ pub fn sanitize(
     // the counters cannot keep a figure, the person sharing is told before sending.
     shared.differences = shared.verify(report);
     if !shared.differences.is_empty() {
-        if let Some((a, b)) = shared.pseudonyms.disorder.first() {
-            shared.warnings.push(format!(
-                "{} names could not keep their order among the others without showing their \
-                 first letters ({} and {}, for one); the shared report may list some rows in \
-                 another order",
-                shared.pseudonyms.disorder.len() + 1,
-                shared.pseudonyms.name(a),
-                shared.pseudonyms.name(b)
-            ));
-        }
         shared.warnings.push(differing_figures(&shared.differences));
     }
     shared
@@ -346,21 +360,14 @@ fn differing_figures(differences: &[String]) -> String {
 ///
 /// [`sanitize`] over it gives the same snapshot as over the whole tree, and it holds every
 /// file the report lists that exists, so the page's analysis worker hands the page this
-/// (a few hundred entries) instead of a tree of every listed file. Where the project holds
-/// more files than the health check matches globs against, the rule witnesses depend on
-/// files outside it, and the whole tree is returned.
-pub fn basis(tree: &Tree, input: &Input, report: &Report) -> Tree {
+/// (a few hundred entries) instead of a tree of every listed file.
+pub fn basis(tree: &Tree, report: &Report) -> Tree {
     // Every option's snapshot comes from the basis: the widest plan.
     let widest = SanitizeOptions {
         other_projects: true,
         ..SanitizeOptions::default()
     };
-    let plan = Plan::new(tree, input, report, &widest);
-    if let Some(project) = &plan.project {
-        if tree.files_under(project).nth(RULE_MATCH_FILES).is_some() {
-            return tree.clone();
-        }
-    }
+    let plan = Plan::new(tree, report, &widest);
     let mut out = Tree::new();
     for mount in &plan.mounts {
         out.add_mount(mount.clone());
@@ -375,6 +382,11 @@ pub fn basis(tree: &Tree, input: &Input, report: &Report) -> Tree {
     }
     for finding in tree.diagnostics() {
         out.push_diagnostic(finding.clone());
+    }
+    // A shared snapshot shared again keeps its original's lengths and order.
+    out.set_quoted(tree.quoted_lengths().clone());
+    for (dir, names) in tree.orders() {
+        out.set_order(dir.clone(), names.to_vec());
     }
     out
 }
@@ -412,7 +424,7 @@ mod tests {
         assert_eq!(escape_placeholder("\\n"), "\\n");
     }
 
-    fn table(kept: &[&str], free: &[&str], strings: &[&str]) -> Pseudonyms {
+    fn table(kept: &[&str], free: &[&str]) -> Pseudonyms {
         let collected = Collected {
             runs: kept
                 .iter()
@@ -421,7 +433,6 @@ mod tests {
                 .collect(),
             spellings: kept.iter().chain(free).map(|r| (*r).to_owned()).collect(),
             extensions: kept.iter().map(|r| r.to_ascii_lowercase()).collect(),
-            strings: strings.iter().map(|s| (*s).to_owned()).collect(),
             ..Collected::default()
         };
         let input = Input {
@@ -436,7 +447,7 @@ mod tests {
         let words = [
             "alice", "alpha", "bob", "claud", "zed", "z9", "a1", "Bob", "BOB", "7e2b",
         ];
-        let table = table(&["agents", "claude"], &words, &[]);
+        let table = table(&["agents", "claude"], &words);
         let mapped: Vec<String> = words.iter().map(|w| table.name(w)).collect();
         assert_eq!(table.name("agents"), "agents");
         assert_eq!(table.name("claude"), "claude");
@@ -464,33 +475,17 @@ mod tests {
     }
 
     #[test]
-    fn a_counter_stays_on_its_side_of_a_kept_neighbour() {
-        let strings = ["/p/node_modules", "/p/src", "/p/docs"];
-        let table = table(&["node", "modules", "p"], &["src", "docs"], &strings);
-        assert!(table.disorder.is_empty(), "{:?}", table.disorder);
-        assert!(table.name("src").as_str() > "node", "{}", table.name("src"));
+    fn counters_ignore_kept_neighbours_and_never_start_as_their_run() {
+        // `memo` sorts between the kept `md` and `memory`: only a counter starting with `m`
+        // could sort there. The counters need not: the snapshot carries the order.
+        let table = table(&["md", "memory", "p"], &["memo", "notes"]);
+        let (memo, notes) = (table.name("memo"), table.name("notes"));
         assert!(
-            table.name("docs").as_str() < "node",
-            "{}",
-            table.name("docs")
+            !memo.starts_with('m') && !notes.starts_with('n'),
+            "{memo} {notes}"
         );
-    }
-
-    #[test]
-    fn a_name_between_kept_ones_of_its_letter_moves_rather_than_keep_it() {
-        // `memo` sorts between `md` and `memory`: only a counter starting with `m` could
-        // stay there. It moves instead, the order check says so, and its neighbours that
-        // can stay in place do.
-        let strings = ["/p/md", "/p/memo", "/p/memory", "/p/notes"];
-        let table = table(&["md", "memory", "p"], &["memo", "notes"], &strings);
-        let memo = table.name("memo");
-        assert!(!memo.starts_with('m'), "{memo}");
-        assert!(!table.disorder.is_empty());
-        let notes = table.name("notes");
-        assert!(
-            !notes.starts_with('n') && notes.as_str() > "memory",
-            "{notes}"
-        );
+        assert_eq!((memo.len(), notes.len()), (1, 1), "{memo} {notes}");
+        assert!(memo < notes, "{memo} {notes}");
     }
 
     #[test]
@@ -541,42 +536,5 @@ mod tests {
             let shared = distinct_placeholder(&format!("k{i}"), &taken, &mut next);
             assert!(taken.insert(shared), "k{i} repeats a placeholder");
         }
-    }
-
-    #[test]
-    fn the_lexer_finds_keys_and_values() {
-        let yaml = "name: my-skill # why\ndescription: >-\n  Line one: 2\n  two\npaths: [\"src/**\", lib/*.ts]\ntype: user\nx: \"a\\u00e9\"\ny: &a !t {k: *a}\n";
-        let lexed = lex_yaml(yaml);
-        let keys: Vec<&str> = lexed.keys.iter().flatten().map(String::as_str).collect();
-        assert_eq!(keys, ["name", "description", "paths", "type", "x", "y"]);
-        let pieces: Vec<(&str, PieceKind, usize)> = lexed
-            .pieces
-            .iter()
-            .map(|p| (&yaml[p.range.clone()], p.kind, p.key))
-            .collect();
-        assert_eq!(
-            pieces,
-            [
-                ("name", PieceKind::Key { top: true }, 1),
-                ("my-skill", PieceKind::Atom, 1),
-                ("# why", PieceKind::Comment, 1),
-                ("description", PieceKind::Key { top: true }, 2),
-                ("Line one: 2", PieceKind::Block, 2),
-                ("two", PieceKind::Block, 2),
-                ("paths", PieceKind::Key { top: true }, 3),
-                ("src/**", PieceKind::Quoted, 3),
-                ("lib/*.ts", PieceKind::Atom, 3),
-                ("type", PieceKind::Key { top: true }, 4),
-                ("user", PieceKind::Atom, 4),
-                ("x", PieceKind::Key { top: true }, 5),
-                ("a", PieceKind::Quoted, 5),
-                ("\\u00e9", PieceKind::Escape, 5),
-                ("y", PieceKind::Key { top: true }, 6),
-                ("a", PieceKind::Anchor, 6),
-                ("!t", PieceKind::Tag, 6),
-                ("k", PieceKind::Key { top: false }, 6),
-                ("a", PieceKind::Anchor, 6),
-            ]
-        );
     }
 }

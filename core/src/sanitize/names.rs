@@ -73,8 +73,6 @@ pub(super) struct Collected {
     pub(super) drives: BTreeSet<String>,
     /// ASCII runs as written, case kept.
     pub(super) spellings: BTreeSet<String>,
-    /// Every name, path and glob met, whole: their order is what the pseudonyms keep.
-    pub(super) strings: BTreeSet<String>,
 }
 
 /// Renames paths: in the first pass it only records what it sees and renames nothing.
@@ -106,7 +104,6 @@ impl Namer<'_> {
                         NamePiece::Char(_) => {}
                     }
                 }
-                collected.strings.insert(s.to_owned());
                 let bytes = s.as_bytes();
                 if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
                     collected
@@ -164,10 +161,12 @@ pub(super) fn split_name(s: &str) -> Vec<NamePiece<'_>> {
 
 /// The pseudonym table. Each run of ASCII letters and digits that is not kept becomes a
 /// counter: the runs are numbered in sorted order within their class (led by a digit, led by
-/// a letter), and every counter of a class has the same width, the fewest characters that
-/// number them all. So a pseudonym shows its run's rank and class, not its letters or its
-/// length. Spellings of one run that differ in case keep differing in case only (`Docs`,
-/// `DOCS` → `Bc`, `BC`), so lookups that ignore case still hit.
+/// a letter), every counter of a class has the same width, the fewest characters that
+/// number them all, and none starts as its run does. So a pseudonym shows its run's rank
+/// and class, not its letters or its length. Where a kept name sorts among renamed ones the
+/// counters do not keep the names' order; the snapshot carries it instead
+/// ([`carried_order`]). Spellings of one run that differ in case keep differing in case only
+/// (`Docs`, `DOCS` → `Bc`, `BC`), so lookups that ignore case still hit.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Pseudonyms {
     /// Every kept run, lower-cased.
@@ -175,8 +174,6 @@ pub(super) struct Pseudonyms {
     /// Every renamed run as written → its pseudonym.
     pub(super) runs: BTreeMap<String, String>,
     pub(super) chars: BTreeMap<char, char>,
-    /// Pairs of names whose order the pseudonyms could not keep (original names).
-    pub(super) disorder: Vec<(String, String)>,
 }
 
 impl Pseudonyms {
@@ -222,7 +219,6 @@ impl Pseudonyms {
                 free.insert(run.clone());
             }
         }
-        let barriers = barriers(&collected.strings, &kept);
         let mut forbidden: BTreeSet<String> = kept.clone();
         forbidden.extend(WELL_KNOWN.iter().map(|w| (*w).to_owned()));
         let mut spellings: BTreeMap<String, Vec<&str>> = BTreeMap::new();
@@ -232,7 +228,7 @@ impl Pseudonyms {
                 spellings.entry(lower).or_default().push(spelling);
             }
         }
-        let codes = assign_codes(&free, &spellings, &barriers, &forbidden);
+        let codes = assign_codes(&free, &spellings, &forbidden);
         let mut runs = BTreeMap::new();
         for (lower, written) in &spellings {
             let Some(code) = codes.get(lower) else {
@@ -258,20 +254,11 @@ impl Pseudonyms {
                 (c, fixed)
             })
             .collect();
-        let mut pseudonyms = Pseudonyms {
+        Pseudonyms {
             kept,
             runs,
             chars: allocate_chars(&chars),
-            disorder: Vec::new(),
-        };
-        // Every pair of neighbours in sorted order must stay in that order.
-        let strings: Vec<&String> = collected.strings.iter().collect();
-        for pair in strings.windows(2) {
-            if pseudonyms.name(pair[0]) >= pseudonyms.name(pair[1]) {
-                pseudonyms.disorder.push((pair[0].clone(), pair[1].clone()));
-            }
         }
-        pseudonyms
     }
 
     pub(super) fn name(&self, s: &str) -> String {
@@ -299,54 +286,8 @@ impl Pseudonyms {
     }
 }
 
-/// The kept runs that a renamed run must sort against: where two names that are neighbours
-/// in sorted order first differ in a renamed run on one side and a kept run on the other
-/// (`node_modules` and `src` in one folder), the renamed run's counter must stay on its side.
-fn barriers(strings: &BTreeSet<String>, kept: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let strings: Vec<&String> = strings.iter().collect();
-    for pair in strings.windows(2) {
-        let (a, b) = (split_name(pair[0]), split_name(pair[1]));
-        for (x, y) in a.iter().zip(&b) {
-            match (x, y) {
-                (NamePiece::Run(x), NamePiece::Run(y)) if x == y => continue,
-                (NamePiece::Char(x), NamePiece::Char(y)) if x == y => continue,
-                // A counter starts with a character of its run's first one's kind (a digit,
-                // a capital, a small letter): runs that start with different kinds keep
-                // their order whatever the counter.
-                (NamePiece::Run(x), NamePiece::Run(y)) if kind(x) != kind(y) => {}
-                (NamePiece::Run(x), NamePiece::Run(y)) => {
-                    let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
-                    match (kept.contains(&x), kept.contains(&y)) {
-                        (true, false) => {
-                            out.insert(x);
-                        }
-                        (false, true) => {
-                            out.insert(y);
-                        }
-                        _ => {}
-                    }
-                }
-                _ => {}
-            }
-            break;
-        }
-    }
-    out
-}
-
-/// The kind of a run's first character: a digit, a capital or a small letter.
-fn kind(run: &str) -> u8 {
-    match run.as_bytes().first() {
-        Some(b) if b.is_ascii_digit() => 0,
-        Some(b) if b.is_ascii_uppercase() => 1,
-        _ => 2,
-    }
-}
-
 /// The alphabet of a class's counters: digits for runs led by a digit, lower-case letters
-/// for the others (so that a counter sorts against punctuation, digits and capitals as its
-/// run did).
+/// for the others.
 fn alphabet(digits: bool) -> (u8, u8) {
     if digits {
         (b'0', b'9')
@@ -356,12 +297,10 @@ fn alphabet(digits: bool) -> (u8, u8) {
 }
 
 /// The counter of every renamed run (lower-cased), class by class: in sorted order, each the
-/// next free one, of one width per class, past every kept run the class must sort against.
-/// The width is the least for which that works.
+/// next allowed one, all of one width per class, the least for which every run has one.
 fn assign_codes(
     free: &BTreeSet<String>,
     spellings: &BTreeMap<String, Vec<&str>>,
-    barriers: &BTreeSet<String>,
     forbidden: &BTreeSet<String>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
@@ -371,7 +310,6 @@ fn assign_codes(
         if class.is_empty() {
             continue;
         }
-        let walls: Vec<&String> = barriers.iter().filter(|r| led(r)).collect();
         // Spellings that differ in case past their first letter need room for that.
         let variants = class
             .iter()
@@ -389,76 +327,27 @@ fn assign_codes(
         while !digits && (1usize << (width - 1).min(20)) < variants {
             width += 1;
         }
-        // Each width is tried with every kept run in place; past STRICT_WIDTHS widths that
-        // could hold the class, a run that still cannot stay between its kept
-        // neighbours without starting as it does moves past them (the order check then says
-        // which names moved), rather than the counters growing.
-        let mut strict_tries = 0;
         loop {
-            let strict = strict_tries < STRICT_WIDTHS;
-            if let Some(codes) = codes_of_width(&class, &walls, forbidden, width, digits, strict) {
+            if let Some(codes) = codes_of_width(&class, forbidden, width, digits) {
                 out.extend(codes);
                 break;
             }
-            if strict && fits(class.len(), width, digits) {
-                strict_tries += 1;
-                if strict_tries < STRICT_WIDTHS {
-                    width += 1;
-                }
-            } else {
-                width += 1;
-            }
+            width += 1;
         }
     }
     out
 }
 
-/// How many widths the counters try with every kept run in place before a run that cannot
-/// stay between its kept neighbours moves past them. Kept small on purpose: a wider counter
-/// makes more runs shorter than the width, and those keep their own length. (At 8, 37 of
-/// the 600 generated shares moved a row instead of 66, but most names of the demo kept
-/// their lengths.)
-const STRICT_WIDTHS: usize = 2;
-
-/// True when `width` characters of the class's alphabet number `count` runs.
-fn fits(count: usize, width: usize, digits: bool) -> bool {
-    let (first, last) = alphabet(digits);
-    let base = usize::from(last - first) + 1;
-    base.checked_pow(width as u32).is_none_or(|n| n >= count)
-}
-
 fn codes_of_width(
     class: &[&String],
-    walls: &[&String],
     forbidden: &BTreeSet<String>,
     width: usize,
     digits: bool,
-    strict: bool,
 ) -> Option<BTreeMap<String, String>> {
     let (first, last) = alphabet(digits);
-    let mut previous: Vec<u8> = Vec::new();
+    let mut previous: Option<Vec<u8>> = None;
     let mut out = BTreeMap::new();
-    let mut wall = walls.iter().peekable();
     for run in class {
-        // After the previous counter, and past every kept run that sorts before this one.
-        let mut below: Option<&String> = None;
-        while let Some(kept) = wall.next_if(|k| k.as_str() < run.as_str()) {
-            below = Some(kept);
-        }
-        // A run whose kept neighbours leave only codes that start with its own letter
-        // (`memo` between `md` and `memory`, `a` before `agents`) gives up its place rather
-        // than its first letter; the order check says which names moved.
-        let above = wall.peek().copied();
-        let lowest = below.and_then(|k| k.bytes().next()).unwrap_or(first);
-        let highest = above.and_then(|k| k.bytes().next()).unwrap_or(last);
-        let own = run.bytes().next();
-        let stuck = !(lowest..=highest).any(|c| Some(c) != own && (first..=last).contains(&c));
-        let mut floor = previous.clone();
-        if let Some(kept) = below.filter(|_| !stuck) {
-            if kept.as_bytes() > floor.as_slice() {
-                floor = kept.as_bytes().to_vec();
-            }
-        }
         // Never a kept name, and a lettered one never a YAML word (`no`, `null`), and never
         // starting as the run does: a pseudonym never tells a name's first letter.
         let allowed = |code: &[u8]| {
@@ -467,18 +356,14 @@ fn codes_of_width(
                 && code.first() != run.as_bytes().first()
                 && (digits || !frontmatter::is_special_scalar(text))
         };
-        let below_wall =
-            |c: &Vec<u8>| stuck || !strict || above.is_none_or(|k| c.as_slice() < k.as_bytes());
         // A run shorter than the counters first tries a counter of its own length, so that
         // no line of text grows where it is written (a memory index has no room); that is
         // the one case where a pseudonym has its original's length.
-        let short = width.min(run.len());
         let mut code = None;
-        for w in [short, width] {
-            let mut candidate = if floor.is_empty() {
-                Some(vec![first; w])
-            } else {
-                smallest_above(&floor, first, last, w)
+        for w in [width.min(run.len()), width] {
+            let mut candidate = match &previous {
+                None => Some(vec![first; w]),
+                Some(previous) => smallest_above(previous, first, last, w),
             };
             while let Some(c) = candidate.as_ref().filter(|c| !allowed(c)) {
                 candidate = if c.first() == run.as_bytes().first() && c[0] < last {
@@ -490,8 +375,8 @@ fn codes_of_width(
                     increment(c, first, last)
                 };
             }
-            if let Some(c) = candidate.filter(&below_wall) {
-                code = Some(c);
+            if candidate.is_some() {
+                code = candidate;
                 break;
             }
         }
@@ -500,7 +385,7 @@ fn codes_of_width(
             (*run).clone(),
             String::from_utf8(code.clone()).expect("ASCII"),
         );
-        previous = code;
+        previous = Some(code);
     }
     Some(out)
 }
@@ -647,6 +532,66 @@ pub(super) fn allocate_chars(chars: &BTreeMap<char, bool>) -> BTreeMap<char, cha
             };
             out.insert(c, image);
             previous = Some(image as u32);
+        }
+    }
+    out
+}
+
+/// The order the original listed the entries of each shared folder in, where the shared
+/// names' byte order differs: for each such folder, the positions of its entries in byte
+/// order, listed in the original's order ([`Tree::set_order`] on the receiving side). The
+/// pseudonyms are counters that keep no order of their own where a kept name sorts among
+/// renamed ones (`memo.md` between `md` and `memory`), so the order travels as this table.
+pub(super) fn carried_order(
+    original: &Tree,
+    shared: &Tree,
+    paths: &BTreeMap<String, String>,
+) -> BTreeMap<VPath, Vec<usize>> {
+    // Shared path → original path, for every kept file and folder and the folders above
+    // them (renaming keeps every `/`, so their parents pair up level by level).
+    let mut original_of: BTreeMap<VPath, VPath> = BTreeMap::new();
+    for (from, to) in paths {
+        let (Ok(mut from), Ok(mut to)) = (VPath::new(from), VPath::new(to)) else {
+            continue;
+        };
+        loop {
+            if original_of.insert(to.clone(), from.clone()).is_some() {
+                break;
+            }
+            match (from.parent(), to.parent()) {
+                (Some(a), Some(b)) => (from, to) = (a, b),
+                _ => break,
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (folder, original_folder) in &original_of {
+        let entries = shared.entry_names(folder);
+        if entries.len() < 2 {
+            continue;
+        }
+        let listed = original.entry_names(original_folder);
+        let rank: BTreeMap<(&str, bool), usize> = listed
+            .iter()
+            .enumerate()
+            .map(|(rank, (name, dir))| ((name.as_str(), *dir), rank))
+            .collect();
+        let mut positions: Vec<(usize, usize)> = entries
+            .iter()
+            .enumerate()
+            .map(|(at, (name, dir))| {
+                let original_rank = original_of
+                    .get(&folder.child(name))
+                    .and_then(|p| rank.get(&(p.file_name(), *dir)).copied())
+                    .unwrap_or(usize::MAX);
+                (original_rank, at)
+            })
+            .collect();
+        // Stable: entries the original does not list keep their byte order, last.
+        positions.sort_by_key(|(rank, _)| *rank);
+        let order: Vec<usize> = positions.into_iter().map(|(_, at)| at).collect();
+        if order.iter().enumerate().any(|(i, at)| i != *at) {
+            out.insert(folder.clone(), order);
         }
     }
     out

@@ -1,5 +1,6 @@
-//! Frontmatter: a small YAML lexer, and the rewriting that keeps only the words the
-//! analysis reads (keys, anchors, tags, numbers and values).
+//! Frontmatter: the rewriting that keeps only the words the analysis reads (keys, anchors,
+//! tags, numbers and values), span by span as `text::frontmatter::spans` locates them, each
+//! rewrite checked by parsing it as discovery does.
 
 use super::*;
 
@@ -12,23 +13,28 @@ impl Builder<'_> {
     /// original key by key. A key whose value changed shape (a number that became a string)
     /// is rewritten again with YAML numbers, booleans and nulls kept as written.
     pub(super) fn frontmatter(&mut self, yaml: &str, kind: FileKind, shown: &str) -> String {
-        let lexed = lex_yaml(yaml);
-        let policies: Vec<Policy> = lexed
+        let located = frontmatter::spans(yaml);
+        let policies: Vec<Policy> = located
             .keys
             .iter()
             .map(|key| policy(key.as_deref(), kind))
             .collect();
-        let mut careful = vec![false; lexed.keys.len()];
-        let original = parse_yaml(yaml);
-        let names = YamlNames::new(yaml, &lexed, self.options.keep_text);
+        let mut careful = vec![false; located.keys.len()];
+        let original = frontmatter::parse_block(yaml);
+        let names = YamlNames::new(yaml, &located, self.options.keep_text);
         let mut shared = String::new();
         for round in 0..2 {
-            shared = self.rewrite_yaml(yaml, &lexed, &policies, &careful, &names);
+            shared = self.rewrite_yaml(yaml, &located, &policies, &careful, &names);
             if self.namer.collecting() {
                 return shared;
             }
-            let failing =
-                self.yaml_differences(&original, &parse_yaml(&shared), &lexed, kind, &names);
+            let failing = self.yaml_differences(
+                &original,
+                &frontmatter::parse_block(&shared),
+                &located,
+                kind,
+                &names,
+            );
             if failing.is_empty() {
                 return shared;
             }
@@ -49,7 +55,7 @@ impl Builder<'_> {
     pub(super) fn rewrite_yaml(
         &mut self,
         yaml: &str,
-        lexed: &Lexed,
+        located: &Spans,
         policies: &[Policy],
         careful: &[bool],
         names: &YamlNames,
@@ -58,11 +64,11 @@ impl Builder<'_> {
         let mut out = yaml.to_owned();
         // Renamed values of another length than the original (`paths`, a skill's `name`).
         let mut renamed = Vec::new();
-        for (index, piece) in lexed.pieces.iter().enumerate() {
+        for (index, piece) in located.spans.iter().enumerate() {
             let source = &yaml[piece.range.clone()];
             if matches!(
                 piece.kind,
-                PieceKind::Key { .. } | PieceKind::Anchor | PieceKind::Tag
+                SpanKind::Key { .. } | SpanKind::Anchor | SpanKind::Tag
             ) {
                 if let Some(shared) = names.pieces.get(&index) {
                     if shared.len() == source.len() {
@@ -75,12 +81,12 @@ impl Builder<'_> {
             if policy == Policy::Keep {
                 // Only the words the analysis reads stay; anything else a kept key holds
                 // (a secret written as a `type`) is text.
-                let key = lexed.keys[piece.key].as_deref().unwrap_or_default();
+                let key = located.keys[piece.key].as_deref().unwrap_or_default();
                 let word = source.trim_matches(['"', '\'']);
-                if piece.kind == PieceKind::Comment || !in_vocabulary(key, word) {
+                if piece.kind == SpanKind::Comment || !in_vocabulary(key, word) {
                     policy = Policy::Text;
                 }
-                if piece.kind != PieceKind::Comment && key == "modified" {
+                if piece.kind != SpanKind::Comment && key == "modified" {
                     if let Some(kept) = date_then_placeholder(source, keep_text) {
                         if kept.len() == source.len() {
                             out.replace_range(piece.range.clone(), &kept);
@@ -90,14 +96,14 @@ impl Builder<'_> {
                 }
             }
             let shared = match (piece.kind, policy) {
-                (PieceKind::Comment, _) => text_placeholder(source, keep_text),
-                (PieceKind::Escape, Policy::Text) if !keep_text => escape_placeholder(source),
-                (PieceKind::Escape, _) | (_, Policy::Keep) => source.to_owned(),
+                (SpanKind::Comment, _) => text_placeholder(source, keep_text),
+                (SpanKind::Escape, Policy::Text) if !keep_text => escape_placeholder(source),
+                (SpanKind::Escape, _) | (_, Policy::Keep) => source.to_owned(),
                 (_, Policy::Name) => self.namer.name(source),
-                (PieceKind::Atom, Policy::Text) => {
+                (SpanKind::Atom, Policy::Text) => {
                     if keep_text {
                         source.to_owned()
-                    } else if careful[piece.key] && is_yaml_special(source) {
+                    } else if careful[piece.key] && frontmatter::is_special_scalar(source) {
                         // A number stays a number of the same shown length; a boolean or a
                         // null tells nothing and stays.
                         number_placeholder(source).unwrap_or_else(|| source.to_owned())
@@ -111,10 +117,10 @@ impl Builder<'_> {
                             .collect()
                     }
                 }
-                (PieceKind::Quoted | PieceKind::Block, Policy::Text) => {
+                (SpanKind::Quoted | SpanKind::Block, Policy::Text) => {
                     text_placeholder(source, keep_text)
                 }
-                (PieceKind::Key { .. } | PieceKind::Anchor | PieceKind::Tag, _) => {
+                (SpanKind::Key { .. } | SpanKind::Anchor | SpanKind::Tag, _) => {
                     unreachable!("names are rewritten above")
                 }
             };
@@ -124,7 +130,7 @@ impl Builder<'_> {
                 renamed.push((piece.range.clone(), shared));
             }
         }
-        keep_yaml_lines(&mut out, renamed, &lexed.pieces);
+        keep_yaml_lines(&mut out, renamed, &located.spans);
         out
     }
 
@@ -133,11 +139,11 @@ impl Builder<'_> {
         &self,
         original: &Frontmatter,
         shared: &Frontmatter,
-        lexed: &Lexed,
+        located: &Spans,
         kind: FileKind,
         names: &YamlNames,
     ) -> Vec<usize> {
-        let all: Vec<usize> = (0..lexed.keys.len()).collect();
+        let all: Vec<usize> = (0..located.keys.len()).collect();
         if original.error.is_some() {
             return if shared.error.is_some() {
                 Vec::new()
@@ -152,7 +158,7 @@ impl Builder<'_> {
         // Each key's first index, looked up in a map: a search per field would be quadratic
         // in a frontmatter of many keys.
         let mut first_index: BTreeMap<&str, usize> = BTreeMap::new();
-        for (index, key) in lexed.keys.iter().enumerate() {
+        for (index, key) in located.keys.iter().enumerate() {
             if let Some(key) = key {
                 first_index.entry(key.as_str()).or_insert(index);
             }
@@ -196,7 +202,7 @@ type Edit = (Range<usize>, String);
 pub(super) fn keep_yaml_lines(
     out: &mut String,
     mut renamed: Vec<(Range<usize>, String)>,
-    pieces: &[Piece],
+    spans: &[Span],
 ) {
     renamed.sort_by_key(|(range, _)| range.start);
     // Line by line from the end, so that earlier offsets hold.
@@ -217,10 +223,10 @@ pub(super) fn keep_yaml_lines(
         } else {
             line.end
         };
-        let pad_at = pieces
+        let pad_at = spans
             .iter()
             .find(|p| {
-                p.kind == PieceKind::Comment
+                p.kind == SpanKind::Comment
                     && line.start <= p.range.start
                     && p.range.start < line.end
             })
@@ -329,381 +335,6 @@ pub(super) fn policy(key: Option<&str>, kind: FileKind) -> Policy {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum PieceKind {
-    /// A plain scalar word.
-    Atom,
-    /// The text of a quoted scalar between its quotes and escapes.
-    Quoted,
-    /// A `\…` escape in a double-quoted scalar.
-    Escape,
-    /// A line of a block scalar (`|` or `>`).
-    Block,
-    /// A comment, `#` included.
-    Comment,
-    /// A mapping key as written (quotes included). [`Piece::key`] names the top-level key
-    /// it is, or the one whose value holds it.
-    Key {
-        /// True for a top-level key itself.
-        top: bool,
-    },
-    /// The name of an anchor (`&name`) or alias (`*name`), after its sigil.
-    Anchor,
-    /// A tag (`!name`, `!!str`), sigils included.
-    Tag,
-}
-
-/// A stretch of the YAML to rewrite; everything between pieces (keys, indicators,
-/// indentation, anchors, tags) stays as written.
-#[derive(Debug, Clone)]
-pub(super) struct Piece {
-    pub(super) range: Range<usize>,
-    pub(super) kind: PieceKind,
-    /// The index in [`Lexed::keys`] of the top-level key whose value holds it.
-    pub(super) key: usize,
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct Lexed {
-    pub(super) pieces: Vec<Piece>,
-    /// Top-level keys in order; index 0 stands for what comes before the first key.
-    pub(super) keys: Vec<Option<String>>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mode {
-    Plain,
-    Double,
-    Single,
-    /// Inside a block scalar whose parent node starts at this column.
-    Block(usize),
-}
-
-/// Splits frontmatter YAML into the pieces that hold values. This is not a YAML parser: it
-/// knows keys, quotes, escapes, comments, flow brackets and block scalars, which is what
-/// frontmatter uses; the caller checks the result by parsing it.
-pub(super) fn lex_yaml(yaml: &str) -> Lexed {
-    let mut lexed = Lexed {
-        pieces: Vec::new(),
-        keys: vec![None],
-    };
-    let mut mode = Mode::Plain;
-    let mut flow = 0usize;
-    let mut top_indent: Option<usize> = None;
-    let mut key = 0;
-    let mut offset = 0;
-    for line in yaml.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let body = line.trim_end_matches(['\n', '\r']);
-        let end = start + body.len();
-        let indent = body.len() - body.trim_start_matches(' ').len();
-        if let Mode::Block(parent) = mode {
-            if body.trim().is_empty() {
-                continue;
-            }
-            if indent > parent {
-                lexed.pieces.push(Piece {
-                    range: start + indent..end,
-                    kind: PieceKind::Block,
-                    key,
-                });
-                continue;
-            }
-            mode = Mode::Plain;
-        }
-        let mut i = 0;
-        if mode == Mode::Plain && flow == 0 {
-            i = indent;
-            if body[i..].starts_with('#') {
-                lexed.pieces.push(Piece {
-                    range: start + i..end,
-                    kind: PieceKind::Comment,
-                    key,
-                });
-                continue;
-            }
-            let mut listed = false;
-            while body[i..].starts_with("- ") || &body[i..] == "-" {
-                listed = true;
-                i += 1;
-                i += body[i..].len() - body[i..].trim_start_matches(' ').len();
-            }
-            if let Some(len) = key_length(&body[i..]) {
-                let top = !listed && top_indent.is_none_or(|top| top == indent);
-                lexed.pieces.push(Piece {
-                    range: start + i..start + i + len,
-                    kind: PieceKind::Key { top },
-                    key: if top { lexed.keys.len() } else { key },
-                });
-                if top {
-                    top_indent = Some(indent);
-                    let written = &body[i..i + len];
-                    let name = written
-                        .strip_prefix(['"', '\''])
-                        .and_then(|k| k.strip_suffix(['"', '\'']))
-                        .unwrap_or(written);
-                    lexed.keys.push(Some(name.to_owned()));
-                    key = lexed.keys.len() - 1;
-                }
-                let column = i;
-                i += len + 1;
-                mode = lex_value(body, start, i, column, key, &mut flow, &mut lexed.pieces);
-                continue;
-            }
-            mode = lex_value(body, start, i, indent, key, &mut flow, &mut lexed.pieces);
-            continue;
-        }
-        mode = lex_value_in(
-            body,
-            start,
-            i,
-            indent,
-            key,
-            &mut flow,
-            &mut lexed.pieces,
-            mode,
-        );
-    }
-    lexed
-}
-
-/// The length of a mapping key at the start of `s` (up to its `:`), if `s` starts with one.
-pub(super) fn key_length(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    let first = *bytes.first()?;
-    let close = match first {
-        b'"' | b'\'' => {
-            let mut i = 1;
-            loop {
-                match *bytes.get(i)? {
-                    b'\\' if first == b'"' => i += 2,
-                    b'\'' if first == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
-                    b if b == first => break i + 1,
-                    _ => i += 1,
-                }
-            }
-        }
-        b'[' | b']' | b'{' | b'}' | b',' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'%'
-        | b'@' | b'`' | b'?' | b':' | b'-' | b' ' | b'\t' => return None,
-        _ => {
-            let mut i = 0;
-            loop {
-                match bytes.get(i) {
-                    None => return None,
-                    Some(b':') if matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')) => break i,
-                    Some(b'#') if i > 0 && matches!(bytes[i - 1], b' ' | b'\t') => return None,
-                    _ => i += 1,
-                }
-            }
-        }
-    };
-    (bytes.get(close) == Some(&b':') && matches!(bytes.get(close + 1), None | Some(b' ' | b'\t')))
-        .then_some(close)
-}
-
-pub(super) fn lex_value(
-    body: &str,
-    start: usize,
-    i: usize,
-    column: usize,
-    key: usize,
-    flow: &mut usize,
-    pieces: &mut Vec<Piece>,
-) -> Mode {
-    lex_value_in(body, start, i, column, key, flow, pieces, Mode::Plain)
-}
-
-/// Lexes the rest of a line from `i` in `mode`; returns the mode the next line starts in.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn lex_value_in(
-    body: &str,
-    start: usize,
-    mut i: usize,
-    column: usize,
-    key: usize,
-    flow: &mut usize,
-    pieces: &mut Vec<Piece>,
-    mut mode: Mode,
-) -> Mode {
-    let bytes = body.as_bytes();
-    let mut push = |range: Range<usize>, kind: PieceKind| {
-        if !range.is_empty() {
-            pieces.push(Piece {
-                range: start + range.start..start + range.end,
-                kind,
-                key,
-            });
-        }
-    };
-    let mut token_start = true;
-    let mut next_mode = None;
-    while i < bytes.len() {
-        match mode {
-            Mode::Double => match bytes[i] {
-                b'\\' => {
-                    let escape = bytes.get(i + 1).copied();
-                    let width = match escape {
-                        Some(b'x') => 2,
-                        Some(b'u') => 4,
-                        Some(b'U') => 8,
-                        _ => 0,
-                    };
-                    let hex_end = i + 2 + width;
-                    let end = if width > 0
-                        && body
-                            .get(i + 2..hex_end)
-                            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
-                    {
-                        hex_end
-                    } else {
-                        let next = body[i + 1..].chars().next().map_or(0, char::len_utf8);
-                        i + 1 + next
-                    };
-                    push(i..end, PieceKind::Escape);
-                    i = end;
-                }
-                b'"' => {
-                    mode = Mode::Plain;
-                    token_start = false;
-                    i += 1;
-                }
-                _ => {
-                    let end = body[i..].find(['\\', '"']).map_or(bytes.len(), |at| i + at);
-                    push(i..end, PieceKind::Quoted);
-                    i = end;
-                }
-            },
-            Mode::Single => {
-                if bytes[i] == b'\'' {
-                    if bytes.get(i + 1) == Some(&b'\'') {
-                        i += 2;
-                    } else {
-                        mode = Mode::Plain;
-                        token_start = false;
-                        i += 1;
-                    }
-                } else {
-                    let end = body[i..].find('\'').map_or(bytes.len(), |at| i + at);
-                    push(i..end, PieceKind::Quoted);
-                    i = end;
-                }
-            }
-            Mode::Plain | Mode::Block(_) => {
-                let b = bytes[i];
-                match b {
-                    b' ' | b'\t' => {
-                        token_start = true;
-                        i += 1;
-                    }
-                    b'#' if token_start => {
-                        push(i..bytes.len(), PieceKind::Comment);
-                        i = bytes.len();
-                    }
-                    b'"' if token_start => {
-                        mode = Mode::Double;
-                        i += 1;
-                    }
-                    b'\'' if token_start => {
-                        mode = Mode::Single;
-                        i += 1;
-                    }
-                    b'[' | b'{' => {
-                        *flow += 1;
-                        token_start = true;
-                        i += 1;
-                    }
-                    b']' | b'}' => {
-                        *flow = flow.saturating_sub(1);
-                        token_start = false;
-                        i += 1;
-                    }
-                    b',' if *flow > 0 => {
-                        token_start = true;
-                        i += 1;
-                    }
-                    b'|' | b'>' if token_start && *flow == 0 => {
-                        i += 1;
-                        while i < bytes.len() && matches!(bytes[i], b'0'..=b'9' | b'+' | b'-') {
-                            i += 1;
-                        }
-                        next_mode = Some(Mode::Block(column));
-                        token_start = false;
-                    }
-                    b'&' | b'*' | b'!' if token_start => {
-                        let sigil = i;
-                        while i < bytes.len()
-                            && !matches!(bytes[i], b' ' | b'\t')
-                            && !(*flow > 0 && matches!(bytes[i], b',' | b'[' | b']' | b'{' | b'}'))
-                        {
-                            i += 1;
-                        }
-                        if b == b'!' {
-                            push(sigil..i, PieceKind::Tag);
-                        } else {
-                            push(sigil + 1..i, PieceKind::Anchor);
-                        }
-                        token_start = false;
-                    }
-                    b'-' | b'?' | b':'
-                        if token_start && matches!(bytes.get(i + 1), None | Some(b' ' | b'\t')) =>
-                    {
-                        i += 1;
-                    }
-                    _ => {
-                        let begin = i;
-                        while i < bytes.len() {
-                            let c = bytes[i];
-                            let ends_here = matches!(c, b' ' | b'\t')
-                                || (*flow > 0 && matches!(c, b',' | b'[' | b']' | b'{' | b'}'))
-                                || (c == b':'
-                                    && matches!(
-                                        bytes.get(i + 1),
-                                        None | Some(b' ' | b'\t' | b',' | b']' | b'}')
-                                    ));
-                            if ends_here {
-                                break;
-                            }
-                            i += 1;
-                        }
-                        let is_key = bytes.get(i) == Some(&b':');
-                        if is_key {
-                            // A key inside a flow mapping, after a list marker or nested.
-                            push(begin..i, PieceKind::Key { top: false });
-                            i += 1;
-                        } else {
-                            push(begin..i, PieceKind::Atom);
-                        }
-                        token_start = is_key;
-                    }
-                }
-            }
-        }
-    }
-    if let Some(block) = next_mode {
-        return block;
-    }
-    match mode {
-        Mode::Block(_) => Mode::Plain,
-        other => other,
-    }
-}
-
-/// Parses frontmatter YAML the way discovery does.
-pub(super) fn parse_yaml(yaml: &str) -> Frontmatter {
-    frontmatter::parse(&format!("---\n{yaml}---\n")).unwrap_or(Frontmatter {
-        fields: Vec::new(),
-        body_offset: 0,
-        line_count: 0,
-        error: Some("no frontmatter".to_owned()),
-    })
-}
-
-/// True for a plain scalar that YAML reads as something other than a string.
-pub(super) fn is_yaml_special(atom: &str) -> bool {
-    frontmatter::is_special_scalar(atom)
-}
-
 /// True when two values have the same structure, whatever their scalars hold.
 pub(super) fn same_form(a: &Yaml, b: &Yaml) -> bool {
     match (untag(a), untag(b)) {
@@ -751,7 +382,7 @@ pub(super) fn same_shape(a: &Yaml, b: &Yaml) -> bool {
 /// the same placeholder (so an alias still names its anchor).
 #[derive(Debug, Default)]
 pub(super) struct YamlNames {
-    /// Piece index → its shared text.
+    /// Span index → its shared text.
     pub(super) pieces: BTreeMap<usize, String>,
     /// Top-level key as parsed → its shared form.
     pub(super) keys: BTreeMap<String, String>,
@@ -771,18 +402,18 @@ pub(super) const STANDARD_TAGS: [&str; 9] = [
 ];
 
 impl YamlNames {
-    pub(super) fn new(yaml: &str, lexed: &Lexed, keep_text: bool) -> YamlNames {
+    pub(super) fn new(yaml: &str, located: &Spans, keep_text: bool) -> YamlNames {
         let mut names = YamlNames::default();
         if keep_text {
             return names;
         }
         // One namespace per kind, each mapping a name as written to its placeholder.
         let mut spaces: [Namespace<'_>; 3] = Default::default();
-        for (index, piece) in lexed.pieces.iter().enumerate() {
+        for (index, piece) in located.spans.iter().enumerate() {
             let source = &yaml[piece.range.clone()];
             let space = match piece.kind {
-                PieceKind::Key { top } => {
-                    let name = lexed.keys.get(piece.key).cloned().flatten();
+                SpanKind::Key { top } => {
+                    let name = located.keys.get(piece.key).cloned().flatten();
                     if top
                         && name
                             .as_deref()
@@ -792,9 +423,9 @@ impl YamlNames {
                     }
                     0
                 }
-                PieceKind::Anchor => 1,
-                PieceKind::Tag if source == "!" || STANDARD_TAGS.contains(&source) => continue,
-                PieceKind::Tag => 2,
+                SpanKind::Anchor => 1,
+                SpanKind::Tag if source == "!" || STANDARD_TAGS.contains(&source) => continue,
+                SpanKind::Tag => 2,
                 _ => continue,
             };
             let (assigned, taken, next) = &mut spaces[space];
@@ -807,8 +438,8 @@ impl YamlNames {
                     shared
                 }
             };
-            if let PieceKind::Key { top: true } = piece.kind {
-                if let Some(Some(name)) = lexed.keys.get(piece.key) {
+            if let SpanKind::Key { top: true } = piece.kind {
+                if let Some(Some(name)) = located.keys.get(piece.key) {
                     let unquoted = shared
                         .strip_prefix(['"', '\''])
                         .and_then(|k| k.strip_suffix(['"', '\'']))
@@ -854,7 +485,7 @@ pub(super) fn distinct_placeholder(
     let usable = |candidate: &String| {
         !taken.contains(candidate)
             && !FRONTMATTER_KEYS.contains(&candidate.as_str())
-            && !is_yaml_special(candidate)
+            && !frontmatter::is_special_scalar(candidate)
     };
     if usable(&base) {
         return base;

@@ -19,6 +19,9 @@ use std::ops::Range;
 
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
 
+mod spans;
+pub(crate) use spans::{spans, Span, SpanKind, Spans};
+
 /// Deepest flow nesting (`[` and `{` inside one another) read.
 pub(crate) const MAX_FLOW_DEPTH: usize = 64;
 /// Deepest nesting of any collections read (serde_yaml's own limit was 128).
@@ -149,6 +152,17 @@ pub(crate) fn parse_value(yaml: &str) -> Result<Value, ParseError> {
         }
         Err(error) => Err(ParseError::Yaml(error.to_string())),
     }
+}
+
+/// Parses a frontmatter block's YAML (what lies between its `---` lines) as [`parse`]
+/// reads it in a file: for a rewrite of the block to be read back the way discovery reads.
+pub(crate) fn parse_block(yaml: &str) -> Frontmatter {
+    parse(&format!("---\n{yaml}---\n")).unwrap_or(Frontmatter {
+        fields: Vec::new(),
+        body_offset: 0,
+        line_count: 0,
+        error: Some("no frontmatter".to_owned()),
+    })
 }
 
 /// True for a plain scalar that YAML reads as something other than a string (a number, a
