@@ -372,7 +372,8 @@ records! {
 }
 
 choices! {
-    ReadFor { Settings, ClaudeJson, GitFile, GitDir, Text }
+    ReadFor { Settings, ClaudeJson, GitFile, GitDir, Text, Unread, Counted, Exists, RuleWitness,
+        Folder, Mount }
     SentLabel { Managed, User, Project, Local, AutoMemory }
     Os { Linux, Macos, Windows }
     MemoryLookup { Path, Worktree, SeedEncoding, Suffix }
