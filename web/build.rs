@@ -4,7 +4,7 @@
 //! Browser code and browser tests cannot read the disk, so every file under
 //! `fixtures/demo/tree/` becomes an `include_bytes!` entry keyed by its absolute virtual path
 //! (the folder layout mirrors the absolute paths without their leading slash), and
-//! `fixtures/demo/fixture.json` is included as text. A missing folder gives an empty demo, so
+//! `fixtures/demo/fixture.json`'s host facts become a `DemoFixture`. A missing folder gives an empty demo, so
 //! the crate builds before the fixture exists.
 
 use std::env;
@@ -24,15 +24,37 @@ fn main() {
     files.sort();
 
     let mut out = String::new();
-    let fixture = demo.join("fixture.json");
-    if fixture.is_file() {
-        let _ = writeln!(
-            out,
-            "pub(crate) static DEMO_FIXTURE: Option<&str> = Some(include_str!({:?}));",
-            fixture.display().to_string()
-        );
-    } else {
-        out.push_str("pub(crate) static DEMO_FIXTURE: Option<&str> = None;\n");
+    // The fixture's host facts, read here so that the page parses no JSON at run time.
+    let fixture = fs::read_to_string(demo.join("fixture.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
+    let text = |key: &str| {
+        let value = fixture.as_ref()?.get(key)?.as_str()?;
+        Some(value.to_owned())
+    };
+    match text("home") {
+        Some(home) => {
+            let os = match text("os").as_deref() {
+                Some("macos") => "Os::Macos",
+                Some("windows") => "Os::Windows",
+                _ => "Os::Linux",
+            };
+            let mounts: Vec<String> = fixture
+                .as_ref()
+                .and_then(|f| f.get("mounts")?.as_array().cloned())
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect();
+            let _ = writeln!(
+                out,
+                "pub(crate) static DEMO_FIXTURE: Option<DemoFixture> = Some(DemoFixture {{ \
+                 home: {home:?}, project: {:?}, config_dir: {:?}, os: {os}, mounts: &{mounts:?} }});",
+                text("project"),
+                text("config_dir"),
+            );
+        }
+        None => out.push_str("pub(crate) static DEMO_FIXTURE: Option<DemoFixture> = None;\n"),
     }
     // The page's first-paint wasm (no `engine` feature) lists the demo by name and size;
     // only the worker's wasm (and the component tests) hold its bytes.

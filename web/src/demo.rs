@@ -6,6 +6,15 @@ use memdiag_core::report::Os;
 use crate::ingest::{Reader, Source, SourceFile};
 use crate::state::Inputs;
 
+/// The demo's host facts, from `fixtures/demo/fixture.json` (read by `build.rs`).
+pub(crate) struct DemoFixture {
+    home: &'static str,
+    project: Option<&'static str>,
+    config_dir: Option<&'static str>,
+    os: Os,
+    mounts: &'static [&'static str],
+}
+
 include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 
 /// True when the page was built with a demo fixture.
@@ -15,33 +24,18 @@ pub fn available() -> bool {
 
 /// The demo as a source, or `None` when the page was built without the fixture.
 pub fn source() -> Option<Source> {
-    let fixture: serde_json::Value = serde_json::from_str(DEMO_FIXTURE?).ok()?;
-    let text = |key: &str| fixture.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-    let home = text("home")?;
-    let os = match text("os").as_deref() {
-        Some("macos") => Os::Macos,
-        Some("windows") => Os::Windows,
-        _ => Os::Linux,
-    };
-    let mounts = fixture
-        .get("mounts")
-        .and_then(|v| v.as_array())
-        .map(|list| {
-            list.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
-    let project = text("project");
+    let fixture = DEMO_FIXTURE.as_ref()?;
+    let project = fixture.project.map(str::to_owned);
     let inputs = Inputs {
-        home,
+        home: fixture.home.to_owned(),
         project: project.clone().unwrap_or_default(),
-        os,
-        config_dir: text("config_dir").unwrap_or_default(),
+        os: fixture.os,
+        config_dir: fixture.config_dir.unwrap_or_default().to_owned(),
         project_mount: project,
         version: None,
         reads: Vec::new(),
     };
+    let mounts = fixture.mounts.iter().map(|m| (*m).to_owned()).collect();
     Some(Source::demo(files(), mounts, inputs))
 }
 

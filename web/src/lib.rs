@@ -22,6 +22,9 @@
 //! - [`components`] draw the report; they know nothing of files or the core's rules.
 //! - [`share`] runs the core's sanitizing for the Share dialog (in the worker) and opens
 //!   shared links and files, which the page then shows read-only.
+//! - [`pack`] is the compact form in which the page and the worker hand each other the
+//!   report and every other value that is not a file (the page holds no serde or JSON
+//!   reader).
 //! - [`browser`] wraps what the page asks of the browser (the clock, the address bar,
 //!   downloads, the clipboard, listeners); every other module reaches the browser through it.
 //! - [`demo`] is the built-in snapshot.
@@ -50,6 +53,7 @@ pub mod engine;
 pub mod ingest;
 pub mod live;
 pub mod messages;
+pub mod pack;
 pub mod share;
 pub mod state;
 #[cfg(feature = "engine")]

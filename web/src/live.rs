@@ -33,7 +33,7 @@ use memdiag_core::VPath;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::ingest::{Origin, Reader, Source, SourceFile};
+use crate::ingest::{Origin, Reader, Role, Source, SourceFile};
 use crate::state::Inputs;
 
 /// An operation on a folder or file that may fail with a message for a person.
@@ -482,22 +482,31 @@ pub fn targets(
     sources: &[Rc<Source>],
     inputs: &Inputs,
 ) -> Result<Vec<Target>, String> {
-    let mounted = crate::ingest::mount(sources, inputs);
+    let placed = placed(sources, inputs);
+    // A path mounted twice comes from the source mounted last, as in the mount's origins.
+    let origin = |path: &VPath| {
+        placed
+            .iter()
+            .rev()
+            .find(|(p, _)| p == path)
+            .map(|(_, o)| *o)
+    };
     let place = |path: &VPath| -> Option<(usize, String)> {
-        let (s, f) = mounted.origins.get(path)?;
-        Some((*s, sources[*s].files[*f].rel.clone()))
+        let (s, f) = origin(path)?;
+        Some((s, sources[s].files[f].rel.clone()))
     };
     let mut out = Vec::new();
     for change in &plan.changes {
         let path = VPath::new(&change.path).map_err(|e| e.to_string())?;
         let found = place(&path).or_else(|| {
-            // A new file: beside a listed file of the same folder.
+            // A new file: beside a listed file of the same folder (the first by path).
             let parent = path.parent()?;
-            let (s, f) = mounted
-                .origins
+            let first = placed
                 .iter()
-                .find(|(p, _)| p.parent().as_ref() == Some(&parent))
-                .map(|(_, place)| *place)?;
+                .map(|(p, _)| p)
+                .filter(|p| p.parent().as_ref() == Some(&parent))
+                .min()?;
+            let (s, f) = origin(first)?;
             let sibling = &sources[s].files[f].rel;
             let rel = match sibling.rsplit_once('/') {
                 Some((folder, _)) => format!("{folder}/{}", path.file_name()),
@@ -523,6 +532,50 @@ pub fn targets(
         }
     }
     Ok(out)
+}
+
+/// Every file of `sources` at the path [`crate::ingest::mount`] gives it with `inputs`, in
+/// the order the mount inserts them, with its source and file index: the mount's origins
+/// without its tree, which the page's wasm does not hold (it mounts nothing; the worker does).
+/// The places follow the mount's: a source's folder by its role, the demo's whole paths, an
+/// added `~/.claude.json` in place of the file a dropped home folder holds there.
+fn placed(sources: &[Rc<Source>], inputs: &Inputs) -> Vec<(VPath, (usize, usize))> {
+    let claude_json_path = sources
+        .iter()
+        .any(|s| s.role == Role::ClaudeJson)
+        .then(|| inputs.claude_json_path())
+        .flatten();
+    let mut placed = Vec::new();
+    for (s, source) in sources.iter().enumerate() {
+        let base = match (&source.origin, source.role) {
+            (Origin::Demo { .. }, _) | (_, Role::Fixed) => None,
+            (_, Role::Config) => Some(inputs.effective_config_dir()),
+            (_, Role::Home) => Some(inputs.home.trim().to_owned()),
+            (_, Role::Project) => match inputs.project_mount.clone() {
+                Some(place) => Some(place),
+                None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
+                None => continue,
+            },
+            (_, Role::ClaudeJson) => match claude_json_path.as_ref().and_then(VPath::parent) {
+                Some(folder) => Some(folder.as_str().to_owned()),
+                None => continue,
+            },
+        };
+        for (f, file) in source.files.iter().enumerate() {
+            let path = match &base {
+                Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
+                None => file.rel.clone(),
+            };
+            let Ok(path) = VPath::new(&path) else {
+                continue;
+            };
+            if source.role != Role::ClaudeJson && claude_json_path.as_ref() == Some(&path) {
+                continue;
+            }
+            placed.push((path, (s, f)));
+        }
+    }
+    placed
 }
 
 /// Asks for write permission on every live folder the targets lie in. The page calls it when

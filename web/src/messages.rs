@@ -6,12 +6,12 @@
 //! [`crate::worker`]) stays with the engine.
 
 use js_sys::{Array, Float64Array, Object, Reflect, Uint8Array};
-use memdiag_core::report::Os;
 use memdiag_core::{Contents, Diagnostic, FileEntry, Input, SharedSnapshot, Tree, VPath};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::File;
 
 use crate::ingest::{Origin, Reader, Role, Source, SourceFile};
+use crate::pack;
 use crate::state::Inputs;
 
 /// What the analysis marks a file a shared snapshot lacks with.
@@ -72,7 +72,7 @@ pub(crate) fn tree_from(data: &JsValue) -> Tree {
         }
     }
     let diagnostics: Vec<Diagnostic> =
-        serde_json::from_str(&text(data, "tree_diagnostics")).unwrap_or_default();
+        pack::from_js(&get(data, "tree_diagnostics")).unwrap_or_default();
     for diagnostic in diagnostics {
         tree.push_diagnostic(diagnostic);
     }
@@ -195,95 +195,37 @@ fn role_from(role: &str) -> Option<Role> {
     })
 }
 
-/// A shared snapshot as message fields: its tree's (see [`tree_from`]), its input as JSON,
-/// when it was made, its format and whether it kept the text.
+/// A shared snapshot as message fields: its tree's (see [`tree_from`]), its input
+/// ([`crate::pack`]ed), when it was made, its format and whether it kept the text.
 pub(crate) fn snapshot_from(data: &JsValue) -> Option<SharedSnapshot> {
     Some(SharedSnapshot {
         tree: tree_from(data),
-        input: input_from_json(&text(data, "input"))?,
+        input: input_from(&get(data, "input"))?,
         made: text(data, "made"),
         format: number(data, "format") as u32,
         text_kept: get(data, "text_kept").as_bool().unwrap_or(false),
     })
 }
 
-/// The fields as JSON, for messages between the page and the worker.
-pub(crate) fn inputs_to_json(inputs: &Inputs) -> String {
-    serde_json::json!({
-        "home": inputs.home,
-        "project": inputs.project,
-        "os": inputs.os,
-        "config_dir": inputs.config_dir,
-        "project_mount": inputs.project_mount,
-        "version": inputs.version,
-        "reads": inputs.reads,
-    })
-    .to_string()
+/// The fields, for messages between the page and the worker ([`inputs_from`] reads them).
+pub(crate) fn inputs_message(inputs: &Inputs) -> JsValue {
+    pack::to_js(inputs)
 }
 
-/// The fields from [`inputs_to_json`].
-pub(crate) fn inputs_from_json(json: &str) -> Option<Inputs> {
-    let value: serde_json::Value = serde_json::from_str(json).ok()?;
-    let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
-    Some(Inputs {
-        home: text("home")?,
-        project: text("project").unwrap_or_default(),
-        os: serde_json::from_value::<Os>(value.get("os")?.clone()).ok()?,
-        config_dir: text("config_dir").unwrap_or_default(),
-        project_mount: text("project_mount"),
-        version: text("version"),
-        reads: value
-            .get("reads")
-            .and_then(|r| serde_json::from_value(r.clone()).ok())
-            .unwrap_or_default(),
-    })
+/// The fields from [`inputs_message`].
+pub(crate) fn inputs_from(value: &JsValue) -> Option<Inputs> {
+    pack::from_js(value)
 }
 
-/// An analysis input as JSON, for messages between the page and the worker (the core's
-/// `Input` is not serialisable: only report types are).
-pub(crate) fn input_to_json(input: &Input) -> String {
-    serde_json::json!({
-        "home": input.home,
-        "project": input.project,
-        "config_dir": input.config_dir,
-        "os": input.os,
-        "version": input.version,
-        "today": input.today,
-        "disable_auto_memory_env": input.disable_auto_memory_env,
-        "skill_listing_budget_env": input.skill_listing_budget_env,
-        "reads": input.reads,
-        "print_session": input.session == memdiag_core::SessionKind::Print,
-    })
-    .to_string()
+/// An analysis input, for messages between the page and the worker (the core's `Input` is
+/// not serialisable: only report types are); [`input_from`] reads it.
+pub(crate) fn input_message(input: &Input) -> JsValue {
+    pack::to_js(input)
 }
 
-/// The input from [`input_to_json`].
-pub(crate) fn input_from_json(json: &str) -> Option<Input> {
-    let value: serde_json::Value = serde_json::from_str(json).ok()?;
-    let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
-    Some(Input {
-        home: text("home")?,
-        project: text("project"),
-        config_dir: text("config_dir"),
-        os: serde_json::from_value::<Os>(value.get("os")?.clone()).ok()?,
-        version: text("version"),
-        today: text("today"),
-        disable_auto_memory_env: text("disable_auto_memory_env"),
-        skill_listing_budget_env: text("skill_listing_budget_env"),
-        reads: value
-            .get("reads")
-            .and_then(|r| serde_json::from_value(r.clone()).ok())
-            .unwrap_or_default(),
-        session: if value
-            .get("print_session")
-            .and_then(serde_json::Value::as_bool)
-            == Some(true)
-        {
-            memdiag_core::SessionKind::Print
-        } else {
-            memdiag_core::SessionKind::Interactive
-        },
-    })
+/// The input from [`input_message`].
+pub(crate) fn input_from(value: &JsValue) -> Option<Input> {
+    pack::from_js(value)
 }
 
 pub(crate) fn object(fields: &[(&str, JsValue)]) -> JsValue {

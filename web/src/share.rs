@@ -12,12 +12,12 @@ use memdiag_core::report::Report;
 #[cfg(feature = "engine")]
 use memdiag_core::{encode_link, sanitize, to_zip, Contents};
 use memdiag_core::{Input, SanitizeOptions, ShareError, Tree, LINK_KEY, SHARE_FORMAT};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use web_sys::{Blob, BlobPropertyBag};
 
+use crate::messages::get;
 #[cfg(feature = "engine")]
-use crate::messages::object;
-use crate::messages::{get, text};
+use crate::messages::{object, text};
 use crate::worker_host::Remote;
 
 /// Links longer than this (in characters) are cut by many chat tools and issue trackers, so
@@ -157,7 +157,7 @@ pub async fn prepare(
                 .ask(
                     "share",
                     vec![
-                        ("input", crate::messages::input_to_json(input).into()),
+                        ("input", crate::messages::input_message(input)),
                         ("keep_file_names", options.keep_file_names.into()),
                         ("keep_user_name", options.keep_user_name.into()),
                         ("keep_text", options.keep_text.into()),
@@ -167,7 +167,7 @@ pub async fn prepare(
                     ],
                 )
                 .await?;
-            Prepared::from_answer(&answer)
+            crate::pack::from_js(&get(&answer, "prepared"))
                 .ok_or_else(|| "the analysis worker sent no shared copy".to_owned())
         }
         None => prepare_here(tree, input, report, options, made, base_url),
@@ -198,76 +198,14 @@ fn prepare_here(
     Err(crate::worker_host::NO_WORKER.to_owned())
 }
 
-impl Prepared {
-    /// The copy the worker's [`answer`] describes.
-    fn from_answer(answer: &JsValue) -> Option<Prepared> {
-        let value: serde_json::Value = serde_json::from_str(&text(answer, "prepared")).ok()?;
-        let strings = |key: &str| -> Vec<String> {
-            value
-                .get(key)
-                .and_then(|v| v.as_array())
-                .map(|list| {
-                    list.iter()
-                        .filter_map(|v| v.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let maybe = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-        let files = value
-            .get("files")?
-            .as_array()?
-            .iter()
-            .map(|file| SharedFile {
-                path: file
-                    .get("path")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("")
-                    .to_owned(),
-                original: file
-                    .get("original")
-                    .and_then(|v| v.as_str())
-                    .map(str::to_owned),
-                size: file
-                    .get("size")
-                    .and_then(serde_json::Value::as_u64)
-                    .unwrap_or(0),
-                carried: file
-                    .get("carried")
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(false),
-            })
-            .collect();
-        let zip = get(answer, "zip")
-            .dyn_into::<js_sys::ArrayBuffer>()
-            .map(|buffer| Uint8Array::new(&buffer).to_vec())
-            .unwrap_or_default();
-        Some(Prepared {
-            zip,
-            warnings: strings("warnings"),
-            files,
-            total_bytes: value.get("total_bytes")?.as_u64()?,
-            shared_home: maybe("shared_home")?,
-            link: maybe("link")?,
-            differences: strings("differences"),
-            visible_names: strings("visible_names"),
-            link_refusal: maybe("link_refusal"),
-            zip_refusal: maybe("zip_refusal"),
-        })
-    }
-}
-
 /// The worker's answer to a `share` message: the shared copy of the analysis the message
 /// carries (its report, tree and input), made with the message's options.
 #[cfg(feature = "engine")]
 pub(crate) fn answer(data: &JsValue) {
-    let report: Report = match serde_json::from_str(&text(data, "report")) {
-        Ok(report) => report,
-        Err(error) => {
-            return crate::worker::failed(&format!("the report could not be read: {error}"))
-        }
+    let Some(report) = crate::pack::from_js::<Report>(&get(data, "report")) else {
+        return crate::worker::failed("the report could not be read");
     };
-    let Some(input) = crate::messages::input_from_json(&text(data, "input")) else {
+    let Some(input) = crate::messages::input_from(&get(data, "input")) else {
         return crate::worker::failed("the analysis input could not be read");
     };
     let tree = crate::messages::tree_from(&get(data, "tree"));
@@ -286,26 +224,14 @@ pub(crate) fn answer(data: &JsValue) {
         &text(data, "made"),
         &text(data, "base_url"),
     );
-    let prepared = serde_json::json!({
-        "files": copy.files.iter().map(|f| serde_json::json!({
-            "path": f.path, "original": f.original, "size": f.size, "carried": f.carried,
-        })).collect::<Vec<_>>(),
-        "total_bytes": copy.total_bytes,
-        "shared_home": copy.shared_home,
-        "link": copy.link,
-        "differences": copy.differences,
-        "visible_names": copy.visible_names,
-        "link_refusal": copy.link_refusal,
-        "zip_refusal": copy.zip_refusal,
-        "warnings": copy.warnings,
-    });
-    let zip = Uint8Array::from(copy.zip.as_slice()).buffer();
+    let prepared = crate::pack::to_bytes(&copy);
+    let prepared = Uint8Array::from(prepared.as_slice());
+    let buffer = prepared.buffer();
     let message = object(&[
         ("type", "shared-copy".into()),
-        ("prepared", prepared.to_string().into()),
-        ("zip", zip.clone().into()),
+        ("prepared", prepared.into()),
     ]);
-    let _ = crate::worker::scope().post_message_with_transfer(&message, &Array::of1(&zip));
+    let _ = crate::worker::scope().post_message_with_transfer(&message, &Array::of1(&buffer));
 }
 
 /// The page's address without its query and fragment: what a link is built on.

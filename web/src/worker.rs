@@ -15,9 +15,9 @@
 //!   demo is named only, the worker has it compiled in;
 //! - `infer`: guess home, project and OS for these sources (answered with `inferred`);
 //! - `run`: analyse (answered with `progress`, `stat` and `read` messages, then `done`,
-//!   which carries the report as JSON, the share basis as `tree_*` fields for the file view
-//!   and sharing, the clean-ups each memory folder offers, and `phases`, where the run's
-//!   time went, for the page benchmark);
+//!   which carries the report [`crate::pack`]ed and as JSON (for Download JSON), the share
+//!   basis as `tree_*` fields for the file view and sharing, the clean-ups each memory
+//!   folder offers, and `phases`, where the run's time went, for the page benchmark);
 //! - `stats`: the answer to a `stat` (`sizes` as a `Float64Array`, `modified` joined by
 //!   NUL), for files listed by name only whose entries the analysis looked at;
 //! - `contents`: the answer to a `read` (an `ArrayBuffer` per file, or the reason as text);
@@ -47,7 +47,7 @@ use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 
 use crate::ingest::{self, Reader, Snapshot, Source};
 use crate::messages::{
-    get, input_to_json, inputs_from_json, inputs_to_json, number, object, text, NOT_SHARED,
+    get, input_message, inputs_from, inputs_message, number, object, text, NOT_SHARED,
 };
 use crate::state::{Inputs, Progress};
 
@@ -109,7 +109,7 @@ fn handle(data: JsValue) {
             let inputs = snapshot.infer_inputs(&text(&data, "fallback"));
             post(&[
                 ("type", "inferred".into()),
-                ("inputs", inputs_to_json(&inputs).into()),
+                ("inputs", inputs_message(&inputs)),
             ]);
         }
         "run" => {
@@ -117,7 +117,7 @@ fn handle(data: JsValue) {
             // The page names every source a run uses: the others were replaced.
             let keep: Vec<u32> = sources.iter().map(|s| s.id()).collect();
             SOURCES.with(|all| all.borrow_mut().retain(|id, _| keep.contains(id)));
-            let inputs = inputs_from_json(&text(&data, "inputs")).unwrap_or_default();
+            let inputs = inputs_from(&get(&data, "inputs")).unwrap_or_default();
             let input = ingest::run_input(&inputs, &text(&data, "today"));
             wasm_bindgen_futures::spawn_local(run(sources, inputs, input));
         }
@@ -190,10 +190,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
                 }
                 let (mut fields, transfer) = tree_fields(&basis);
                 let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &basis);
-                fields.push((
-                    "cleanups",
-                    crate::cleanups::cleanups_to_json(&cleanups).into(),
-                ));
+                fields.push(("cleanups", crate::pack::to_js(&cleanups)));
                 let phases = ingest::last_phases();
                 let timings = object(&[
                     ("listing_ms", LISTING_MS.with(std::cell::Cell::get).into()),
@@ -209,6 +206,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
                 ]);
                 fields.push(("type", "done".into()));
                 fields.push(("report", json.into()));
+                fields.push(("report_packed", crate::pack::to_js(&report)));
                 fields.push(("phases", timings));
                 let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
             }
@@ -247,7 +245,7 @@ fn tree_fields(tree: &Tree) -> (Vec<(&'static str, JsValue)>, Array) {
     let names = |dirs: &mut dyn Iterator<Item = &VPath>| -> Array {
         dirs.map(|d| JsValue::from_str(d.as_str())).collect()
     };
-    let diagnostics = serde_json::to_string(tree.diagnostics()).unwrap_or_default();
+    let diagnostics = crate::pack::to_js(&tree.diagnostics().to_vec());
     let fields = vec![
         ("tree_files", paths.into()),
         ("tree_modified", modified.into()),
@@ -255,7 +253,7 @@ fn tree_fields(tree: &Tree) -> (Vec<(&'static str, JsValue)>, Array) {
         ("tree_contents", contents.into()),
         ("tree_dirs", names(&mut tree.named_dirs()).into()),
         ("tree_mounts", names(&mut tree.mounts()).into()),
-        ("tree_diagnostics", diagnostics.into()),
+        ("tree_diagnostics", diagnostics),
     ];
     (fields, transfer)
 }
@@ -416,7 +414,7 @@ fn post_snapshot(snapshot: &memdiag_core::SharedSnapshot, share_zip: bool) {
     let (mut fields, transfer) = tree_fields(&snapshot.tree);
     fields.push(("type", "opened".into()));
     fields.push(("share", share_zip.into()));
-    fields.push(("input", input_to_json(&snapshot.input).into()));
+    fields.push(("input", input_message(&snapshot.input)));
     fields.push(("made", snapshot.made.as_str().into()));
     fields.push(("format", f64::from(snapshot.format).into()));
     fields.push(("text_kept", snapshot.text_kept.into()));
@@ -462,12 +460,10 @@ async fn shared(data: JsValue) {
                     // The tree as analysed, for asking about it later (its clean-ups).
                     let (mut fields, transfer) = tree_fields(&tree);
                     let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &tree);
-                    fields.push((
-                        "cleanups",
-                        crate::cleanups::cleanups_to_json(&cleanups).into(),
-                    ));
+                    fields.push(("cleanups", crate::pack::to_js(&cleanups)));
                     fields.push(("type", "done".into()));
                     fields.push(("report", json.into()));
+                    fields.push(("report_packed", crate::pack::to_js(&report)));
                     fields.push(("missing", missing.into()));
                     let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
                 }

@@ -21,7 +21,7 @@ use web_sys::{ErrorEvent, File, MessageEvent, Worker, WorkerOptions, WorkerType}
 
 use crate::ingest::{Opened, SharedRaw, Source};
 use crate::messages::{
-    get, inputs_from_json, inputs_to_json, number, object, snapshot_from, source_from_message,
+    get, inputs_from, inputs_message, number, object, snapshot_from, source_from_message,
     source_message, text, tree_from,
 };
 use crate::state::{Inputs, Progress};
@@ -35,10 +35,12 @@ pub const NO_WORKER: &str = "The analysis worker could not start in this browser
 pub struct Wire {
     /// The report as JSON (pretty-printed: the page's Download JSON saves it as it is).
     pub report_json: String,
+    /// The report [`crate::pack`]ed: what the page reads, and hands back to the worker.
+    pub report: JsValue,
     /// The `tree_*` fields of the answer (see [`crate::messages::tree_from`]).
     pub tree: JsValue,
-    /// The clean-ups each memory folder offers, as JSON (see [`crate::cleanups`]).
-    pub cleanups_json: String,
+    /// The clean-ups each memory folder offers, [`crate::pack`]ed (see [`crate::cleanups`]).
+    pub cleanups: JsValue,
 }
 
 impl Wire {
@@ -46,8 +48,9 @@ impl Wire {
     fn from_answer(answer: &JsValue) -> Wire {
         Wire {
             report_json: text(answer, "report"),
+            report: get(answer, "report_packed"),
             tree: answer.clone(),
-            cleanups_json: text(answer, "cleanups"),
+            cleanups: get(answer, "cleanups"),
         }
     }
 }
@@ -104,9 +107,9 @@ impl Remote {
         &self.wire.report_json
     }
 
-    /// The clean-ups as the worker sent them (JSON).
-    pub fn cleanups_json(&self) -> &str {
-        &self.wire.cleanups_json
+    /// The clean-ups as the worker sent them ([`crate::pack`]ed).
+    pub fn cleanups(&self) -> &JsValue {
+        &self.wire.cleanups
     }
 
     /// Asks the worker `kind` about this analysis, with `fields`.
@@ -191,7 +194,7 @@ impl Host {
             ("fallback", fallback.into()),
         ]);
         let answer = self.job(sources.to_vec(), None, message).await?;
-        inputs_from_json(&text(&answer, "inputs"))
+        inputs_from(&get(&answer, "inputs"))
             .ok_or_else(|| Failure::Message("the worker sent no host facts".to_owned()))
     }
 
@@ -214,13 +217,13 @@ impl Host {
         let message = object(&[
             ("type", "run".into()),
             ("sources", ids(&sources).into()),
-            ("inputs", inputs_to_json(inputs).into()),
+            ("inputs", inputs_message(inputs)),
             ("today", today.into()),
         ]);
         let answer = self.job(sources, Some(Rc::new(progress)), message).await?;
         let started = js_sys::Date::now();
         let wire = Wire::from_answer(&answer);
-        let done = (report_of(&wire.report_json)?, tree_from(&answer), wire);
+        let done = (report_of(&wire)?, tree_from(&answer), wire);
         // Where the run's time went, for the page benchmark (tests/e2e/bench.mjs).
         let phases = get(&answer, "phases");
         let _ = js_sys::Reflect::set(
@@ -259,7 +262,7 @@ impl Host {
             .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
             .unwrap_or_default();
         let wire = Wire::from_answer(&answer);
-        Ok((report_of(&wire.report_json)?, missing, wire))
+        Ok((report_of(&wire)?, missing, wire))
     }
 
     /// Opens a shared link or share zip in the worker (decoding it reads hostile input) and
@@ -316,7 +319,7 @@ impl Host {
     ) -> Result<JsValue, String> {
         let mut all = vec![
             ("type", JsValue::from_str(kind)),
-            ("report", wire.report_json.as_str().into()),
+            ("report", wire.report.clone()),
             ("tree", wire.tree.clone()),
         ];
         all.extend(fields);
@@ -622,9 +625,10 @@ fn said(failure: Failure) -> String {
         .unwrap_or_else(|| "a newer request replaced this one".to_owned())
 }
 
-fn report_of(json: &str) -> Result<Report, Failure> {
-    serde_json::from_str(json)
-        .map_err(|e| Failure::Message(format!("the worker's report could not be read: {e}")))
+/// The report a `done` answer carries (its JSON is for saving only).
+fn report_of(wire: &Wire) -> Result<Report, Failure> {
+    crate::pack::from_js(&wire.report)
+        .ok_or_else(|| Failure::Message("the worker's report could not be read".to_owned()))
 }
 
 fn crashed(detail: &str) -> JsValue {
