@@ -744,6 +744,40 @@ impl Snapshot {
     }
 }
 
+/// Where the files of `source` go, by its role and the fields: `Some(Some(folder))` below
+/// that folder, `Some(None)` at their own whole paths (the demo, a fixed source), `None`
+/// nowhere (a project folder without a place; an added `~/.claude.json`, whose folder is
+/// `claude_json_path`'s, without an absolute home). [`mount`], the Reads view's
+/// [`files_below`] and the page's clean-up targets (`live::placed`) place files by it, so
+/// they agree on every path.
+pub(crate) fn source_base(
+    source: &Source,
+    inputs: &Inputs,
+    claude_json_path: Option<&VPath>,
+) -> Option<Option<String>> {
+    Some(match (&source.origin, source.role) {
+        (Origin::Demo { .. }, _) | (_, Role::Fixed) => None,
+        (_, Role::Config) => Some(inputs.effective_config_dir()),
+        (_, Role::Home) => Some(inputs.home.trim().to_owned()),
+        (_, Role::Project) => match inputs.project_mount.clone() {
+            Some(place) => Some(place),
+            None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
+            // A project folder needs a place to mount; without one it stays out.
+            None => return None,
+        },
+        // Its one file is `.claude.json`, in the folder the analysis reads it from.
+        (_, Role::ClaudeJson) => Some(claude_json_path?.parent()?.as_str().to_owned()),
+    })
+}
+
+/// The path a file listed at `rel` in its source gets below `base` ([`source_base`]).
+pub(crate) fn placed_path(base: Option<&str>, rel: &str) -> String {
+    match base {
+        Some(base) => format!("{}/{}", base.trim_end_matches('/'), rel),
+        None => rel.to_owned(),
+    }
+}
+
 /// Every listed file below `dir` (absolute, as the analysis sees it), sorted: what the Reads
 /// view offers to ask about. Files inside a `.git` folder are left out: Claude Code never
 /// reads them as a person's files.
@@ -755,22 +789,14 @@ pub fn files_below(sources: &[Rc<Source>], inputs: &Inputs, dir: &str) -> Vec<St
     let prefix = format!("{dir}/");
     let mut out = Vec::new();
     for source in sources {
-        let base = match (&source.origin, source.role) {
-            (Origin::Demo { .. }, _) | (_, Role::Fixed) => None,
-            (_, Role::Config) => Some(inputs.effective_config_dir()),
-            (_, Role::Home) => Some(inputs.home.trim().to_owned()),
-            (_, Role::Project) => match inputs.project_mount.clone() {
-                Some(place) => Some(place),
-                None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
-                None => continue,
-            },
-            (_, Role::ClaudeJson) => continue,
+        if source.role == Role::ClaudeJson {
+            continue;
+        }
+        let Some(base) = source_base(source, inputs, None) else {
+            continue;
         };
         for file in &source.files {
-            let path = match &base {
-                Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
-                None => file.rel.clone(),
-            };
+            let path = placed_path(base.as_deref(), &file.rel);
             let inside_git = path.split('/').any(|segment| segment == ".git");
             if path.starts_with(&prefix) && !inside_git {
                 out.push(path);
@@ -816,27 +842,12 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
             .is_some_and(|added| VPath::new(path).is_ok_and(|p| &p == added))
     };
     for (s, source) in sources.iter().enumerate() {
-        let base = match (&source.origin, source.role) {
-            (Origin::Demo { mounts: fixed, .. }, _) => {
-                mounts.extend(fixed.iter().cloned());
-                None
-            }
-            (_, Role::Config) => Some(inputs.effective_config_dir()),
-            (_, Role::Home) => Some(inputs.home.trim().to_owned()),
-            (_, Role::Project) => match inputs.project_mount.clone() {
-                Some(place) => Some(place),
-                None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
-                // A project folder needs a place to mount; without one it stays out.
-                None => continue,
-            },
-            (_, Role::Fixed) => None,
-            // Its one file is `.claude.json`, in the folder the analysis reads it from.
-            (_, Role::ClaudeJson) => match claude_json_path.as_ref().and_then(VPath::parent) {
-                Some(folder) => Some(folder.as_str().to_owned()),
-                // No absolute home: nowhere to put it (the analysis cannot start either).
-                None => continue,
-            },
+        let Some(base) = source_base(source, inputs, claude_json_path.as_ref()) else {
+            continue;
         };
+        if let Origin::Demo { mounts: fixed, .. } = &source.origin {
+            mounts.extend(fixed.iter().cloned());
+        }
         match &base {
             // One file covers no folder: the files beside it stay outside the snapshot.
             Some(_) if source.role == Role::ClaudeJson => {}
@@ -846,10 +857,7 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
         let cache = source.cache.borrow();
         let stats = source.stats.borrow();
         for (f, file) in source.files.iter().enumerate() {
-            let path = match &base {
-                Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
-                None => file.rel.clone(),
-            };
+            let path = placed_path(base.as_deref(), &file.rel);
             if source.role != Role::ClaudeJson && replaced(&path) {
                 // The added file takes the place of the one a dropped folder holds there.
                 continue;

@@ -33,7 +33,7 @@ use memdiag_core::VPath;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::ingest::{Origin, Reader, Role, Source, SourceFile};
+use crate::ingest::{placed_path, source_base, Origin, Reader, Role, Source, SourceFile};
 use crate::state::Inputs;
 
 /// An operation on a folder or file that may fail with a message for a person.
@@ -537,8 +537,8 @@ pub fn targets(
 /// Every file of `sources` at the path [`crate::ingest::mount`] gives it with `inputs`, in
 /// the order the mount inserts them, with its source and file index: the mount's origins
 /// without its tree, which the page's wasm does not hold (it mounts nothing; the worker does).
-/// The places follow the mount's: a source's folder by its role, the demo's whole paths, an
-/// added `~/.claude.json` in place of the file a dropped home folder holds there.
+/// The places are the mount's ([`crate::ingest::source_base`]), an added `~/.claude.json` in
+/// place of the file a dropped home folder holds there.
 fn placed(sources: &[Rc<Source>], inputs: &Inputs) -> Vec<(VPath, (usize, usize))> {
     let claude_json_path = sources
         .iter()
@@ -547,26 +547,11 @@ fn placed(sources: &[Rc<Source>], inputs: &Inputs) -> Vec<(VPath, (usize, usize)
         .flatten();
     let mut placed = Vec::new();
     for (s, source) in sources.iter().enumerate() {
-        let base = match (&source.origin, source.role) {
-            (Origin::Demo { .. }, _) | (_, Role::Fixed) => None,
-            (_, Role::Config) => Some(inputs.effective_config_dir()),
-            (_, Role::Home) => Some(inputs.home.trim().to_owned()),
-            (_, Role::Project) => match inputs.project_mount.clone() {
-                Some(place) => Some(place),
-                None if !inputs.project.trim().is_empty() => Some(inputs.project.trim().to_owned()),
-                None => continue,
-            },
-            (_, Role::ClaudeJson) => match claude_json_path.as_ref().and_then(VPath::parent) {
-                Some(folder) => Some(folder.as_str().to_owned()),
-                None => continue,
-            },
+        let Some(base) = source_base(source, inputs, claude_json_path.as_ref()) else {
+            continue;
         };
         for (f, file) in source.files.iter().enumerate() {
-            let path = match &base {
-                Some(base) => format!("{}/{}", base.trim_end_matches('/'), file.rel),
-                None => file.rel.clone(),
-            };
-            let Ok(path) = VPath::new(&path) else {
+            let Ok(path) = VPath::new(&placed_path(base.as_deref(), &file.rel)) else {
                 continue;
             };
             if source.role != Role::ClaudeJson && claude_json_path.as_ref() == Some(&path) {
