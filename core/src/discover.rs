@@ -27,8 +27,8 @@ mod health;
 mod memory;
 mod references;
 mod rules;
-mod session;
-mod settings;
+pub(crate) mod session;
+pub(crate) mod settings;
 mod skills;
 mod walk;
 

@@ -11,6 +11,7 @@
 //! { "format": 1, "made": "2026-11-30T09:12:00Z",
 //!   "home": "/home/ahaaa", "project": "/home/ahaaa/work/shop" | null,
 //!   "config_dir": null, "os": "linux", "version": null, "today": null,
+//!   "auto_memory_off_by_env": true, "skill_listing_budget_env": 12000,  // when set
 //!   "mounts": ["/home/ahaaa/.claude", …],        // folders the snapshot covers
 //!   "dirs": ["/home/ahaaa/work/shop/.git", …],  // folders that exist with no file kept
 //!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "2026-11-30",
@@ -18,7 +19,8 @@
 //!   "findings": [ { "code": "zip-entry-rejected", "severity": "warning",
 //!                   "path": "…", "line": null }, … ],
 //!   "quoted": { "/home/ahaaa/work/shop/CLAUDE.md": 31, … },   // lengths before renaming
-//!   "order": { "/home/ahaaa/.claude/projects/-home-ahaaa-work-shop/memory": [1, 0, 2] } }
+//!   "order": { "/home/ahaaa/.claude/projects/-home-ahaaa-work-shop/memory": [1, 0, 2] },
+//!   "listing_order": { "/home/ahaaa/.claude/skills": [2, 0, 1] } }
 //! ```
 //!
 //! A file carries `text` (valid UTF-8), `base64` (base64url bytes, for invalid UTF-8), in a
@@ -33,7 +35,10 @@
 //! Claude Code's text quotes it, and the order the original listed a folder's entries in
 //! where the shared names sort otherwise (the positions of the entries in byte order of the
 //! shared names, in the original's order; [`Tree::set_order`]). An order that is not one,
-//! each entry of that folder once, is refused as damaged.
+//! each entry of that folder once, is refused as damaged. `listing_order` is the order the
+//! source listed a skills folder in, where it recorded one ([`Tree::set_listing_order`];
+//! releases 2.1.113 to 2.1.153 list skills so): positions in the shared tree's order (after
+//! `order`), each at most once, else refused as damaged.
 //!
 //! - **Link**: `1.` then the base64url (no padding) of the raw-deflated compact JSON. The
 //!   page puts it after `#s=`.
@@ -403,6 +408,12 @@ struct Payload {
     version: Option<String>,
     #[serde(default)]
     today: Option<String>,
+    /// `DISABLE_AUTO_MEMORY` was set to a value that turns auto memory off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    auto_memory_off_by_env: bool,
+    /// The skills listing's budget `SLASH_COMMAND_TOOL_CHAR_BUDGET` set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    skill_listing_budget_env: Option<u64>,
     #[serde(default)]
     mounts: Vec<String>,
     #[serde(default)]
@@ -423,6 +434,10 @@ struct Payload {
     /// ([`Tree::set_order`]): pseudonyms are counters that need not sort as the names did.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     order: BTreeMap<String, Vec<usize>>,
+    /// Folder → the positions of its entries (in the tree's order, after `order`) in the
+    /// order the source listed them ([`Tree::set_listing_order`]), where it recorded one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    listing_order: BTreeMap<String, Vec<usize>>,
 }
 
 /// A quoted name's length: one number when bytes, characters, UTF-16 units and columns
@@ -571,6 +586,11 @@ impl Payload {
             os: input.os,
             version: input.version.clone(),
             today: input.today.clone(),
+            auto_memory_off_by_env: input.disable_auto_memory_env.is_some(),
+            skill_listing_budget_env: input
+                .skill_listing_budget_env
+                .as_deref()
+                .and_then(crate::discover::session::listing_budget_from_env),
             mounts: sanitized
                 .tree
                 .mounts()
@@ -590,6 +610,11 @@ impl Payload {
                 .collect(),
             order: sanitized
                 .order()
+                .iter()
+                .map(|(dir, positions)| (dir.as_str().to_owned(), positions.clone()))
+                .collect(),
+            listing_order: sanitized
+                .listing_orders()
                 .iter()
                 .map(|(dir, positions)| (dir.as_str().to_owned(), positions.clone()))
                 .collect(),
@@ -704,6 +729,7 @@ impl Payload {
                 .collect(),
         );
         set_order(&mut tree, self.order, &path)?;
+        set_listing_orders(&mut tree, self.listing_order, &path)?;
         for finding in self.findings {
             // A code this build does not know (a newer sender, a crafted link) is left out.
             let Ok(code) = finding.code.parse::<Code>() else {
@@ -729,8 +755,8 @@ impl Payload {
                 version: self.version,
                 today: self.today,
                 reads: Vec::new(),
-                disable_auto_memory_env: None,
-                skill_listing_budget_env: None,
+                disable_auto_memory_env: self.auto_memory_off_by_env.then(|| "1".to_owned()),
+                skill_listing_budget_env: self.skill_listing_budget_env.map(|n| n.to_string()),
                 session: crate::SessionKind::Interactive,
             },
             made: self.made,
@@ -772,6 +798,37 @@ fn set_order(
     }
     for (dir, names) in named {
         tree.set_order(dir, names);
+    }
+    Ok(())
+}
+
+/// Gives `tree` the order its source listed each folder `orders` names in, after checking
+/// that each is a list of the folder's positions, each at most once (the source may have
+/// listed entries the snapshot does not keep). The cost is bounded by the entries carried.
+fn set_listing_orders(
+    tree: &mut Tree,
+    orders: BTreeMap<String, Vec<usize>>,
+    path: &dyn Fn(&str) -> Result<VPath, ShareError>,
+) -> Result<(), ShareError> {
+    for (dir, positions) in orders {
+        let dir = path(&dir)?;
+        let entries = tree.entry_names(&dir);
+        let mut seen = vec![false; entries.len()];
+        let is_order = positions.len() <= entries.len()
+            && positions
+                .iter()
+                .all(|&at| at < seen.len() && !std::mem::replace(&mut seen[at], true));
+        if !is_order {
+            return Err(ShareError::Corrupt(format!(
+                "the listing order given for {dir} is not one of its {} entries",
+                entries.len()
+            )));
+        }
+        let names = positions
+            .into_iter()
+            .map(|at| entries[at].0.clone())
+            .collect();
+        tree.set_listing_order(dir, names);
     }
     Ok(())
 }

@@ -489,6 +489,14 @@ impl Tree {
         self.listing_orders.get(dir).map(Vec::as_slice)
     }
 
+    /// Every folder whose listing order the source recorded, with that order
+    /// ([`Tree::set_listing_order`]).
+    pub fn listing_orders(&self) -> impl Iterator<Item = (&VPath, &[String])> {
+        self.listing_orders
+            .iter()
+            .map(|(dir, names)| (dir, names.as_slice()))
+    }
+
     /// Builds a tree from listed entries, mounting each of `mounts` as a covered folder.
     ///
     /// An entry whose path is not a valid absolute path is left out with a diagnostic.

@@ -827,3 +827,138 @@ fn an_order_that_is_not_one_is_refused() {
         }
     }
 }
+
+/// Five user skills whose folder the source listed unsorted, as a native `read_dir` or a
+/// zip records it, with descriptions too long for the budget to keep them all.
+fn skills_listed_unsorted(version: &str) -> Fixture {
+    let mut text = String::from("//@ project=/home/alice/app mounts=/home/alice\n");
+    for name in ["alpha", "bravo", "charlie", "delta", "echo"] {
+        text.push_str(&format!(
+            "//- /home/alice/.claude/skills/{name}/SKILL.md\n---\ndescription: {name} {}\n---\nbody\n",
+            "word ".repeat(40).trim_end()
+        ));
+    }
+    let mut fixture = Fixture::parse(&text);
+    fixture.input.version = Some(version.to_owned());
+    fixture.input.skill_listing_budget_env = Some("3000".to_owned());
+    fixture.tree.set_listing_order(
+        VPath::new("/home/alice/.claude/skills").unwrap(),
+        ["delta", "alpha", "echo", "bravo", "charlie"]
+            .map(str::to_owned)
+            .to_vec(),
+    );
+    fixture
+}
+
+/// Releases 2.1.113 to 2.1.153 list skills in the order the source recorded; a shared
+/// snapshot carries that order, so its listing, and which descriptions fit the budget, stay
+/// the original's. Without it the receiver lists them by name and says the order is unknown.
+#[test]
+fn a_recorded_skills_order_travels_with_the_snapshot() {
+    let mut fixture = skills_listed_unsorted("2.1.139");
+    let report = fixture.analyze();
+    assert!(!report
+        .diagnostics
+        .iter()
+        .any(|d| d.code == Code::SkillOrderUnknown));
+    for options in [
+        SanitizeOptions::default(),
+        SanitizeOptions {
+            keep_file_names: true,
+            ..SanitizeOptions::default()
+        },
+    ] {
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        assert_eq!(shared.differences, Vec::<String>::new(), "{options:?}");
+        let expected: Vec<String> = report
+            .session
+            .skills
+            .iter()
+            .map(|line| line.split(':').next().unwrap_or("").to_owned())
+            .collect();
+        let link = encode_link(&shared, MADE);
+        let opened = decode_link(&link).unwrap();
+        let opened_report = report_of(&opened.tree, &opened.input);
+        assert!(
+            !opened_report
+                .diagnostics
+                .iter()
+                .any(|d| d.code == Code::SkillOrderUnknown),
+            "{options:?}"
+        );
+        let names = |report: &Report| -> Vec<usize> {
+            // Where each listed skill stands among the rows: the same rows, renamed.
+            report
+                .session
+                .skills
+                .iter()
+                .filter_map(|line| {
+                    let name = line.split(':').next().unwrap_or("");
+                    report
+                        .files
+                        .iter()
+                        .position(|row| row.skill_name.as_deref() == Some(name))
+                })
+                .collect()
+        };
+        assert_eq!(names(&opened_report), names(&report), "{options:?}");
+        assert_eq!(opened_report.session.skills.len(), expected.len());
+        // Shared again from the page's basis, the order stays.
+        let again = sanitize(
+            &basis(&opened.tree, &opened_report),
+            &opened.input,
+            &opened_report,
+            &options,
+        );
+        assert_eq!(again.differences, Vec::<String>::new(), "{options:?}");
+        // The payload's `listing_order` is what keeps it.
+        let mut payload: serde_json::Value =
+            serde_json::from_str(&inspect_link(&link).unwrap()).unwrap();
+        payload
+            .as_object_mut()
+            .unwrap()
+            .remove("listing_order")
+            .expect("the payload carries the listing order");
+        let unordered = decode_link(&link_of(&payload.to_string())).unwrap();
+        let unordered_report = report_of(&unordered.tree, &unordered.input);
+        assert!(unordered_report
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::SkillOrderUnknown));
+    }
+}
+
+#[test]
+fn a_listing_order_that_is_not_one_is_refused() {
+    let files =
+        r#""files":[{"path":"/h/s/a/SKILL.md","size":1},{"path":"/h/s/b/SKILL.md","size":1}]"#;
+    let link = |order: &str| {
+        link_of(&format!(
+            r#"{{"format":1,"made":"x","home":"/h",{files},"listing_order":{{{order}}}}}"#
+        ))
+    };
+    let snapshot = decode_link(&link(r#""/h/s":[1,0]"#)).unwrap();
+    assert_eq!(
+        snapshot.tree.listing_order(&VPath::new("/h/s").unwrap()),
+        Some(["b".to_owned(), "a".to_owned()].as_slice())
+    );
+    // The source may have listed entries the snapshot does not keep.
+    assert!(decode_link(&link(r#""/h/s":[1]"#)).is_ok());
+    let many = format!(r#""/h/s":[{}]"#, vec!["0"; 100_000].join(","));
+    for (what, order) in [
+        ("a repeated entry", r#""/h/s":[0,0]"#),
+        ("a position past the end", r#""/h/s":[0,7]"#),
+        ("a folder the snapshot lacks", r#""/elsewhere":[0]"#),
+        ("a relative folder", r#""h":[]"#),
+        ("not positions", r#""/h/s":["a","b"]"#),
+        ("a hundred thousand positions", many.as_str()),
+    ] {
+        match decode_link(&link(order)) {
+            Err(ShareError::Corrupt(why)) => assert!(
+                why.contains("order") || why.contains("path") || why.contains("does not read"),
+                "{what}: {why}"
+            ),
+            other => panic!("{what} was accepted: {other:?}"),
+        }
+    }
+}

@@ -189,8 +189,7 @@ impl Discovery<'_> {
             .paths
             .skill_listing_budget_env
             .as_deref()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .filter(|n| *n > 0);
+            .and_then(listing_budget_from_env);
         let setting = self.settings.skill_listing_budget_fraction.filter(|_| {
             self.paths
                 .rules
@@ -509,4 +508,9 @@ fn label_units(label: Option<SentLabel>) -> u64 {
 
 fn utf16(text: &str) -> u64 {
     text.encode_utf16().count() as u64
+}
+
+/// The budget `SLASH_COMMAND_TOOL_CHAR_BUDGET` sets: a positive number, else none.
+pub(crate) fn listing_budget_from_env(value: &str) -> Option<u64> {
+    value.trim().parse::<u64>().ok().filter(|n| *n > 0)
 }

@@ -52,7 +52,7 @@ impl EffectiveSettings {
 }
 
 /// How Claude Code reads a boolean environment variable: `1`, `true`, `yes`, `on`.
-fn is_truthy(value: &str) -> bool {
+pub(crate) fn is_truthy(value: &str) -> bool {
     matches!(
         value.trim().to_ascii_lowercase().as_str(),
         "1" | "true" | "yes" | "on"

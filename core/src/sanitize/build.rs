@@ -104,8 +104,19 @@ impl<'a> Builder<'a> {
             version: self.input.version.clone(),
             today: self.input.today.clone(),
             reads: Vec::new(),
-            disable_auto_memory_env: None,
-            skill_listing_budget_env: None,
+            // Only what the analysis reads of them: whether auto memory is off, the budget.
+            disable_auto_memory_env: self
+                .input
+                .disable_auto_memory_env
+                .as_deref()
+                .filter(|v| crate::discover::settings::is_truthy(v))
+                .map(|_| "1".to_owned()),
+            skill_listing_budget_env: self
+                .input
+                .skill_listing_budget_env
+                .as_deref()
+                .and_then(crate::discover::session::listing_budget_from_env)
+                .map(|n| n.to_string()),
             session: crate::SessionKind::Interactive,
         };
         let quoted = self.quoted();

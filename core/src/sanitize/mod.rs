@@ -25,6 +25,11 @@
 //! - the folders it looked up (memory folders, agents' memory folders, folders a link points
 //!   to, folders that encode to this project's memory folder name) and the mount roots.
 //!
+//! Besides the files: of the environment, only what the analysis reads (whether
+//! `DISABLE_AUTO_MEMORY` turns auto memory off, the number `SLASH_COMMAND_TOOL_CHAR_BUDGET`
+//! sets), and the order a source listed a skills folder in where it recorded one
+//! ([`Tree::set_listing_order`]), as positions among the shared names.
+//!
 //! The memory folders of other projects (their files and folders) are left out unless
 //! [`SanitizeOptions::other_projects`], or a finding names them; [`Sanitized::left_out_folders`]
 //! names them, and the shared report does not list them. A file keeps its text only when
@@ -185,6 +190,9 @@ pub struct Sanitized {
     /// The original's order of the folders whose shared names sort otherwise
     /// ([`Tree::set_order`]): positions in byte order, in the original's order.
     order: BTreeMap<VPath, Vec<usize>>,
+    /// The order the source listed some kept folders' entries in ([`Tree::set_listing_order`]):
+    /// positions in the shared tree's order, in the source's.
+    listing_orders: BTreeMap<VPath, Vec<usize>>,
     pseudonyms: Pseudonyms,
 }
 
@@ -204,6 +212,12 @@ impl Sanitized {
     /// of its entries in byte order, in the original's order; a payload carries it.
     pub(crate) fn order(&self) -> &BTreeMap<VPath, Vec<usize>> {
         &self.order
+    }
+
+    /// For each kept folder whose listing order the source recorded, the positions of its
+    /// shared entries in the source's order; a payload carries it.
+    pub(crate) fn listing_orders(&self) -> &BTreeMap<VPath, Vec<usize>> {
+        &self.listing_orders
     }
 
     /// The names (folder and file names, one path segment each) that the shared snapshot
@@ -308,6 +322,13 @@ pub fn sanitize(
         let names = positions.iter().map(|&at| entries[at].0.clone()).collect();
         built.tree.set_order(dir.clone(), names);
     }
+    // The order a source listed a skills folder in decides the listing on 2.1.113-2.1.153.
+    let listing_orders = carried_listing_orders(tree, &built.tree, &built.paths);
+    for (dir, positions) in &listing_orders {
+        let entries = built.tree.entry_names(dir);
+        let names = positions.iter().map(|&at| entries[at].0.clone()).collect();
+        built.tree.set_listing_order(dir.clone(), names);
+    }
     let mut shared = Sanitized {
         tree: built.tree,
         input: built.input,
@@ -319,6 +340,7 @@ pub fn sanitize(
         dirs: built.dirs,
         quoted: built.quoted,
         order,
+        listing_orders,
         pseudonyms,
     };
     // The one check that the copy tells what the original does: the shared snapshot
@@ -387,6 +409,9 @@ pub fn basis(tree: &Tree, report: &Report) -> Tree {
     out.set_quoted(tree.quoted_lengths().clone());
     for (dir, names) in tree.orders() {
         out.set_order(dir.clone(), names.to_vec());
+    }
+    for (dir, names) in tree.listing_orders() {
+        out.set_listing_order(dir.clone(), names.to_vec());
     }
     out
 }

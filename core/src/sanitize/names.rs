@@ -537,6 +537,62 @@ pub(super) fn allocate_chars(chars: &BTreeMap<char, bool>) -> BTreeMap<char, cha
     out
 }
 
+/// The order the source listed each kept folder's entries in, where it recorded one
+/// ([`Tree::set_listing_order`]: a skills folder, which releases 2.1.113 to 2.1.153 list as
+/// the file system does): for each shared folder, the positions of its entries in the
+/// shared tree's order ([`Tree::entry_names`], after [`Tree::set_order`]), in the source's
+/// order. Entries the shared tree does not keep are left out; the receiver lists them, as
+/// the analysis does, after the recorded ones.
+pub(super) fn carried_listing_orders(
+    original: &Tree,
+    shared: &Tree,
+    paths: &BTreeMap<String, String>,
+) -> BTreeMap<VPath, Vec<usize>> {
+    if original.listing_orders().next().is_none() {
+        return BTreeMap::new();
+    }
+    // Original path → shared path, for every kept file and folder and the folders above them
+    // (renaming keeps every `/`, so their parents pair up level by level).
+    let mut shared_of: BTreeMap<VPath, VPath> = BTreeMap::new();
+    for (from, to) in paths {
+        let (Ok(mut from), Ok(mut to)) = (VPath::new(from), VPath::new(to)) else {
+            continue;
+        };
+        loop {
+            if shared_of.insert(from.clone(), to.clone()).is_some() {
+                break;
+            }
+            match (from.parent(), to.parent()) {
+                (Some(a), Some(b)) => (from, to) = (a, b),
+                _ => break,
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (dir, listed) in original.listing_orders() {
+        let Some(folder) = shared_of.get(dir) else {
+            continue;
+        };
+        let entries = shared.entry_names(folder);
+        let at: BTreeMap<&str, usize> = entries
+            .iter()
+            .enumerate()
+            .map(|(at, (name, _))| (name.as_str(), at))
+            .collect();
+        let positions: Vec<usize> = listed
+            .iter()
+            .filter_map(|name| {
+                at.get(shared_of.get(&dir.child(name))?.file_name())
+                    .copied()
+            })
+            .collect();
+        if !positions.is_empty() {
+            out.insert(folder.clone(), positions);
+        }
+    }
+    out
+}
+
 /// The order the original listed the entries of each shared folder in, where the shared
 /// names' byte order differs: for each such folder, the positions of its entries in byte
 /// order, listed in the original's order ([`Tree::set_order`] on the receiving side). The
