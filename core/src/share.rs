@@ -139,8 +139,8 @@ pub struct ShareLimits {
     pub max_expansions: u64,
     /// Most glob-matching steps the snapshot may need: over every file with frontmatter, the
     /// patterns its braces could expand to times its wildcards (plus one), times the files
-    /// under the project (a real snapshot keeps only a few witnesses per rule there). A real
-    /// setup needs well under a million.
+    /// under the project (a real snapshot keeps one per conditional rule there: the first
+    /// file discovery matched it with). A real setup needs well under a million.
     pub max_glob_work: u64,
     /// Caps on the zip entries of a share zip.
     pub zip: ZipLimits,
