@@ -22,31 +22,31 @@
 //! tables (`SKILL_ANNOUNCEMENTS`, `SKILL_ORDERS`); Claude Code's own text around the user's
 //! is per release too (`OWN_TEXT`).
 //! Both tables are fitted to the captures (`tests/conformance/fit-tables.py`, with the
-//! replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release older than
-//! [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report carries the
-//! rules it applied ([`report::RulesInForce`]), so that readers draw only those.
+//! replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release
+//! older than [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report
+//! carries the rules it applied ([`report::RulesInForce`]), so that readers draw only those.
 //!
 //! ## The pipeline
 //! 1. **Tree** ([`tree`], [`vpath`]): a source lists files with their sizes into a [`Tree`]:
-//!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`]
-//!    (in `archive`) for a zip archive: central directory first, entries inflated on request
-//!    under size, ratio and count caps; [`mount_zip_in_place`] reads it in place, from the
-//!    ranges the caller fetches ([`ZipInPlace`], [`Fetch`]). A source may list files by name
-//!    only ([`Tree::mark_unstatted`]): the tree records which of their entries the analysis
-//!    looks at, and the caller's loop hands their sizes and dates over before the turn runs
-//!    again. A source that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders
-//!    a turn looks into and for single paths inside unlisted ones ([`Tree::take_probes_asked`],
-//!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of
-//!    folders, its byte order made once per batch. A source that sees symbolic links records
-//!    where a followed one leads ([`Tree::add_link`]: the command's file and folder links on
-//!    the host's own paths, the conformance replay), for imports that resolve beside the
-//!    target, and for linked rules folders and the links inside one (loaded under their
-//!    targets' paths; outward ones only before 2.1.232). A source that sees the order a `skills/` folder is
-//!    listed in records it ([`Tree::set_listing_order`]: the command's `read_dir`, a zip's
-//!    entries, the replay's `dir_order`), for the releases that list skills in that order;
-//!    the tree's own order stays byte order. Paths are [`VPath`]s, made by one normalising
-//!    constructor that rejects escapes. Every source (the page's folder reader, the zip
-//!    mount, the command) reads with the one limit and bulk-data list of [`limits`].
+//!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`] (in
+//!    `archive`) for a zip archive: central directory first, entries inflated on request under
+//!    size, ratio and count caps; [`mount_zip_in_place`] reads it in place, from the ranges the
+//!    caller fetches ([`ZipInPlace`], [`Fetch`]). A source may list files by name only
+//!    ([`Tree::mark_unstatted`]): the tree records which of their entries the analysis looks at,
+//!    and the caller's loop hands their sizes and dates over before the turn runs again. A source
+//!    that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders a turn looks into and
+//!    for single paths inside unlisted ones ([`Tree::take_probes_asked`],
+//!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of folders,
+//!    its byte order made once per batch. A source that sees symbolic links records where a
+//!    followed one leads ([`Tree::add_link`]: the command's file and folder links on the host's own
+//!    paths, the conformance replay), for imports that resolve beside the target, and for linked
+//!    rules folders and the links inside one (loaded under their targets' paths; outward ones only
+//!    before 2.1.232). A source that sees the order a `skills/` folder is listed in records it
+//!    ([`Tree::set_listing_order`]: the command's `read_dir`, a zip's entries, the replay's
+//!    `dir_order`), for the releases that list skills in that order; the tree's own order stays
+//!    byte order. Paths are [`VPath`]s, made by one normalising constructor that rejects escapes.
+//!    Every source (the page's folder reader, the zip mount, the command) reads with the one limit
+//!    and bulk-data list of [`limits`].
 //! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
 //!    still needs ([`Step::NeedsContents`]) or the finished [`Report`]. The caller reads the
 //!    requested files, hands them over with [`Tree::set_contents`] and calls again.
@@ -59,13 +59,13 @@
 //!    ([`SessionKind`]: on 2.1.59-2.1.68 a `claude -p` Read attaches nothing), and
 //!    `CLAUDE_CODE_DISABLE_AUTO_MEMORY` when the caller knows it.
 //! 3. **Parsing** (`text`): pure text-to-value functions with no knowledge of the tree:
-//!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded
-//!    in flow depth, aliases, values and size; `frontmatter/spans.rs` says where each key,
-//!    value, comment, anchor and tag sits, which the crate does not, for the share's rewriting), `text::references` (imports, read from Markdown text only, and
-//!    links), `text::measure` (the text exactly as sent, and the four sizes),
-//!    `text::memory_index` (the 200-line and 25,000-unit caps and the warning, word for
-//!    word), `text::settings` (settings keys, and the one key of `~/.claude.json` read),
-//!    `text::glob`.
+//!    `text::frontmatter` (the only module that knows the YAML crate, `serde_norway`; bounded in
+//!    flow depth, aliases, values and size; `frontmatter/spans.rs` says where each key, value,
+//!    comment, anchor and tag sits, which the crate does not, for the share's rewriting),
+//!    `text::references` (imports, read from Markdown text only, and links), `text::measure` (the
+//!    text exactly as sent, and the four sizes), `text::memory_index` (the 200-line and 25,000-unit
+//!    caps and the warning, word for word), `text::settings` (settings keys, and the one key of
+//!    `~/.claude.json` read), `text::glob`.
 //! 4. **Discovery** (`discover`), one stage per source, run in the order the program sends
 //!    what they find:
 //!    - `discover::settings`: the layers, `claudeMdExcludes`, the memory switch and folder,
@@ -96,35 +96,35 @@
 //!    what differs between two reports of one snapshot: rows, findings and figures, for the
 //!    pinned release against a simulated one.
 //! 7. **Share** ([`sanitize()`], [`share`]): a minimal snapshot of what the report listed, every
-//!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names replaced
-//!    by rank counters (`sanitize/names.rs`), so that it analyses to the same report: the
-//!    lengths Claude Code's own text quotes travel as figures ([`Tree::set_quoted`], read by
-//!    discovery where it measures a quoted path or name), and so does the original's order
-//!    of each folder whose counters sort otherwise ([`Tree::set_order`], which every listing
-//!    of the tree follows); packed into a versioned link fragment or a zip with a manifest.
-//!    Opening one checks it against [`ShareLimits`] before anything is analysed (size,
-//!    files, frontmatter nesting, braces, wildcards, glob work, that a carried order is one),
-//!    and [`share::check_shareable`] tells the sender the same first.
-//!    What sharing keeps comes from discovery, not a second model of it: the files it read
-//!    (or counted, matched, looked up) besides the rows' text, and why
-//!    ([`report::SourceRead`] in `Report::sources`: settings layers, `~/.claude.json` with
-//!    its key, the `.git` file or folder, rows never read, memory folders and the files
-//!    counted in them, the project file that shows a rule can load, linked folders, agent
-//!    memory folders, mount roots; `sanitize::basis`, the tree cut down to the rows and
-//!    those, analyses to the same report), the settings keys
-//!    the parser reads (`text::settings::READ_KEYS`) and the frontmatter keys discovery
-//!    reads (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests
-//!    check both lists against the code that reads. `sanitize/` is split by section: `plan`
-//!    (what is kept, read off the report), `build` (the two passes, text and references), `yaml` (the frontmatter
-//!    rewriting, span by span, read back by `text::frontmatter`), `settings` (settings, `~/.claude.json`, `.git`), `names` (the
-//!    counters; no shape-keeping fallback), `placeholders`, `compare`
-//!    (`Sanitized::verify`).
+//!    word replaced by placeholders of the same UTF-8 and UTF-16 length and names replaced by rank
+//!    counters (`sanitize/names.rs`), so that it analyses to the same report: the lengths Claude
+//!    Code's own text quotes travel as figures ([`Tree::set_quoted`], read by discovery where it
+//!    measures a quoted path or name), and so does the original's order of each folder whose
+//!    counters sort otherwise ([`Tree::set_order`], which every listing of the tree follows), a
+//!    skills folder's recorded listing order ([`Tree::set_listing_order`]) and the environment
+//!    values the analysis reads; packed into a versioned link fragment or a zip with a manifest.
+//!    Opening one checks it against [`ShareLimits`] before anything is analysed (size, files,
+//!    frontmatter nesting, braces, wildcards, glob work, that a carried order is one), and
+//!    [`share::check_shareable`] tells the sender the same first. What sharing keeps comes from
+//!    discovery, not a second model of it: the files it read (or counted, matched, looked up)
+//!    besides the rows' text, and why ([`report::SourceRead`] in `Report::sources`: settings
+//!    layers, `~/.claude.json` with its key, the `.git` file or folder, rows never read, memory
+//!    folders and the files counted in them, the project file that shows a rule can load, linked
+//!    folders, agent memory folders, mount roots; `sanitize::basis`, the tree cut down to the rows
+//!    and those, analyses to the same report), the settings keys the parser reads
+//!    (`text::settings::READ_KEYS`) and the frontmatter keys discovery reads
+//!    (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests check both
+//!    lists against the code that reads. `sanitize/` is split by section: `plan` (what is kept,
+//!    read off the report), `build` (the two passes, text and references), `yaml` (the frontmatter
+//!    rewriting, span by span, read back by `text::frontmatter`), `settings` (settings,
+//!    `~/.claude.json`, `.git`), `names` (the counters; no shape-keeping fallback), `placeholders`,
+//!    `compare` (`Sanitized::verify`).
 //!
-//! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's
-//! names. [`cleanup`] plans clean-ups from a report and its tree (dead index lines, orphaned
-//! topic files, an over-cap index, deleting a file): each a list of whole-file changes with
-//! their unified diff, its undo, and the same plan as a POSIX `sh` script; the page writes
-//! them, the core never does. `fuzzing` (hidden) hands the private parsers to the fuzz targets in `fuzz/`.
+//! Around the pipeline: [`infer`] guesses home, project and OS from a dropped snapshot's names.
+//! [`cleanup`] plans clean-ups from a report and its tree (dead index lines, orphaned topic files,
+//! an over-cap index, deleting a file): each a list of whole-file changes with their unified diff,
+//! its undo, and the same plan as a POSIX `sh` script; the page writes them, the core never does.
+//! `fuzzing` (hidden) hands the private parsers to the fuzz targets in `fuzz/`.
 //!
 //! ## Where each rule is tested
 //! Against the program: `fixtures/conformance/` (live, by `tests/conformance/run.mjs`) and
