@@ -778,22 +778,12 @@ fn set_order(
     let mut named = Vec::with_capacity(order.len());
     for (dir, positions) in order {
         let dir = path(&dir)?;
-        let entries = tree.entry_names(&dir);
-        let mut seen = vec![false; entries.len()];
-        let is_order = positions.len() == entries.len()
-            && positions
-                .iter()
-                .all(|&at| at < seen.len() && !std::mem::replace(&mut seen[at], true));
-        if !is_order {
-            return Err(ShareError::Corrupt(format!(
+        let names = names_at(tree, &dir, positions, true).ok_or_else(|| {
+            ShareError::Corrupt(format!(
                 "the order given for {dir} is not an order of its {} entries",
-                entries.len()
-            )));
-        }
-        let names: Vec<String> = positions
-            .into_iter()
-            .map(|at| entries[at].0.clone())
-            .collect();
+                tree.entry_names(&dir).len()
+            ))
+        })?;
         named.push((dir, names));
     }
     for (dir, names) in named {
@@ -812,25 +802,37 @@ fn set_listing_orders(
 ) -> Result<(), ShareError> {
     for (dir, positions) in orders {
         let dir = path(&dir)?;
-        let entries = tree.entry_names(&dir);
-        let mut seen = vec![false; entries.len()];
-        let is_order = positions.len() <= entries.len()
-            && positions
-                .iter()
-                .all(|&at| at < seen.len() && !std::mem::replace(&mut seen[at], true));
-        if !is_order {
-            return Err(ShareError::Corrupt(format!(
+        let names = names_at(tree, &dir, positions, false).ok_or_else(|| {
+            ShareError::Corrupt(format!(
                 "the listing order given for {dir} is not one of its {} entries",
-                entries.len()
-            )));
-        }
-        let names = positions
-            .into_iter()
-            .map(|at| entries[at].0.clone())
-            .collect();
+                tree.entry_names(&dir).len()
+            ))
+        })?;
         tree.set_listing_order(dir, names);
     }
     Ok(())
+}
+
+/// The names of `dir`'s entries at `positions` (in the tree's order), or `None` when a
+/// position is past them or repeated, or (with `every`) when one of them is left out.
+fn names_at(tree: &Tree, dir: &VPath, positions: Vec<usize>, every: bool) -> Option<Vec<String>> {
+    let entries = tree.entry_names(dir);
+    let mut seen = vec![false; entries.len()];
+    let fits = if every {
+        positions.len() == entries.len()
+    } else {
+        positions.len() <= entries.len()
+    };
+    let distinct = fits
+        && positions
+            .iter()
+            .all(|&at| at < seen.len() && !std::mem::replace(&mut seen[at], true));
+    distinct.then(|| {
+        positions
+            .into_iter()
+            .map(|at| entries[at].0.clone())
+            .collect()
+    })
 }
 
 /// Checks a shared snapshot against the caps a receiver applies ([`ShareLimits::default`]),

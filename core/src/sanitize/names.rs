@@ -537,6 +537,27 @@ pub(super) fn allocate_chars(chars: &BTreeMap<char, bool>) -> BTreeMap<char, cha
     out
 }
 
+/// Each original path with its shared one, for every kept file and folder and the folders
+/// above them: renaming keeps every `/`, so their parents pair up level by level.
+fn paired_paths(paths: &BTreeMap<String, String>) -> impl Iterator<Item = (VPath, VPath)> {
+    let mut pairs: BTreeMap<VPath, VPath> = BTreeMap::new();
+    for (from, to) in paths {
+        let (Ok(mut from), Ok(mut to)) = (VPath::new(from), VPath::new(to)) else {
+            continue;
+        };
+        loop {
+            if pairs.insert(from.clone(), to.clone()).is_some() {
+                break;
+            }
+            match (from.parent(), to.parent()) {
+                (Some(a), Some(b)) => (from, to) = (a, b),
+                _ => break,
+            }
+        }
+    }
+    pairs.into_iter()
+}
+
 /// The order the source listed each kept folder's entries in, where it recorded one
 /// ([`Tree::set_listing_order`]: a skills folder, which releases 2.1.113 to 2.1.153 list as
 /// the file system does): for each shared folder, the positions of its entries in the
@@ -551,23 +572,7 @@ pub(super) fn carried_listing_orders(
     if original.listing_orders().next().is_none() {
         return BTreeMap::new();
     }
-    // Original path → shared path, for every kept file and folder and the folders above them
-    // (renaming keeps every `/`, so their parents pair up level by level).
-    let mut shared_of: BTreeMap<VPath, VPath> = BTreeMap::new();
-    for (from, to) in paths {
-        let (Ok(mut from), Ok(mut to)) = (VPath::new(from), VPath::new(to)) else {
-            continue;
-        };
-        loop {
-            if shared_of.insert(from.clone(), to.clone()).is_some() {
-                break;
-            }
-            match (from.parent(), to.parent()) {
-                (Some(a), Some(b)) => (from, to) = (a, b),
-                _ => break,
-            }
-        }
-    }
+    let shared_of: BTreeMap<VPath, VPath> = paired_paths(paths).collect();
     let mut out = BTreeMap::new();
     for (dir, listed) in original.listing_orders() {
         let Some(folder) = shared_of.get(dir) else {
@@ -603,23 +608,9 @@ pub(super) fn carried_order(
     shared: &Tree,
     paths: &BTreeMap<String, String>,
 ) -> BTreeMap<VPath, Vec<usize>> {
-    // Shared path → original path, for every kept file and folder and the folders above
-    // them (renaming keeps every `/`, so their parents pair up level by level).
-    let mut original_of: BTreeMap<VPath, VPath> = BTreeMap::new();
-    for (from, to) in paths {
-        let (Ok(mut from), Ok(mut to)) = (VPath::new(from), VPath::new(to)) else {
-            continue;
-        };
-        loop {
-            if original_of.insert(to.clone(), from.clone()).is_some() {
-                break;
-            }
-            match (from.parent(), to.parent()) {
-                (Some(a), Some(b)) => (from, to) = (a, b),
-                _ => break,
-            }
-        }
-    }
+    let original_of: BTreeMap<VPath, VPath> = paired_paths(paths)
+        .map(|(original, shared)| (shared, original))
+        .collect();
     let mut out = BTreeMap::new();
     for (folder, original_folder) in &original_of {
         let entries = shared.entry_names(folder);
