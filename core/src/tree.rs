@@ -160,20 +160,30 @@ struct CarriedOrder {
 
 impl FolderIndex {
     /// Its files in listing order: by name, or as [`Tree::set_order`] gave.
-    fn listed_files(&self) -> Vec<u32> {
-        match &self.carried {
-            Some(carried) => carried.files.iter().map(|(id, _)| *id).collect(),
-            None => self.files.clone(),
-        }
+    fn listed_files(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        in_listing_order(self.carried.as_ref().map(|c| &c.files[..]), &self.files)
     }
 
     /// Its folders in listing order: by name, or as [`Tree::set_order`] gave.
-    fn listed_folders(&self) -> Vec<u32> {
-        match &self.carried {
-            Some(carried) => carried.folders.iter().map(|(id, _)| *id).collect(),
-            None => self.folders.clone(),
-        }
+    fn listed_folders(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        in_listing_order(self.carried.as_ref().map(|c| &c.folders[..]), &self.folders)
     }
+}
+
+/// The carried order's ids where there is one, else the ids by name; borrowed, since every
+/// walk lists every folder it passes.
+fn in_listing_order<'a>(
+    carried: Option<&'a [(u32, usize)]>,
+    by_name: &'a [u32],
+) -> impl DoubleEndedIterator<Item = u32> + 'a {
+    let (carried, by_name) = match carried {
+        Some(carried) => (carried, &[][..]),
+        None => (&[][..], by_name),
+    };
+    carried
+        .iter()
+        .map(|(id, _)| *id)
+        .chain(by_name.iter().copied())
 }
 
 /// Two bits of 64 standing for `name` (FNV-1a), for [`FolderIndex::names`].
@@ -1191,12 +1201,7 @@ impl Tree {
             return Vec::new();
         };
         let index = self.index();
-        let children = |id: u32| {
-            index.folders[id as usize]
-                .listed_folders()
-                .into_iter()
-                .rev()
-        };
+        let children = |id: u32| index.folders[id as usize].listed_folders().rev();
         let mut out = Vec::new();
         let mut stack: Vec<u32> = children(top).collect();
         while let Some(next) = stack.pop() {
@@ -1237,8 +1242,7 @@ impl Tree {
         self.depends_on(dir.as_str(), false);
         self.folder_index(dir.as_str()).map_or_else(Vec::new, |at| {
             at.listed_folders()
-                .iter()
-                .map(|id| self.folders[*id as usize].name().to_owned())
+                .map(|id| self.folders[id as usize].name().to_owned())
                 .collect()
         })
     }
@@ -1248,8 +1252,7 @@ impl Tree {
         self.depends_on(dir.as_str(), false);
         self.folder_index(dir.as_str()).map_or_else(Vec::new, |at| {
             at.listed_files()
-                .iter()
-                .map(|id| self.records[*id as usize].path.clone())
+                .map(|id| self.records[id as usize].path.clone())
                 .collect()
         })
     }
