@@ -206,19 +206,43 @@ struct ListedDir {
     /// The names of the files listed in it to be read when asked (not bulk data), each
     /// followed by a NUL.
     names: String,
+    /// Where each name starts in `names`, in the names' order: a lookup is a binary search,
+    /// so sizing every file of a folder of thousands costs n log n, not n² (an eager
+    /// listing asks for each).
+    by_name: Vec<usize>,
 }
 
 impl ListedDir {
     /// Where the listed file `name` of this folder is read from, if it was listed to be read.
     fn file(&self, name: &str) -> Option<Local> {
-        self.names
-            .split_terminator('\0')
-            .any(|listed| listed == name)
+        self.by_name
+            .binary_search_by(|&start| self.name_at(start).cmp(name))
+            .is_ok()
             .then(|| Local {
                 mount: self.mount.clone(),
                 path: self.local.join(name),
                 confine: self.confine.clone(),
             })
+    }
+
+    /// Adds a listed name (a folder listed again adds its names to the earlier ones).
+    fn push(&mut self, name: &str) {
+        let start = self.names.len();
+        self.names.push_str(name);
+        self.names.push('\0');
+        self.by_name.push(start);
+    }
+
+    /// Sorts the index once a listing is complete, before any lookup.
+    fn index(&mut self) {
+        let mut by_name = std::mem::take(&mut self.by_name);
+        by_name.sort_unstable_by(|&a, &b| self.name_at(a).cmp(self.name_at(b)));
+        self.by_name = by_name;
+    }
+
+    fn name_at(&self, start: usize) -> &str {
+        let rest = self.names.get(start..).unwrap_or_default();
+        rest.split('\0').next().unwrap_or_default()
     }
 }
 
@@ -628,11 +652,11 @@ impl Reader {
                                     local: dir_local.clone(),
                                     confine: folder.confine.clone(),
                                     names: String::new(),
+                                    by_name: Vec::new(),
                                 },
                             )
                         });
-                        listed.names.push_str(name);
-                        listed.names.push('\0');
+                        listed.push(name);
                     }
                 } else {
                     // Sockets, pipes and devices hold nothing Claude Code would load.
@@ -722,15 +746,19 @@ impl Reader {
     }
 
     /// Records the files a folder listing found to read (a folder listed again adds its).
-    fn add_listed_dir(&mut self, dir: VPath, listed: ListedDir) {
+    fn add_listed_dir(&mut self, dir: VPath, mut listed: ListedDir) {
         match self.listed_dirs.get_mut(&dir) {
             Some(earlier) => {
-                earlier.names.push_str(&listed.names);
+                for start in &listed.by_name {
+                    earlier.push(listed.name_at(*start));
+                }
+                earlier.index();
                 earlier.mount = listed.mount;
                 earlier.local = listed.local;
                 earlier.confine = listed.confine;
             }
             None => {
+                listed.index();
                 self.listed_dirs.insert(dir, listed);
             }
         }

@@ -309,6 +309,39 @@ fn lists_a_folder_and_reads_from_it() {
     );
 }
 
+/// A file of a large listed folder is found by name among its neighbours, whatever order
+/// the file system listed them in, and a name that only prefixes a listed one is not.
+#[test]
+fn reads_any_file_of_a_large_listed_folder() {
+    let dir = TempDir::new();
+    let names: Vec<String> = (0..500u32)
+        .map(|i| format!("{}.md", (i * 7919) % 500))
+        .chain(["a".to_owned(), "a.md.md".to_owned()])
+        .collect();
+    for name in &names {
+        dir.write(&format!("rules/{name}"), name.as_bytes());
+    }
+    let mounts = [Mount {
+        at: vpath("/home/alice/.claude"),
+        local: dir.0.clone(),
+    }];
+    let mut reader = mounted(&mounts).unwrap();
+    for name in &names {
+        assert_eq!(
+            reader.read(&vpath(&format!("/home/alice/.claude/rules/{name}"))),
+            Ok(name.as_bytes().to_vec()),
+            "{name}"
+        );
+    }
+    for absent in ["a.md", "5", "500.md", ""] {
+        assert_eq!(
+            reader.read(&vpath(&format!("/home/alice/.claude/rules/{absent}x"))),
+            Err("no mount holds this file".to_owned()),
+            "{absent}x"
+        );
+    }
+}
+
 /// A followed link to a file records its target where the host's paths are the virtual
 /// ones, so that its imports resolve beside the target as Claude Code resolves them.
 #[cfg(unix)]
