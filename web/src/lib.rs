@@ -48,6 +48,7 @@ use yew::prelude::*;
 pub mod browser;
 pub mod cleanups;
 pub mod components;
+pub mod decimal;
 pub mod demo;
 pub mod engine;
 pub mod ingest;
