@@ -829,8 +829,8 @@ mod tests {
                     LoadType::Always,
                     None,
                 );
-                file.size = (n % 3 != 0).then_some(n % 4);
-                file.loaded = (n % 5 != 0).then(|| Measure {
+                file.size = (!n.is_multiple_of(3)).then_some(n % 4);
+                file.loaded = (!n.is_multiple_of(5)).then(|| Measure {
                     utf16: n % 2,
                     ..Measure::default()
                 });
