@@ -1171,9 +1171,9 @@ impl ContentSource for NotShared {
 pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
     if file.size() > MAX_READ_BYTES {
         return Err(format!(
-            "{} is too large to read in the browser ({:.0} MB)",
+            "{} is too large to read in the browser ({} MB)",
             file.name(),
-            file.size() / 1_048_576.0
+            crate::decimal::fixed(file.size() / 1_048_576.0, 0)
         ));
     }
     let buffer = JsFuture::from(file.array_buffer())

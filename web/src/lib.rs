@@ -25,6 +25,8 @@
 //! - [`pack`] is the compact form in which the page and the worker hand each other the
 //!   report and every other value that is not a file (the page holds no serde or JSON
 //!   reader).
+//! - [`decimal`] writes figures with a fixed count of decimals exactly as `{:.N}` does,
+//!   without the standard library's float formatting.
 //! - [`browser`] wraps what the page asks of the browser (the clock, the address bar,
 //!   downloads, the clipboard, listeners); every other module reaches the browser through it.
 //! - [`demo`] is the built-in snapshot.
@@ -48,6 +50,7 @@ use yew::prelude::*;
 pub mod browser;
 pub mod cleanups;
 pub mod components;
+pub mod decimal;
 pub mod demo;
 pub mod engine;
 pub mod ingest;

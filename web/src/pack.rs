@@ -17,6 +17,12 @@
 //! Each type's fields and variants are listed once, and both directions are generated from
 //! that list, so writing and reading agree by construction; a field or variant added to a
 //! type fails to compile here until it is listed.
+//!
+//! Reading never stops half-way through a value: a [`Reader`] that meets damaged input
+//! notes it and hands out empty values (zero, empty text, no items, an enum's first variant)
+//! until the end, and [`from_bytes`] then refuses the whole. Stopping at the first error
+//! (`?` after each field) made the compiler drop every field already read at each of those
+//! points, which was most of the reader's code in the page's wasm.
 
 use std::collections::BTreeMap;
 
@@ -44,9 +50,71 @@ use crate::state::Inputs;
 pub(crate) trait Pack: Sized {
     /// Appends the packed form to `out`.
     fn pack(&self, out: &mut Vec<u8>);
-    /// Reads one value from the front of `input` and advances past it; `None` when `input`
-    /// does not start with one.
-    fn unpack(input: &mut &[u8]) -> Option<Self>;
+    /// Reads one value from the front of `reader`'s input and advances past it. When the
+    /// input does not start with one, the reader is marked failed and the value returned is
+    /// a stand-in that [`from_bytes`] throws away.
+    fn unpack(reader: &mut Reader<'_>) -> Self;
+}
+
+/// The input still to read, and whether any of it was damaged.
+pub(crate) struct Reader<'a> {
+    input: &'a [u8],
+    failed: bool,
+}
+
+impl Reader<'_> {
+    /// Marks the input as damaged: the value being read will be refused.
+    fn fail(&mut self) {
+        self.failed = true;
+        // Nothing more is read: every later read fails at once, so no loop runs on.
+        self.input = &[];
+    }
+
+    fn byte(&mut self) -> u8 {
+        match self.input.split_first() {
+            Some((&byte, rest)) => {
+                self.input = rest;
+                byte
+            }
+            None => {
+                self.fail();
+                0
+            }
+        }
+    }
+
+    fn bytes(&mut self, len: usize) -> &[u8] {
+        if self.input.len() < len {
+            self.fail();
+            return &[];
+        }
+        let (bytes, rest) = self.input.split_at(len);
+        self.input = rest;
+        bytes
+    }
+
+    /// A length, checked against what is left (each item takes at least one byte), so that
+    /// a damaged length cannot ask for a huge allocation.
+    fn len(&mut self) -> usize {
+        let len = usize::unpack(self);
+        if len > self.input.len() {
+            self.fail();
+            return 0;
+        }
+        len
+    }
+
+    /// The `place`th of `all`, or the first after marking the input damaged.
+    fn choice<T: Copy>(&mut self, all: &[T]) -> T {
+        let place = usize::from(self.byte());
+        match all.get(place) {
+            Some(&value) => value,
+            None => {
+                self.fail();
+                all[0]
+            }
+        }
+    }
 }
 
 /// The packed form of `value`.
@@ -57,9 +125,13 @@ pub(crate) fn to_bytes<T: Pack>(value: &T) -> Vec<u8> {
 }
 
 /// The value `bytes` hold, with nothing after it.
-pub(crate) fn from_bytes<T: Pack>(mut bytes: &[u8]) -> Option<T> {
-    let value = T::unpack(&mut bytes)?;
-    bytes.is_empty().then_some(value)
+pub(crate) fn from_bytes<T: Pack>(bytes: &[u8]) -> Option<T> {
+    let mut reader = Reader {
+        input: bytes,
+        failed: false,
+    };
+    let value = T::unpack(&mut reader);
+    (!reader.failed && reader.input.is_empty()).then_some(value)
 }
 
 /// The packed form of `value` as a `Uint8Array`, for a message.
@@ -72,28 +144,6 @@ pub(crate) fn from_js<T: Pack>(value: &JsValue) -> Option<T> {
     from_bytes(&value.dyn_ref::<Uint8Array>()?.to_vec())
 }
 
-fn take_byte(input: &mut &[u8]) -> Option<u8> {
-    let (&byte, rest) = input.split_first()?;
-    *input = rest;
-    Some(byte)
-}
-
-fn take_bytes<'a>(input: &mut &'a [u8], len: usize) -> Option<&'a [u8]> {
-    if input.len() < len {
-        return None;
-    }
-    let (bytes, rest) = input.split_at(len);
-    *input = rest;
-    Some(bytes)
-}
-
-/// A length, checked against what is left (each item takes at least one byte), so that a
-/// damaged length cannot ask for a huge allocation.
-fn take_len(input: &mut &[u8]) -> Option<usize> {
-    let len = usize::try_from(u64::unpack(input)?).ok()?;
-    (len <= input.len()).then_some(len)
-}
-
 impl Pack for u64 {
     fn pack(&self, out: &mut Vec<u8>) {
         let mut value = *self;
@@ -104,16 +154,17 @@ impl Pack for u64 {
         out.push(value as u8);
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<u64> {
+    fn unpack(reader: &mut Reader<'_>) -> u64 {
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
-            let byte = take_byte(input)?;
+            let byte = reader.byte();
             value |= u64::from(byte & 0x7f) << shift;
             if byte < 0x80 {
-                return Some(value);
+                return value;
             }
         }
-        None
+        reader.fail();
+        0
     }
 }
 
@@ -122,8 +173,12 @@ impl Pack for u32 {
         u64::from(*self).pack(out);
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<u32> {
-        u32::try_from(u64::unpack(input)?).ok()
+    fn unpack(reader: &mut Reader<'_>) -> u32 {
+        let value = u64::unpack(reader);
+        u32::try_from(value).unwrap_or_else(|_| {
+            reader.fail();
+            0
+        })
     }
 }
 
@@ -132,8 +187,12 @@ impl Pack for usize {
         (*self as u64).pack(out);
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<usize> {
-        usize::try_from(u64::unpack(input)?).ok()
+    fn unpack(reader: &mut Reader<'_>) -> usize {
+        let value = u64::unpack(reader);
+        usize::try_from(value).unwrap_or_else(|_| {
+            reader.fail();
+            0
+        })
     }
 }
 
@@ -142,8 +201,8 @@ impl Pack for u8 {
         out.push(*self);
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<u8> {
-        take_byte(input)
+    fn unpack(reader: &mut Reader<'_>) -> u8 {
+        reader.byte()
     }
 }
 
@@ -152,12 +211,8 @@ impl Pack for bool {
         out.push(u8::from(*self));
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<bool> {
-        match take_byte(input)? {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
-        }
+    fn unpack(reader: &mut Reader<'_>) -> bool {
+        reader.choice(&[false, true])
     }
 }
 
@@ -166,8 +221,12 @@ impl Pack for char {
         u32::from(*self).pack(out);
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<char> {
-        char::from_u32(u32::unpack(input)?)
+    fn unpack(reader: &mut Reader<'_>) -> char {
+        let value = u32::unpack(reader);
+        char::from_u32(value).unwrap_or_else(|| {
+            reader.fail();
+            ' '
+        })
     }
 }
 
@@ -176,8 +235,12 @@ impl Pack for f64 {
         out.extend_from_slice(&self.to_le_bytes());
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<f64> {
-        Some(f64::from_le_bytes(take_bytes(input, 8)?.try_into().ok()?))
+    fn unpack(reader: &mut Reader<'_>) -> f64 {
+        let mut bytes = [0; 8];
+        if let Ok(read) = <[u8; 8]>::try_from(reader.bytes(8)) {
+            bytes = read;
+        }
+        f64::from_le_bytes(bytes)
     }
 }
 
@@ -187,10 +250,15 @@ impl Pack for String {
         out.extend_from_slice(self.as_bytes());
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<String> {
-        let len = take_len(input)?;
-        let bytes = take_bytes(input, len)?;
-        Some(std::str::from_utf8(bytes).ok()?.to_owned())
+    fn unpack(reader: &mut Reader<'_>) -> String {
+        let len = reader.len();
+        match std::str::from_utf8(reader.bytes(len)) {
+            Ok(text) => text.to_owned(),
+            Err(_) => {
+                reader.fail();
+                String::new()
+            }
+        }
     }
 }
 
@@ -205,12 +273,8 @@ impl<T: Pack> Pack for Option<T> {
         }
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<Option<T>> {
-        match take_byte(input)? {
-            0 => Some(None),
-            1 => Some(Some(T::unpack(input)?)),
-            _ => None,
-        }
+    fn unpack(reader: &mut Reader<'_>) -> Option<T> {
+        bool::unpack(reader).then(|| T::unpack(reader))
     }
 }
 
@@ -222,13 +286,13 @@ impl<T: Pack> Pack for Vec<T> {
         }
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<Vec<T>> {
-        let len = take_len(input)?;
+    fn unpack(reader: &mut Reader<'_>) -> Vec<T> {
+        let len = reader.len();
         let mut items = Vec::with_capacity(len);
         for _ in 0..len {
-            items.push(T::unpack(input)?);
+            items.push(T::unpack(reader));
         }
-        Some(items)
+        items
     }
 }
 
@@ -238,8 +302,8 @@ impl<T: Pack> Pack for [T; 2] {
         self[1].pack(out);
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<[T; 2]> {
-        Some([T::unpack(input)?, T::unpack(input)?])
+    fn unpack(reader: &mut Reader<'_>) -> [T; 2] {
+        [T::unpack(reader), T::unpack(reader)]
     }
 }
 
@@ -249,8 +313,8 @@ impl<A: Pack, B: Pack> Pack for (A, B) {
         self.1.pack(out);
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<(A, B)> {
-        Some((A::unpack(input)?, B::unpack(input)?))
+    fn unpack(reader: &mut Reader<'_>) -> (A, B) {
+        (A::unpack(reader), B::unpack(reader))
     }
 }
 
@@ -263,13 +327,13 @@ impl<K: Pack + Ord, V: Pack> Pack for BTreeMap<K, V> {
         }
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<BTreeMap<K, V>> {
-        let len = take_len(input)?;
+    fn unpack(reader: &mut Reader<'_>) -> BTreeMap<K, V> {
+        let len = reader.len();
         let mut map = BTreeMap::new();
         for _ in 0..len {
-            map.insert(K::unpack(input)?, V::unpack(input)?);
+            map.insert(K::unpack(reader), V::unpack(reader));
         }
-        Some(map)
+        map
     }
 }
 
@@ -284,8 +348,8 @@ macro_rules! records {
                 $(Pack::pack($field, out);)*
             }
 
-            fn unpack(input: &mut &[u8]) -> Option<$name> {
-                Some($name { $($field: Pack::unpack(input)?),* })
+            fn unpack(reader: &mut Reader<'_>) -> $name {
+                $name { $($field: Pack::unpack(reader)),* }
             }
         }
     )*};
@@ -305,9 +369,8 @@ macro_rules! choices {
                 out.push(place as u8);
             }
 
-            fn unpack(input: &mut &[u8]) -> Option<$name> {
-                const ALL: &[$name] = &[$($name::$variant),*];
-                ALL.get(usize::from(take_byte(input)?)).copied()
+            fn unpack(reader: &mut Reader<'_>) -> $name {
+                reader.choice(&[$($name::$variant),*])
             }
         }
     )*};
@@ -423,20 +486,23 @@ impl Pack for DiagnosticData {
         }
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<DiagnosticData> {
-        Some(match take_byte(input)? {
+    fn unpack(reader: &mut Reader<'_>) -> DiagnosticData {
+        match reader.byte() {
             0 => DiagnosticData::DroppedEntries {
-                entries: Pack::unpack(input)?,
-                more: Pack::unpack(input)?,
+                entries: Pack::unpack(reader),
+                more: Pack::unpack(reader),
             },
             1 => DiagnosticData::Lines {
-                lines: Pack::unpack(input)?,
+                lines: Pack::unpack(reader),
             },
             2 => DiagnosticData::Paths {
-                paths: Pack::unpack(input)?,
+                paths: Pack::unpack(reader),
             },
-            _ => return None,
-        })
+            _ => {
+                reader.fail();
+                DiagnosticData::Lines { lines: Vec::new() }
+            }
+        }
     }
 }
 
@@ -456,14 +522,14 @@ impl Pack for Change {
         }
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<Change> {
-        Some(Change::from_lines(
-            Pack::unpack(input)?,
-            Pack::unpack(input)?,
-            Pack::unpack(input)?,
-            Pack::unpack(input)?,
-            Pack::unpack(input)?,
-        ))
+    fn unpack(reader: &mut Reader<'_>) -> Change {
+        Change::from_lines(
+            Pack::unpack(reader),
+            Pack::unpack(reader),
+            Pack::unpack(reader),
+            Pack::unpack(reader),
+            Pack::unpack(reader),
+        )
     }
 }
 
@@ -478,11 +544,11 @@ impl Pack for Compaction {
         }
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<Compaction> {
-        Some(match Option::<String>::unpack(input)? {
+    fn unpack(reader: &mut Reader<'_>) -> Compaction {
+        match Option::<String>::unpack(reader) {
             Some(topic) => Compaction::MoveTo(topic),
             None => Compaction::Drop,
-        })
+        }
     }
 }
 
@@ -515,22 +581,27 @@ impl Pack for Ask {
         }
     }
 
-    fn unpack(input: &mut &[u8]) -> Option<Ask> {
-        Some(match take_byte(input)? {
-            0 => Ask::RemoveLines(Pack::unpack(input)?, Pack::unpack(input)?),
-            1 => Ask::IndexOrphans(Pack::unpack(input)?, Pack::unpack(input)?),
-            2 => Ask::DeleteFiles(Pack::unpack(input)?),
-            3 => Ask::DeleteRow(Pack::unpack(input)?),
-            4 => Ask::Compact(Pack::unpack(input)?, Pack::unpack(input)?),
-            _ => return None,
-        })
+    fn unpack(reader: &mut Reader<'_>) -> Ask {
+        match reader.byte() {
+            0 => Ask::RemoveLines(Pack::unpack(reader), Pack::unpack(reader)),
+            1 => Ask::IndexOrphans(Pack::unpack(reader), Pack::unpack(reader)),
+            2 => Ask::DeleteFiles(Pack::unpack(reader)),
+            3 => Ask::DeleteRow(Pack::unpack(reader)),
+            4 => Ask::Compact(Pack::unpack(reader), Pack::unpack(reader)),
+            _ => {
+                reader.fail();
+                Ask::DeleteFiles(Vec::new())
+            }
+        }
     }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use memdiag_core::cleanup::{Change, Compaction, Plan};
-    use memdiag_core::report::{Code, Diagnostic, DiagnosticData, DroppedEntry, Report, Severity};
+    use memdiag_core::report::{
+        Code, Diagnostic, DiagnosticData, DroppedEntry, Group, Report, Severity,
+    };
     use memdiag_tests::{fixture_dirs, workspace_root, Fixture};
 
     use super::{from_bytes, to_bytes, Pack};
@@ -671,5 +742,33 @@ mod tests {
         assert_eq!(from_bytes::<String>(&[1, 0xff]), None);
         assert_eq!(from_bytes::<bool>(&[2]), None);
         assert_eq!(from_bytes::<u64>(&[0xff; 11]), None);
+        // Damage inside a value refuses the whole, wherever it is met.
+        assert_eq!(from_bytes::<Option<u64>>(&[2]), None);
+        assert_eq!(from_bytes::<Vec<Group>>(&[2, 0, 200]), None);
+        assert_eq!(from_bytes::<Vec<(u64, bool)>>(&[2, 1, 1, 1, 7]), None);
+        assert_eq!(from_bytes::<Vec<char>>(&[1, 0x80, 0x80, 0x44]), None);
+        assert_eq!(
+            from_bytes::<Vec<Group>>(&[2, 0, 1]),
+            Some(vec![Group::ManagedPolicy, Group::User])
+        );
+        // And so does anything after it.
+        assert_eq!(from_bytes::<bool>(&[1, 0]), None);
+    }
+
+    /// Every report damaged at one byte reads as nothing or as a report, never panics; a
+    /// report cut anywhere reads as nothing.
+    #[test]
+    fn a_damaged_report_is_refused_or_read_never_a_panic() {
+        let report = reports()
+            .into_iter()
+            .max_by_key(|r| r.files.len())
+            .expect("a report");
+        let bytes = to_bytes(&report);
+        for at in (0..bytes.len()).step_by(7) {
+            assert_eq!(from_bytes::<Report>(&bytes[..at]), None, "cut at {at}");
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0xa5;
+            let _ = from_bytes::<Report>(&damaged);
+        }
     }
 }

@@ -18,6 +18,7 @@ use memdiag_core::{
 };
 use yew::Reducible;
 
+use crate::decimal::fixed;
 use crate::worker_host::Remote;
 
 /// How long a scan's result is reused before a re-run lists and reads the sources again.
@@ -1092,9 +1093,9 @@ pub fn human_bytes(bytes: u64) -> String {
     if bytes < 1000 {
         format!("{bytes} B")
     } else if bytes < 1_000_000 {
-        format!("{:.1} KB", bytes as f64 / 1000.0)
+        format!("{} KB", fixed(bytes as f64 / 1000.0, 1))
     } else {
-        format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+        format!("{} MB", fixed(bytes as f64 / 1_000_000.0, 1))
     }
 }
 

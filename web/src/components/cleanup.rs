@@ -590,36 +590,55 @@ pub struct RowChanges {
     pub changed: Vec<String>,
 }
 
-/// The rows of a report by path, with what a change shows in: the size on disk and what
-/// loads.
-fn row_keys(
-    report: &memdiag_core::report::Report,
-) -> std::collections::BTreeMap<String, (Option<u64>, Option<u64>)> {
-    report
+/// What a change of a row shows in: its size on disk and what loads.
+type RowKey = (Option<u64>, Option<u64>);
+
+/// The rows of a report by path, sorted, with what a change shows in; a path listed twice
+/// counts once, with its last row. A sorted list rather than a map: the page's wasm then
+/// holds no map of this type and no sort of its own for it.
+fn row_keys(report: &memdiag_core::report::Report) -> Vec<(&str, RowKey)> {
+    let mut rows: Vec<(&str, RowKey)> = report
         .files
         .iter()
-        .map(|r| (r.path.clone(), (r.size, r.loaded.map(|m| m.utf16))))
-        .collect()
+        .map(|r| (r.path.as_str(), (r.size, r.loaded.map(|m| m.utf16))))
+        .collect();
+    // Stable: of a path's rows, the last stays last.
+    crate::sort_by(&mut rows, |a, b| a.0.cmp(b.0));
+    let mut unique: Vec<(&str, RowKey)> = Vec::with_capacity(rows.len());
+    for row in rows {
+        match unique.last_mut() {
+            Some(last) if last.0 == row.0 => *last = row,
+            _ => unique.push(row),
+        }
+    }
+    unique
 }
 
-/// Compares the rows of two reports.
+/// The key of `path` in `rows` (from [`row_keys`]).
+fn key_of(rows: &[(&str, RowKey)], path: &str) -> Option<RowKey> {
+    rows.binary_search_by(|row| row.0.cmp(path))
+        .ok()
+        .map(|at| rows[at].1)
+}
+
+/// Compares the rows of two reports; each list is in path order.
 pub fn row_changes(
     before: &memdiag_core::report::Report,
     after: &memdiag_core::report::Report,
 ) -> RowChanges {
     let (old, new) = (row_keys(before), row_keys(after));
     let mut changes = RowChanges::default();
-    for (path, value) in &new {
-        match old.get(path) {
-            None => changes.added.push(path.clone()),
-            Some(previous) if previous != value => changes.changed.push(path.clone()),
+    for &(path, value) in &new {
+        match key_of(&old, path) {
+            None => changes.added.push(path.to_owned()),
+            Some(previous) if previous != value => changes.changed.push(path.to_owned()),
             Some(_) => {}
         }
     }
     changes.removed = old
-        .keys()
-        .filter(|p| !new.contains_key(*p))
-        .cloned()
+        .iter()
+        .filter(|(path, _)| key_of(&new, path).is_none())
+        .map(|(path, _)| (*path).to_owned())
         .collect();
     changes
 }
@@ -761,4 +780,74 @@ fn save_script(plan: &Plan) -> Result<(), JsValue> {
     options.set_type("text/x-shellscript");
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
     browser::save_blob(&blob, "memdiag-cleanup.sh")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use memdiag_core::report::{FileRow, Group, LoadType, Measure, Report};
+
+    use super::{row_changes, RowChanges};
+    use crate::state::tests::{report, row};
+
+    /// The comparison as it was made with maps: the reference the sorted lists must match.
+    fn by_maps(before: &Report, after: &Report) -> RowChanges {
+        let keys = |report: &Report| -> BTreeMap<String, (Option<u64>, Option<u64>)> {
+            report
+                .files
+                .iter()
+                .map(|r| (r.path.clone(), (r.size, r.loaded.map(|m| m.utf16))))
+                .collect()
+        };
+        let (old, new) = (keys(before), keys(after));
+        let mut changes = RowChanges::default();
+        for (path, value) in &new {
+            match old.get(path) {
+                None => changes.added.push(path.clone()),
+                Some(previous) if previous != value => changes.changed.push(path.clone()),
+                Some(_) => {}
+            }
+        }
+        changes.removed = old
+            .keys()
+            .filter(|p| !new.contains_key(*p))
+            .cloned()
+            .collect();
+        changes
+    }
+
+    /// Rows from a fixed generator: few paths, so that reports share, repeat and drop them.
+    fn rows(seed: &mut u64, count: usize) -> Vec<FileRow> {
+        (0..count)
+            .map(|_| {
+                *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let n = *seed >> 33;
+                let mut file = row(
+                    &format!("/p/{}.md", n % 9),
+                    Group::Project,
+                    LoadType::Always,
+                    None,
+                );
+                file.size = (!n.is_multiple_of(3)).then_some(n % 4);
+                file.loaded = (!n.is_multiple_of(5)).then(|| Measure {
+                    utf16: n % 2,
+                    ..Measure::default()
+                });
+                file
+            })
+            .collect()
+    }
+
+    #[test]
+    fn row_changes_match_the_comparison_by_maps() {
+        let mut seed = 7;
+        for _ in 0..2_000 {
+            let (a, b) = (rows(&mut seed, 6), rows(&mut seed, 6));
+            let (before, after) = (report(a), report(b));
+            assert_eq!(row_changes(&before, &after), by_maps(&before, &after));
+        }
+        let one = report(rows(&mut seed, 4));
+        assert_eq!(row_changes(&one, &one), RowChanges::default());
+    }
 }

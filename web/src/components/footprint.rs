@@ -10,6 +10,7 @@ use web_sys::HtmlElement;
 use yew::{component, html, use_effect_with, use_node_ref, Callback, Html, Properties};
 
 use crate::components::tree::group_slug;
+use crate::decimal::fixed;
 use crate::state::{display_path, grouped, Shared, TreeItem, Unit};
 
 /// Props of [`FootprintBar`].
@@ -117,7 +118,7 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
                     let (value, files) = value_of(group);
                     (value > 0).then(|| {
                         let percent = share(value);
-                        let tip = format!("{}: {} {unit_name} ({percent:.1}%) · {files} files", group.name(), grouped(value));
+                        let tip = format!("{}: {} {unit_name} ({}%) · {files} files", group.name(), grouped(value), fixed(percent, 1));
                         let on_group = props.on_group.clone();
                         // The mouse's shortcut: each segment selects its group. They take no
                         // focus; the legend's buttons below do the same by keyboard (one per
@@ -128,7 +129,7 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
                                 aria-hidden="true"
                                 onclick={Callback::from(move |_| on_group.emit(group))}
                                 class={format!("segment g-{}", group_slug(group))}
-                                data-percent={format!("{percent:.4}")}
+                                data-percent={fixed(percent, 4)}
                                 title={tip}
                                 data-testid="segment"
                                 data-group={group.name()}
@@ -193,7 +194,7 @@ fn session_cost(cost: &SessionCost) -> Html {
                 { format!("≈ {} tokens", grouped(cost.tokens_estimate)) }
             </strong>
             { " in every session (estimate" }
-            <span data-testid="session-window" data-share={format!("{:.2}", share_of(cost.tokens_estimate, WINDOW_200K))}>
+            <span data-testid="session-window" data-share={fixed(share_of(cost.tokens_estimate, WINDOW_200K), 2)}>
                 { format!(", {}", window_shares(cost.tokens_estimate)) }
             </span>
             { "): " }
@@ -225,7 +226,7 @@ pub fn window_shares(tokens: u64) -> String {
         if p > 0.0 && p < 0.1 {
             "< 0.1 %".to_owned()
         } else {
-            format!("≈ {p:.1} %")
+            format!("≈ {} %", fixed(p, 1))
         }
     };
     format!(
@@ -310,7 +311,7 @@ pub fn Contributors(props: &ContributorsProps) -> Html {
             <ol>
                 { for parts.iter().take(TOP_CONTRIBUTORS).map(|(label, units, row, kind)| {
                     let percent = *units as f64 * 100.0 / total as f64;
-                    let text = format!("{percent:.1} % · {} units", grouped(*units));
+                    let text = format!("{} % · {} units", fixed(percent, 1), grouped(*units));
                     html! {
                         <li key={format!("{kind}-{label}")} data-testid="contributor" data-kind={*kind}
                             data-units={units.to_string()} data-row={row.map(|r| r.to_string())}>

@@ -14,6 +14,7 @@ use yew::{classes, component, html, Callback, Html, Properties};
 use memdiag_core::date::{format_day, parse_day as day_number};
 
 use crate::components::file_view::{severity_label, severity_slug, LINE_CAP};
+use crate::decimal::fixed;
 use crate::state::{grouped, open_target, shown_path, Shared};
 
 pub use memdiag_core::caps::REMINDER_LINES as LINES_80_PERCENT;
@@ -482,7 +483,7 @@ fn no_growth() -> Html {
 
 /// A figure with at most one decimal, without a trailing `.0`.
 fn one_decimal(value: f64) -> String {
-    let text = format!("{value:.1}");
+    let text = fixed(value, 1);
     text.strip_suffix(".0").map(str::to_owned).unwrap_or(text)
 }
 
@@ -532,11 +533,11 @@ pub fn GrowthChart(props: &GrowthChartProps) -> Html {
             </div>
         };
     };
-    let x = |day: i64| format!("{:.1}", plan.x(day));
-    let y = |lines: f64| format!("{:.1}", plan.y(lines));
+    let x = |day: i64| fixed(plan.x(day), 1);
+    let y = |lines: f64| fixed(plan.y(lines), 1);
     let points = |list: &[(i64, f64)]| {
         list.iter()
-            .map(|&(day, lines)| format!("{:.1},{:.1}", plan.x(day), plan.y(lines)))
+            .map(|&(day, lines)| format!("{},{}", fixed(plan.x(day), 1), fixed(plan.y(lines), 1)))
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -549,7 +550,7 @@ pub fn GrowthChart(props: &GrowthChartProps) -> Html {
         html! {
             <g class={classes!("limit", id)} data-testid={id} data-lines={lines.to_string()}>
                 <line x1={x(plan.first)} x2={x(plan.last)} y1={y(lines as f64)} y2={y(lines as f64)} />
-                <text x={format!("{:.1}", W - RIGHT + 5.0)} y={format!("{:.1}", plan.y(lines as f64) + 3.5)}>{ label }</text>
+                <text x={fixed(W - RIGHT + 5.0, 1)} y={fixed(plan.y(lines as f64) + 3.5, 1)}>{ label }</text>
             </g>
         }
     };
@@ -561,20 +562,20 @@ pub fn GrowthChart(props: &GrowthChartProps) -> Html {
     );
     html! {
         <div class="growth-chart" data-testid="growth">
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={summary.clone()} data-testid="growth-chart"
+            <svg viewBox={format!("0 0 {} {}", fixed(W, 0), fixed(H, 0))} role="img" aria-label={summary.clone()} data-testid="growth-chart"
                 data-y-max={plan.y_max.to_string()}>
                 <title>{ summary }</title>
-                <rect class="plot" x={format!("{LEFT}")} y={format!("{TOP}")} width={format!("{:.1}", W - LEFT - RIGHT)} height={format!("{:.1}", H - TOP - BOTTOM)} />
+                <rect class="plot" x={fixed(LEFT, 0)} y={fixed(TOP, 0)} width={fixed(W - LEFT - RIGHT, 1)} height={fixed(H - TOP - BOTTOM, 1)} />
                 { for plan.y_ticks().into_iter().map(|tick| html! {
                     <g key={tick} class="tick">
-                        <line x1={format!("{LEFT}")} x2={format!("{:.1}", W - RIGHT)} y1={y(tick as f64)} y2={y(tick as f64)} />
-                        <text x={format!("{:.1}", LEFT - 4.0)} y={format!("{:.1}", plan.y(tick as f64) + 3.5)} text-anchor="end">{ tick }</text>
+                        <line x1={fixed(LEFT, 0)} x2={fixed(W - RIGHT, 1)} y1={y(tick as f64)} y2={y(tick as f64)} />
+                        <text x={fixed(LEFT - 4.0, 1)} y={fixed(plan.y(tick as f64) + 3.5, 1)} text-anchor="end">{ tick }</text>
                     </g>
                 }) }
                 { limit(LINES_80_PERCENT, format!("80 % · {LINES_80_PERCENT}"), "limit-80") }
                 { limit(LINE_CAP, format!("100 % · {LINE_CAP}"), "limit-100") }
-                <line class="today" x1={x(plan.today)} x2={x(plan.today)} y1={format!("{TOP}")} y2={format!("{:.1}", H - BOTTOM)} />
-                <text class="x-label" x={format!("{:.1}", plan.x(plan.today) - 3.0)} y={format!("{:.1}", TOP + 10.0)} text-anchor="end">{ "today" }</text>
+                <line class="today" x1={x(plan.today)} x2={x(plan.today)} y1={fixed(TOP, 0)} y2={fixed(H - BOTTOM, 1)} />
+                <text class="x-label" x={fixed(plan.x(plan.today) - 3.0, 1)} y={fixed(TOP + 10.0, 1)} text-anchor="end">{ "today" }</text>
                 <polyline class="projection" data-testid="projection-line" points={points(&plan.projection)} />
                 <polyline class="history" data-testid="history-line" points={points(&history)} />
                 { for plan.history.iter().zip(&growth.history).map(|(&(day, lines), week)| html! {
@@ -584,12 +585,12 @@ pub fn GrowthChart(props: &GrowthChartProps) -> Html {
                 }) }
                 { for plan.crossings.iter().map(|&(lines, day)| html! {
                     <g key={lines} class="crossing" data-lines={lines.to_string()}>
-                        <line x1={x(day)} x2={x(day)} y1={y(lines as f64)} y2={format!("{:.1}", H - BOTTOM)} />
+                        <line x1={x(day)} x2={x(day)} y1={y(lines as f64)} y2={fixed(H - BOTTOM, 1)} />
                         <circle cx={x(day)} cy={y(lines as f64)} r="3.4" />
                     </g>
                 }) }
                 { for labels.into_iter().map(|(day, label, anchor)| html! {
-                    <text key={label.clone()} class="x-label" x={x(day)} y={format!("{:.1}", H - BOTTOM + 16.0)} text-anchor={anchor}>{ label }</text>
+                    <text key={label.clone()} class="x-label" x={x(day)} y={fixed(H - BOTTOM + 16.0, 1)} text-anchor={anchor}>{ label }</text>
                 }) }
             </svg>
             <p class="small" data-testid="growth-text">{ text }</p>

@@ -14,6 +14,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::components::footprint::{share_of, units_tokens, window_shares, WINDOW_200K};
+use crate::decimal::fixed;
 use crate::state::{grouped, Shared};
 
 /// How many of the project's files the list shows at once; the filter narrows the rest.
@@ -220,7 +221,7 @@ fn answer_view(
             data-files={answer.files.len().to_string()} data-skills={answer.skills.len().to_string()}
             data-user={cost.user.to_string()} data-claude-code={cost.claude_code.to_string()}
             data-total={total.to_string()} data-tokens={tokens.to_string()}
-            data-share={format!("{:.2}", share_of(tokens, WINDOW_200K))}>
+            data-share={fixed(share_of(tokens, WINDOW_200K), 2)}>
             <h3>{ format!("A read of {}", answer.path) }</h3>
             if nothing {
                 <p data-testid="read-nothing">{ "attaches nothing: no CLAUDE.md in the folders between the project and this file, no rule whose paths match it, no skill folder on the way." }</p>
