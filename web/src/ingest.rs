@@ -17,7 +17,7 @@
 //! asks: only when a project is set, and then only for its one approval key.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use js_sys::{Array, Promise, Reflect, Uint8Array};
@@ -773,7 +773,15 @@ pub(crate) fn source_base(
 /// The path a file listed at `rel` in its source gets below `base` ([`source_base`]).
 pub(crate) fn placed_path(base: Option<&str>, rel: &str) -> String {
     match base {
-        Some(base) => format!("{}/{}", base.trim_end_matches('/'), rel),
+        Some(base) => {
+            // Pushed, not `format!`ted: this runs once per listed file of every mount.
+            let base = base.trim_end_matches('/');
+            let mut path = String::with_capacity(base.len() + 1 + rel.len());
+            path.push_str(base);
+            path.push('/');
+            path.push_str(rel);
+            path
+        }
         None => rel.to_owned(),
     }
 }
@@ -813,7 +821,7 @@ pub struct Mounted {
     /// The tree, with every content read so far already in it.
     pub tree: Tree,
     /// Each listed path's source and file index.
-    pub origins: BTreeMap<VPath, (usize, usize)>,
+    pub origins: HashMap<VPath, (usize, usize)>,
 }
 
 /// Mounts every source where the fields say, with cached contents filled in (the worker's
@@ -826,7 +834,6 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     let mut entries = Vec::new();
     let mut places = Vec::new();
     let mut failures = Vec::new();
-    let mut unstatted = Vec::new();
     let total: usize = sources.iter().map(|s| s.files.len()).sum();
     entries.reserve(total);
     places.reserve(total);
@@ -862,7 +869,13 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
                 // The added file takes the place of the one a dropped folder holds there.
                 continue;
             }
-            let bytes = match (cache.get(&file.rel), &file.reader) {
+            // Most runs have read nothing yet: no search per listed file then.
+            let cached = if cache.is_empty() {
+                None
+            } else {
+                cache.get(&file.rel)
+            };
+            let bytes = match (cached, &file.reader) {
                 (Some(Ok(bytes)), _) => Some(bytes.clone()),
                 (Some(Err(message)), _) => {
                     failures.push(message.clone());
@@ -876,7 +889,7 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
                 (UNSTATTED, None) => (0, None),
                 (size, _) => (size, file.modified.clone()),
             };
-            let failed = matches!(cache.get(&file.rel), Some(Err(_)));
+            let failed = matches!(cached, Some(Err(_)));
             let unknown = file.size == UNSTATTED && !stats.contains_key(&f);
             entries.push(Entry {
                 path,
@@ -890,17 +903,22 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     let mount_refs: Vec<&str> = mounts.iter().map(String::as_str).collect();
     // Each path is made once: for the tree and for where it comes from.
     let mut tree = Tree::from_entries(&mount_refs, std::iter::empty());
-    let mut origins = BTreeMap::new();
+    // Hashed, not ordered: at 43,000 entries a `BTreeMap` spent 40 ms of a 180 ms mount
+    // comparing paths (measured in Chromium's profiler), and nothing iterates it.
+    let mut origins = HashMap::with_capacity(entries.len());
     let mut failures = failures.into_iter();
     for (entry, (s, f, failed, unknown)) in entries.into_iter().zip(places) {
         match tree.insert_entry(entry) {
             Ok(path) => {
+                // Marked while the file is the last one inserted, which the tree finds
+                // without a search (marking them all afterwards made the tree sort every
+                // folder and search each one: a quarter of the mount).
                 if failed {
                     let message = failures.next().unwrap_or_default();
                     tree.set_contents(&path, Err(message));
                 }
                 if unknown {
-                    unstatted.push(path.clone());
+                    tree.mark_unstatted(&path);
                 }
                 origins.insert(path, (s, f));
             }
@@ -920,9 +938,6 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
                 tree.push_diagnostic(diagnostic);
             }
         }
-    }
-    for path in &unstatted {
-        tree.mark_unstatted(path);
     }
     Mounted { tree, origins }
 }
@@ -1022,7 +1037,7 @@ pub struct Analysed {
     /// The input it ran with.
     pub input: Input,
     /// Each listed path's source and file index.
-    pub origins: BTreeMap<VPath, (usize, usize)>,
+    pub origins: HashMap<VPath, (usize, usize)>,
 }
 
 #[cfg(feature = "engine")]

@@ -33,8 +33,6 @@ pub const NO_WORKER: &str = "The analysis worker could not start in this browser
 /// worker is to sanitize it for sharing or plan a clean-up of it, so that the page never
 /// encodes a report or a tree itself.
 pub struct Wire {
-    /// The report as JSON (pretty-printed: the page's Download JSON saves it as it is).
-    pub report_json: String,
     /// The report [`crate::pack`]ed: what the page reads, and hands back to the worker.
     pub report: JsValue,
     /// The `tree_*` fields of the answer (see [`crate::messages::tree_from`]).
@@ -47,7 +45,6 @@ impl Wire {
     /// The analysis the worker's `done` message describes.
     fn from_answer(answer: &JsValue) -> Wire {
         Wire {
-            report_json: text(answer, "report"),
             report: get(answer, "report_packed"),
             tree: answer.clone(),
             cleanups: get(answer, "cleanups"),
@@ -102,9 +99,21 @@ impl Remote {
         }
     }
 
-    /// The report as the worker sent it (pretty-printed JSON).
-    pub fn report_json(&self) -> &str {
-        &self.wire.report_json
+    /// The report as pretty-printed JSON, for Download JSON: the worker writes it when asked,
+    /// not with every report (it was a share of every run's time for a button few press).
+    /// Asked beside any running analysis, never cancelling it.
+    ///
+    /// # Errors
+    /// When the worker dies or cannot read the report back.
+    pub async fn report_json(&self) -> Result<String, Failure> {
+        let answer = self
+            .host
+            .aside("report-json", vec![("report", self.wire.report.clone())])
+            .await?;
+        match get(&answer, "json").as_string() {
+            Some(json) => Ok(json),
+            None => Err(Failure::Message(text(&answer, "message"))),
+        }
     }
 
     /// The clean-ups as the worker sent them ([`crate::pack`]ed).
@@ -142,8 +151,8 @@ pub struct Host {
 struct Inner {
     url: String,
     live: Option<Live>,
-    /// The last preview request's number.
-    previews_asked: u32,
+    /// The last request's number beside the job (a preview, the report's JSON).
+    asides_asked: u32,
 }
 
 struct Live {
@@ -151,8 +160,9 @@ struct Live {
     /// The sources whose listing this worker holds.
     known: BTreeSet<u32>,
     job: Option<Job>,
-    /// Preview requests waiting for their answer, by number: they run beside the job.
-    previews: BTreeMap<u32, js_sys::Function>,
+    /// Requests beside the job (previews, the report's JSON) waiting for their answer, by
+    /// number.
+    asides: BTreeMap<u32, js_sys::Function>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -174,7 +184,7 @@ impl Host {
             inner: Rc::new(RefCell::new(Inner {
                 url,
                 live: None,
-                previews_asked: 0,
+                asides_asked: 0,
             })),
         };
         let started = host.start_worker(&host.inner.borrow().url).ok();
@@ -381,29 +391,42 @@ impl Host {
     /// # Errors
     /// When the worker dies (the message says why).
     pub async fn preview(&self, source: &str) -> Result<Array, Failure> {
+        let answer = self
+            .aside("preview", vec![("source", source.into())])
+            .await?;
+        Ok(get(&answer, "pieces").dyn_into().unwrap_or_default())
+    }
+
+    /// Asks the worker `kind` with `fields` beside any running job, never cancelling it (the
+    /// worker answers at once, between the job's turns, with `answered` and the same `req`);
+    /// when a newer job replaces the worker, it asks the new one.
+    ///
+    /// # Errors
+    /// When the worker dies (the message says why).
+    async fn aside(&self, kind: &str, fields: Vec<(&str, JsValue)>) -> Result<JsValue, Failure> {
         loop {
             let mut resolve_slot = None;
             let promise = Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
             let resolve = resolve_slot.expect("a promise calls its executor at once");
             {
                 let mut inner = self.inner.borrow_mut();
-                inner.previews_asked += 1;
-                let req = inner.previews_asked;
+                inner.asides_asked += 1;
+                let req = inner.asides_asked;
                 let live = self.live(&mut inner)?;
-                live.previews.insert(req, resolve);
-                let message = object(&[
-                    ("type", "preview".into()),
+                live.asides.insert(req, resolve);
+                let mut all = vec![
+                    ("type", JsValue::from_str(kind)),
                     ("req", f64::from(req).into()),
-                    ("source", source.into()),
-                ]);
-                if let Err(error) = live.worker.post_message(&message) {
-                    live.previews.remove(&req);
+                ];
+                all.extend(fields.iter().cloned());
+                if let Err(error) = live.worker.post_message(&object(&all)) {
+                    live.asides.remove(&req);
                     return Err(Failure::Crashed(crate::browser::js_message(&error)));
                 }
             }
             let answer = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
             match text(&answer, "type").as_str() {
-                "previewed" => return Ok(get(&answer, "pieces").dyn_into().unwrap_or_default()),
+                "answered" | "previewed" => return Ok(answer),
                 "cancelled" => continue,
                 _ => return Err(Failure::Crashed(text(&answer, "message"))),
             }
@@ -449,7 +472,7 @@ impl Host {
             worker,
             known: BTreeSet::new(),
             job: None,
-            previews: BTreeMap::new(),
+            asides: BTreeMap::new(),
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -457,12 +480,12 @@ impl Host {
 }
 
 impl Live {
-    /// Ends the worker, answering its job (if any) and its waiting previews with `answer`.
+    /// Ends the worker, answering its job (if any) and its waiting asides with `answer`.
     fn end(self, answer: &JsValue) {
         let Live {
             worker,
             job,
-            previews,
+            asides,
             _on_message,
             _on_error,
             ..
@@ -477,7 +500,7 @@ impl Live {
         if let Some(job) = job {
             let _ = job.resolve.call1(&JsValue::NULL, answer);
         }
-        for resolve in previews.into_values() {
+        for resolve in asides.into_values() {
             let _ = resolve.call1(&JsValue::NULL, answer);
         }
     }
@@ -515,9 +538,11 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 wasm_bindgen_futures::spawn_local(answer_stat(worker, sources, data));
             }
         }
-        "previewed" => {
+        // A preview answers `previewed` (components::markdown), anything else beside the job
+        // `answered`.
+        "answered" | "previewed" => {
             let req = number(&data, "req") as u32;
-            if let Some(resolve) = live.previews.remove(&req) {
+            if let Some(resolve) = live.asides.remove(&req) {
                 drop(guard);
                 let _ = resolve.call1(&JsValue::NULL, &data);
             }
@@ -556,30 +581,26 @@ fn died(inner: &Weak<RefCell<Inner>>, from: &Worker, detail: &str) {
 }
 
 /// Reads the files a `read` message names from the page's sources and answers it.
+///
+/// Every read starts at once: the browser reads files away from the main thread, and read one
+/// after the other each waited for the last to come back (the project drop of the page
+/// benchmark reads 150 files).
 async fn answer_read(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
-    let items = get(&data, "items")
-        .dyn_into::<Uint32Array>()
-        .map(|items| items.to_vec())
-        .unwrap_or_default();
-    let results = Array::new();
-    let transfer = Array::new();
-    for pair in items.chunks_exact(2) {
-        let (id, index) = (pair[0], pair[1] as usize);
-        let contents = match sources.iter().find(|s| s.id() == id) {
+    let results = each_file(&sources, &data, |source, index| async move {
+        let contents = match source {
             Some(source) if index < source.files.len() => source.read(index).await,
             _ => Err("the page no longer holds this file".to_owned()),
         };
         match contents {
-            Ok(bytes) => {
-                let buffer = Uint8Array::from(bytes.as_slice()).buffer();
-                transfer.push(&buffer);
-                results.push(&buffer);
-            }
-            Err(message) => {
-                results.push(&JsValue::from_str(&message));
-            }
+            Ok(bytes) => Uint8Array::from(bytes.as_slice()).buffer().into(),
+            Err(message) => JsValue::from_str(&message),
         }
-    }
+    })
+    .await;
+    let transfer: Array = results
+        .iter()
+        .filter(|value| value.is_instance_of::<js_sys::ArrayBuffer>())
+        .collect();
     let answer = object(&[
         ("type", "contents".into()),
         ("req", get(&data, "req")),
@@ -589,25 +610,26 @@ async fn answer_read(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
 }
 
 /// Looks up the sizes and dates a `stat` message names in the page's sources and answers
-/// it: `sizes` as a `Float64Array`, `modified` joined by NUL (empty for none).
+/// it: `sizes` as a `Float64Array`, `modified` joined by NUL (empty for none). The look-ups
+/// start at once, as the reads do (a dropped folder's file is fetched for each).
 async fn answer_stat(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
-    let items = get(&data, "items")
-        .dyn_into::<Uint32Array>()
-        .map(|items| items.to_vec())
-        .unwrap_or_default();
-    let mut sizes = Vec::with_capacity(items.len() / 2);
-    let mut modified = String::new();
-    for (n, pair) in items.chunks_exact(2).enumerate() {
-        let (id, index) = (pair[0], pair[1] as usize);
-        let (size, date) = match sources.iter().find(|s| s.id() == id) {
+    let results = each_file(&sources, &data, |source, index| async move {
+        let (size, date) = match source {
             Some(source) => source.stat(index).await,
             None => (0, None),
         };
+        Array::of2(&(size as f64).into(), &date.unwrap_or_default().into()).into()
+    })
+    .await;
+    let mut sizes = Vec::with_capacity(results.length() as usize);
+    let mut modified = String::new();
+    for (n, pair) in results.iter().enumerate() {
+        let pair: Array = pair.unchecked_into();
         if n > 0 {
             modified.push('\0');
         }
-        modified.push_str(date.as_deref().unwrap_or(""));
-        sizes.push(size as f64);
+        modified.push_str(&pair.get(1).as_string().unwrap_or_default());
+        sizes.push(pair.get(0).as_f64().unwrap_or(0.0));
     }
     let answer = object(&[
         ("type", "stats".into()),
@@ -616,6 +638,33 @@ async fn answer_stat(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
         ("modified", modified.into()),
     ]);
     let _ = worker.post_message(&answer);
+}
+
+/// Runs `each` for every (source id, file index) pair of the message's `items`, all at once,
+/// and gives their answers in the order asked.
+async fn each_file<F, G>(sources: &[Rc<Source>], data: &JsValue, each: F) -> Array
+where
+    F: Fn(Option<Rc<Source>>, usize) -> G,
+    G: std::future::Future<Output = JsValue> + 'static,
+{
+    let items = get(data, "items")
+        .dyn_into::<Uint32Array>()
+        .map(|items| items.to_vec())
+        .unwrap_or_default();
+    let started: Array = items
+        .chunks_exact(2)
+        .map(|pair| {
+            let source = sources.iter().find(|s| s.id() == pair[0]).cloned();
+            let answer = each(source, pair[1] as usize);
+            JsValue::from(wasm_bindgen_futures::future_to_promise(async move {
+                Ok(answer.await)
+            }))
+        })
+        .collect();
+    JsFuture::from(Promise::all(&started))
+        .await
+        .map(JsCast::unchecked_into)
+        .unwrap_or_default()
 }
 
 /// What the page says for a job that gave no answer.
