@@ -42,7 +42,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Float64Array, Promise, Uint32Array, Uint8Array};
-use memdiag_core::{Contents, FileEntry, Tree, VPath};
+use memdiag_core::{Contents, Tree, VPath};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -167,33 +167,28 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
             // The page's file view and sharing read only what sharing would keep: every
             // file the report lists, with its contents, and the folders around them.
             let started = js_sys::Date::now();
-            let mut basis = memdiag_core::sanitize::basis(&tree, &report);
-            // Sharing keeps a few files the analysis saw by name only (a rule's witnesses):
-            // their sizes are looked up now.
-            let unstatted: Vec<(VPath, FileEntry, (usize, usize))> = basis
+            let basis = memdiag_core::sanitize::basis(&tree, &report);
+            // Sharing keeps a few files the analysis saw by name only (a rule's witnesses,
+            // other projects' memory files). Only a shared copy needs their sizes, so the page
+            // looks them up when it asks about this analysis ([`crate::worker_host::Remote`]),
+            // not before the report shows: for the 30,000-entry `~/.claude` of the page
+            // benchmark that was a round trip through the busy page, 100 ms of every drop.
+            // `tree_unstatted` names them: (place among the basis's files, source, file).
+            let unstatted: Vec<u32> = basis
                 .files()
-                .filter(|(path, _)| tree.is_unstatted(path))
-                .filter_map(|(path, entry)| {
-                    Some((path.clone(), entry.clone(), *origins.get(path)?))
+                .enumerate()
+                .filter(|(_, (path, _))| tree.is_unstatted(path))
+                .filter_map(|(n, (path, _))| {
+                    let (s, f) = *origins.get(path)?;
+                    Some([n as u32, sources[s].id(), f as u32])
                 })
+                .flatten()
                 .collect();
-            if !unstatted.is_empty() {
-                let places = unstatted.iter().map(|(.., place)| *place).collect();
-                let stats = stat_through_page(&sources, places).await;
-                // Inserted after every look-up: a look-up between inserts would sort the
-                // basis again each time.
-                for ((path, entry, _), (size, modified)) in unstatted.into_iter().zip(stats) {
-                    basis.insert(
-                        path,
-                        FileEntry {
-                            size,
-                            modified,
-                            ..entry
-                        },
-                    );
-                }
-            }
             let (mut fields, transfer) = tree_fields(&basis);
+            fields.push((
+                "tree_unstatted",
+                Uint32Array::from(unstatted.as_slice()).into(),
+            ));
             let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &basis);
             fields.push(("cleanups", crate::pack::to_js(&cleanups)));
             let phases = ingest::last_phases();

@@ -39,16 +39,94 @@ pub struct Wire {
     pub tree: JsValue,
     /// The clean-ups each memory folder offers, [`crate::pack`]ed (see [`crate::cleanups`]).
     pub cleanups: JsValue,
+    /// The sizes and dates the tree's fields lack until the worker is first asked about the
+    /// analysis.
+    sizes: RefCell<Sizes>,
+}
+
+/// Where the sizes and dates of a [`Wire`]'s tree stand.
+enum Sizes {
+    /// Not looked up yet: the sources the analysis read, and the files of the tree
+    /// (`tree_unstatted`: place among the tree's files, source id, file index).
+    Pending(Vec<Rc<Source>>, Vec<u32>),
+    /// Being looked up, or looked up: the promise that resolves when done, for every
+    /// question to wait on.
+    Filling(Promise),
+    /// Nothing to look up.
+    Known,
 }
 
 impl Wire {
-    /// The analysis the worker's `done` message describes.
-    fn from_answer(answer: &JsValue) -> Wire {
+    /// The analysis the worker's `done` message describes, made from `sources`.
+    fn from_answer(answer: &JsValue, sources: Vec<Rc<Source>>) -> Wire {
+        let unstatted = get(answer, "tree_unstatted")
+            .dyn_into::<Uint32Array>()
+            .map(|places| places.to_vec())
+            .unwrap_or_default();
         Wire {
             report: get(answer, "report_packed"),
             tree: answer.clone(),
             cleanups: get(answer, "cleanups"),
+            sizes: RefCell::new(if unstatted.is_empty() {
+                Sizes::Known
+            } else {
+                Sizes::Pending(sources, unstatted)
+            }),
         }
+    }
+
+    /// Looks up the sizes and dates the tree lacks (a shared copy keeps them) and writes them
+    /// into its fields: started by the first question about the analysis, which waits for
+    /// them, as every later one does; the report did not.
+    async fn sizes_known(wire: &Rc<Wire>) {
+        let filling = {
+            let mut sizes = wire.sizes.borrow_mut();
+            match std::mem::replace(&mut *sizes, Sizes::Known) {
+                Sizes::Pending(sources, places) => {
+                    let wire = Rc::clone(wire);
+                    let promise = wasm_bindgen_futures::future_to_promise(async move {
+                        wire.fill_sizes(&sources, &places).await;
+                        Ok(JsValue::UNDEFINED)
+                    });
+                    *sizes = Sizes::Filling(promise.clone());
+                    Some(promise)
+                }
+                Sizes::Filling(promise) => {
+                    *sizes = Sizes::Filling(promise.clone());
+                    Some(promise)
+                }
+                Sizes::Known => None,
+            }
+        };
+        if let Some(promise) = filling {
+            let _ = JsFuture::from(promise).await;
+        }
+    }
+
+    async fn fill_sizes(&self, sources: &[Rc<Source>], places: &[u32]) {
+        let Ok(sizes) = get(&self.tree, "tree_sizes").dyn_into::<js_sys::Float64Array>() else {
+            return;
+        };
+        let modified = text(&self.tree, "tree_modified");
+        let mut dates: Vec<&str> = modified.split('\0').collect();
+        let mut looked_up = Vec::new();
+        for place in places.chunks_exact(3) {
+            let (n, id, index) = (place[0], place[1], place[2] as usize);
+            if let Some(source) = sources.iter().find(|s| s.id() == id) {
+                looked_up.push((n, source.stat(index).await));
+            }
+        }
+        for (n, (size, date)) in &looked_up {
+            sizes.set_index(*n, *size as f64);
+            if let Some(slot) = dates.get_mut(*n as usize) {
+                *slot = date.as_deref().unwrap_or("");
+            }
+        }
+        let _ = js_sys::Reflect::set(
+            &self.tree,
+            &"tree_modified".into(),
+            &dates.join("\0").into(),
+        );
     }
 }
 
@@ -126,6 +204,7 @@ impl Remote {
     /// # Errors
     /// A message for a person when the worker cannot answer.
     pub async fn ask(&self, kind: &str, fields: Vec<(&str, JsValue)>) -> Result<JsValue, String> {
+        Wire::sizes_known(&self.wire).await;
         self.host.ask(kind, &self.wire, fields).await
     }
 }
@@ -230,9 +309,11 @@ impl Host {
             ("inputs", inputs_message(inputs)),
             ("today", today.into()),
         ]);
-        let answer = self.job(sources, Some(Rc::new(progress)), message).await?;
+        let answer = self
+            .job(sources.clone(), Some(Rc::new(progress)), message)
+            .await?;
         let started = js_sys::Date::now();
-        let wire = Wire::from_answer(&answer);
+        let wire = Wire::from_answer(&answer, sources);
         let done = (report_of(&wire)?, tree_from(&answer), wire);
         // Where the run's time went, for the page benchmark (tests/e2e/bench.mjs).
         let phases = get(&answer, "phases");
@@ -271,7 +352,7 @@ impl Host {
             .dyn_into::<Array>()
             .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
             .unwrap_or_default();
-        let wire = Wire::from_answer(&answer);
+        let wire = Wire::from_answer(&answer, Vec::new());
         Ok((report_of(&wire)?, missing, wire))
     }
 
