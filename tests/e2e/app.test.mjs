@@ -299,6 +299,56 @@ test('uploaded folders and a zip give what the scan command gives', async () => 
   await page.close();
 });
 
+test('Download JSON during a run saves the report shown and leaves the run going', async () => {
+  const expected = scan([
+    '--home', HOME, '--project', PROJECT,
+    '--mount', `${HOME}/.claude=${claudeDir}`,
+    '--mount', `${PROJECT}=${projectDir}`,
+  ]);
+  const { page, errors } = await openPage('?empty');
+  await page.waitForSelector('[data-testid=empty-state]');
+  // The page's answers to the worker's reads are held back on request, so that a run stays
+  // busy for as long as the test needs.
+  await page.evaluate(() => {
+    const post = Worker.prototype.postMessage;
+    window.__held = [];
+    window.__hold = false;
+    Worker.prototype.postMessage = function held(message, ...rest) {
+      if (window.__hold && message?.type === 'contents') {
+        window.__held.push(() => post.call(this, message, ...rest));
+        return undefined;
+      }
+      return post.call(this, message, ...rest);
+    };
+    window.__release = () => {
+      window.__hold = false;
+      for (const send of window.__held.splice(0)) send();
+    };
+  });
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claudeDir);
+  await settled(page, run);
+  const shown = rows(await downloadedReport(page));
+
+  // The project drop's run waits for its reads; the report's JSON (the worker writes it when
+  // asked) comes meanwhile, and it is the report shown, not the one on its way.
+  await page.evaluate(() => { window.__hold = true; });
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', projectDir);
+  await page.waitForFunction(() => window.__held.length > 0);
+  assert.deepEqual(rows(await downloadedReport(page)), shown);
+  assert.equal(await page.getAttribute('[data-testid=app]', 'data-busy'), 'true');
+
+  // Asking did not cancel the run: it ends with the project's report.
+  await page.evaluate(() => window.__release());
+  await settled(page, run);
+  assert.equal(await page.locator('[data-testid=error]').count(), 0);
+  assert.equal(await page.inputValue('[data-testid=input-project]'), PROJECT);
+  assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the demo opens on a first visit and matches the scan of its fixture', async () => {
   // The page's demo has its `.git` folders back; so must the scan it is compared with.
   const demoCopy = withGitFolders(demoTree, 'demo-tree');

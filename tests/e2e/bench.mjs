@@ -64,11 +64,15 @@ const { values: options } = parseArgs({
     // Another build of the page (main's dist/, say) to time in the same runs, each of its
     // drops just before the same drop on this one, so that both see the same load.
     baseline: { type: 'string' },
+    // Trace the first run of this build's drops with Chromium's sampling profiler (page and
+    // worker threads), write each trace to artifacts/, and print where the page-owned time
+    // went. Build the page with names for a readable profile (see the README's benchmarks).
+    profile: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (options.help) {
-  console.log('usage: node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64] [--project-share 0.43] [--keep]');
+  console.log('usage: node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64] [--project-share 0.43] [--keep] [--baseline DIST] [--profile]');
   process.exit(0);
 }
 const sizes = options.files.split(',').map((s) => Number(s.replace(/[_\s]/g, ''))).filter((n) => n > 0);
@@ -254,6 +258,7 @@ function installProbe() {
   document.addEventListener('change', (e) => {
     if (b.armed && b.change === null && e.target instanceof HTMLInputElement && e.target.type === 'file') {
       b.change = performance.now();
+      performance.mark('bench-change');
     }
   }, true);
   const check = () => {
@@ -279,6 +284,7 @@ function installProbe() {
       b.painted = null;
     } else if (Number(app.dataset.run) > b.startRun && b.settled === null) {
       b.settled = now;
+      performance.mark('bench-settled');
       b.settledRun = Number(app.dataset.run);
       b.summary = document.querySelector('[data-testid=summary]')?.textContent ?? null;
       b.error = document.querySelector('[data-testid=error]')?.textContent ?? null;
@@ -332,8 +338,95 @@ async function memory(page) {
   return { ...main, workerWasm, blobBytes: main.blobBytes + workerBlobBytes };
 }
 
+/**
+ * Starts tracing `page`'s renderer with V8's sampling profiler (every thread: the page's and
+ * its worker's); `stop()` ends it and resolves to the trace events.
+ */
+async function startTrace(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: {
+      includedCategories: ['disabled-by-default-v8.cpu_profiler', 'blink.user_timing', '__metadata'],
+      excludedCategories: ['*'],
+    },
+  });
+  return {
+    stop: async () => {
+      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await complete;
+      await cdp.detach().catch(() => {});
+      return events;
+    },
+  };
+}
+
+/**
+ * Where the sampled time between the page's `bench-change` and last `bench-settled` marks
+ * went, per thread: the functions with the most self time, and what kind of code they are
+ * (wasm, JS, garbage collection, idle).
+ */
+function profileSummary(events) {
+  const threads = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const mark = (name) => events.filter((e) => e.name === name && e.cat?.includes('user_timing')).map((e) => e.ts);
+  const from = Math.min(...mark('bench-change'));
+  const until = Math.max(...mark('bench-settled'));
+  // Chunks belong to a profile by id; the `Profile` event says which thread it samples.
+  const profiles = new Map();
+  for (const e of events) {
+    if (e.name === 'Profile') {
+      profiles.set(`${e.pid}:${e.id}`, { thread: threads.get(`${e.pid}:${e.tid}`) ?? `tid ${e.tid}`, t: e.args.data.startTime, nodes: new Map(), self: new Map() });
+    }
+  }
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk') continue;
+    const p = profiles.get(`${e.pid}:${e.id}`);
+    if (!p) continue;
+    const data = e.args.data;
+    for (const node of data.cpuProfile?.nodes ?? []) p.nodes.set(node.id, node.callFrame);
+    const samples = data.cpuProfile?.samples ?? [];
+    const deltas = data.timeDeltas ?? [];
+    for (let i = 0; i < samples.length; i++) {
+      p.t += deltas[i] ?? 0;
+      const weight = deltas[i + 1] ?? 0;
+      if (p.t < from || p.t > until || weight <= 0) continue;
+      p.self.set(samples[i], (p.self.get(samples[i]) ?? 0) + weight);
+    }
+  }
+  const out = [];
+  for (const p of profiles.values()) {
+    const byName = new Map();
+    const kinds = new Map();
+    let total = 0;
+    for (const [id, us] of p.self) {
+      const frame = p.nodes.get(id) ?? { functionName: '?' };
+      const name = frame.functionName || `(anonymous ${path.basename(frame.url || '?')}:${frame.lineNumber})`;
+      const kind = name.startsWith('(') ? name.replace(/^\((anonymous).*/, '(js)')
+        : frame.url?.endsWith('.wasm') || /^\$|wasm-function/.test(name) || (frame.url ?? '').includes('wasm://') ? 'wasm' : 'js';
+      byName.set(name, (byName.get(name) ?? 0) + us);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + us);
+      total += us;
+    }
+    if (total === 0) continue;
+    out.push({
+      thread: p.thread,
+      totalMs: total / 1000,
+      kinds: Object.fromEntries([...kinds].sort((a, b) => b[1] - a[1]).map(([k, us]) => [k, us / 1000])),
+      top: [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([name, us]) => [name, us / 1000]),
+    });
+  }
+  return { windowMs: (until - from) / 1000, threads: out };
+}
+
 /** Hands `target` to the input `selector` and waits for the page to settle. */
-async function upload(page, selector, target) {
+async function upload(page, selector, target, traceAs = null) {
+  const trace = traceAs ? await startTrace(page) : null;
   await page.evaluate(() => window.__bench.arm());
   const readBefore = (await memory(page)).blobBytes;
   // Epoch milliseconds on both sides (same machine), for the wait as a person sees it.
@@ -377,7 +470,20 @@ async function upload(page, selector, target) {
     return p ? { ...p } : null;
   });
   const after = await memory(page);
+  let profile = null;
+  if (trace) {
+    const events = await trace.stop();
+    fs.mkdirSync(artifacts, { recursive: true });
+    fs.writeFileSync(path.join(artifacts, `trace-${traceAs}.json`), JSON.stringify({ traceEvents: events }));
+    profile = profileSummary(events);
+    console.error(`  profile ${traceAs}: ${profile.windowMs.toFixed(0)} ms from change to settled`);
+    for (const t of profile.threads) {
+      console.error(`    ${t.thread}: ${t.totalMs.toFixed(0)} ms sampled; ${Object.entries(t.kinds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+      for (const [name, v] of t.top.slice(0, 15)) console.error(`      ${v.toFixed(1).padStart(7)} ms  ${name.slice(0, 110)}`);
+    }
+  }
   return {
+    profile,
     blobBytesRead: after.blobBytes - readBefore,
     jsHeapBytes: after.jsHeap,
     wasmBytes: after.wasm,
@@ -407,10 +513,10 @@ async function freshPage(context, baseUrl) {
   return { page, ...watched };
 }
 
-async function measureFolder(context, baseUrl, tree) {
+async function measureFolder(context, baseUrl, tree, traceAs = null) {
   const { page, errors } = await freshPage(context, baseUrl);
-  const claude = await upload(page, '[data-testid=folder-input]', tree.claude);
-  const project = await upload(page, '[data-testid=folder-input]', tree.project);
+  const claude = await upload(page, '[data-testid=folder-input]', tree.claude, traceAs && `${traceAs}-folder`);
+  const project = await upload(page, '[data-testid=folder-input]', tree.project, traceAs && `${traceAs}-project`);
   const inferred = {
     home: await page.inputValue('[data-testid=input-home]'),
     project: await page.inputValue('[data-testid=input-project]'),
@@ -419,9 +525,9 @@ async function measureFolder(context, baseUrl, tree) {
   return { claude, project, inferred, errors };
 }
 
-async function measureZip(context, baseUrl, zip) {
+async function measureZip(context, baseUrl, zip, traceAs = null) {
   const { page, errors } = await freshPage(context, baseUrl);
-  const claude = await upload(page, '[data-testid=zip-input]', zip);
+  const claude = await upload(page, '[data-testid=zip-input]', zip, traceAs && `${traceAs}-zip`);
   await page.close();
   return { claude, errors };
 }
@@ -471,8 +577,11 @@ async function main() {
       const folder = [];
       const zipped = [];
       const before = { folder: [], zip: [] };
-      for (let r = 0; r < runs; r++) {
-        if (baselineUrl) {
+      const traced = options.profile ? 1 : 0;
+      for (let r = 0; r < runs + traced; r++) {
+        // Traced runs are slower: only the first is traced, and it is left out of the medians.
+        const traceAs = r < traced ? String(tree.files) : null;
+        if (baselineUrl && !traceAs) {
           const f = await measureFolder(context, baselineUrl, tree);
           const z = zip ? await measureZip(context, baselineUrl, zip) : { claude: {}, errors: [] };
           before.folder.push(f);
@@ -483,12 +592,12 @@ async function main() {
             + `; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
           );
         }
-        const f = await measureFolder(context, baseUrl, tree);
-        folder.push(f);
-        const z = zip ? await measureZip(context, baseUrl, zip) : { claude: {}, errors: [] };
-        zipped.push(z);
+        const f = await measureFolder(context, baseUrl, tree, traceAs);
+        const z = zip ? await measureZip(context, baseUrl, zip, traceAs) : { claude: {}, errors: [] };
+        if (!traceAs) folder.push(f);
+        if (!traceAs) zipped.push(z);
         console.error(
-          `  run ${r + 1}: folder setInputFiles ${ms(f.claude.wallMs)} ms, change→settled ${ms(f.claude.changeToSettledMs)} ms`
+          `  run ${r + 1}${traceAs ? ' (traced)' : ''}: folder setInputFiles ${ms(f.claude.wallMs)} ms, change→settled ${ms(f.claude.changeToSettledMs)} ms`
           + ` (+project ${ms(f.project.changeToSettledMs)} ms); zip change→settled ${ms(z.claude.changeToSettledMs)} ms`
           + `; read ${f.claude.filesRead ?? '?'} files / ${z.claude.filesRead ?? '?'} from the zip`
           // The machine may be shared: say how busy it was beside every run.

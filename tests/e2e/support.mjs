@@ -35,6 +35,8 @@ export const chromiumPath = process.env.MEMDIAG_CHROMIUM ?? '/usr/bin/chromium';
 export const chromiumArgs = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  // Extra flags for an experiment by hand (bench.mjs), e.g. `--js-flags=--no-wasm-dynamic-tiering`.
+  ...(process.env.MEMDIAG_CHROMIUM_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 
 /** Serves `dir` on a free port of 127.0.0.1. */

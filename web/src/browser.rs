@@ -156,14 +156,16 @@ fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Saves the report as JSON through a Blob URL: as the worker wrote it (`remote`), or
-/// written here where the page analysed in place.
+/// Saves the report as JSON through a Blob URL: written by the worker when asked (`remote`),
+/// or here where the page analysed in place.
 ///
 /// # Errors
-/// When the browser refuses to make the Blob or the link.
-pub fn download_report(report: &Report, remote: Option<&Remote>) -> Result<(), JsValue> {
+/// When the worker cannot write it, or the browser refuses to make the Blob or the link.
+pub async fn download_report(report: &Report, remote: Option<&Remote>) -> Result<(), JsValue> {
     let json = match remote {
-        Some(remote) => remote.report_json().to_owned(),
+        Some(remote) => remote.report_json().await.map_err(|failure| {
+            JsValue::from_str(&failure.message().unwrap_or_else(|| "cancelled".to_owned()))
+        })?,
         None => report_json_here(report)?,
     };
     let parts = Array::of1(&JsValue::from_str(&json));

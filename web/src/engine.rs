@@ -563,7 +563,7 @@ impl Engine {
     }
 
     /// Adds the folder the folder input gave.
-    pub fn add_folder(&self, files: Vec<File>, current: Inputs) {
+    pub fn add_folder(&self, files: js_sys::Array, current: Inputs) {
         let run = self.next_run();
         self.dispatch.dispatch(Action::RunStarted(run));
         let engine = self.clone();

@@ -15,7 +15,7 @@
 //!   demo is named only, the worker has it compiled in;
 //! - `infer`: guess home, project and OS for these sources (answered with `inferred`);
 //! - `run`: analyse (answered with `progress`, `stat` and `read` messages, then `done`,
-//!   which carries the report [`crate::pack`]ed and as JSON (for Download JSON), the share
+//!   which carries the report [`crate::pack`]ed, the share
 //!   basis as `tree_*` fields for the file view and sharing, the clean-ups each memory
 //!   folder offers, and `phases`, where the run's time went, for the page benchmark);
 //! - `stats`: the answer to a `stat` (`sizes` as a `Float64Array`, `modified` joined by
@@ -29,7 +29,10 @@
 //!   the files the snapshot lacked);
 //! - `share` and `plan`: sanitize a finished analysis for sharing ([`crate::share::answer`])
 //!   or plan a clean-up of it ([`crate::cleanups::answer`]); the message carries the
-//!   analysis as the worker's `done` sent it, so the worker keeps nothing between them.
+//!   analysis as the worker's `done` sent it, so the worker keeps nothing between them;
+//! - `preview` and `report-json`, with a `req` number: lay out a Markdown file, write a
+//!   report (sent back packed) as the JSON Download JSON saves. Answered at once, beside any
+//!   running analysis (`previewed`, `answered`).
 //!
 //! A panic posts `panic` with its text before the wasm traps; the page then ends the worker
 //! and says so, and starts a new one for the next run ([`crate::worker_host`]).
@@ -39,7 +42,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Float64Array, Promise, Uint32Array, Uint8Array};
-use memdiag_core::{Contents, FileEntry, Tree, VPath};
+use memdiag_core::{Contents, Tree, VPath};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -132,6 +135,7 @@ fn handle(data: JsValue) {
         "share" => crate::share::answer(&data),
         "plan" => crate::cleanups::answer(&data),
         "preview" => crate::components::markdown::answer(&data),
+        "report-json" => report_json(&data),
         _ => {}
     }
 }
@@ -159,59 +163,52 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
             tree,
             input: _,
             origins,
-        }) => match serde_json::to_string_pretty(&report) {
-            Ok(json) => {
-                // The page's file view and sharing read only what sharing would keep: every
-                // file the report lists, with its contents, and the folders around them.
-                let started = js_sys::Date::now();
-                let mut basis = memdiag_core::sanitize::basis(&tree, &report);
-                // Sharing keeps a few files the analysis saw by name only (a rule's witnesses):
-                // their sizes are looked up now.
-                let unstatted: Vec<(VPath, (usize, usize))> = basis
-                    .files()
-                    .filter(|(path, _)| tree.is_unstatted(path))
-                    .filter_map(|(path, _)| Some((path.clone(), *origins.get(path)?)))
-                    .collect();
-                if !unstatted.is_empty() {
-                    let places = unstatted.iter().map(|(_, place)| *place).collect();
-                    let stats = stat_through_page(&sources, places).await;
-                    for ((path, _), (size, modified)) in unstatted.iter().zip(stats) {
-                        if let Some(entry) = basis.file(path).cloned() {
-                            basis.insert(
-                                path.clone(),
-                                FileEntry {
-                                    size,
-                                    modified,
-                                    ..entry
-                                },
-                            );
-                        }
-                    }
-                }
-                let (mut fields, transfer) = tree_fields(&basis);
-                let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &basis);
-                fields.push(("cleanups", crate::pack::to_js(&cleanups)));
-                let phases = ingest::last_phases();
-                let timings = object(&[
-                    ("listing_ms", LISTING_MS.with(std::cell::Cell::get).into()),
-                    ("mount_ms", phases.mount_ms.into()),
-                    ("analyze_ms", phases.analyze_ms.into()),
-                    ("read_ms", phases.read_ms.into()),
-                    ("turns", f64::from(phases.turns).into()),
-                    ("stat_ms", phases.stat_ms.into()),
-                    ("statted", f64::from(phases.statted).into()),
-                    ("basis_ms", (js_sys::Date::now() - started).into()),
-                    ("basis_files", (basis.len() as f64).into()),
-                    ("tree_files", (tree.len() as f64).into()),
-                ]);
-                fields.push(("type", "done".into()));
-                fields.push(("report", json.into()));
-                fields.push(("report_packed", crate::pack::to_js(&report)));
-                fields.push(("phases", timings));
-                let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
-            }
-            Err(error) => failed(&error.to_string()),
-        },
+        }) => {
+            // The page's file view and sharing read only what sharing would keep: every
+            // file the report lists, with its contents, and the folders around them.
+            let started = js_sys::Date::now();
+            let basis = memdiag_core::sanitize::basis(&tree, &report);
+            // Sharing keeps a few files the analysis saw by name only (a rule's witnesses,
+            // other projects' memory files). Only a shared copy needs their sizes, so the page
+            // looks them up when it asks about this analysis ([`crate::worker_host::Remote`]),
+            // not before the report shows: for the 30,000-entry `~/.claude` of the page
+            // benchmark that was a round trip through the busy page, 100 ms of every drop.
+            // `tree_unstatted` names them: (place among the basis's files, source, file).
+            let unstatted: Vec<u32> = basis
+                .files()
+                .enumerate()
+                .filter(|(_, (path, _))| tree.is_unstatted(path))
+                .filter_map(|(n, (path, _))| {
+                    let (s, f) = *origins.get(path)?;
+                    Some([n as u32, sources[s].id(), f as u32])
+                })
+                .flatten()
+                .collect();
+            let (mut fields, transfer) = tree_fields(&basis);
+            fields.push((
+                "tree_unstatted",
+                Uint32Array::from(unstatted.as_slice()).into(),
+            ));
+            let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &basis);
+            fields.push(("cleanups", crate::pack::to_js(&cleanups)));
+            let phases = ingest::last_phases();
+            let timings = object(&[
+                ("listing_ms", LISTING_MS.with(std::cell::Cell::get).into()),
+                ("mount_ms", phases.mount_ms.into()),
+                ("analyze_ms", phases.analyze_ms.into()),
+                ("read_ms", phases.read_ms.into()),
+                ("turns", f64::from(phases.turns).into()),
+                ("stat_ms", phases.stat_ms.into()),
+                ("statted", f64::from(phases.statted).into()),
+                ("basis_ms", (js_sys::Date::now() - started).into()),
+                ("basis_files", (basis.len() as f64).into()),
+                ("tree_files", (tree.len() as f64).into()),
+            ]);
+            fields.push(("type", "done".into()));
+            fields.push(("report_packed", crate::pack::to_js(&report)));
+            fields.push(("phases", timings));
+            let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
+        }
         Err(message) => failed(&message),
     }
 }
@@ -455,23 +452,33 @@ async fn shared(data: JsValue) {
                 })
                 .map(|(path, _)| JsValue::from_str(path.as_str()))
                 .collect();
-            match serde_json::to_string_pretty(&report) {
-                Ok(json) => {
-                    // The tree as analysed, for asking about it later (its clean-ups).
-                    let (mut fields, transfer) = tree_fields(&tree);
-                    let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &tree);
-                    fields.push(("cleanups", crate::pack::to_js(&cleanups)));
-                    fields.push(("type", "done".into()));
-                    fields.push(("report", json.into()));
-                    fields.push(("report_packed", crate::pack::to_js(&report)));
-                    fields.push(("missing", missing.into()));
-                    let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
-                }
-                Err(error) => failed(&error.to_string()),
-            }
+            // The tree as analysed, for asking about it later (its clean-ups).
+            let (mut fields, transfer) = tree_fields(&tree);
+            let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &tree);
+            fields.push(("cleanups", crate::pack::to_js(&cleanups)));
+            fields.push(("type", "done".into()));
+            fields.push(("report_packed", crate::pack::to_js(&report)));
+            fields.push(("missing", missing.into()));
+            let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
         }
         Err(message) => failed(&message),
     }
+}
+
+/// Answers a `report-json` request: the report it carries, packed, as pretty-printed JSON
+/// (what Download JSON saves), or why not.
+fn report_json(data: &JsValue) {
+    let report: Option<memdiag_core::report::Report> = crate::pack::from_js(&get(data, "report"));
+    let json = match report.map(|report| serde_json::to_string_pretty(&report)) {
+        Some(Ok(json)) => ("json", json),
+        Some(Err(error)) => ("message", error.to_string()),
+        None => ("message", "the report could not be read back".to_owned()),
+    };
+    post(&[
+        ("type", "answered".into()),
+        ("req", get(data, "req")),
+        (json.0, json.1.into()),
+    ]);
 }
 
 pub(crate) fn failed(message: &str) {

@@ -33,25 +33,100 @@ pub const NO_WORKER: &str = "The analysis worker could not start in this browser
 /// worker is to sanitize it for sharing or plan a clean-up of it, so that the page never
 /// encodes a report or a tree itself.
 pub struct Wire {
-    /// The report as JSON (pretty-printed: the page's Download JSON saves it as it is).
-    pub report_json: String,
     /// The report [`crate::pack`]ed: what the page reads, and hands back to the worker.
     pub report: JsValue,
     /// The `tree_*` fields of the answer (see [`crate::messages::tree_from`]).
     pub tree: JsValue,
     /// The clean-ups each memory folder offers, [`crate::pack`]ed (see [`crate::cleanups`]).
     pub cleanups: JsValue,
+    /// The sizes and dates the tree's fields lack until the worker is first asked about the
+    /// analysis.
+    sizes: RefCell<Sizes>,
+}
+
+/// Where the sizes and dates of a [`Wire`]'s tree stand.
+enum Sizes {
+    /// Not looked up yet: the sources the analysis read, and the files of the tree
+    /// (`tree_unstatted`: place among the tree's files, source id, file index).
+    Pending(Vec<Rc<Source>>, Vec<u32>),
+    /// Being looked up, or looked up: the promise that resolves when done, for every
+    /// question to wait on.
+    Filling(Promise),
+    /// Nothing to look up.
+    Known,
 }
 
 impl Wire {
-    /// The analysis the worker's `done` message describes.
-    fn from_answer(answer: &JsValue) -> Wire {
+    /// The analysis the worker's `done` message describes, made from `sources`.
+    fn from_answer(answer: &JsValue, sources: Vec<Rc<Source>>) -> Wire {
+        let unstatted = get(answer, "tree_unstatted")
+            .dyn_into::<Uint32Array>()
+            .map(|places| places.to_vec())
+            .unwrap_or_default();
         Wire {
-            report_json: text(answer, "report"),
             report: get(answer, "report_packed"),
             tree: answer.clone(),
             cleanups: get(answer, "cleanups"),
+            sizes: RefCell::new(if unstatted.is_empty() {
+                Sizes::Known
+            } else {
+                Sizes::Pending(sources, unstatted)
+            }),
         }
+    }
+
+    /// Looks up the sizes and dates the tree lacks (a shared copy keeps them) and writes them
+    /// into its fields: started by the first question about the analysis, which waits for
+    /// them, as every later one does; the report did not.
+    async fn sizes_known(wire: &Rc<Wire>) {
+        let filling = {
+            let mut sizes = wire.sizes.borrow_mut();
+            match std::mem::replace(&mut *sizes, Sizes::Known) {
+                Sizes::Pending(sources, places) => {
+                    let wire = Rc::clone(wire);
+                    let promise = wasm_bindgen_futures::future_to_promise(async move {
+                        wire.fill_sizes(&sources, &places).await;
+                        Ok(JsValue::UNDEFINED)
+                    });
+                    *sizes = Sizes::Filling(promise.clone());
+                    Some(promise)
+                }
+                Sizes::Filling(promise) => {
+                    *sizes = Sizes::Filling(promise.clone());
+                    Some(promise)
+                }
+                Sizes::Known => None,
+            }
+        };
+        if let Some(promise) = filling {
+            let _ = JsFuture::from(promise).await;
+        }
+    }
+
+    async fn fill_sizes(&self, sources: &[Rc<Source>], places: &[u32]) {
+        let Ok(sizes) = get(&self.tree, "tree_sizes").dyn_into::<js_sys::Float64Array>() else {
+            return;
+        };
+        let modified = text(&self.tree, "tree_modified");
+        let mut dates: Vec<&str> = modified.split('\0').collect();
+        let mut looked_up = Vec::new();
+        for place in places.chunks_exact(3) {
+            let (n, id, index) = (place[0], place[1], place[2] as usize);
+            if let Some(source) = sources.iter().find(|s| s.id() == id) {
+                looked_up.push((n, source.stat(index).await));
+            }
+        }
+        for (n, (size, date)) in &looked_up {
+            sizes.set_index(*n, *size as f64);
+            if let Some(slot) = dates.get_mut(*n as usize) {
+                *slot = date.as_deref().unwrap_or("");
+            }
+        }
+        let _ = js_sys::Reflect::set(
+            &self.tree,
+            &"tree_modified".into(),
+            &dates.join("\0").into(),
+        );
     }
 }
 
@@ -102,9 +177,21 @@ impl Remote {
         }
     }
 
-    /// The report as the worker sent it (pretty-printed JSON).
-    pub fn report_json(&self) -> &str {
-        &self.wire.report_json
+    /// The report as pretty-printed JSON, for Download JSON: the worker writes it when asked,
+    /// not with every report (it was a share of every run's time for a button few press).
+    /// Asked beside any running analysis, never cancelling it.
+    ///
+    /// # Errors
+    /// When the worker dies or cannot read the report back.
+    pub async fn report_json(&self) -> Result<String, Failure> {
+        let answer = self
+            .host
+            .aside("report-json", vec![("report", self.wire.report.clone())])
+            .await?;
+        match get(&answer, "json").as_string() {
+            Some(json) => Ok(json),
+            None => Err(Failure::Message(text(&answer, "message"))),
+        }
     }
 
     /// The clean-ups as the worker sent them ([`crate::pack`]ed).
@@ -117,6 +204,7 @@ impl Remote {
     /// # Errors
     /// A message for a person when the worker cannot answer.
     pub async fn ask(&self, kind: &str, fields: Vec<(&str, JsValue)>) -> Result<JsValue, String> {
+        Wire::sizes_known(&self.wire).await;
         self.host.ask(kind, &self.wire, fields).await
     }
 }
@@ -142,8 +230,8 @@ pub struct Host {
 struct Inner {
     url: String,
     live: Option<Live>,
-    /// The last preview request's number.
-    previews_asked: u32,
+    /// The last request's number beside the job (a preview, the report's JSON).
+    asides_asked: u32,
 }
 
 struct Live {
@@ -151,8 +239,9 @@ struct Live {
     /// The sources whose listing this worker holds.
     known: BTreeSet<u32>,
     job: Option<Job>,
-    /// Preview requests waiting for their answer, by number: they run beside the job.
-    previews: BTreeMap<u32, js_sys::Function>,
+    /// Requests beside the job (previews, the report's JSON) waiting for their answer, by
+    /// number.
+    asides: BTreeMap<u32, js_sys::Function>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -174,7 +263,7 @@ impl Host {
             inner: Rc::new(RefCell::new(Inner {
                 url,
                 live: None,
-                previews_asked: 0,
+                asides_asked: 0,
             })),
         };
         let started = host.start_worker(&host.inner.borrow().url).ok();
@@ -220,9 +309,11 @@ impl Host {
             ("inputs", inputs_message(inputs)),
             ("today", today.into()),
         ]);
-        let answer = self.job(sources, Some(Rc::new(progress)), message).await?;
+        let answer = self
+            .job(sources.clone(), Some(Rc::new(progress)), message)
+            .await?;
         let started = js_sys::Date::now();
-        let wire = Wire::from_answer(&answer);
+        let wire = Wire::from_answer(&answer, sources);
         let done = (report_of(&wire)?, tree_from(&answer), wire);
         // Where the run's time went, for the page benchmark (tests/e2e/bench.mjs).
         let phases = get(&answer, "phases");
@@ -261,7 +352,7 @@ impl Host {
             .dyn_into::<Array>()
             .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
             .unwrap_or_default();
-        let wire = Wire::from_answer(&answer);
+        let wire = Wire::from_answer(&answer, Vec::new());
         Ok((report_of(&wire)?, missing, wire))
     }
 
@@ -381,29 +472,42 @@ impl Host {
     /// # Errors
     /// When the worker dies (the message says why).
     pub async fn preview(&self, source: &str) -> Result<Array, Failure> {
+        let answer = self
+            .aside("preview", vec![("source", source.into())])
+            .await?;
+        Ok(get(&answer, "pieces").dyn_into().unwrap_or_default())
+    }
+
+    /// Asks the worker `kind` with `fields` beside any running job, never cancelling it (the
+    /// worker answers at once, between the job's turns, with `answered` and the same `req`);
+    /// when a newer job replaces the worker, it asks the new one.
+    ///
+    /// # Errors
+    /// When the worker dies (the message says why).
+    async fn aside(&self, kind: &str, fields: Vec<(&str, JsValue)>) -> Result<JsValue, Failure> {
         loop {
             let mut resolve_slot = None;
             let promise = Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
             let resolve = resolve_slot.expect("a promise calls its executor at once");
             {
                 let mut inner = self.inner.borrow_mut();
-                inner.previews_asked += 1;
-                let req = inner.previews_asked;
+                inner.asides_asked += 1;
+                let req = inner.asides_asked;
                 let live = self.live(&mut inner)?;
-                live.previews.insert(req, resolve);
-                let message = object(&[
-                    ("type", "preview".into()),
+                live.asides.insert(req, resolve);
+                let mut all = vec![
+                    ("type", JsValue::from_str(kind)),
                     ("req", f64::from(req).into()),
-                    ("source", source.into()),
-                ]);
-                if let Err(error) = live.worker.post_message(&message) {
-                    live.previews.remove(&req);
+                ];
+                all.extend(fields.iter().cloned());
+                if let Err(error) = live.worker.post_message(&object(&all)) {
+                    live.asides.remove(&req);
                     return Err(Failure::Crashed(crate::browser::js_message(&error)));
                 }
             }
             let answer = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
             match text(&answer, "type").as_str() {
-                "previewed" => return Ok(get(&answer, "pieces").dyn_into().unwrap_or_default()),
+                "answered" | "previewed" => return Ok(answer),
                 "cancelled" => continue,
                 _ => return Err(Failure::Crashed(text(&answer, "message"))),
             }
@@ -449,7 +553,7 @@ impl Host {
             worker,
             known: BTreeSet::new(),
             job: None,
-            previews: BTreeMap::new(),
+            asides: BTreeMap::new(),
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -457,12 +561,12 @@ impl Host {
 }
 
 impl Live {
-    /// Ends the worker, answering its job (if any) and its waiting previews with `answer`.
+    /// Ends the worker, answering its job (if any) and its waiting asides with `answer`.
     fn end(self, answer: &JsValue) {
         let Live {
             worker,
             job,
-            previews,
+            asides,
             _on_message,
             _on_error,
             ..
@@ -477,7 +581,7 @@ impl Live {
         if let Some(job) = job {
             let _ = job.resolve.call1(&JsValue::NULL, answer);
         }
-        for resolve in previews.into_values() {
+        for resolve in asides.into_values() {
             let _ = resolve.call1(&JsValue::NULL, answer);
         }
     }
@@ -515,9 +619,11 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 wasm_bindgen_futures::spawn_local(answer_stat(worker, sources, data));
             }
         }
-        "previewed" => {
+        // A preview answers `previewed` (components::markdown), anything else beside the job
+        // `answered`.
+        "answered" | "previewed" => {
             let req = number(&data, "req") as u32;
-            if let Some(resolve) = live.previews.remove(&req) {
+            if let Some(resolve) = live.asides.remove(&req) {
                 drop(guard);
                 let _ = resolve.call1(&JsValue::NULL, &data);
             }
@@ -556,30 +662,26 @@ fn died(inner: &Weak<RefCell<Inner>>, from: &Worker, detail: &str) {
 }
 
 /// Reads the files a `read` message names from the page's sources and answers it.
+///
+/// Every read starts at once: the browser reads files away from the main thread, and read one
+/// after the other each waited for the last to come back (the project drop of the page
+/// benchmark reads 150 files).
 async fn answer_read(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
-    let items = get(&data, "items")
-        .dyn_into::<Uint32Array>()
-        .map(|items| items.to_vec())
-        .unwrap_or_default();
-    let results = Array::new();
-    let transfer = Array::new();
-    for pair in items.chunks_exact(2) {
-        let (id, index) = (pair[0], pair[1] as usize);
-        let contents = match sources.iter().find(|s| s.id() == id) {
+    let results = each_file(&sources, &data, |source, index| async move {
+        let contents = match source {
             Some(source) if index < source.files.len() => source.read(index).await,
             _ => Err("the page no longer holds this file".to_owned()),
         };
         match contents {
-            Ok(bytes) => {
-                let buffer = Uint8Array::from(bytes.as_slice()).buffer();
-                transfer.push(&buffer);
-                results.push(&buffer);
-            }
-            Err(message) => {
-                results.push(&JsValue::from_str(&message));
-            }
+            Ok(bytes) => Uint8Array::from(bytes.as_slice()).buffer().into(),
+            Err(message) => JsValue::from_str(&message),
         }
-    }
+    })
+    .await;
+    let transfer: Array = results
+        .iter()
+        .filter(|value| value.is_instance_of::<js_sys::ArrayBuffer>())
+        .collect();
     let answer = object(&[
         ("type", "contents".into()),
         ("req", get(&data, "req")),
@@ -589,25 +691,26 @@ async fn answer_read(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
 }
 
 /// Looks up the sizes and dates a `stat` message names in the page's sources and answers
-/// it: `sizes` as a `Float64Array`, `modified` joined by NUL (empty for none).
+/// it: `sizes` as a `Float64Array`, `modified` joined by NUL (empty for none). The look-ups
+/// start at once, as the reads do (a dropped folder's file is fetched for each).
 async fn answer_stat(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
-    let items = get(&data, "items")
-        .dyn_into::<Uint32Array>()
-        .map(|items| items.to_vec())
-        .unwrap_or_default();
-    let mut sizes = Vec::with_capacity(items.len() / 2);
-    let mut modified = String::new();
-    for (n, pair) in items.chunks_exact(2).enumerate() {
-        let (id, index) = (pair[0], pair[1] as usize);
-        let (size, date) = match sources.iter().find(|s| s.id() == id) {
+    let results = each_file(&sources, &data, |source, index| async move {
+        let (size, date) = match source {
             Some(source) => source.stat(index).await,
             None => (0, None),
         };
+        Array::of2(&(size as f64).into(), &date.unwrap_or_default().into()).into()
+    })
+    .await;
+    let mut sizes = Vec::with_capacity(results.length() as usize);
+    let mut modified = String::new();
+    for (n, pair) in results.iter().enumerate() {
+        let pair: Array = pair.unchecked_into();
         if n > 0 {
             modified.push('\0');
         }
-        modified.push_str(date.as_deref().unwrap_or(""));
-        sizes.push(size as f64);
+        modified.push_str(&pair.get(1).as_string().unwrap_or_default());
+        sizes.push(pair.get(0).as_f64().unwrap_or(0.0));
     }
     let answer = object(&[
         ("type", "stats".into()),
@@ -616,6 +719,33 @@ async fn answer_stat(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
         ("modified", modified.into()),
     ]);
     let _ = worker.post_message(&answer);
+}
+
+/// Runs `each` for every (source id, file index) pair of the message's `items`, all at once,
+/// and gives their answers in the order asked.
+async fn each_file<F, G>(sources: &[Rc<Source>], data: &JsValue, each: F) -> Array
+where
+    F: Fn(Option<Rc<Source>>, usize) -> G,
+    G: std::future::Future<Output = JsValue> + 'static,
+{
+    let items = get(data, "items")
+        .dyn_into::<Uint32Array>()
+        .map(|items| items.to_vec())
+        .unwrap_or_default();
+    let started: Array = items
+        .chunks_exact(2)
+        .map(|pair| {
+            let source = sources.iter().find(|s| s.id() == pair[0]).cloned();
+            let answer = each(source, pair[1] as usize);
+            JsValue::from(wasm_bindgen_futures::future_to_promise(async move {
+                Ok(answer.await)
+            }))
+        })
+        .collect();
+    JsFuture::from(Promise::all(&started))
+        .await
+        .map(JsCast::unchecked_into)
+        .unwrap_or_default()
 }
 
 /// What the page says for a job that gave no answer.

@@ -25,14 +25,16 @@ pub fn TopBar() -> Html {
         let remote = state.loaded.remote.clone();
         let dispatch = state.dispatcher();
         Callback::from(move |_: MouseEvent| {
-            if let Some(report) = &report {
-                if let Err(e) = browser::download_report(report, remote.as_ref()) {
+            let Some(report) = report.clone() else { return };
+            let (remote, dispatch) = (remote.clone(), dispatch.clone());
+            yew::platform::spawn_local(async move {
+                if let Err(e) = browser::download_report(&report, remote.as_ref()).await {
                     dispatch.dispatch(Action::Error(Some(format!(
                         "Could not save the report: {}",
                         browser::js_message(&e)
                     ))));
                 }
-            }
+            });
         })
     };
     let brand = html! {
