@@ -1009,10 +1009,24 @@ fn read_error(error: &JsValue) -> String {
             .to_owned(),
         Some(TIMED_OUT) => format!(
             "the browser did not hand the file over within {} s (Refresh tries again)",
-            f64::from(READ_TIMEOUT.with(std::cell::Cell::get)) / 1000.0
+            seconds(READ_TIMEOUT.with(std::cell::Cell::get))
         ),
         _ => message(error),
     }
+}
+
+/// Milliseconds as seconds, written as `{}` wrote the `f64` quotient (`30`, `0.05`), with
+/// integers only: this was the first-paint wasm's last `{}` of an `f64`, and it alone kept
+/// Rust's float formatting (7 KB gzipped) in it.
+fn seconds(ms: i32) -> String {
+    let whole = ms / 1000;
+    let fraction = (ms % 1000).unsigned_abs();
+    let sign = if ms < 0 && whole == 0 { "-" } else { "" };
+    if fraction == 0 {
+        return format!("{sign}{whole}");
+    }
+    let digits = format!("{fraction:03}");
+    format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
 }
 
 fn is_not_found(error: &JsValue) -> bool {
@@ -1050,7 +1064,19 @@ async fn yield_now() {
 
 #[cfg(test)]
 mod tests {
-    use super::{descend, Descend};
+    use super::{descend, seconds, Descend};
+
+    #[test]
+    fn seconds_read_as_the_float_quotient_did() {
+        for ms in [
+            -1500, -999, -5, 0, 1, 5, 10, 50, 100, 999, 1000, 1001, 1500, 30_000, 30_050,
+        ]
+        .into_iter()
+        .chain([i32::MIN, i32::MAX])
+        {
+            assert_eq!(seconds(ms), format!("{}", f64::from(ms) / 1000.0), "{ms}");
+        }
+    }
 
     #[test]
     fn the_walk_enters_only_what_the_analysis_reads() {

@@ -861,7 +861,7 @@ impl State {
         let Some(report) = self.loaded.report.as_ref() else {
             return Vec::new();
         };
-        let needle = self.nav.filter.trim().to_lowercase();
+        let needle = lowercase(self.nav.filter.trim());
         let shown: Option<Vec<bool>> = (!needle.is_empty()).then(|| {
             let mut shown = vec![false; report.files.len()];
             for (index, row) in report.files.iter().enumerate() {
@@ -1052,17 +1052,34 @@ fn toggle<T: Ord>(set: &mut BTreeSet<T>, value: T) {
 /// load type.
 fn row_matches(row: &FileRow, context: &Context, needle: &str) -> bool {
     let hay = [
-        Some(row.path.to_lowercase()),
-        Some(display_path(row, context).to_lowercase()),
-        row.skill_name.as_ref().map(|s| s.to_lowercase()),
-        row.agent.as_ref().map(|s| s.to_lowercase()),
-        Some(row.load.label().to_lowercase()),
+        Some(lowercase(&row.path)),
+        Some(lowercase(&display_path(row, context))),
+        row.skill_name.as_deref().map(lowercase),
+        row.agent.as_deref().map(lowercase),
+        Some(lowercase(row.load.label())),
     ];
     hay.iter().flatten().any(|h| h.contains(needle))
 }
 
 /// The path a row shows: relative to the project for project files, relative to the memory
 /// folder for auto memory, `~/…` below home, absolute elsewhere.
+/// Text in lower case for the filters, by Unicode's full case mapping. In the browser it is
+/// the browser's own `toLowerCase` (the same mapping, final sigma included): Rust's tables
+/// for it were 12 KB of the first-paint wasm, for two filter fields.
+pub fn lowercase(text: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        if text.is_ascii() {
+            return text.to_ascii_lowercase();
+        }
+        String::from(js_sys::JsString::from(text).to_lower_case())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        text.to_lowercase()
+    }
+}
+
 pub fn display_path(row: &FileRow, context: &Context) -> String {
     shown_path(&row.path, context)
 }

@@ -2642,3 +2642,25 @@ fn the_preview_wire_builds_only_listed_elements_and_attributes() {
     );
     assert_eq!(from_wire(to_wire(&pieces)), pieces);
 }
+
+/// The filters fold case through the browser's `toLowerCase`; it must agree with Rust's
+/// full case mapping, which the native tests use, on the scripts people name files in.
+#[wasm_bindgen_test]
+fn the_browsers_lower_case_is_rusts() {
+    for text in [
+        "CLAUDE.md",
+        "Ünïcödé Straße",
+        "ΟΔΟΣ ΣΑΣ",
+        "İstanbul",
+        "ПРАВИЛА.md",
+        "한국어 메모리",
+        "ＦＵＬＬ",
+        "",
+    ] {
+        assert_eq!(
+            memdiag_web::state::lowercase(text),
+            text.to_lowercase(),
+            "{text}"
+        );
+    }
+}

@@ -102,7 +102,7 @@ pub fn ReadsView(props: &ReadsProps) -> Html {
             filter.set(input.value());
         })
     };
-    let needle = filter.trim().to_lowercase();
+    let needle = crate::state::lowercase(filter.trim());
     let project = props.project.trim().trim_end_matches('/');
     let relative = |path: &str| -> String {
         path.strip_prefix(project)
@@ -113,7 +113,9 @@ pub fn ReadsView(props: &ReadsProps) -> Html {
     let matching: Vec<&String> = props
         .files
         .iter()
-        .filter(|path| needle.is_empty() || relative(path).to_lowercase().contains(&needle))
+        .filter(|path| {
+            needle.is_empty() || crate::state::lowercase(&relative(path)).contains(&needle)
+        })
         .collect();
     let answer = props.report.reads.first();
     let list = if props.files.is_empty() {

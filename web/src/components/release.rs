@@ -122,7 +122,7 @@ pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
                                 });
                                 html! {
                                     <li data-testid="release-row" data-path={change.path.clone()}
-                                        data-kind={format!("{kind:?}").to_lowercase()}>
+                                        data-kind={format!("{kind:?}").to_ascii_lowercase()}>
                                         if let Some(open) = open {
                                             <button class="linkish" onclick={open}>{ change.path.clone() }</button>
                                         } else {
