@@ -15,7 +15,8 @@
 //!   "mounts": ["/home/ahaaa/.claude", …],        // folders the snapshot covers
 //!   "dirs": ["/home/ahaaa/work/shop/.git", …],  // folders that exist with no file kept
 //!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "2026-11-30",
-//!                "text": "…" | "base64": "…" | "entry": "…" | "unreadable": true }, … ],
+//!                "text": "…" | "base64": "…" | "entry": "…" | "unreadable": true,
+//!                "stand_ins": { "xxxxxxxa": "b/c.md" } }, … ],       // when it has any
 //!   "findings": [ { "code": "zip-entry-rejected", "severity": "warning",
 //!                   "path": "…", "line": null }, … ],
 //!   "quoted": { "/home/ahaaa/work/shop/CLAUDE.md": 31, … },   // lengths before renaming
@@ -30,6 +31,12 @@
 //! folders: the growth chart reads no more. Absent optional fields read as null, unknown
 //! fields are ignored, so a later writer may add fields without a new format number; a
 //! change of meaning gets one.
+//!
+//! A file's `stand_ins` name what its text's stand-ins stand for: a renamed import path or
+//! link destination is written at its original's length, so that the text measures the
+//! same, and where the pseudonym has another length it is written as a stand-in of
+//! placeholders ([`Tree::set_stand_ins`]). Each must be the target of a reference the text
+//! holds, and each target a path of bounded length, else the payload is refused as damaged.
 //!
 //! `quoted` and `order` keep what pseudonyms do not: how long a renamed name was where
 //! Claude Code's text quotes it, and the order the original listed a folder's entries in
@@ -490,6 +497,10 @@ struct PayloadFile {
     entry: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     unreadable: bool,
+    /// Reference targets the text writes as stand-ins → the targets they stand for
+    /// ([`Tree::set_stand_ins`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    stand_ins: BTreeMap<String, String>,
 }
 
 /// A finding made while the original tree was read (a rejected zip entry), carried so the
@@ -541,6 +552,12 @@ impl Payload {
                     base64: None,
                     entry: None,
                     unreadable: false,
+                    stand_ins: sanitized
+                        .tree
+                        .stand_ins()
+                        .get(path)
+                        .cloned()
+                        .unwrap_or_default(),
                 };
                 match &file.contents {
                     Contents::Unread => {}
@@ -697,6 +714,10 @@ impl Payload {
             if let Contents::Loaded(bytes) = &contents {
                 budget.check(&at, bytes, limits)?;
             }
+            if !file.stand_ins.is_empty() {
+                check_stand_ins(&at, &contents, &file.stand_ins)?;
+                tree.set_stand_ins(at.clone(), file.stand_ins);
+            }
             let size = match (&contents, file.size) {
                 (Contents::Loaded(bytes), None) => bytes.len() as u64,
                 _ => size,
@@ -764,6 +785,44 @@ impl Payload {
             format: self.format,
         })
     }
+}
+
+/// The longest target a stand-in may stand for, in bytes: a path, far longer than any real.
+const MAX_STAND_IN_TARGET: usize = 4096;
+
+/// Checks a file's stand-ins ([`Tree::set_stand_ins`]): each must be the target of a
+/// reference its text holds, so there are no more of them than its references (the scan is
+/// linear in the text), and each target it stands for a path of bounded length.
+fn check_stand_ins(
+    at: &VPath,
+    contents: &Contents,
+    stand_ins: &BTreeMap<String, String>,
+) -> Result<(), ShareError> {
+    let Contents::Loaded(bytes) = contents else {
+        return Err(ShareError::Corrupt(format!(
+            "{at} has stand-ins but no text"
+        )));
+    };
+    let text = String::from_utf8_lossy(bytes);
+    let written: std::collections::BTreeSet<String> = crate::text::references::scan(&text)
+        .into_iter()
+        .map(|r| r.target)
+        .collect();
+    if let Some(stray) = stand_ins.keys().find(|s| !written.contains(*s)) {
+        return Err(ShareError::Corrupt(format!(
+            "{at} names a stand-in its text does not hold ({} characters)",
+            stray.chars().count()
+        )));
+    }
+    if stand_ins
+        .values()
+        .any(|target| target.len() > MAX_STAND_IN_TARGET || target.contains(char::is_control))
+    {
+        return Err(ShareError::Corrupt(format!(
+            "a stand-in of {at} names no path"
+        )));
+    }
+    Ok(())
 }
 
 /// Gives `tree` the original's order of each folder `order` names, after checking that it is

@@ -4,6 +4,9 @@
 
 use super::*;
 
+/// A range of a text and what the shared text writes there instead.
+pub(super) type Edit = (Range<usize>, String);
+
 /// What a pass of [`Builder::build`] produces.
 pub(super) struct Built {
     pub(super) tree: Tree,
@@ -23,6 +26,8 @@ pub(super) struct Builder<'a> {
     pub(super) options: &'a SanitizeOptions,
     pub(super) namer: &'a Namer<'a>,
     pub(super) warnings: Vec<String>,
+    /// Each shared file's stand-ins ([`Tree::set_stand_ins`]), as its text is written.
+    pub(super) stand_ins: BTreeMap<VPath, BTreeMap<String, String>>,
 }
 
 /// The message a finding made while the original tree was read carries into the share: the
@@ -47,6 +52,7 @@ impl<'a> Builder<'a> {
             options,
             namer,
             warnings: Vec::new(),
+            stand_ins: BTreeMap::new(),
         }
     }
 
@@ -74,7 +80,10 @@ impl<'a> Builder<'a> {
             let Some(shared) = self.shared_path(path.as_str(), true) else {
                 continue;
             };
-            let mut file = self.file(entry, *role, shared.as_str());
+            let mut file = self.file(entry, *role, path, shared.as_str());
+            if let Some(stand_ins) = self.stand_ins.remove(&shared) {
+                out.set_stand_ins(shared.clone(), stand_ins);
+            }
             // The growth chart dates a memory folder's topic file by its modification day when
             // its frontmatter names none; no other file's date is read, so no other is shared.
             let dated = self.report.health.memories.iter().any(|memory| {
@@ -227,7 +236,13 @@ impl<'a> Builder<'a> {
         }
     }
 
-    pub(super) fn file(&mut self, entry: &FileEntry, role: Role, shown: &str) -> FileEntry {
+    pub(super) fn file(
+        &mut self,
+        entry: &FileEntry,
+        role: Role,
+        original: &VPath,
+        shown: &str,
+    ) -> FileEntry {
         let unreadable =
             || Contents::Unreadable("it could not be read when the snapshot was shared".to_owned());
         let (size, contents) = match (&entry.contents, role) {
@@ -236,7 +251,7 @@ impl<'a> Builder<'a> {
             (Contents::Unreadable(_), _) => (entry.size, unreadable()),
             (_, Role::SizeOnly) | (Contents::Unread, _) => (entry.size, Contents::Unread),
             (Contents::Loaded(bytes), Role::Text(kind)) => {
-                let text = self.text_bytes(bytes, &mut |b, s| b.text(s, kind, shown));
+                let text = self.text_bytes(bytes, &mut |b, s| b.text(s, kind, original, shown));
                 // Where a line could not keep its length (the sharer is warned), the size
                 // follows the bytes.
                 let size = (entry.size + text.len() as u64).saturating_sub(bytes.len() as u64);
@@ -346,13 +361,23 @@ impl<'a> Builder<'a> {
         out
     }
 
-    /// The shared text of a Markdown (or any text) file.
+    /// The shared text of a Markdown (or any text) file, `original` in the source tree and
+    /// `shown` in the shared one.
     ///
-    /// Placeholders keep every character's length; what is renamed (reference paths, the
-    /// user name in kept text) takes its pseudonym's length, and each line it stands on gets
-    /// the difference back ([`Builder::keep_line_lengths`]), so that every line, and so every
-    /// figure the analysis takes of the text, measures as before.
-    pub(super) fn text(&mut self, text: &str, kind: FileKind, shown: &str) -> String {
+    /// Placeholders keep every character's length, and what is renamed keeps it too: a
+    /// reference's path is written as its pseudonym where that has the original's length,
+    /// else as a stand-in of the original's length that the shared tree says it stands for
+    /// ([`Tree::set_stand_ins`]); the user name in kept text becomes its pseudonym fitted to
+    /// the name's length. So every line, and every figure the analysis takes of the text,
+    /// measures as before, and no line needs room. Only a frontmatter value renamed to
+    /// another length (a `paths` glob, a `name`) is settled by a placeholder word of the body.
+    pub(super) fn text(
+        &mut self,
+        text: &str,
+        kind: FileKind,
+        original: &VPath,
+        shown: &str,
+    ) -> String {
         let keep_text = self.options.keep_text;
         let mut out: String = text.chars().map(|c| placeholder(c, keep_text)).collect();
         if !keep_text && shown.ends_with("/MEMORY.md") {
@@ -379,47 +404,48 @@ impl<'a> Builder<'a> {
             }
             yaml = block.yaml;
         }
-        let mut edits = self.references(text, shown);
+        let (mut edits, stand_ins) = self.references(text, original);
         if keep_text && !self.options.keep_user_name {
             self.user_name_edits(text, &mut edits);
         }
-        let mut out = self.keep_line_lengths(&out, edits, &yaml, owed, shown);
+        edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+        let mut last = usize::MAX;
+        for (range, shared) in edits {
+            // Every edit keeps its range's length, so the offsets below stay; spans that
+            // overlap (an import inside a link's text running on) keep the earlier's form.
+            if range.end <= last && out.is_char_boundary(range.start) {
+                last = range.start;
+                out.replace_range(range, &shared);
+            }
+        }
+        if owed != 0 {
+            let index = shown.ends_with("/MEMORY.md");
+            out = self.settle(&out, owed, &yaml, index, shown);
+        }
         if let Some(shared) = shared_yaml {
-            // Edits are all below the frontmatter, so its place has not moved.
+            // The body settled the difference, so the frontmatter's place has not moved.
             out.replace_range(yaml.clone(), &shared);
         }
-        self.check_references(text, &out, shown);
+        self.check_references(text, &out, original, &stand_ins, shown);
+        if let Ok(shared) = VPath::new(shown) {
+            self.stand_ins.insert(shared, stand_ins);
+        }
         out
     }
 
-    /// Applies `edits` (ranges of the text, whose placeholder form `out` has the same offsets,
-    /// each with its shared form) and gives each line back the length the edits took from it
-    /// or added: a placeholder word beside the edit grows or shrinks (`xxxx` → `xxxxxxx`),
-    /// else spaces follow the edit, else a word of placeholders does. What a line cannot
-    /// settle itself another line's placeholder word does, except in a memory index, whose
-    /// every line is measured (the caps, the health view's line lengths).
-    pub(super) fn keep_line_lengths(
+    /// Gives the text the length its frontmatter's renamed values took or added (`owed`
+    /// bytes): a placeholder word of the body grows or shrinks (`xxxx` → `xxxxxxx`), from
+    /// the last line up, a one-letter word going whole only when no longer one can pay. A
+    /// memory index, whose every line is measured, is left as it is (the person sharing is
+    /// told).
+    fn settle(
         &mut self,
         out: &str,
-        mut edits: Vec<(Range<usize>, String)>,
-        yaml: &Range<usize>,
         mut owed: i64,
+        yaml: &Range<usize>,
+        index: bool,
         shown: &str,
     ) -> String {
-        if edits.is_empty() && owed == 0 {
-            return out.to_owned();
-        }
-        edits.sort_by_key(|(range, _)| range.start);
-        let mut kept_edits: Vec<(Range<usize>, String)> = Vec::with_capacity(edits.len());
-        for (range, shared) in edits {
-            if kept_edits
-                .last()
-                .is_none_or(|(last, _)| last.end <= range.start)
-            {
-                kept_edits.push((range, shared));
-            }
-        }
-        let index = shown.ends_with("/MEMORY.md");
         // HTML comments are not sent: a letter there must not pay for one outside.
         let mut comments = Vec::new();
         let mut from = 0;
@@ -437,187 +463,32 @@ impl<'a> Builder<'a> {
                 && !comments.iter().any(|c| c.contains(&i))
         };
         let mut lines: Vec<Vec<(u8, bool)>> = Vec::new();
-        // For each line so far, whether a space before its line break counts wherever it
-        // stands: a line of text (not blank, which a stripped comment's blank lines are
-        // taken with) ending outside the frontmatter and every comment, not a skill's
-        // description line, in a file that is not a memory index.
-        let mut spaceable: Vec<bool> = Vec::new();
-        // Where a skill's first line of text below its frontmatter starts: its description
-        // when the frontmatter gives none, trimmed, so a trailing space there does not count.
-        let description_line = shown.ends_with("/SKILL.md").then(|| {
-            let body = frontmatter::locate(out).map_or(0, |block| block.body_offset);
-            let blank: usize = out[body..]
-                .split_inclusive('\n')
-                .take_while(|line| line.trim().is_empty())
-                .map(str::len)
-                .sum();
-            body + blank
-        });
-        let mut edits = kept_edits.into_iter().peekable();
         let mut start = 0;
         for line in out.split_inclusive('\n') {
-            let end = start + line.len();
-            let description = description_line == Some(start);
-            let mut on_line = Vec::new();
-            while let Some(edit) = edits.next_if(|(range, _)| range.start < end) {
-                on_line.push(edit);
-            }
-            // The line as bytes, each marked free when a placeholder letter (`x`) stands
-            // there outside every edit, comment and the frontmatter: those may grow or go.
-            let mut bytes: Vec<(u8, bool)> = Vec::with_capacity(line.len() + 16);
-            let mut at = start;
-            let mut after_edit = 0;
-            // Where the last edit's `#fragment` of placeholders starts: the last resort.
-            let mut last_fragment = None;
-            let mut first_edit = None;
-            let mut change: i64 = 0;
-            for (range, shared) in &on_line {
-                for (i, b) in out.as_bytes()[at..range.start].iter().enumerate() {
-                    bytes.push((*b, free(at + i, *b)));
-                }
-                first_edit.get_or_insert(bytes.len());
-                // A reference's `#fragment` is placeholders like any text: it may grow or go.
-                let fragment = shared
-                    .find('#')
-                    .filter(|_| !self.options.keep_text)
-                    .map(|at| bytes.len() + at + 1);
-                bytes.extend(shared.bytes().map(|b| (b, false)));
-                let end = bytes.len();
-                for byte in &mut bytes[fragment.unwrap_or(end).min(end)..] {
-                    byte.1 = matches!(byte.0, b'x' | b'0');
-                }
-                after_edit = bytes.len();
-                if let Some(at) = fragment.filter(|&at| bytes[at..].iter().any(|b| b.1)) {
-                    last_fragment = Some(at);
-                }
-                change += range.len() as i64 - shared.len() as i64;
-                at = range.end;
-            }
-            for (i, b) in out.as_bytes()[at..end].iter().enumerate() {
-                bytes.push((*b, free(at + i, *b)));
-            }
-            start = end;
-            let takes_space = !index
-                && !description
-                && line.ends_with('\n')
-                && !line.trim().is_empty()
-                && !yaml.contains(&(end - 1))
-                && !comments.iter().any(|c| c.contains(&(end - 1)));
-            if on_line.is_empty() {
-                spaceable.push(takes_space);
-                lines.push(bytes);
-                continue;
-            }
-            let first_edit = first_edit.unwrap_or(0);
-            while change < 0 {
-                // Longer than before: a placeholder word loses a letter, never its last.
-                let Some(i) =
-                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, false)
-                else {
-                    break;
-                };
-                bytes.remove(i);
-                change += 1;
-            }
-            while change < 0 && index {
-                // A memory index settles each line itself: a one-letter placeholder word
-                // goes whole (with a space beside it, where it has one) before the line
-                // may not keep its length.
-                let Some(i) =
-                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, true)
-                else {
-                    break;
-                };
-                bytes.remove(i);
-                change += 1;
-            }
-            if change > 0 {
-                if let Some(i) =
-                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, true)
-                {
-                    let letter = bytes[i];
-                    bytes.splice(i + 1..i + 1, std::iter::repeat_n(letter, change as usize));
-                    change = 0;
-                } else {
-                    let mut at = after_edit;
-                    while bytes.get(at).is_some_and(|b| matches!(b.0, b')' | b'>')) {
-                        at += 1;
-                    }
-                    // Trailing spaces are trimmed where a line ends the text or (in a
-                    // skill) may be its description; elsewhere they count like any other.
-                    // HTML comments are not sent either: text that follows means text
-                    // outside them.
-                    let sent_after = (end..out.len()).any(|i| {
-                        !out.as_bytes()[i].is_ascii_whitespace()
-                            && !comments.iter().any(|c| c.contains(&i))
-                    });
-                    let text_follows = bytes[at..].iter().any(|b| !b.0.is_ascii_whitespace())
-                        || (sent_after && !description);
-                    // One space can also stand inside a link's text or beside a space before
-                    // the edit (not the one after a list marker).
-                    let beside = (1..first_edit).rev().find(|&i| {
-                        bytes[i].0 == b' '
-                            && !bytes[i - 1].0.is_ascii_whitespace()
-                            && !(i == 1 && matches!(bytes[0].0, b'-' | b'*' | b'+'))
-                    });
-                    let inside = bytes[..first_edit].iter().rposition(|b| b.0 == b']');
-                    // Trailing spaces would be trimmed where a line ends a text or gives a
-                    // skill its description: there a word of placeholders, a space before
-                    // it, and one letter owed to another line when only one was missing.
-                    let (filler, count) = if text_follows {
-                        (b' ', change)
-                    } else if let (1, Some(i)) = (change, inside.or(beside)) {
-                        at = i;
-                        (b' ', 1)
-                    } else if let (1, Some(j)) = (change, spaceable.iter().rposition(|&s| s)) {
-                        // A line of text above, which this one follows, ends in a space.
-                        let line = &mut lines[j];
-                        let mut at = line.len() - 1;
-                        if at > 0 && line[at - 1].0 == b'\r' {
-                            at -= 1;
-                        }
-                        line.insert(at, (b' ', false));
-                        spaceable[j] = false;
-                        (b' ', 0)
-                    } else {
-                        bytes.insert(at, (b' ', false));
-                        at += 1;
-                        let count = (change - 1).max(1);
-                        change -= 1 + count;
-                        (b'x', count)
-                    };
-                    bytes.splice(at..at, std::iter::repeat_n((filler, false), count as usize));
-                    if filler == b' ' {
-                        change = 0;
-                    }
-                }
-            }
-            owed += change;
-            spaceable.push(takes_space);
-            lines.push(bytes);
+            let bytes = line
+                .bytes()
+                .enumerate()
+                .map(|(i, b)| (b, free(start + i, b)));
+            lines.push(bytes.collect());
+            start += line.len();
         }
-        // What lines could not settle: another line's placeholder word pays it.
-        if !index {
-            // From the end: a skill's first body line can be its description.
-            // A one-letter placeholder word goes whole only when no longer word can pay.
-            'settle: while owed != 0 {
-                for whole_words in [false, true] {
-                    for bytes in lines.iter_mut().rev() {
-                        let found = nearest(bytes, 0, 0, owed > 0 || whole_words);
-                        if let Some(i) = found {
-                            if owed > 0 {
-                                bytes.insert(i + 1, bytes[i]);
-                                owed -= 1;
-                            } else {
-                                bytes.remove(i);
-                                owed += 1;
-                            }
-                            continue 'settle;
+        'settle: while owed != 0 && !index {
+            for whole_words in [false, true] {
+                // From the end: a skill's first body line can be its description.
+                for bytes in lines.iter_mut().rev() {
+                    if let Some(i) = free_letter(bytes, owed > 0 || whole_words) {
+                        if owed > 0 {
+                            bytes.insert(i + 1, bytes[i]);
+                            owed -= 1;
+                        } else {
+                            bytes.remove(i);
+                            owed += 1;
                         }
+                        continue 'settle;
                     }
                 }
-                break;
             }
+            break;
         }
         if owed != 0 && !self.namer.collecting() {
             self.warnings.push(format!(
@@ -629,12 +500,12 @@ impl<'a> Builder<'a> {
         String::from_utf8(bytes)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
-
     /// With the text kept, the user name is still replaced wherever it is written (in any
-    /// case, inside longer words too), by its pseudonym. A name of one or two letters, or one
+    /// case, inside longer words too), by its pseudonym fitted to the name's length (cut, or
+    /// followed by `x`s), so that the text measures as before. A name of one or two letters, or one
     /// that is a word the analysis reads, is left: replacing every `al` or every `project`
     /// would change what the text means to the analysis.
-    pub(super) fn user_name_edits(&mut self, text: &str, edits: &mut Vec<(Range<usize>, String)>) {
+    pub(super) fn user_name_edits(&mut self, text: &str, edits: &mut Vec<Edit>) {
         let user = VPath::new(&self.input.home)
             .map(|home| home.file_name().to_ascii_lowercase())
             .unwrap_or_default();
@@ -663,29 +534,86 @@ impl<'a> Builder<'a> {
             if edits.iter().any(|(r, _)| r.start < end && at < r.end) {
                 continue;
             }
-            edits.push((at..end, self.namer.name(&text[at..end])));
+            let written = &text[at..end];
+            edits.push((at..end, fitted(&self.namer.name(written), written)));
         }
     }
 
     /// The shared form of every import path and local link destination of the text, where
-    /// the scanner found it written: the shared path of what it points to.
-    pub(super) fn references(&mut self, text: &str, _shown: &str) -> Vec<(Range<usize>, String)> {
+    /// the scanner found it written (the path of what it points to, at the length written),
+    /// and the stand-ins among them with the shared targets they stand for.
+    pub(super) fn references(
+        &mut self,
+        text: &str,
+        original: &VPath,
+    ) -> (Vec<Edit>, BTreeMap<String, String>) {
+        let counted = self.counted_references(text, original);
         let mut edits = Vec::new();
-        for reference in self.counted_references(text) {
+        // What each reference is written as when its pseudonym keeps the length; the rest
+        // get stand-ins that must differ from every target written in the file.
+        let mut pending = Vec::new();
+        let mut taken: BTreeSet<String> = BTreeSet::new();
+        for (reference, target) in &counted {
             let written = &text[reference.span.clone()];
+            let shared_target = self.namer.file(target);
+            let stands_in = target != &reference.target;
             let shared = match reference.kind {
-                ReferenceKind::Import => self.import_path(written),
-                ReferenceKind::Link => self.link_destination(written),
+                _ if stands_in => None,
+                ReferenceKind::Import => Some(self.import_path(written)),
+                ReferenceKind::Link => Some(self.link_destination(written)),
             };
-            edits.push((reference.span.clone(), shared));
+            match shared.filter(|shared| length_of(shared) == length_of(written)) {
+                Some(shared) => {
+                    taken.insert(shared_target);
+                    edits.push((reference.span.clone(), shared));
+                }
+                None => pending.push((reference, shared_target)),
+            }
         }
-        edits
+        // A reference the analysis does not count is written as placeholders (or as it
+        // is, with the text kept): no stand-in may read as one.
+        for reference in references::scan(text) {
+            taken.insert(text_placeholder(&reference.target, self.options.keep_text));
+            taken.insert(reference.target);
+        }
+        let mut stand_ins: BTreeMap<String, String> = BTreeMap::new();
+        for (reference, shared_target) in pending {
+            let written = &text[reference.span.clone()];
+            // An import whose path ends in punctuation never loads: its stand-in ends so.
+            let last = (reference.kind == ReferenceKind::Import)
+                .then(|| reference.target.chars().next_back())
+                .flatten()
+                .filter(|_| reference.trailing_punctuation);
+            let reused = stand_ins.iter().find(|(stand_in, target)| {
+                **target == shared_target && length_of(stand_in) == length_of(written)
+            });
+            let stand_in = match reused {
+                Some((stand_in, _)) => Some(stand_in.clone()),
+                None => (1..)
+                    .map_while(|n| stand_in(written, last, n))
+                    .find(|s| !taken.contains(s) && !stand_ins.contains_key(s)),
+            };
+            match stand_in {
+                Some(stand_in) => {
+                    stand_ins.insert(stand_in.clone(), shared_target);
+                    edits.push((reference.span.clone(), stand_in));
+                }
+                // (A path too short to number its stand-in: `check_references` tells.)
+                None => edits.push((reference.span.clone(), text_placeholder(written, false))),
+            }
+        }
+        (edits, stand_ins)
     }
 
-    /// The references of a text the analysis counts. An `@word` without an extension that
-    /// names no file is no import to the analysis (a handle, a package name): it is text
-    /// like any other, and becomes placeholders.
-    pub(super) fn counted_references(&self, text: &str) -> Vec<references::RawReference> {
+    /// The references of a text the analysis counts, each with the target it names (a
+    /// stand-in's, when the text is a shared snapshot's). An `@word` without an extension
+    /// that names no file is no import to the analysis (a handle, a package name): it is
+    /// text like any other, and becomes placeholders.
+    pub(super) fn counted_references(
+        &self,
+        text: &str,
+        original: &VPath,
+    ) -> Vec<(references::RawReference, String)> {
         let existing: BTreeSet<&str> = self
             .report
             .files
@@ -694,26 +622,46 @@ impl<'a> Builder<'a> {
             .filter(|r| r.exists)
             .map(|r| r.target.as_str())
             .collect();
-        let counts = |r: &references::RawReference| {
-            r.kind == ReferenceKind::Link
-                || references::has_extension(&r.target)
-                || existing.contains(r.target.as_str())
-        };
-        references::scan(text).into_iter().filter(counts).collect()
+        references::scan(text)
+            .into_iter()
+            .map(|r| {
+                let target = self.tree.stand_in_target(original, &r.target);
+                let target = target.unwrap_or(&r.target).to_owned();
+                (r, target)
+            })
+            .filter(|(r, target)| {
+                r.kind == ReferenceKind::Link
+                    || references::has_extension(target)
+                    || existing.contains(target.as_str())
+            })
+            .collect()
     }
 
     /// Checks that the shared text scans to the renamed references, on the same lines.
-    pub(super) fn check_references(&mut self, text: &str, out: &str, shown: &str) {
+    pub(super) fn check_references(
+        &mut self,
+        text: &str,
+        out: &str,
+        original: &VPath,
+        stand_ins: &BTreeMap<String, String>,
+        shown: &str,
+    ) {
         if self.namer.collecting() {
             return;
         }
-        let expected = self.counted_references(text);
+        let expected = self.counted_references(text, original);
         let renamed: BTreeSet<String> = expected
             .iter()
-            .map(|e| self.namer.file(&e.target))
+            .map(|(_, target)| self.namer.file(target))
             .collect();
         let shared: Vec<_> = references::scan(out)
             .into_iter()
+            .map(|mut r| {
+                if let Some(target) = stand_ins.get(&r.target) {
+                    r.target = target.clone();
+                }
+                r
+            })
             .filter(|r| {
                 r.kind == ReferenceKind::Link
                     || references::has_extension(&r.target)
@@ -721,11 +669,12 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let same = shared.len() == expected.len()
-            && shared.iter().zip(&expected).all(|(s, e)| {
+            && shared.iter().zip(&expected).all(|(s, (e, target))| {
                 s.kind == e.kind
                     && s.line == e.line
+                    && s.span == e.span
                     && s.trailing_punctuation == e.trailing_punctuation
-                    && s.target == self.namer.file(&e.target)
+                    && s.target == self.namer.file(target)
             });
         if !same {
             self.warnings.push(format!(
@@ -734,7 +683,6 @@ impl<'a> Builder<'a> {
             ));
         }
     }
-
     /// The shared form of an import path as written (after its `@`): the path renamed, an
     /// escaped space kept escaped, a `#fragment` replaced like text.
     pub(super) fn import_path(&mut self, written: &str) -> String {
@@ -866,29 +814,63 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The free placeholder letter nearest an edit: after `after`, else before `before`; to
-/// shrink (`grow` false), only one with a free neighbour, so that no word loses its last.
-fn nearest(bytes: &[(u8, bool)], after: usize, before: usize, grow: bool) -> Option<usize> {
-    let usable = |i: usize| {
+/// `shared` fitted to `written`'s length: cut, or followed by `x`s; a stand-in of that
+/// length ([`QuotedLength::stand_in`]) where characters of other widths make that miss.
+fn fitted(shared: &str, written: &str) -> String {
+    let length = length_of(written);
+    let mut out: String = shared.chars().take(written.chars().count()).collect();
+    while out.len() < written.len() {
+        out.push('x');
+    }
+    if length_of(&out) == length {
+        out
+    } else {
+        length.stand_in()
+    }
+}
+
+/// The first placeholder letter of a line that may grow, or go (`grow` false: only one with
+/// a free neighbour, so that no word loses its last).
+fn free_letter(bytes: &[(u8, bool)], grow: bool) -> Option<usize> {
+    (0..bytes.len()).find(|&i| {
         bytes[i].1 && (grow || (i > 0 && bytes[i - 1].1) || bytes.get(i + 1).is_some_and(|b| b.1))
-    };
-    (after..bytes.len())
-        .find(|&i| usable(i))
-        .or_else(|| (0..before.min(bytes.len())).rev().find(|&i| usable(i)))
+    })
 }
 
-/// [`nearest`], else a letter of the last edit's `#fragment` (placeholders too, inside the
-/// edit), so that a line whose only words are in references still settles.
-fn nearest_or_fragment(
-    bytes: &[(u8, bool)],
-    after: usize,
-    before: usize,
-    fragment: Option<usize>,
-    grow: bool,
-) -> Option<usize> {
-    nearest(bytes, after, before, grow).or_else(|| nearest(bytes, fragment?, fragment?, grow))
+/// The `n`-th stand-in (from 1) for a reference written as `written`: every ASCII character
+/// an `x`, every other its placeholder (so it measures as `written` does in bytes,
+/// characters, UTF-16 units and columns), `last` kept at the end (an import's trailing
+/// punctuation), and `n` written in letters over the last `x`s so that stand-ins differ.
+/// `None` when `written` has too few ASCII characters to number `n`.
+pub(super) fn stand_in(written: &str, last: Option<char>, n: usize) -> Option<String> {
+    let mut chars: Vec<char> = written
+        .chars()
+        .map(|c| {
+            if c.is_ascii() {
+                'x'
+            } else {
+                placeholder(c, false)
+            }
+        })
+        .collect();
+    let mut end = chars.len();
+    if let Some(last) = last.filter(char::is_ascii) {
+        if chars.last() == Some(&'x') {
+            *chars.last_mut()? = last;
+            end -= 1;
+        }
+    }
+    // The letters but `x`, counting from `a`: 25 values a place.
+    const DIGITS: &[u8; 25] = b"abcdefghijklmnopqrstuvwyz";
+    let mut rest = n;
+    let mut at = end;
+    while rest > 0 {
+        at = chars[..at].iter().rposition(|&c| c == 'x')?;
+        chars[at] = char::from(DIGITS[(rest - 1) % 25]);
+        rest = (rest - 1) / 25;
+    }
+    Some(chars.into_iter().collect())
 }
-
 /// How a name measures where Claude Code quotes it.
 pub(super) fn length_of(name: &str) -> QuotedLength {
     QuotedLength {

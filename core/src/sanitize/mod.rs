@@ -84,15 +84,20 @@
 //! `keep_user_name` (a user named like a well-known name, `claude`, stays).
 //!
 //! Where Claude Code's own text quotes a renamed name, its original length travels as a
-//! figure (`Tree::set_quoted`); where a file's text holds one (an import, a link), the line
-//! gives the difference back to placeholders (`Builder::keep_line_lengths`). There is no
-//! fallback that keeps names' shapes: when a figure still cannot be kept (a line with no
-//! room), [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a
-//! sentence in [`Sanitized::warnings`] tell the person sharing before anything is sent.
+//! figure (`Tree::set_quoted`). Where a file's text holds one (an import, a link), it is
+//! written at the length the original was written at, so that no line needs room: as its
+//! pseudonym where that has the length, else as a stand-in of placeholders (`@xxxxxxxa`,
+//! numbered in letters so that the file's stand-ins differ from each other and from every
+//! other target it writes), whose target the shared tree carries per file
+//! ([`Tree::set_stand_ins`]; discovery resolves through it). A frontmatter value renamed to
+//! another length (a `paths` glob, a `name`) is settled by a placeholder word of the body.
+//! There is no fallback that keeps names' shapes: when a figure still cannot be kept,
+//! [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a sentence in
+//! [`Sanitized::warnings`] tell the person sharing before anything is sent.
 //!
-//! With `keep_text`, contents stay as written, except the reference paths and names above,
-//! which follow the pseudonyms, and the user name, replaced wherever it is written unless
-//! `keep_user_name`. Of files' modification times only the day of a memory folder's files
+//! With `keep_text`, contents stay as written, except the reference paths above, which
+//! follow the pseudonyms (or stand-ins), and the user name, replaced wherever it is written
+//! unless `keep_user_name` by its pseudonym fitted to its length (cut, or followed by `x`s). Of files' modification times only the day of a memory folder's files
 //! stays: the growth view counts days, and reads no other file's date.
 
 use std::cell::RefCell;
@@ -407,6 +412,9 @@ pub fn basis(tree: &Tree, report: &Report) -> Tree {
     }
     // A shared snapshot shared again keeps its original's lengths and order.
     out.set_quoted(tree.quoted_lengths().clone());
+    for (file, stand_ins) in tree.stand_ins() {
+        out.set_stand_ins(file.clone(), stand_ins.clone());
+    }
     for (dir, names) in tree.orders() {
         out.set_order(dir.clone(), names.to_vec());
     }
