@@ -558,7 +558,7 @@ impl Discovery<'_> {
                     };
                     row.loaded = Some(measure(&loaded));
                 }
-                if let Some(fm) = frontmatter::parse(&text) {
+                if let Some(fm) = self.parse_frontmatter(path, &text) {
                     if let Some(error) = &fm.error {
                         self.diagnostics.push(Diagnostic::new(
                             Code::InvalidFrontmatter,
@@ -613,9 +613,21 @@ impl Discovery<'_> {
 
     fn frontmatter_of(&mut self, path: &VPath) -> Option<Frontmatter> {
         match self.text(path) {
-            Text::Ready(text) => frontmatter::parse(&text).filter(|fm| fm.error.is_none()),
+            Text::Ready(text) => self
+                .parse_frontmatter(path, &text)
+                .filter(|fm| fm.error.is_none()),
             _ => None,
         }
+    }
+
+    /// The frontmatter of `path`'s text, where a shared snapshot writes a renamed value as a
+    /// stand-in of the original's length, read as what it stands for (`Tree::set_stand_ins`).
+    fn parse_frontmatter(&self, path: &VPath, text: &str) -> Option<Frontmatter> {
+        let mut fm = frontmatter::parse(text)?;
+        if self.tree.stand_ins().contains_key(path) {
+            fm.map_strings(&|value| self.tree.stand_in_target(path, value).map(str::to_owned));
+        }
+        Some(fm)
     }
 
     // ----- reading ----------------------------------------------------------------------

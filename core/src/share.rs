@@ -35,8 +35,10 @@
 //! A file's `stand_ins` name what its text's stand-ins stand for: a renamed import path or
 //! link destination is written at its original's length, so that the text measures the
 //! same, and where the pseudonym has another length it is written as a stand-in of
-//! placeholders ([`Tree::set_stand_ins`]). Each must be the target of a reference the text
-//! holds, and each target a path of bounded length, else the payload is refused as damaged.
+//! placeholders ([`Tree::set_stand_ins`]); so is a renamed frontmatter value (a `paths`
+//! glob, a skill's `name`). Each must be the target of a reference the text holds or a
+//! string of its frontmatter, and each target of bounded length, else the payload is
+//! refused as damaged.
 //!
 //! `quoted` and `order` keep what pseudonyms do not: how long a renamed name was where
 //! Claude Code's text quotes it, and the order the original listed a folder's entries in
@@ -791,8 +793,9 @@ impl Payload {
 const MAX_STAND_IN_TARGET: usize = 4096;
 
 /// Checks a file's stand-ins ([`Tree::set_stand_ins`]): each must be the target of a
-/// reference its text holds, so there are no more of them than its references (the scan is
-/// linear in the text), and each target it stands for a path of bounded length.
+/// reference its text holds or a string of its frontmatter, so there are no more of them
+/// than those (the scan is linear in the text), and each target it stands for a path or
+/// name of bounded length.
 fn check_stand_ins(
     at: &VPath,
     contents: &Contents,
@@ -804,10 +807,21 @@ fn check_stand_ins(
         )));
     };
     let text = String::from_utf8_lossy(bytes);
-    let written: std::collections::BTreeSet<String> = crate::text::references::scan(&text)
-        .into_iter()
-        .map(|r| r.target)
-        .collect();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let written = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    // The frontmatter was checked against the caps before (`Budget::check`).
+    if let Some(mut fm) = crate::text::frontmatter::parse(text) {
+        fm.map_strings(&|value| {
+            written.borrow_mut().insert(value.to_owned());
+            None
+        });
+    }
+    let mut written = written.into_inner();
+    written.extend(
+        crate::text::references::scan(text)
+            .into_iter()
+            .map(|r| r.target),
+    );
     if let Some(stray) = stand_ins.keys().find(|s| !written.contains(*s)) {
         return Err(ShareError::Corrupt(format!(
             "{at} names a stand-in its text does not hold ({} characters)",

@@ -468,9 +468,9 @@ fn check_told(what: &str, shared: &Sanitized) {
     );
 }
 
-/// No renamed name keeps its first letter: each renamed part of a shared path starts with
-/// another letter than the original part at its place (parts of one letter or digit may
-/// keep their length, never their letter).
+/// No renamed name keeps its first letter or its length: each renamed part of a shared path
+/// starts with another letter than the original part at its place, and every renamed part
+/// of one class (led by a digit, led by a letter) has one width, whatever the originals'.
 #[track_caller]
 fn check_no_shapes(what: &str, shared: &Sanitized) {
     let runs = |s: &str| -> Vec<String> {
@@ -479,6 +479,8 @@ fn check_no_shapes(what: &str, shared: &Sanitized) {
             .map(str::to_ascii_lowercase)
             .collect()
     };
+    // Class (led by a digit) → the widths of its pseudonyms, with an example of each.
+    let mut widths: BTreeMap<bool, BTreeMap<usize, String>> = BTreeMap::new();
     for (original, to) in &shared.paths {
         let (a, b) = (runs(original), runs(to));
         if a.len() != b.len() {
@@ -491,8 +493,21 @@ fn check_no_shapes(what: &str, shared: &Sanitized) {
                     y.as_bytes()[0],
                     "{what}: {original} is shared as {to}: a renamed part keeps its first letter"
                 );
+                let class = x.as_bytes()[0].is_ascii_digit();
+                (widths.entry(class).or_default())
+                    .entry(y.len())
+                    .or_insert_with(|| format!("{x} → {y}"));
             }
         }
+    }
+    for (digits, seen) in widths {
+        assert!(
+            seen.len() == 1,
+            "{what}: pseudonyms led by a {} have {} widths: {:?}",
+            if digits { "digit" } else { "letter" },
+            seen.len(),
+            seen.values().collect::<Vec<_>>()
+        );
     }
 }
 
@@ -719,6 +734,13 @@ fn check_file(fixture: &str, options: SanitizeOptions, path: &str, expected: &st
     let report = fixture.analyze();
     let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
     check_invariant(path, &report, &shared);
+    let (to, text) = shared_text(&shared, path);
+    assert_text(&format!("//- {to}\n{text}"), expected);
+}
+
+/// The shared path and text of the file at the original `path`.
+#[track_caller]
+fn shared_text(shared: &Sanitized, path: &str) -> (String, String) {
     let to = shared
         .paths
         .get(path)
@@ -727,8 +749,7 @@ fn check_file(fixture: &str, options: SanitizeOptions, path: &str, expected: &st
     let Contents::Loaded(bytes) = &file.contents else {
         panic!("{path} carries no contents")
     };
-    let actual = format!("//- {to}\n{}", String::from_utf8_lossy(bytes));
-    assert_text(&actual, expected);
+    (to.clone(), String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// Names kept, text replaced: shows the text rewriting with the paths readable.
@@ -852,6 +873,28 @@ fn a_line_without_room_keeps_every_figure() {
         - [payments](xxxxxxxxxxa) @f.md, bxxxx
         "#,
     );
+    // Thirty rules make every counter led by a letter two letters wide: the one-letter
+    // names `q` grow, where a file that is one import and a rule's one-glob frontmatter have
+    // no room. Each is written as a stand-in of its length.
+    let mut many = String::from(
+        "//@ project=/home/alice/shop\n//- /home/alice/shop/CLAUDE.md\n@q.md\n\
+         //- /home/alice/shop/q.md\nQ.\n//- /home/alice/shop/.claude/rules/q.md\n\
+         ---\npaths: q/*.ts\n---\nR.\n//- /home/alice/shop/q/a.ts\nx\n",
+    );
+    for i in 0..30 {
+        many.push_str(&format!(
+            "//- /home/alice/shop/.claude/rules/k{i:02}.md\nK.\n"
+        ));
+    }
+    let mut fixture = Fixture::parse(&many);
+    let report = fixture.analyze();
+    let shared = sanitize(&fixture.tree, &fixture.input, &report, &NO_NAMES);
+    check_invariant("thirty rules", &report, &shared);
+    assert_eq!(shared.pseudonym("q").len(), 2);
+    let text = |path: &str| shared_text(&shared, path).1;
+    assert_eq!(text("/home/alice/shop/CLAUDE.md"), "@xxxa\n");
+    let rule = text("/home/alice/shop/.claude/rules/q.md");
+    assert_eq!(rule, "---\npaths: xxxxxa\n---\nx.\n");
 }
 
 #[test]
@@ -880,7 +923,7 @@ fn frontmatter_keeps_keys_and_what_discovery_reads() {
         r#"
         //- /home/b/d/.claude/skills/c/SKILL.md
         ---
-        name: c     
+        name: xxxxxa
         description: "xxxxx x0.0 xx xxxx \u00f8 \"xxx\""
         when_to_use: >
           xxxx xxxxx xx xxxx

@@ -28,6 +28,8 @@ pub(super) struct Builder<'a> {
     pub(super) warnings: Vec<String>,
     /// Each shared file's stand-ins ([`Tree::set_stand_ins`]), as its text is written.
     pub(super) stand_ins: BTreeMap<VPath, BTreeMap<String, String>>,
+    /// The stand-ins of the frontmatter of the file being written.
+    pub(super) file_stand_ins: BTreeMap<String, String>,
 }
 
 /// The message a finding made while the original tree was read carries into the share: the
@@ -53,6 +55,7 @@ impl<'a> Builder<'a> {
             namer,
             warnings: Vec::new(),
             stand_ins: BTreeMap::new(),
+            file_stand_ins: BTreeMap::new(),
         }
     }
 
@@ -386,6 +389,7 @@ impl<'a> Builder<'a> {
         let mut yaml = 0..0;
         let mut shared_yaml = None;
         let mut owed = 0;
+        self.file_stand_ins.clear();
         if let Some(block) = frontmatter::locate(text) {
             let source = &text[block.yaml.clone()];
             let shared = self.frontmatter(source, kind, shown);
@@ -576,7 +580,8 @@ impl<'a> Builder<'a> {
             taken.insert(text_placeholder(&reference.target, self.options.keep_text));
             taken.insert(reference.target);
         }
-        let mut stand_ins: BTreeMap<String, String> = BTreeMap::new();
+        // The frontmatter's stand-ins come first; the references' differ from them.
+        let mut stand_ins = std::mem::take(&mut self.file_stand_ins);
         for (reference, shared_target) in pending {
             let written = &text[reference.span.clone()];
             // An import whose path ends in punctuation never loads: its stand-in ends so.

@@ -61,8 +61,9 @@
 //! sub-agent are pseudonymised like file names; every other value is replaced like text. A
 //! digit in a plain YAML value becomes `1`, not `0`, so that no placeholder reads as a YAML
 //! number such as `0x0`; a number that must stay a number becomes one of the same form and
-//! shown length (`4096` → `1111`, `0xDEADBEEF` → `0x3B9ACA00`); a boolean or null stays. In a `MEMORY.md`, the words the health view reads to tell a
-//! correction (`not`, `instead`, `wrong`, `actually`, `corrected`, `no longer`) stay.
+//! shown length (`4096` → `1111`, `0xDEADBEEF` → `0x3B9ACA00`); a boolean or null stays.
+//! In a `MEMORY.md`, the words the health view reads to tell a correction (`not`,
+//! `instead`, `wrong`, `actually`, `corrected`, `no longer`) stay.
 //!
 //! ## How names are pseudonymised
 //! A name is split into runs of ASCII letters and digits, single non-ASCII characters, and
@@ -70,17 +71,17 @@
 //! numbered in sorted order within their class (led by a digit, led by a letter), every
 //! counter of a class has one width (the fewest characters that number them all), and no
 //! counter starts as its run does. So a pseudonym tells a run's rank and class, never its
-//! letters or its length, except that a run shorter than the width first tries a counter of
-//! its own length (so that no line of text grows where it is written). One table serves the whole snapshot, case-insensitively (the case
-//! of each letter stays), so a path and the memory-folder name that encodes it change
+//! letters or its length: a one-letter name and a twenty-letter one of the same class get
+//! counters of one width. One table serves the whole snapshot, case-insensitively (the
+//! case of each letter stays), so a path and the memory-folder name that encodes it change
 //! together, and the lookups by encoded path, by the older encoding and by a
 //! case-insensitive suffix all still hit. Counters need not keep the names' order: where a
 //! kept run sorts among renamed ones (`memo` between `md` and `memory`, which only a
 //! counter starting with `m` could), the snapshot carries the original's order of each
 //! folder whose shared names sort otherwise ([`Tree::set_order`]), so no row moves. Kept
-//! runs: the well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
-//! `git`, …), file extensions, drive letters, and (with `keep_file_names`) every run that is
-//! not part of the user name. The user name is replaced wherever it appears, unless
+//! runs: the well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`,
+//! `settings`, `git`, …), file extensions, drive letters, and (with `keep_file_names`)
+//! every run that is not part of the user name. The user name is replaced wherever it appears, unless
 //! `keep_user_name` (a user named like a well-known name, `claude`, stays).
 //!
 //! Where Claude Code's own text quotes a renamed name, its original length travels as a
@@ -97,8 +98,9 @@
 //!
 //! With `keep_text`, contents stay as written, except the reference paths above, which
 //! follow the pseudonyms (or stand-ins), and the user name, replaced wherever it is written
-//! unless `keep_user_name` by its pseudonym fitted to its length (cut, or followed by `x`s). Of files' modification times only the day of a memory folder's files
-//! stays: the growth view counts days, and reads no other file's date.
+//! unless `keep_user_name` by its pseudonym fitted to its length (cut, or followed by
+//! `x`s). Of files' modification times only the day of a memory folder's files stays: the
+//! growth view counts days, and reads no other file's date.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -505,6 +507,20 @@ mod tests {
             }
         }
         assert_eq!(table.name("unknown1"), "xxxxxxx0");
+    }
+
+    #[test]
+    fn a_short_name_gets_the_width_of_its_class() {
+        // Thirty-one runs led by a letter need two letters each: the one-letter `q` too, so
+        // its pseudonym does not tell that it was short.
+        let words: Vec<String> = std::iter::once("q".to_owned())
+            .chain((0..30).map(|i| format!("k{i:02}")))
+            .collect();
+        let free: Vec<&str> = words.iter().map(String::as_str).collect();
+        let table = table(&[], &free);
+        for word in &free {
+            assert_eq!(table.name(word).len(), 2, "{word} → {}", table.name(word));
+        }
     }
 
     #[test]
