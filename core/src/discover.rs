@@ -326,10 +326,14 @@ impl Discovery<'_> {
                     .or_insert((ReadFor::Text, None));
             }
         }
-        // A row is its own record: what was only counted or matched of it goes. A row whose
-        // text was never read (bulk data, too large, skipped for its size) says so.
+        // A row is its own record: what was only counted or matched of it goes, but not that
+        // its day was read. A row whose text was never read (bulk data, too large, skipped
+        // for its size) says so.
         self.sources.retain(|path, (why, _)| {
-            why.reads_text() || why.is_folder() || !listed.contains(path.as_str())
+            why.reads_text()
+                || why.is_folder()
+                || *why == ReadFor::Dated
+                || !listed.contains(path.as_str())
         });
         for row in &rows {
             if let Ok(path) = VPath::new(&row.path) {
@@ -650,6 +654,19 @@ impl Discovery<'_> {
     /// up), unless something already read it. A row's entry is dropped when the pass ends.
     fn looked_at(&mut self, path: &VPath, why: ReadFor) {
         self.sources.entry(path.clone()).or_insert((why, None));
+    }
+
+    /// Records that the growth chart read a file's modification day: besides whatever else
+    /// was recorded of it (a file counted, a row), unless its text was read for a reason.
+    fn dated(&mut self, path: &VPath) {
+        self.sources
+            .entry(path.clone())
+            .and_modify(|(why, _)| {
+                if !why.reads_text() {
+                    *why = ReadFor::Dated;
+                }
+            })
+            .or_insert((ReadFor::Dated, None));
     }
 
     /// The text of a file, or why there is none. Requests unread contents.

@@ -714,7 +714,7 @@ impl Payload {
                 }
             };
             if let Contents::Loaded(bytes) = &contents {
-                budget.check(&at, bytes, limits)?;
+                budget.check(&at, bytes, Some(&file.stand_ins), limits)?;
             }
             if !file.stand_ins.is_empty() {
                 check_stand_ins(&at, &contents, &file.stand_ins)?;
@@ -807,21 +807,24 @@ fn check_stand_ins(
         )));
     };
     let text = String::from_utf8_lossy(bytes);
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let written = std::cell::RefCell::new(std::collections::BTreeSet::new());
-    // The frontmatter was checked against the caps before (`Budget::check`).
-    if let Some(mut fm) = crate::text::frontmatter::parse(text) {
-        fm.map_strings(&|value| {
-            written.borrow_mut().insert(value.to_owned());
-            None
-        });
-    }
-    let mut written = written.into_inner();
-    written.extend(
-        crate::text::references::scan(text)
+    // Discovery reads a text after its byte order mark or with it, by release and encoding:
+    // a stand-in may be either's. The frontmatter was checked against the caps before
+    // (`Budget::check`).
+    let bare = text.strip_prefix('\u{feff}');
+    for text in [Some(&*text), bare].into_iter().flatten() {
+        if let Some(mut fm) = crate::text::frontmatter::parse(text) {
+            fm.map_strings(&|value| {
+                written.borrow_mut().insert(value.to_owned());
+                None
+            });
+        }
+        let targets = crate::text::references::scan(text)
             .into_iter()
-            .map(|r| r.target),
-    );
+            .map(|r| r.target);
+        written.borrow_mut().extend(targets);
+    }
+    let written = written.into_inner();
     if let Some(stray) = stand_ins.keys().find(|s| !written.contains(*s)) {
         return Err(ShareError::Corrupt(format!(
             "{at} names a stand-in its text does not hold ({} characters)",
@@ -926,7 +929,7 @@ pub fn check_shareable(sanitized: &Sanitized) -> Result<(), ShareError> {
     let mut budget = Budget::default();
     for (path, file) in sanitized.tree.files() {
         if let Contents::Loaded(bytes) = &file.contents {
-            budget.check(path, bytes, &limits)?;
+            budget.check(path, bytes, sanitized.tree.stand_ins().get(path), &limits)?;
         }
     }
     let project_files = sanitized.input.project.as_deref().map_or(0, |project| {
@@ -951,14 +954,19 @@ impl Budget {
     /// braces that could expand to too many patterns. One linear scan; quotes are not told
     /// apart, so a bracket inside a quoted value counts too (no real frontmatter comes near
     /// the caps).
+    ///
+    /// A frontmatter's stand-ins ([`Tree::set_stand_ins`]) count with it: what they stand
+    /// for (a `paths` glob) is what the analysis matches.
     fn check(
         &mut self,
         path: &VPath,
         bytes: &[u8],
+        stand_ins: Option<&BTreeMap<String, String>>,
         limits: &ShareLimits,
     ) -> Result<(), ShareError> {
         let text = String::from_utf8_lossy(bytes);
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let with_stand_ins;
         let (what, scanned) = if path.extension() == Some("json") {
             ("settings", text)
         } else if let Some(block) = crate::text::frontmatter::locate(text) {
@@ -970,7 +978,13 @@ impl Budget {
                     limits.max_frontmatter_files
                 )));
             }
-            ("frontmatter", &text[block.yaml])
+            let mut yaml = text[block.yaml].to_owned();
+            for target in stand_ins.into_iter().flat_map(BTreeMap::values) {
+                yaml.push('\n');
+                yaml.push_str(target);
+            }
+            with_stand_ins = yaml;
+            ("frontmatter", with_stand_ins.as_str())
         } else {
             return Ok(());
         };

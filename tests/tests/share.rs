@@ -995,6 +995,18 @@ fn stand_ins_that_are_not_the_texts_are_refused() {
             other => panic!("{what} was accepted: {other:?}"),
         }
     }
+    // What a frontmatter's stand-in stands for is what the analysis matches: it counts
+    // against the caps as if it were written there.
+    let bomb = link_of(&format!(
+        r#"{{"format":1,"made":"x","home":"/h","project":"/h/p","files":[
+            {{"path":"/h/p/.claude/rules/r.md","text":"---\npaths: xxxxa\n---\nR.\n",
+              "stand_ins":{{"xxxxa":"{}"}}}}]}}"#,
+        "{a,b}".repeat(40)
+    ));
+    match decode_link(&bomb) {
+        Err(ShareError::Refused(why)) => assert!(why.contains("braces"), "{why}"),
+        other => panic!("a brace bomb behind a stand-in was accepted: {other:?}"),
+    }
     let unread = link_of(
         r#"{"format":1,"made":"x","home":"/h","files":[
             {"path":"/h/a.md","size":3,"stand_ins":{"x":"b.md"}}]}"#,

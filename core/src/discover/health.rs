@@ -466,6 +466,8 @@ impl Discovery<'_> {
                         "no modified timestamp: Claude Code's file tools stamp one, so this file \
                          was likely written through the shell, which also skips the index size check",
                     ));
+                    // The one file date the analysis reads: sharing keeps its day.
+                    self.dated(topic);
                     let file_time = self
                         .tree
                         .file(topic)

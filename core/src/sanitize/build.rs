@@ -88,11 +88,9 @@ impl<'a> Builder<'a> {
                 out.set_stand_ins(shared.clone(), stand_ins);
             }
             // The growth chart dates a memory folder's topic file by its modification day when
-            // its frontmatter names none; no other file's date is read, so no other is shared.
-            let dated = self.report.health.memories.iter().any(|memory| {
-                VPath::new(&memory.folder).is_ok_and(|folder| path.starts_with(&folder))
-            });
-            if !dated {
+            // its frontmatter names none, and discovery records which it read; no other
+            // file's date is read, so no other is shared.
+            if !self.plan.dated.contains(path) {
                 file.modified = None;
             }
             paths.insert(path.as_str().to_owned(), shared.as_str().to_owned());
