@@ -113,12 +113,14 @@
 //!    besides the rows' text, and why ([`report::SourceRead`] in `Report::sources`: settings
 //!    layers, `~/.claude.json` with its key, the `.git` file or folder, rows never read, memory
 //!    folders and the files counted in them, the project file that shows a rule can load, linked
-//!    folders, agent memory folders, mount roots; `sanitize::basis`, the tree cut down to the rows
+//!    folders, agent memory folders, sub-agent definitions, the files whose day the growth chart
+//!    read, mount roots; `sanitize::basis`, the tree cut down to the rows
 //!    and those, analyses to the same report), the settings keys the parser reads
 //!    (`text::settings::READ_KEYS`) and the frontmatter keys discovery reads
 //!    (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests check both
 //!    lists against the code that reads. `sanitize/` is split by section: `plan` (what is kept,
-//!    read off the report), `build` (the two passes, text and references), `yaml` (the frontmatter
+//!    read off the report), `build` (the two passes; `build/text` a file's text, `build/references`
+//!    its references and their stand-ins), `yaml` (the frontmatter
 //!    rewriting, span by span, read back by `text::frontmatter`), `settings` (settings,
 //!    `~/.claude.json`, `.git`), `names` (the counters; no shape-keeping fallback), `placeholders`,
 //!    `compare` (`Sanitized::verify`).

@@ -23,7 +23,11 @@
 //!   files it counted in every memory folder, reference targets past the rows, and for each
 //!   conditional rule the first project file its globs matched;
 //! - the folders it looked up (memory folders, agents' memory folders, folders a link points
-//!   to, folders that encode to this project's memory folder name) and the mount roots.
+//!   to, folders that encode to this project's memory folder name) and the mount roots;
+//! - the files whose modification day the growth chart read: the only ones that keep a day.
+//!
+//! Which texts are skills (a row discovery listed as one) and sub-agent definitions (their
+//! own reason) is read off the record too, never off a file's name.
 //!
 //! Besides the files: of the environment, only what the analysis reads (whether
 //! `DISABLE_AUTO_MEMORY` turns auto memory off, the number `SLASH_COMMAND_TOOL_CHAR_BUDGET`
@@ -81,8 +85,8 @@
 //! folder whose shared names sort otherwise ([`Tree::set_order`]), so no row moves. Kept
 //! runs: the well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`,
 //! `settings`, `git`, …), file extensions, drive letters, and (with `keep_file_names`)
-//! every run that is not part of the user name. The user name is replaced wherever it appears, unless
-//! `keep_user_name` (a user named like a well-known name, `claude`, stays).
+//! every run that is not part of the user name. The user name is replaced wherever it
+//! appears, unless `keep_user_name` (a user named like a well-known name, `claude`, stays).
 //!
 //! Where Claude Code's own text quotes a renamed name, its original length travels as a
 //! figure (`Tree::set_quoted`). Where a file's text holds one (an import, a link), it is
@@ -99,8 +103,8 @@
 //! With `keep_text`, contents stay as written, except the reference paths above, which
 //! follow the pseudonyms (or stand-ins), and the user name, replaced wherever it is written
 //! unless `keep_user_name` by its pseudonym fitted to its length (cut, or followed by
-//! `x`s). Of files' modification times only the day of a memory folder's files stays: the
-//! growth view counts days, and reads no other file's date.
+//! `x`s). Of files' modification times only the day of the files the growth view dated by
+//! it stays: it counts days, and reads no other file's date.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -114,7 +118,6 @@ use crate::report::{Diagnostic, DiagnosticData, ReadFor, ReferenceKind, Report};
 use crate::text::frontmatter::{self, untag, Frontmatter, Span, SpanKind, Spans, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
-use crate::text::references;
 use crate::tree::{Contents, FileEntry, QuotedLength, Tree};
 use crate::vpath::VPath;
 
