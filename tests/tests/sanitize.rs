@@ -2040,3 +2040,63 @@ fn an_excluded_import_stays_excluded() {
         check_invariant(&what, &report, &shared);
     }
 }
+
+/// The growth chart dates a topic file whose frontmatter names no day by the file's own
+/// modification day, and discovery records which it read (`ReadFor::Dated`): those keep the
+/// day (not the time), every other file's date goes.
+#[test]
+fn only_the_days_the_growth_chart_read_are_shared() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/shop
+        //- /home/alice/shop/CLAUDE.md
+        Shop.
+        //- /home/alice/.claude/projects/-home-alice-shop/memory/MEMORY.md
+        - [Topic](topic.md)
+        - [Other](other.md)
+        //- /home/alice/.claude/projects/-home-alice-shop/memory/topic.md
+        Undated.
+        //- /home/alice/.claude/projects/-home-alice-shop/memory/other.md
+        ---
+        modified: 2026-10-01
+        ---
+        Dated in its frontmatter.
+        "#,
+    );
+    let memory = "/home/alice/.claude/projects/-home-alice-shop/memory";
+    for path in [
+        "/home/alice/shop/CLAUDE.md".to_owned(),
+        format!("{memory}/MEMORY.md"),
+        format!("{memory}/topic.md"),
+        format!("{memory}/other.md"),
+    ] {
+        let at = VPath::new(&path).unwrap();
+        let mut entry = fixture.tree.file(&at).unwrap().clone();
+        entry.modified = Some("2026-11-02T10:11:12Z".to_owned());
+        fixture.tree.insert(at, entry);
+    }
+    fixture.input.today = Some("2026-11-30".to_owned());
+    let report = fixture.analyze();
+    // The chart counts the two topic files: one by its frontmatter, one by its file's day.
+    let growth = report.health.memories[0].growth.as_ref().unwrap();
+    let counted: u64 = growth.weeks.iter().map(|week| week.count).sum();
+    assert_eq!(counted, 2, "{growth:?}");
+    for options in OPTIONS {
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        check_invariant("days", &report, &shared);
+        let days: Vec<(String, Option<String>)> = shared
+            .paths
+            .iter()
+            .filter_map(|(original, to)| {
+                let file = shared.tree.file(&VPath::new(to).ok()?)?;
+                Some((original.clone(), file.modified.clone()))
+            })
+            .filter(|(_, day)| day.is_some())
+            .collect();
+        assert_eq!(
+            days,
+            [(format!("{memory}/topic.md"), Some("2026-11-02".to_owned()))],
+            "{options:?}"
+        );
+    }
+}
