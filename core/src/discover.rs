@@ -326,10 +326,14 @@ impl Discovery<'_> {
                     .or_insert((ReadFor::Text, None));
             }
         }
-        // A row is its own record: what was only counted or matched of it goes. A row whose
-        // text was never read (bulk data, too large, skipped for its size) says so.
+        // A row is its own record: what was only counted or matched of it goes, but not that
+        // its day was read. A row whose text was never read (bulk data, too large, skipped
+        // for its size) says so.
         self.sources.retain(|path, (why, _)| {
-            why.reads_text() || why.is_folder() || !listed.contains(path.as_str())
+            why.reads_text()
+                || why.is_folder()
+                || *why == ReadFor::Dated
+                || !listed.contains(path.as_str())
         });
         for row in &rows {
             if let Ok(path) = VPath::new(&row.path) {
@@ -558,7 +562,7 @@ impl Discovery<'_> {
                     };
                     row.loaded = Some(measure(&loaded));
                 }
-                if let Some(fm) = frontmatter::parse(&text) {
+                if let Some(fm) = self.parse_frontmatter(path, &text) {
                     if let Some(error) = &fm.error {
                         self.diagnostics.push(Diagnostic::new(
                             Code::InvalidFrontmatter,
@@ -613,9 +617,21 @@ impl Discovery<'_> {
 
     fn frontmatter_of(&mut self, path: &VPath) -> Option<Frontmatter> {
         match self.text(path) {
-            Text::Ready(text) => frontmatter::parse(&text).filter(|fm| fm.error.is_none()),
+            Text::Ready(text) => self
+                .parse_frontmatter(path, &text)
+                .filter(|fm| fm.error.is_none()),
             _ => None,
         }
+    }
+
+    /// The frontmatter of `path`'s text, where a shared snapshot writes a renamed value as a
+    /// stand-in of the original's length, read as what it stands for (`Tree::set_stand_ins`).
+    fn parse_frontmatter(&self, path: &VPath, text: &str) -> Option<Frontmatter> {
+        let mut fm = frontmatter::parse(text)?;
+        if self.tree.stand_ins().contains_key(path) {
+            fm.map_strings(&|value| self.tree.stand_in_target(path, value).map(str::to_owned));
+        }
+        Some(fm)
     }
 
     // ----- reading ----------------------------------------------------------------------
@@ -638,6 +654,19 @@ impl Discovery<'_> {
     /// up), unless something already read it. A row's entry is dropped when the pass ends.
     fn looked_at(&mut self, path: &VPath, why: ReadFor) {
         self.sources.entry(path.clone()).or_insert((why, None));
+    }
+
+    /// Records that the growth chart read a file's modification day: besides whatever else
+    /// was recorded of it (a file counted, a row), unless its text was read for a reason.
+    fn dated(&mut self, path: &VPath) {
+        self.sources
+            .entry(path.clone())
+            .and_modify(|(why, _)| {
+                if !why.reads_text() {
+                    *why = ReadFor::Dated;
+                }
+            })
+            .or_insert((ReadFor::Dated, None));
     }
 
     /// The text of a file, or why there is none. Requests unread contents.

@@ -100,22 +100,27 @@
 //!    counters (`sanitize/names.rs`), so that it analyses to the same report: the lengths Claude
 //!    Code's own text quotes travel as figures ([`Tree::set_quoted`], read by discovery where it
 //!    measures a quoted path or name), and so does the original's order of each folder whose
-//!    counters sort otherwise ([`Tree::set_order`], which every listing of the tree follows), a
-//!    skills folder's recorded listing order ([`Tree::set_listing_order`]) and the environment
+//!    counters sort otherwise ([`Tree::set_order`], which every listing of the tree follows), the
+//!    targets of the reference paths a text writes as stand-ins of the original's length
+//!    ([`Tree::set_stand_ins`], which discovery resolves through), a skills folder's recorded
+//!    listing order ([`Tree::set_listing_order`]) and the environment
 //!    values the analysis reads; packed into a versioned link fragment or a zip with a manifest.
 //!    Opening one checks it against [`ShareLimits`] before anything is analysed (size, files,
-//!    frontmatter nesting, braces, wildcards, glob work, that a carried order is one), and
+//!    frontmatter nesting, braces, wildcards, glob work, that a carried order is one, that each
+//!    stand-in is a reference its text holds), and
 //!    [`share::check_shareable`] tells the sender the same first. What sharing keeps comes from
 //!    discovery, not a second model of it: the files it read (or counted, matched, looked up)
 //!    besides the rows' text, and why ([`report::SourceRead`] in `Report::sources`: settings
 //!    layers, `~/.claude.json` with its key, the `.git` file or folder, rows never read, memory
 //!    folders and the files counted in them, the project file that shows a rule can load, linked
-//!    folders, agent memory folders, mount roots; `sanitize::basis`, the tree cut down to the rows
+//!    folders, agent memory folders, sub-agent definitions, the files whose day the growth chart
+//!    read, mount roots; `sanitize::basis`, the tree cut down to the rows
 //!    and those, analyses to the same report), the settings keys the parser reads
 //!    (`text::settings::READ_KEYS`) and the frontmatter keys discovery reads
 //!    (`discover::FRONTMATTER_KEYS`, [`sanitize::KEPT_FRONTMATTER_KEYS`]); unit tests check both
 //!    lists against the code that reads. `sanitize/` is split by section: `plan` (what is kept,
-//!    read off the report), `build` (the two passes, text and references), `yaml` (the frontmatter
+//!    read off the report), `build` (the two passes; `build/text` a file's text, `build/references`
+//!    its references and their stand-ins), `yaml` (the frontmatter
 //!    rewriting, span by span, read back by `text::frontmatter`), `settings` (settings,
 //!    `~/.claude.json`, `.git`), `names` (the counters; no shape-keeping fallback), `placeholders`,
 //!    `compare` (`Sanitized::verify`).

@@ -83,8 +83,7 @@ pub enum ReadFor {
     GitFile,
     /// A `.git` folder: it exists, so its parent is the git root.
     GitDir,
-    /// Text that is no row: a sub-agent definition (its `name` and `memory`), an agent
-    /// memory index.
+    /// Text that is no row and no sub-agent definition: an agent memory index.
     Text,
     /// A row listed by its size whose text was never read: bulk data, a file over the read
     /// cap, an instruction file the simulated release skips for its size.
@@ -102,6 +101,12 @@ pub enum ReadFor {
     Folder,
     /// A root of the snapshot: a path below it that is missing is missing, not outside.
     Mount,
+    /// A sub-agent definition: its `name` keys the agent's memory folder, its `memory`
+    /// names the folder's scope.
+    AgentDefinition,
+    /// A memory file whose modification day the growth chart read (its frontmatter names
+    /// none); only its size besides, unless it is a row.
+    Dated,
 }
 
 impl ReadFor {
@@ -114,7 +119,11 @@ impl ReadFor {
     pub fn reads_text(self) -> bool {
         matches!(
             self,
-            ReadFor::Settings | ReadFor::ClaudeJson | ReadFor::GitFile | ReadFor::Text
+            ReadFor::Settings
+                | ReadFor::ClaudeJson
+                | ReadFor::GitFile
+                | ReadFor::Text
+                | ReadFor::AgentDefinition
         )
     }
 }

@@ -15,7 +15,8 @@
 //!   "mounts": ["/home/ahaaa/.claude", …],        // folders the snapshot covers
 //!   "dirs": ["/home/ahaaa/work/shop/.git", …],  // folders that exist with no file kept
 //!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "2026-11-30",
-//!                "text": "…" | "base64": "…" | "entry": "…" | "unreadable": true }, … ],
+//!                "text": "…" | "base64": "…" | "entry": "…" | "unreadable": true,
+//!                "stand_ins": { "xxxxxxxa": "b/c.md" } }, … ],       // when it has any
 //!   "findings": [ { "code": "zip-entry-rejected", "severity": "warning",
 //!                   "path": "…", "line": null }, … ],
 //!   "quoted": { "/home/ahaaa/work/shop/CLAUDE.md": 31, … },   // lengths before renaming
@@ -30,6 +31,14 @@
 //! folders: the growth chart reads no more. Absent optional fields read as null, unknown
 //! fields are ignored, so a later writer may add fields without a new format number; a
 //! change of meaning gets one.
+//!
+//! A file's `stand_ins` name what its text's stand-ins stand for: a renamed import path or
+//! link destination is written at its original's length, so that the text measures the
+//! same, and where the pseudonym has another length it is written as a stand-in of
+//! placeholders ([`Tree::set_stand_ins`]); so is a renamed frontmatter value (a `paths`
+//! glob, a skill's `name`). Each must be the target of a reference the text holds or a
+//! string of its frontmatter, and each target of bounded length, else the payload is
+//! refused as damaged.
 //!
 //! `quoted` and `order` keep what pseudonyms do not: how long a renamed name was where
 //! Claude Code's text quotes it, and the order the original listed a folder's entries in
@@ -490,6 +499,10 @@ struct PayloadFile {
     entry: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     unreadable: bool,
+    /// Reference targets the text writes as stand-ins → the targets they stand for
+    /// ([`Tree::set_stand_ins`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    stand_ins: BTreeMap<String, String>,
 }
 
 /// A finding made while the original tree was read (a rejected zip entry), carried so the
@@ -541,6 +554,12 @@ impl Payload {
                     base64: None,
                     entry: None,
                     unreadable: false,
+                    stand_ins: sanitized
+                        .tree
+                        .stand_ins()
+                        .get(path)
+                        .cloned()
+                        .unwrap_or_default(),
                 };
                 match &file.contents {
                     Contents::Unread => {}
@@ -695,7 +714,11 @@ impl Payload {
                 }
             };
             if let Contents::Loaded(bytes) = &contents {
-                budget.check(&at, bytes, limits)?;
+                budget.check(&at, bytes, Some(&file.stand_ins), limits)?;
+            }
+            if !file.stand_ins.is_empty() {
+                check_stand_ins(&at, &contents, &file.stand_ins)?;
+                tree.set_stand_ins(at.clone(), file.stand_ins);
             }
             let size = match (&contents, file.size) {
                 (Contents::Loaded(bytes), None) => bytes.len() as u64,
@@ -764,6 +787,59 @@ impl Payload {
             format: self.format,
         })
     }
+}
+
+/// The longest target a stand-in may stand for, in bytes: a path, far longer than any real.
+const MAX_STAND_IN_TARGET: usize = 4096;
+
+/// Checks a file's stand-ins ([`Tree::set_stand_ins`]): each must be the target of a
+/// reference its text holds or a string of its frontmatter, so there are no more of them
+/// than those (the scan is linear in the text), and each target it stands for a path or
+/// name of bounded length.
+fn check_stand_ins(
+    at: &VPath,
+    contents: &Contents,
+    stand_ins: &BTreeMap<String, String>,
+) -> Result<(), ShareError> {
+    let Contents::Loaded(bytes) = contents else {
+        return Err(ShareError::Corrupt(format!(
+            "{at} has stand-ins but no text"
+        )));
+    };
+    let text = String::from_utf8_lossy(bytes);
+    let written = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    // Discovery reads a text after its byte order mark or with it, by release and encoding:
+    // a stand-in may be either's. The frontmatter was checked against the caps before
+    // (`Budget::check`).
+    let bare = text.strip_prefix('\u{feff}');
+    for text in [Some(&*text), bare].into_iter().flatten() {
+        if let Some(mut fm) = crate::text::frontmatter::parse(text) {
+            fm.map_strings(&|value| {
+                written.borrow_mut().insert(value.to_owned());
+                None
+            });
+        }
+        let targets = crate::text::references::scan(text)
+            .into_iter()
+            .map(|r| r.target);
+        written.borrow_mut().extend(targets);
+    }
+    let written = written.into_inner();
+    if let Some(stray) = stand_ins.keys().find(|s| !written.contains(*s)) {
+        return Err(ShareError::Corrupt(format!(
+            "{at} names a stand-in its text does not hold ({} characters)",
+            stray.chars().count()
+        )));
+    }
+    if stand_ins
+        .values()
+        .any(|target| target.len() > MAX_STAND_IN_TARGET || target.contains(char::is_control))
+    {
+        return Err(ShareError::Corrupt(format!(
+            "a stand-in of {at} names no path"
+        )));
+    }
+    Ok(())
 }
 
 /// Gives `tree` the original's order of each folder `order` names, after checking that it is
@@ -853,7 +929,7 @@ pub fn check_shareable(sanitized: &Sanitized) -> Result<(), ShareError> {
     let mut budget = Budget::default();
     for (path, file) in sanitized.tree.files() {
         if let Contents::Loaded(bytes) = &file.contents {
-            budget.check(path, bytes, &limits)?;
+            budget.check(path, bytes, sanitized.tree.stand_ins().get(path), &limits)?;
         }
     }
     let project_files = sanitized.input.project.as_deref().map_or(0, |project| {
@@ -878,14 +954,19 @@ impl Budget {
     /// braces that could expand to too many patterns. One linear scan; quotes are not told
     /// apart, so a bracket inside a quoted value counts too (no real frontmatter comes near
     /// the caps).
+    ///
+    /// A frontmatter's stand-ins ([`Tree::set_stand_ins`]) count with it: what they stand
+    /// for (a `paths` glob) is what the analysis matches.
     fn check(
         &mut self,
         path: &VPath,
         bytes: &[u8],
+        stand_ins: Option<&BTreeMap<String, String>>,
         limits: &ShareLimits,
     ) -> Result<(), ShareError> {
         let text = String::from_utf8_lossy(bytes);
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let with_stand_ins;
         let (what, scanned) = if path.extension() == Some("json") {
             ("settings", text)
         } else if let Some(block) = crate::text::frontmatter::locate(text) {
@@ -897,7 +978,13 @@ impl Budget {
                     limits.max_frontmatter_files
                 )));
             }
-            ("frontmatter", &text[block.yaml])
+            let mut yaml = text[block.yaml].to_owned();
+            for target in stand_ins.into_iter().flat_map(BTreeMap::values) {
+                yaml.push('\n');
+                yaml.push_str(target);
+            }
+            with_stand_ins = yaml;
+            ("frontmatter", with_stand_ins.as_str())
         } else {
             return Ok(());
         };

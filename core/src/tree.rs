@@ -232,6 +232,8 @@ pub struct Tree {
     absent: HashSet<VPath>,
     /// How the names a shared snapshot renamed measured before ([`Tree::set_quoted`]).
     quoted: BTreeMap<String, QuotedLength>,
+    /// The targets a shared snapshot's stand-ins name, by file ([`Tree::set_stand_ins`]).
+    stand_ins: BTreeMap<VPath, BTreeMap<String, String>>,
     /// Symbolic links whose target the source knows ([`Tree::add_link`]).
     links: BTreeMap<VPath, VPath>,
     /// The order a shared snapshot's original listed some folders' entries in
@@ -457,6 +459,31 @@ impl Tree {
     /// Every length [`Tree::set_quoted`] recorded, by pseudonym.
     pub fn quoted_lengths(&self) -> &BTreeMap<String, QuotedLength> {
         &self.quoted
+    }
+
+    /// Records the reference targets that `file`'s text writes as stand-ins: a shared
+    /// snapshot writes a renamed import path or link destination at the length the original
+    /// had (so that every figure of the text stays), as a stand-in of placeholders when the
+    /// pseudonym's length differs, and carries what each stand-in names. Discovery resolves
+    /// a reference whose written target is a stand-in of its file to the target it stands
+    /// for ([`Tree::stand_in_target`]). An empty map clears the file's.
+    pub fn set_stand_ins(&mut self, file: VPath, stand_ins: BTreeMap<String, String>) {
+        if stand_ins.is_empty() {
+            self.stand_ins.remove(&file);
+        } else {
+            self.stand_ins.insert(file, stand_ins);
+        }
+    }
+
+    /// The target a reference written as `written` in `file`'s text stands for, when it is
+    /// one of the file's stand-ins ([`Tree::set_stand_ins`]).
+    pub fn stand_in_target(&self, file: &VPath, written: &str) -> Option<&str> {
+        self.stand_ins.get(file)?.get(written).map(String::as_str)
+    }
+
+    /// Every file's stand-ins ([`Tree::set_stand_ins`]): written target → the target named.
+    pub fn stand_ins(&self) -> &BTreeMap<VPath, BTreeMap<String, String>> {
+        &self.stand_ins
     }
 
     /// Records that `link` is a symbolic link resolving to `target`, for a source that
@@ -1308,7 +1335,7 @@ impl Tree {
 
 /// Two trees are equal when they list the same files with the same entries, name the same
 /// folders and mounts, hold the same findings and the same unlisted folders, and carry the
-/// same quoted lengths and orders.
+/// same quoted lengths, stand-ins and orders.
 impl PartialEq for Tree {
     fn eq(&self, other: &Tree) -> bool {
         self.len() == other.len()
@@ -1319,6 +1346,7 @@ impl PartialEq for Tree {
             && self.diagnostics == other.diagnostics
             && self.unlisted == other.unlisted
             && self.quoted == other.quoted
+            && self.stand_ins == other.stand_ins
             && self.order == other.order
             && self.listing_orders == other.listing_orders
     }

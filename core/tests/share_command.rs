@@ -181,12 +181,12 @@ fn share_options_need_a_share_output() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// A share whose figures the counters cannot keep (a `CLAUDE.md` that is one import of
-/// `ab.md` and nothing else: the counter `b` is shorter, and the line has no placeholder word
-/// to give the difference to) says so on stderr before the link is written, and its names
-/// still keep no first letter.
+/// A `CLAUDE.md` that is one import of `ab.md` and nothing else: the counter that renames
+/// `ab` is shorter, and the line has no word to give the difference to. The import is written
+/// as a stand-in of its length, so the share keeps every figure and says nothing before
+/// sending; its names still keep no first letter, and the import still loads the file.
 #[test]
-fn a_share_that_cannot_keep_every_figure_says_so_before_sending() {
+fn a_file_that_is_one_import_is_shared_exactly() {
     let root = std::env::temp_dir().join(format!("memdiag-share-inexact-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     for (path, text) in [
@@ -209,10 +209,7 @@ fn a_share_that_cannot_keep_every_figure_says_so_before_sending() {
     let _ = std::fs::remove_dir_all(&root);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("memdiag: share: the shared report will not match yours in "),
-        "{stderr}"
-    );
+    assert!(!stderr.contains("will not match yours"), "{stderr}");
     let link = String::from_utf8_lossy(&output.stdout);
     let shared = decode_link(link.trim()).expect("the link opens");
     for (path, _) in shared.tree.files() {
@@ -221,4 +218,20 @@ fn a_share_that_cannot_keep_every_figure_says_so_before_sending() {
             "{path}: a renamed file kept its name"
         );
     }
+    let Ok(memdiag_core::Step::Done(report)) = memdiag_core::analyze(&shared.tree, &shared.input)
+    else {
+        panic!("the shared snapshot analyses in one turn")
+    };
+    // The import loads the file (9 bytes) from the project's `CLAUDE.md` (7 bytes).
+    let imported = report
+        .files
+        .iter()
+        .find(|r| r.depth == 1)
+        .expect("the import loads");
+    assert_eq!(imported.size, Some(9));
+    let parent = report
+        .files
+        .iter()
+        .find(|r| Some(&r.path) == imported.parent.as_ref());
+    assert_eq!(parent.and_then(|r| r.size), Some(7), "{:#?}", report.files);
 }

@@ -581,6 +581,8 @@ fn discovery_records_what_it_counted_matched_and_looked_up() {
             "Mount /home/alice",
             "Folder /home/alice/.claude/agent-memory/reviewer",
             "Folder /home/alice/.claude/projects/-home-alice-app/memory",
+            // A row, whose frontmatter names no day: the growth chart read its file's.
+            "Dated /home/alice/.claude/projects/-home-alice-app/memory/topic.md",
             "Folder /home/alice/.claude/projects/-home-alice-other/memory",
             "Counted /home/alice/.claude/projects/-home-alice-other/memory/old.md",
             "GitDir /home/alice/app/.git",

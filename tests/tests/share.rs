@@ -962,3 +962,57 @@ fn a_listing_order_that_is_not_one_is_refused() {
         }
     }
 }
+
+/// A file's stand-ins name the targets its text writes at their original's length; the
+/// receiver follows them, and refuses ones its text does not hold or that name no path.
+#[test]
+fn stand_ins_that_are_not_the_texts_are_refused() {
+    let link = |stand_ins: &str| {
+        link_of(&format!(
+            r#"{{"format":1,"made":"x","home":"/h","mounts":["/h"],"files":[
+                {{"path":"/h/.claude/CLAUDE.md","text":"@xxxxa\n","stand_ins":{{{stand_ins}}}}},
+                {{"path":"/h/.claude/b.md","text":"B."}}]}}"#
+        ))
+    };
+    // `@xxxxa` stands for `b.md`: the import loads it.
+    let snapshot = decode_link(&link(r#""xxxxa":"b.md""#)).unwrap();
+    let Step::Done(report) = analyze(&snapshot.tree, &snapshot.input).unwrap() else {
+        panic!("asks for more")
+    };
+    let row = report.files.iter().find(|r| r.path == "/h/.claude/b.md");
+    assert!(row.is_some_and(|r| r.depth == 1), "{:#?}", report.files);
+    let long = format!(r#""xxxxa":"{}""#, "a/".repeat(3000));
+    for (what, stand_ins) in [
+        ("a stand-in the text lacks", r#""xxxxb":"b.md""#),
+        (
+            "a stand-in for a control character",
+            r#""xxxxa":"b\u0000.md""#,
+        ),
+        ("a target longer than any path", long.as_str()),
+    ] {
+        match decode_link(&link(stand_ins)) {
+            Err(ShareError::Corrupt(why)) => assert!(why.contains("stand-in"), "{what}: {why}"),
+            other => panic!("{what} was accepted: {other:?}"),
+        }
+    }
+    // What a frontmatter's stand-in stands for is what the analysis matches: it counts
+    // against the caps as if it were written there.
+    let bomb = link_of(&format!(
+        r#"{{"format":1,"made":"x","home":"/h","project":"/h/p","files":[
+            {{"path":"/h/p/.claude/rules/r.md","text":"---\npaths: xxxxa\n---\nR.\n",
+              "stand_ins":{{"xxxxa":"{}"}}}}]}}"#,
+        "{a,b}".repeat(40)
+    ));
+    match decode_link(&bomb) {
+        Err(ShareError::Refused(why)) => assert!(why.contains("braces"), "{why}"),
+        other => panic!("a brace bomb behind a stand-in was accepted: {other:?}"),
+    }
+    let unread = link_of(
+        r#"{"format":1,"made":"x","home":"/h","files":[
+            {"path":"/h/a.md","size":3,"stand_ins":{"x":"b.md"}}]}"#,
+    );
+    assert!(
+        matches!(decode_link(&unread), Err(ShareError::Corrupt(why)) if why.contains("stand-ins")),
+        "stand-ins on a file shared by size"
+    );
+}

@@ -436,7 +436,7 @@ records! {
 
 choices! {
     ReadFor { Settings, ClaudeJson, GitFile, GitDir, Text, Unread, Counted, Exists, RuleWitness,
-        Folder, Mount }
+        Folder, Mount, AgentDefinition, Dated }
     SentLabel { Managed, User, Project, Local, AutoMemory }
     Os { Linux, Macos, Windows }
     SessionKind { Interactive, Print }

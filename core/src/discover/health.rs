@@ -415,7 +415,10 @@ impl Discovery<'_> {
                 .and_then(|d| d.line)
                 .unwrap_or(u64::MAX);
             for reference in references::scan(&text) {
-                if let Ok(target) = dir.join(&reference.target) {
+                // A shared snapshot's stand-in names its target (`Tree::set_stand_ins`).
+                let written = reference.target.as_str();
+                let target = self.tree.stand_in_target(&index_path, written);
+                if let Ok(target) = dir.join(target.unwrap_or(written)) {
                     if reference.line < cut_at {
                         linked_loaded.insert(target.clone());
                     }
@@ -463,6 +466,8 @@ impl Discovery<'_> {
                         "no modified timestamp: Claude Code's file tools stamp one, so this file \
                          was likely written through the shell, which also skips the index size check",
                     ));
+                    // The one file date the analysis reads: sharing keeps its day.
+                    self.dated(topic);
                     let file_time = self
                         .tree
                         .file(topic)
@@ -517,7 +522,10 @@ impl Discovery<'_> {
         for (number, text) in lines {
             let topics: Vec<VPath> = references::scan(text)
                 .into_iter()
-                .filter_map(|r| dir.join(&r.target).ok())
+                .filter_map(|r| {
+                    let target = self.tree.stand_in_target(index, &r.target);
+                    dir.join(target.unwrap_or(&r.target)).ok()
+                })
                 .collect();
             if *number >= first && !text.trim().is_empty() {
                 let lower = text.to_lowercase();

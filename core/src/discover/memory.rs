@@ -357,6 +357,9 @@ impl Discovery<'_> {
                     continue;
                 }
                 let fm = self.frontmatter_of(&path);
+                // Its `name` and `memory` decide an agent memory folder: sharing renames the
+                // name as a name, and keeps the file's text.
+                self.source(&path, ReadFor::AgentDefinition, None);
                 let stem = path.file_name().trim_end_matches(".md").to_owned();
                 let name = fm
                     .as_ref()

@@ -67,7 +67,12 @@ impl Discovery<'_> {
         let folder = resolved_parent
             .parent()
             .unwrap_or_else(|| resolved_parent.clone());
-        for reference in references::scan_with(text, self.paths.rules.comments_stripped) {
+        for mut reference in references::scan_with(text, self.paths.rules.comments_stripped) {
+            // A shared snapshot writes a renamed target at its original's length, as a
+            // stand-in where the pseudonym's length differs (`Tree::set_stand_ins`).
+            if let Some(target) = self.tree.stand_in_target(parent, &reference.target) {
+                reference.target = target.to_owned();
+            }
             let resolved = self.resolve(&folder, &reference.target);
             // An import that ends in punctuation never loads, even when a file of that very
             // name exists (measured on 2.1.328).

@@ -1,8 +1,16 @@
-//! The two passes over the plan (names collected, then the snapshot written) and the
-//! shared text of a file: placeholders, references rewritten to the shared paths, the user
-//! name replaced in kept text.
+//! The two passes over the plan (names collected, then the snapshot written), file by
+//! file; the shared text of a file is in `build/text.rs`, its references rewritten in
+//! `build/references.rs`.
 
 use super::*;
+
+mod references;
+mod text;
+
+pub(super) use references::stand_in;
+
+/// A range of a text and what the shared text writes there instead.
+pub(super) type Edit = (Range<usize>, String);
 
 /// What a pass of [`Builder::build`] produces.
 pub(super) struct Built {
@@ -23,6 +31,10 @@ pub(super) struct Builder<'a> {
     pub(super) options: &'a SanitizeOptions,
     pub(super) namer: &'a Namer<'a>,
     pub(super) warnings: Vec<String>,
+    /// Each shared file's stand-ins ([`Tree::set_stand_ins`]), as its text is written.
+    pub(super) stand_ins: BTreeMap<VPath, BTreeMap<String, String>>,
+    /// The stand-ins of the frontmatter of the file being written.
+    pub(super) file_stand_ins: BTreeMap<String, String>,
 }
 
 /// The message a finding made while the original tree was read carries into the share: the
@@ -47,6 +59,8 @@ impl<'a> Builder<'a> {
             options,
             namer,
             warnings: Vec::new(),
+            stand_ins: BTreeMap::new(),
+            file_stand_ins: BTreeMap::new(),
         }
     }
 
@@ -74,13 +88,14 @@ impl<'a> Builder<'a> {
             let Some(shared) = self.shared_path(path.as_str(), true) else {
                 continue;
             };
-            let mut file = self.file(entry, *role, shared.as_str());
+            let mut file = self.file(entry, *role, path, shared.as_str());
+            if let Some(stand_ins) = self.stand_ins.remove(&shared) {
+                out.set_stand_ins(shared.clone(), stand_ins);
+            }
             // The growth chart dates a memory folder's topic file by its modification day when
-            // its frontmatter names none; no other file's date is read, so no other is shared.
-            let dated = self.report.health.memories.iter().any(|memory| {
-                VPath::new(&memory.folder).is_ok_and(|folder| path.starts_with(&folder))
-            });
-            if !dated {
+            // its frontmatter names none, and discovery records which it read; no other
+            // file's date is read, so no other is shared.
+            if !self.plan.dated.contains(path) {
                 file.modified = None;
             }
             paths.insert(path.as_str().to_owned(), shared.as_str().to_owned());
@@ -227,7 +242,13 @@ impl<'a> Builder<'a> {
         }
     }
 
-    pub(super) fn file(&mut self, entry: &FileEntry, role: Role, shown: &str) -> FileEntry {
+    pub(super) fn file(
+        &mut self,
+        entry: &FileEntry,
+        role: Role,
+        original: &VPath,
+        shown: &str,
+    ) -> FileEntry {
         let unreadable =
             || Contents::Unreadable("it could not be read when the snapshot was shared".to_owned());
         let (size, contents) = match (&entry.contents, role) {
@@ -236,7 +257,7 @@ impl<'a> Builder<'a> {
             (Contents::Unreadable(_), _) => (entry.size, unreadable()),
             (_, Role::SizeOnly) | (Contents::Unread, _) => (entry.size, Contents::Unread),
             (Contents::Loaded(bytes), Role::Text(kind)) => {
-                let text = self.text_bytes(bytes, &mut |b, s| b.text(s, kind, shown));
+                let text = self.text_bytes(bytes, &mut |b, s| b.text(s, kind, original, shown));
                 // Where a line could not keep its length (the sharer is warned), the size
                 // follows the bytes.
                 let size = (entry.size + text.len() as u64).saturating_sub(bytes.len() as u64);
@@ -267,626 +288,6 @@ impl<'a> Builder<'a> {
             modified: entry.modified.as_deref().and_then(day_of),
         }
     }
-
-    // ----- text --------------------------------------------------------------------------
-
-    /// Applies a text rewrite to a file's bytes the way discovery decodes them: a byte order
-    /// mark is set aside on valid UTF-8, and invalid UTF-8 is rewritten through its lossy
-    /// decoding with each invalid sequence kept invalid at the same length.
-    pub(super) fn text_bytes(
-        &mut self,
-        bytes: &[u8],
-        rewrite: &mut dyn FnMut(&mut Self, &str) -> String,
-    ) -> Vec<u8> {
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            let (bom, body) = match text.strip_prefix('\u{feff}') {
-                Some(body) => ("\u{feff}", body),
-                None => ("", text),
-            };
-            return format!("{bom}{}", rewrite(self, body)).into_bytes();
-        }
-        // Each invalid sequence stands as one marker the rewrite keeps where it is (an ASCII
-        // control character, kept like all ASCII punctuation), then becomes an invalid
-        // sequence of its length again, so the file stays invalid and measures the same.
-        const MARK: char = '\u{1a}';
-        let invalid: Vec<usize> = bytes
-            .utf8_chunks()
-            .map(|chunk| chunk.invalid().len())
-            .filter(|&len| len > 0)
-            .collect();
-        let lossy = String::from_utf8_lossy(bytes);
-        let mut out = Vec::with_capacity(bytes.len());
-        if !lossy.contains(MARK) {
-            let marked = lossy.replace('\u{fffd}', &MARK.to_string());
-            // A U+FFFD written in the file is marked too: it is valid UTF-8 and stays one.
-            let written: Vec<bool> = bytes
-                .utf8_chunks()
-                .flat_map(|chunk| {
-                    let valid = chunk
-                        .valid()
-                        .matches('\u{fffd}')
-                        .map(|_| false)
-                        .collect::<Vec<_>>();
-                    let bad = (!chunk.invalid().is_empty()).then_some(true);
-                    valid.into_iter().chain(bad)
-                })
-                .collect();
-            let rewritten = rewrite(self, &marked);
-            let pieces: Vec<&str> = rewritten.split(MARK).collect();
-            if pieces.len() == written.len() + 1 {
-                let mut lengths = invalid.iter();
-                for (index, piece) in pieces.iter().enumerate() {
-                    out.extend_from_slice(piece.as_bytes());
-                    match written.get(index) {
-                        Some(true) => out.extend_from_slice(invalid_sequence(
-                            lengths.next().copied().unwrap_or(1),
-                        )),
-                        Some(false) => out.extend_from_slice("\u{fffd}".as_bytes()),
-                        None => {}
-                    }
-                }
-                return out;
-            }
-        }
-        let rewritten = rewrite(self, &lossy);
-        let mut at = 0;
-        for chunk in bytes.utf8_chunks() {
-            let valid = chunk.valid().len();
-            // (Only reached when the marks went astray: never out of bounds.)
-            let part = rewritten.as_bytes().get(at..at + valid).unwrap_or_default();
-            out.extend_from_slice(part);
-            at += valid;
-            if !chunk.invalid().is_empty() {
-                // One U+FFFD in the lossy text; one invalid sequence of the original length
-                // in the bytes, so the file stays invalid and measures the same.
-                out.extend_from_slice(invalid_sequence(chunk.invalid().len()));
-                at += '\u{fffd}'.len_utf8();
-            }
-        }
-        out
-    }
-
-    /// The shared text of a Markdown (or any text) file.
-    ///
-    /// Placeholders keep every character's length; what is renamed (reference paths, the
-    /// user name in kept text) takes its pseudonym's length, and each line it stands on gets
-    /// the difference back ([`Builder::keep_line_lengths`]), so that every line, and so every
-    /// figure the analysis takes of the text, measures as before.
-    pub(super) fn text(&mut self, text: &str, kind: FileKind, shown: &str) -> String {
-        let keep_text = self.options.keep_text;
-        let mut out: String = text.chars().map(|c| placeholder(c, keep_text)).collect();
-        if !keep_text && shown.ends_with("/MEMORY.md") {
-            keep_correction_words(text, &mut out);
-        }
-        let mut yaml = 0..0;
-        let mut shared_yaml = None;
-        let mut owed = 0;
-        if let Some(block) = frontmatter::locate(text) {
-            let source = &text[block.yaml.clone()];
-            let shared = self.frontmatter(source, kind, shown);
-            let change = source.len() as i64 - shared.len() as i64;
-            // A renamed value that no line of the frontmatter had room for: the body of a
-            // skill or sub-agent definition (never sent whole) settles it, any other
-            // file's frontmatter stays placeholders.
-            if change == 0 || kind != FileKind::Other {
-                owed = change;
-                shared_yaml = Some(shared);
-            } else if !self.namer.collecting() {
-                self.warnings.push(format!(
-                    "the frontmatter of {shown} could not keep its length after renaming; its \
-                     fields may differ in the shared report"
-                ));
-            }
-            yaml = block.yaml;
-        }
-        let mut edits = self.references(text, shown);
-        if keep_text && !self.options.keep_user_name {
-            self.user_name_edits(text, &mut edits);
-        }
-        let mut out = self.keep_line_lengths(&out, edits, &yaml, owed, shown);
-        if let Some(shared) = shared_yaml {
-            // Edits are all below the frontmatter, so its place has not moved.
-            out.replace_range(yaml.clone(), &shared);
-        }
-        self.check_references(text, &out, shown);
-        out
-    }
-
-    /// Applies `edits` (ranges of the text, whose placeholder form `out` has the same offsets,
-    /// each with its shared form) and gives each line back the length the edits took from it
-    /// or added: a placeholder word beside the edit grows or shrinks (`xxxx` → `xxxxxxx`),
-    /// else spaces follow the edit, else a word of placeholders does. What a line cannot
-    /// settle itself another line's placeholder word does, except in a memory index, whose
-    /// every line is measured (the caps, the health view's line lengths).
-    pub(super) fn keep_line_lengths(
-        &mut self,
-        out: &str,
-        mut edits: Vec<(Range<usize>, String)>,
-        yaml: &Range<usize>,
-        mut owed: i64,
-        shown: &str,
-    ) -> String {
-        if edits.is_empty() && owed == 0 {
-            return out.to_owned();
-        }
-        edits.sort_by_key(|(range, _)| range.start);
-        let mut kept_edits: Vec<(Range<usize>, String)> = Vec::with_capacity(edits.len());
-        for (range, shared) in edits {
-            if kept_edits
-                .last()
-                .is_none_or(|(last, _)| last.end <= range.start)
-            {
-                kept_edits.push((range, shared));
-            }
-        }
-        let index = shown.ends_with("/MEMORY.md");
-        // HTML comments are not sent: a letter there must not pay for one outside.
-        let mut comments = Vec::new();
-        let mut from = 0;
-        while let Some(open) = out[from..].find("<!--").map(|i| from + i) {
-            let close = out[open + 4..]
-                .find("-->")
-                .map_or(out.len(), |i| open + 4 + i + 3);
-            comments.push(open..close);
-            from = close;
-        }
-        let free = |i: usize, b: u8| {
-            matches!(b, b'x' | b'0')
-                && !self.options.keep_text
-                && !yaml.contains(&i)
-                && !comments.iter().any(|c| c.contains(&i))
-        };
-        let mut lines: Vec<Vec<(u8, bool)>> = Vec::new();
-        // For each line so far, whether a space before its line break counts wherever it
-        // stands: a line of text (not blank, which a stripped comment's blank lines are
-        // taken with) ending outside the frontmatter and every comment, not a skill's
-        // description line, in a file that is not a memory index.
-        let mut spaceable: Vec<bool> = Vec::new();
-        // Where a skill's first line of text below its frontmatter starts: its description
-        // when the frontmatter gives none, trimmed, so a trailing space there does not count.
-        let description_line = shown.ends_with("/SKILL.md").then(|| {
-            let body = frontmatter::locate(out).map_or(0, |block| block.body_offset);
-            let blank: usize = out[body..]
-                .split_inclusive('\n')
-                .take_while(|line| line.trim().is_empty())
-                .map(str::len)
-                .sum();
-            body + blank
-        });
-        let mut edits = kept_edits.into_iter().peekable();
-        let mut start = 0;
-        for line in out.split_inclusive('\n') {
-            let end = start + line.len();
-            let description = description_line == Some(start);
-            let mut on_line = Vec::new();
-            while let Some(edit) = edits.next_if(|(range, _)| range.start < end) {
-                on_line.push(edit);
-            }
-            // The line as bytes, each marked free when a placeholder letter (`x`) stands
-            // there outside every edit, comment and the frontmatter: those may grow or go.
-            let mut bytes: Vec<(u8, bool)> = Vec::with_capacity(line.len() + 16);
-            let mut at = start;
-            let mut after_edit = 0;
-            // Where the last edit's `#fragment` of placeholders starts: the last resort.
-            let mut last_fragment = None;
-            let mut first_edit = None;
-            let mut change: i64 = 0;
-            for (range, shared) in &on_line {
-                for (i, b) in out.as_bytes()[at..range.start].iter().enumerate() {
-                    bytes.push((*b, free(at + i, *b)));
-                }
-                first_edit.get_or_insert(bytes.len());
-                // A reference's `#fragment` is placeholders like any text: it may grow or go.
-                let fragment = shared
-                    .find('#')
-                    .filter(|_| !self.options.keep_text)
-                    .map(|at| bytes.len() + at + 1);
-                bytes.extend(shared.bytes().map(|b| (b, false)));
-                let end = bytes.len();
-                for byte in &mut bytes[fragment.unwrap_or(end).min(end)..] {
-                    byte.1 = matches!(byte.0, b'x' | b'0');
-                }
-                after_edit = bytes.len();
-                if let Some(at) = fragment.filter(|&at| bytes[at..].iter().any(|b| b.1)) {
-                    last_fragment = Some(at);
-                }
-                change += range.len() as i64 - shared.len() as i64;
-                at = range.end;
-            }
-            for (i, b) in out.as_bytes()[at..end].iter().enumerate() {
-                bytes.push((*b, free(at + i, *b)));
-            }
-            start = end;
-            let takes_space = !index
-                && !description
-                && line.ends_with('\n')
-                && !line.trim().is_empty()
-                && !yaml.contains(&(end - 1))
-                && !comments.iter().any(|c| c.contains(&(end - 1)));
-            if on_line.is_empty() {
-                spaceable.push(takes_space);
-                lines.push(bytes);
-                continue;
-            }
-            let first_edit = first_edit.unwrap_or(0);
-            while change < 0 {
-                // Longer than before: a placeholder word loses a letter, never its last.
-                let Some(i) =
-                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, false)
-                else {
-                    break;
-                };
-                bytes.remove(i);
-                change += 1;
-            }
-            while change < 0 && index {
-                // A memory index settles each line itself: a one-letter placeholder word
-                // goes whole (with a space beside it, where it has one) before the line
-                // may not keep its length.
-                let Some(i) =
-                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, true)
-                else {
-                    break;
-                };
-                bytes.remove(i);
-                change += 1;
-            }
-            if change > 0 {
-                if let Some(i) =
-                    nearest_or_fragment(&bytes, after_edit, first_edit, last_fragment, true)
-                {
-                    let letter = bytes[i];
-                    bytes.splice(i + 1..i + 1, std::iter::repeat_n(letter, change as usize));
-                    change = 0;
-                } else {
-                    let mut at = after_edit;
-                    while bytes.get(at).is_some_and(|b| matches!(b.0, b')' | b'>')) {
-                        at += 1;
-                    }
-                    // Trailing spaces are trimmed where a line ends the text or (in a
-                    // skill) may be its description; elsewhere they count like any other.
-                    // HTML comments are not sent either: text that follows means text
-                    // outside them.
-                    let sent_after = (end..out.len()).any(|i| {
-                        !out.as_bytes()[i].is_ascii_whitespace()
-                            && !comments.iter().any(|c| c.contains(&i))
-                    });
-                    let text_follows = bytes[at..].iter().any(|b| !b.0.is_ascii_whitespace())
-                        || (sent_after && !description);
-                    // One space can also stand inside a link's text or beside a space before
-                    // the edit (not the one after a list marker).
-                    let beside = (1..first_edit).rev().find(|&i| {
-                        bytes[i].0 == b' '
-                            && !bytes[i - 1].0.is_ascii_whitespace()
-                            && !(i == 1 && matches!(bytes[0].0, b'-' | b'*' | b'+'))
-                    });
-                    let inside = bytes[..first_edit].iter().rposition(|b| b.0 == b']');
-                    // Trailing spaces would be trimmed where a line ends a text or gives a
-                    // skill its description: there a word of placeholders, a space before
-                    // it, and one letter owed to another line when only one was missing.
-                    let (filler, count) = if text_follows {
-                        (b' ', change)
-                    } else if let (1, Some(i)) = (change, inside.or(beside)) {
-                        at = i;
-                        (b' ', 1)
-                    } else if let (1, Some(j)) = (change, spaceable.iter().rposition(|&s| s)) {
-                        // A line of text above, which this one follows, ends in a space.
-                        let line = &mut lines[j];
-                        let mut at = line.len() - 1;
-                        if at > 0 && line[at - 1].0 == b'\r' {
-                            at -= 1;
-                        }
-                        line.insert(at, (b' ', false));
-                        spaceable[j] = false;
-                        (b' ', 0)
-                    } else {
-                        bytes.insert(at, (b' ', false));
-                        at += 1;
-                        let count = (change - 1).max(1);
-                        change -= 1 + count;
-                        (b'x', count)
-                    };
-                    bytes.splice(at..at, std::iter::repeat_n((filler, false), count as usize));
-                    if filler == b' ' {
-                        change = 0;
-                    }
-                }
-            }
-            owed += change;
-            spaceable.push(takes_space);
-            lines.push(bytes);
-        }
-        // What lines could not settle: another line's placeholder word pays it.
-        if !index {
-            // From the end: a skill's first body line can be its description.
-            // A one-letter placeholder word goes whole only when no longer word can pay.
-            'settle: while owed != 0 {
-                for whole_words in [false, true] {
-                    for bytes in lines.iter_mut().rev() {
-                        let found = nearest(bytes, 0, 0, owed > 0 || whole_words);
-                        if let Some(i) = found {
-                            if owed > 0 {
-                                bytes.insert(i + 1, bytes[i]);
-                                owed -= 1;
-                            } else {
-                                bytes.remove(i);
-                                owed += 1;
-                            }
-                            continue 'settle;
-                        }
-                    }
-                }
-                break;
-            }
-        }
-        if owed != 0 && !self.namer.collecting() {
-            self.warnings.push(format!(
-                "the text of {shown} could not keep its length after renaming; the shared \
-                 report may measure it differently"
-            ));
-        }
-        let bytes: Vec<u8> = lines.into_iter().flatten().map(|(b, _)| b).collect();
-        String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-    }
-
-    /// With the text kept, the user name is still replaced wherever it is written (in any
-    /// case, inside longer words too), by its pseudonym. A name of one or two letters, or one
-    /// that is a word the analysis reads, is left: replacing every `al` or every `project`
-    /// would change what the text means to the analysis.
-    pub(super) fn user_name_edits(&mut self, text: &str, edits: &mut Vec<(Range<usize>, String)>) {
-        let user = VPath::new(&self.input.home)
-            .map(|home| home.file_name().to_ascii_lowercase())
-            .unwrap_or_default();
-        let reserved = WELL_KNOWN.contains(&user.as_str())
-            || [
-                "user",
-                "project",
-                "local",
-                "feedback",
-                "reference",
-                "true",
-                "false",
-            ]
-            .contains(&user.as_str());
-        if user.len() < 3 || reserved {
-            return;
-        }
-        // ASCII lower-casing keeps every byte offset.
-        let lower = text.to_ascii_lowercase();
-        let found: Vec<usize> = lower.match_indices(&user).map(|(at, _)| at).collect();
-        for at in found {
-            let end = at + user.len();
-            if !(text.is_char_boundary(at) && text.is_char_boundary(end)) {
-                continue;
-            }
-            if edits.iter().any(|(r, _)| r.start < end && at < r.end) {
-                continue;
-            }
-            edits.push((at..end, self.namer.name(&text[at..end])));
-        }
-    }
-
-    /// The shared form of every import path and local link destination of the text, where
-    /// the scanner found it written: the shared path of what it points to.
-    pub(super) fn references(&mut self, text: &str, _shown: &str) -> Vec<(Range<usize>, String)> {
-        let mut edits = Vec::new();
-        for reference in self.counted_references(text) {
-            let written = &text[reference.span.clone()];
-            let shared = match reference.kind {
-                ReferenceKind::Import => self.import_path(written),
-                ReferenceKind::Link => self.link_destination(written),
-            };
-            edits.push((reference.span.clone(), shared));
-        }
-        edits
-    }
-
-    /// The references of a text the analysis counts. An `@word` without an extension that
-    /// names no file is no import to the analysis (a handle, a package name): it is text
-    /// like any other, and becomes placeholders.
-    pub(super) fn counted_references(&self, text: &str) -> Vec<references::RawReference> {
-        let existing: BTreeSet<&str> = self
-            .report
-            .files
-            .iter()
-            .flat_map(|row| &row.references)
-            .filter(|r| r.exists)
-            .map(|r| r.target.as_str())
-            .collect();
-        let counts = |r: &references::RawReference| {
-            r.kind == ReferenceKind::Link
-                || references::has_extension(&r.target)
-                || existing.contains(r.target.as_str())
-        };
-        references::scan(text).into_iter().filter(counts).collect()
-    }
-
-    /// Checks that the shared text scans to the renamed references, on the same lines.
-    pub(super) fn check_references(&mut self, text: &str, out: &str, shown: &str) {
-        if self.namer.collecting() {
-            return;
-        }
-        let expected = self.counted_references(text);
-        let renamed: BTreeSet<String> = expected
-            .iter()
-            .map(|e| self.namer.file(&e.target))
-            .collect();
-        let shared: Vec<_> = references::scan(out)
-            .into_iter()
-            .filter(|r| {
-                r.kind == ReferenceKind::Link
-                    || references::has_extension(&r.target)
-                    || renamed.contains(&r.target)
-            })
-            .collect();
-        let same = shared.len() == expected.len()
-            && shared.iter().zip(&expected).all(|(s, e)| {
-                s.kind == e.kind
-                    && s.line == e.line
-                    && s.trailing_punctuation == e.trailing_punctuation
-                    && s.target == self.namer.file(&e.target)
-            });
-        if !same {
-            self.warnings.push(format!(
-                "a reference in {shown} could not be rewritten exactly; it may resolve \
-                 differently in the shared report"
-            ));
-        }
-    }
-
-    /// The shared form of an import path as written (after its `@`): the path renamed, an
-    /// escaped space kept escaped, a `#fragment` replaced like text.
-    pub(super) fn import_path(&mut self, written: &str) -> String {
-        let mut decoded: Vec<(char, bool)> = Vec::new();
-        let mut chars = written.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '\\' && chars.peek() == Some(&' ') {
-                chars.next();
-                decoded.push((' ', true));
-            } else {
-                decoded.push((c, false));
-            }
-        }
-        let cut = decoded
-            .iter()
-            .position(|&(c, _)| c == '#')
-            .unwrap_or(decoded.len());
-        let target: String = decoded[..cut].iter().map(|&(c, _)| c).collect();
-        let shared = self.namer.file(&target);
-        // The pseudonyms keep every space, so the n-th space of the shared path is the n-th
-        // of the original, escaped where that one was.
-        let mut escapes = decoded[..cut]
-            .iter()
-            .filter(|(c, _)| *c == ' ')
-            .map(|&(_, escaped)| escaped);
-        let mut out = String::with_capacity(written.len());
-        for c in shared.chars() {
-            if c == ' ' && escapes.next().unwrap_or(false) {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-        let keep_text = self.options.keep_text;
-        for &(c, escaped) in &decoded[cut..] {
-            if escaped {
-                out.push('\\');
-            }
-            out.push(placeholder(c, keep_text));
-        }
-        out
-    }
-
-    /// The shared form of a local link destination as written (inside its parentheses or
-    /// angle brackets): each renamed run as its pseudonym, everything else written as it
-    /// was (a backslash or percent escape stays an escape), a `#fragment` replaced like text.
-    pub(super) fn link_destination(&mut self, written: &str) -> String {
-        // The destination as Markdown reads it: a backslash before ASCII punctuation escapes it.
-        let mut decoded: Vec<(char, bool)> = Vec::new();
-        let mut chars = written.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '\\' && chars.peek().is_some_and(char::is_ascii_punctuation) {
-                let next = chars.next().expect("peeked");
-                decoded.push((next, true));
-            } else {
-                decoded.push((c, false));
-            }
-        }
-        let cut = decoded
-            .iter()
-            .position(|&(c, _)| c == '#')
-            .unwrap_or(decoded.len());
-        let before: Vec<char> = decoded[..cut].iter().map(|&(c, _)| c).collect();
-        // How each written unit decodes: a character as it is, or a `%XX` byte.
-        let (units, target) = percent_units(&before).unwrap_or_else(|| {
-            (
-                (0..before.len()).map(Unit::Literal).collect(),
-                before.iter().collect(),
-            )
-        });
-        self.namer.file(&target);
-        let written_unit = |unit: &Unit, out: &mut String| match *unit {
-            Unit::Literal(index) => {
-                if decoded[index].1 {
-                    out.push('\\');
-                }
-                out.push(before[index]);
-            }
-            Unit::Escape(index) => out.extend(&before[index..index + 3]),
-        };
-        let mut out = String::with_capacity(written.len());
-        let mut units = units.iter();
-        for piece in split_name(&target) {
-            match piece {
-                NamePiece::Run(run) => {
-                    // Every character of a run is ASCII: one unit each.
-                    units.by_ref().take(run.len()).for_each(drop);
-                    out.push_str(&self.namer.name(run));
-                }
-                NamePiece::Char(c) => {
-                    let mut taken = Vec::new();
-                    let mut bytes = 0;
-                    while bytes < c.len_utf8() {
-                        let Some(unit) = units.next() else { break };
-                        bytes += match *unit {
-                            Unit::Literal(index) => before[index].len_utf8(),
-                            Unit::Escape(_) => 1,
-                        };
-                        taken.push(unit);
-                    }
-                    let shared = self.namer.name(&c.to_string());
-                    match taken.first() {
-                        Some(Unit::Escape(index)) if shared != c.to_string() => {
-                            // An escaped character renamed: the new one, escaped alike.
-                            let upper = !before[index + 1..=index + 2]
-                                .iter()
-                                .any(char::is_ascii_lowercase);
-                            for byte in shared.bytes() {
-                                out.push('%');
-                                out.push(hex_digit(byte >> 4, upper));
-                                out.push(hex_digit(byte & 0xf, upper));
-                            }
-                        }
-                        _ if shared != c.to_string() => out.push_str(&shared),
-                        _ => taken
-                            .into_iter()
-                            .for_each(|unit| written_unit(unit, &mut out)),
-                    }
-                }
-            }
-        }
-        let keep_text = self.options.keep_text;
-        for &(c, escaped) in &decoded[cut..] {
-            if escaped {
-                out.push('\\');
-            }
-            out.push(placeholder(c, keep_text));
-        }
-        out
-    }
-}
-
-/// The free placeholder letter nearest an edit: after `after`, else before `before`; to
-/// shrink (`grow` false), only one with a free neighbour, so that no word loses its last.
-fn nearest(bytes: &[(u8, bool)], after: usize, before: usize, grow: bool) -> Option<usize> {
-    let usable = |i: usize| {
-        bytes[i].1 && (grow || (i > 0 && bytes[i - 1].1) || bytes.get(i + 1).is_some_and(|b| b.1))
-    };
-    (after..bytes.len())
-        .find(|&i| usable(i))
-        .or_else(|| (0..before.min(bytes.len())).rev().find(|&i| usable(i)))
-}
-
-/// [`nearest`], else a letter of the last edit's `#fragment` (placeholders too, inside the
-/// edit), so that a line whose only words are in references still settles.
-fn nearest_or_fragment(
-    bytes: &[(u8, bool)],
-    after: usize,
-    before: usize,
-    fragment: Option<usize>,
-    grow: bool,
-) -> Option<usize> {
-    nearest(bytes, after, before, grow).or_else(|| nearest(bytes, fragment?, fragment?, grow))
 }
 
 /// How a name measures where Claude Code quotes it.
@@ -903,77 +304,6 @@ pub(super) fn length_of(name: &str) -> QuotedLength {
 pub(super) fn day_of(modified: &str) -> Option<String> {
     crate::date::parse_day(modified)?;
     modified.trim().get(..10).map(str::to_owned)
-}
-
-// The words the health view looks for in dropped index entries (CORRECTION_WORDS) stay in
-// `MEMORY.md` files wherever they stand as whole words, so that its "correction" flags stay.
-pub(super) fn keep_correction_words(text: &str, out: &mut String) {
-    // ASCII lower-casing keeps every byte offset, and the words are ASCII.
-    let lower = text.to_ascii_lowercase();
-    let is_word = |c: char| c.is_alphanumeric() || c == '\'';
-    for word in CORRECTION_WORDS {
-        for (at, _) in lower.match_indices(word) {
-            let end = at + word.len();
-            let before = text[..at].chars().next_back().is_none_or(|c| !is_word(c));
-            let after = text[end..].chars().next().is_none_or(|c| !is_word(c));
-            if before && after {
-                out.replace_range(at..end, &text[at..end]);
-            }
-        }
-    }
-}
-
-/// An invalid UTF-8 sequence of `len` bytes (1 to 3) that decodes to exactly one U+FFFD
-/// whatever follows it: a lone `0xFF`, or the start of a two-byte or three-byte lead
-/// without its last continuation byte.
-pub(super) fn invalid_sequence(len: usize) -> &'static [u8] {
-    match len {
-        1 => b"\xff",
-        2 => b"\xe1\x80",
-        _ => b"\xf1\x80\x80",
-    }
-}
-
-/// One step of percent-decoding: a character kept as it is, or a `%XX` escape starting at
-/// that index.
-pub(super) enum Unit {
-    Literal(usize),
-    Escape(usize),
-}
-
-/// Percent-decodes a destination (as a list of characters): the steps taken and the decoded
-/// text, or `None` when the decoded bytes are not UTF-8 (then the scanner keeps the target as
-/// written).
-pub(super) fn percent_units(chars: &[char]) -> Option<(Vec<Unit>, String)> {
-    let mut units = Vec::new();
-    let mut bytes = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let hex = |c: Option<&char>| c.and_then(|c| c.to_digit(16));
-        if chars[i] == '%' {
-            if let (Some(hi), Some(lo)) = (hex(chars.get(i + 1)), hex(chars.get(i + 2))) {
-                units.push(Unit::Escape(i));
-                bytes.push((hi * 16 + lo) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        units.push(Unit::Literal(i));
-        let mut buffer = [0; 4];
-        bytes.extend_from_slice(chars[i].encode_utf8(&mut buffer).as_bytes());
-        i += 1;
-    }
-    String::from_utf8(bytes).ok().map(|text| (units, text))
-}
-
-/// A hex digit for `nibble`, upper-case when `upper`.
-pub(super) fn hex_digit(nibble: u8, upper: bool) -> char {
-    let digit = char::from_digit(u32::from(nibble), 16).expect("a nibble is a hex digit");
-    if upper {
-        digit.to_ascii_uppercase()
-    } else {
-        digit
-    }
 }
 
 /// For a skill below the project (`<project>/<folder>/.claude/skills/<name>/SKILL.md`): the

@@ -23,7 +23,11 @@
 //!   files it counted in every memory folder, reference targets past the rows, and for each
 //!   conditional rule the first project file its globs matched;
 //! - the folders it looked up (memory folders, agents' memory folders, folders a link points
-//!   to, folders that encode to this project's memory folder name) and the mount roots.
+//!   to, folders that encode to this project's memory folder name) and the mount roots;
+//! - the files whose modification day the growth chart read: the only ones that keep a day.
+//!
+//! Which texts are skills (a row discovery listed as one) and sub-agent definitions (their
+//! own reason) is read off the record too, never off a file's name.
 //!
 //! Besides the files: of the environment, only what the analysis reads (whether
 //! `DISABLE_AUTO_MEMORY` turns auto memory off, the number `SLASH_COMMAND_TOOL_CHAR_BUDGET`
@@ -61,8 +65,9 @@
 //! sub-agent are pseudonymised like file names; every other value is replaced like text. A
 //! digit in a plain YAML value becomes `1`, not `0`, so that no placeholder reads as a YAML
 //! number such as `0x0`; a number that must stay a number becomes one of the same form and
-//! shown length (`4096` → `1111`, `0xDEADBEEF` → `0x3B9ACA00`); a boolean or null stays. In a `MEMORY.md`, the words the health view reads to tell a
-//! correction (`not`, `instead`, `wrong`, `actually`, `corrected`, `no longer`) stay.
+//! shown length (`4096` → `1111`, `0xDEADBEEF` → `0x3B9ACA00`); a boolean or null stays.
+//! In a `MEMORY.md`, the words the health view reads to tell a correction (`not`,
+//! `instead`, `wrong`, `actually`, `corrected`, `no longer`) stay.
 //!
 //! ## How names are pseudonymised
 //! A name is split into runs of ASCII letters and digits, single non-ASCII characters, and
@@ -70,30 +75,36 @@
 //! numbered in sorted order within their class (led by a digit, led by a letter), every
 //! counter of a class has one width (the fewest characters that number them all), and no
 //! counter starts as its run does. So a pseudonym tells a run's rank and class, never its
-//! letters or its length, except that a run shorter than the width first tries a counter of
-//! its own length (so that no line of text grows where it is written). One table serves the whole snapshot, case-insensitively (the case
-//! of each letter stays), so a path and the memory-folder name that encodes it change
+//! letters or its length: a one-letter name and a twenty-letter one of the same class get
+//! counters of one width. One table serves the whole snapshot, case-insensitively (the
+//! case of each letter stays), so a path and the memory-folder name that encodes it change
 //! together, and the lookups by encoded path, by the older encoding and by a
 //! case-insensitive suffix all still hit. Counters need not keep the names' order: where a
 //! kept run sorts among renamed ones (`memo` between `md` and `memory`, which only a
 //! counter starting with `m` could), the snapshot carries the original's order of each
 //! folder whose shared names sort otherwise ([`Tree::set_order`]), so no row moves. Kept
-//! runs: the well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`, `settings`,
-//! `git`, …), file extensions, drive letters, and (with `keep_file_names`) every run that is
-//! not part of the user name. The user name is replaced wherever it appears, unless
-//! `keep_user_name` (a user named like a well-known name, `claude`, stays).
+//! runs: the well-known names (`claude`, `md`, `rules`, `skills`, `memory`, `projects`,
+//! `settings`, `git`, …), file extensions, drive letters, and (with `keep_file_names`)
+//! every run that is not part of the user name. The user name is replaced wherever it
+//! appears, unless `keep_user_name` (a user named like a well-known name, `claude`, stays).
 //!
 //! Where Claude Code's own text quotes a renamed name, its original length travels as a
-//! figure (`Tree::set_quoted`); where a file's text holds one (an import, a link), the line
-//! gives the difference back to placeholders (`Builder::keep_line_lengths`). There is no
-//! fallback that keeps names' shapes: when a figure still cannot be kept (a line with no
-//! room), [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a
-//! sentence in [`Sanitized::warnings`] tell the person sharing before anything is sent.
+//! figure (`Tree::set_quoted`). Where a file's text holds one (an import, a link), it is
+//! written at the length the original was written at, so that no line needs room: as its
+//! pseudonym where that has the length, else as a stand-in of placeholders (`@xxxxxxxa`,
+//! numbered in letters so that the file's stand-ins differ from each other and from every
+//! other target it writes), whose target the shared tree carries per file
+//! ([`Tree::set_stand_ins`]; discovery resolves through it). A frontmatter value renamed to
+//! another length (a `paths` glob, a `name`) is settled by a placeholder word of the body.
+//! There is no fallback that keeps names' shapes: when a figure still cannot be kept,
+//! [`sanitize`] analyses the copy, and [`Sanitized::differences`] and a sentence in
+//! [`Sanitized::warnings`] tell the person sharing before anything is sent.
 //!
-//! With `keep_text`, contents stay as written, except the reference paths and names above,
-//! which follow the pseudonyms, and the user name, replaced wherever it is written unless
-//! `keep_user_name`. Of files' modification times only the day of a memory folder's files
-//! stays: the growth view counts days, and reads no other file's date.
+//! With `keep_text`, contents stay as written, except the reference paths above, which
+//! follow the pseudonyms (or stand-ins), and the user name, replaced wherever it is written
+//! unless `keep_user_name` by its pseudonym fitted to its length (cut, or followed by
+//! `x`s). Of files' modification times only the day of the files the growth view dated by
+//! it stays: it counts days, and reads no other file's date.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -107,7 +118,6 @@ use crate::report::{Diagnostic, DiagnosticData, ReadFor, ReferenceKind, Report};
 use crate::text::frontmatter::{self, untag, Frontmatter, Span, SpanKind, Spans, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
-use crate::text::references;
 use crate::tree::{Contents, FileEntry, QuotedLength, Tree};
 use crate::vpath::VPath;
 
@@ -407,6 +417,9 @@ pub fn basis(tree: &Tree, report: &Report) -> Tree {
     }
     // A shared snapshot shared again keeps its original's lengths and order.
     out.set_quoted(tree.quoted_lengths().clone());
+    for (file, stand_ins) in tree.stand_ins() {
+        out.set_stand_ins(file.clone(), stand_ins.clone());
+    }
     for (dir, names) in tree.orders() {
         out.set_order(dir.clone(), names.to_vec());
     }
@@ -497,6 +510,20 @@ mod tests {
             }
         }
         assert_eq!(table.name("unknown1"), "xxxxxxx0");
+    }
+
+    #[test]
+    fn a_short_name_gets_the_width_of_its_class() {
+        // Thirty-one runs led by a letter need two letters each: the one-letter `q` too, so
+        // its pseudonym does not tell that it was short.
+        let words: Vec<String> = std::iter::once("q".to_owned())
+            .chain((0..30).map(|i| format!("k{i:02}")))
+            .collect();
+        let free: Vec<&str> = words.iter().map(String::as_str).collect();
+        let table = table(&[], &free);
+        for word in &free {
+            assert_eq!(table.name(word).len(), 2, "{word} → {}", table.name(word));
+        }
     }
 
     #[test]

@@ -356,29 +356,21 @@ fn codes_of_width(
                 && code.first() != run.as_bytes().first()
                 && (digits || !frontmatter::is_special_scalar(text))
         };
-        // A run shorter than the counters first tries a counter of its own length, so that
-        // no line of text grows where it is written (a memory index has no room); that is
-        // the one case where a pseudonym has its original's length.
-        let mut code = None;
-        for w in [width.min(run.len()), width] {
-            let mut candidate = match &previous {
-                None => Some(vec![first; w]),
-                Some(previous) => smallest_above(previous, first, last, w),
+        // Every counter of the class has the one width: a pseudonym tells a run's rank and
+        // class, never its length (a text that writes it gets a stand-in of its own).
+        let mut code = match &previous {
+            None => Some(vec![first; width]),
+            Some(previous) => smallest_above(previous, first, last, width),
+        };
+        while let Some(c) = code.as_ref().filter(|c| !allowed(c)) {
+            code = if c.first() == run.as_bytes().first() && c[0] < last {
+                // Past every counter that starts as the run does, in one step.
+                let mut next = vec![first; c.len()];
+                next[0] = c[0] + 1;
+                Some(next)
+            } else {
+                increment(c, first, last)
             };
-            while let Some(c) = candidate.as_ref().filter(|c| !allowed(c)) {
-                candidate = if c.first() == run.as_bytes().first() && c[0] < last {
-                    // Past every counter that starts as the run does, in one step.
-                    let mut next = vec![first; c.len()];
-                    next[0] = c[0] + 1;
-                    Some(next)
-                } else {
-                    increment(c, first, last)
-                };
-            }
-            if candidate.is_some() {
-                code = candidate;
-                break;
-            }
         }
         let code = code?;
         out.insert(

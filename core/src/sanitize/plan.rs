@@ -42,6 +42,9 @@ pub(super) struct Plan {
     pub(super) exclude_candidates: Vec<String>,
     /// Other projects' memory folders left out.
     pub(super) left_out_folders: BTreeSet<String>,
+    /// The files whose modification day the growth chart read ([`ReadFor::Dated`]): the
+    /// only ones that keep their day.
+    pub(super) dated: BTreeSet<VPath>,
 }
 
 impl Plan {
@@ -53,6 +56,7 @@ impl Plan {
             mounts: Vec::new(),
             exclude_candidates: Vec::new(),
             left_out_folders: BTreeSet::new(),
+            dated: BTreeSet::new(),
         };
         let left_out = plan.leave_out_folders(report, options);
         let is_left_out = |at: &VPath| left_out.iter().any(|root| at.starts_with(root));
@@ -68,7 +72,8 @@ impl Plan {
             };
             let role = if why.get(row.path.as_str()) == Some(&ReadFor::Unread) {
                 Role::SizeOnly
-            } else if file.file_name() == "SKILL.md" {
+            } else if row.skill_name.is_some() {
+                // Discovery listed it as a skill, by the name its frontmatter gives.
                 Role::Text(FileKind::Skill)
             } else {
                 Role::Text(FileKind::Other)
@@ -94,14 +99,14 @@ impl Plan {
             if !tree.is_file(&at) {
                 continue;
             }
+            if source.why == ReadFor::Dated {
+                plan.dated.insert(at.clone());
+            }
             let role = match source.why {
                 ReadFor::Settings => Role::Settings,
                 ReadFor::ClaudeJson => Role::ClaudeJson,
                 ReadFor::GitFile => Role::GitFile,
-                ReadFor::Text if at.file_name() == "SKILL.md" => Role::Text(FileKind::Skill),
-                ReadFor::Text if report.health.agents.iter().any(|a| a.path == source.path) => {
-                    Role::Text(FileKind::Agent)
-                }
+                ReadFor::AgentDefinition => Role::Text(FileKind::Agent),
                 ReadFor::Text => Role::Text(FileKind::Other),
                 _ => Role::SizeOnly,
             };

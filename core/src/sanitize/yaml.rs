@@ -24,17 +24,21 @@ impl Builder<'_> {
         let names = YamlNames::new(yaml, &located, self.options.keep_text);
         let mut shared = String::new();
         for round in 0..2 {
-            shared = self.rewrite_yaml(yaml, &located, &policies, &careful, &names);
+            let mut stand_ins;
+            (shared, stand_ins) = self.rewrite_yaml(yaml, &located, &policies, &careful, &names);
+            if original.error.is_some() {
+                // Discovery reads no value of a block that does not parse: the stand-ins
+                // only keep the length, and name nothing.
+                stand_ins.clear();
+            }
+            // The file's stand-ins are the ones of the rewrite that is kept: the last.
+            self.file_stand_ins.clone_from(&stand_ins);
             if self.namer.collecting() {
                 return shared;
             }
-            let failing = self.yaml_differences(
-                &original,
-                &frontmatter::parse_block(&shared),
-                &located,
-                kind,
-                &names,
-            );
+            let mut read = frontmatter::parse_block(&shared);
+            read.map_strings(&|value| stand_ins.get(value).cloned());
+            let failing = self.yaml_differences(&original, &read, &located, kind, &names);
             if failing.is_empty() {
                 return shared;
             }
@@ -59,11 +63,13 @@ impl Builder<'_> {
         policies: &[Policy],
         careful: &[bool],
         names: &YamlNames,
-    ) -> String {
+    ) -> (String, BTreeMap<String, String>) {
         let keep_text = self.options.keep_text;
         let mut out = yaml.to_owned();
-        // Renamed values of another length than the original (`paths`, a skill's `name`).
+        // Renamed values of another length than the original (`paths`, a skill's `name`)
+        // that are no whole one-line scalar, and the stand-ins of those that are.
         let mut renamed = Vec::new();
+        let mut stand_ins: BTreeMap<String, String> = BTreeMap::new();
         for (index, piece) in located.spans.iter().enumerate() {
             let source = &yaml[piece.range.clone()];
             if matches!(
@@ -127,11 +133,26 @@ impl Builder<'_> {
             if shared.len() == source.len() {
                 out.replace_range(piece.range.clone(), &shared);
             } else if policy == Policy::Name {
-                renamed.push((piece.range.clone(), shared));
+                // A whole scalar is written as a stand-in of its length, which discovery
+                // reads as the pseudonym (`Tree::set_stand_ins`); the parse below checks it.
+                let numbered = whole_scalar(yaml, piece)
+                    .then(|| {
+                        (1..)
+                            .map_while(|n| stand_in(source, None, n))
+                            .find(|s| !stand_ins.contains_key(s))
+                    })
+                    .flatten();
+                match numbered {
+                    Some(stand_in) => {
+                        out.replace_range(piece.range.clone(), &stand_in);
+                        stand_ins.insert(stand_in, shared);
+                    }
+                    None => renamed.push((piece.range.clone(), shared)),
+                }
             }
         }
         keep_yaml_lines(&mut out, renamed, &located.spans);
-        out
+        (out, stand_ins)
     }
 
     /// The lexer's key indices whose values do not have the shape they should.
@@ -190,6 +211,35 @@ impl Builder<'_> {
             }
         }
         failing.into_iter().collect()
+    }
+}
+
+/// True when `piece` is a whole scalar on one line, as the parser reads it: the text
+/// between a pair of quotes (with no escape, which would be a piece of its own), or a plain
+/// word that a value indicator, list item or flow bracket opens and the line's end, a
+/// comment or a flow separator closes. (A plain scalar continued on the next line reads as
+/// more than the word: the caller's parse tells, and the value is not kept.)
+fn whole_scalar(yaml: &str, piece: &Span) -> bool {
+    let source = &yaml[piece.range.clone()];
+    if source.contains(['\n', '\r', '\'']) {
+        return false;
+    }
+    let before = yaml[..piece.range.start].trim_end_matches(' ');
+    let after = &yaml[piece.range.end..];
+    match piece.kind {
+        SpanKind::Quoted => {
+            let quote = yaml[..piece.range.start].chars().next_back();
+            quote.is_some_and(|q| matches!(q, '"' | '\'') && after.starts_with(q))
+        }
+        SpanKind::Atom => {
+            let opened = before.ends_with([':', '-', '[', '{', ',']);
+            let rest = after.trim_start_matches(' ');
+            let closed = rest.is_empty()
+                || rest.starts_with(['\n', '\r', ',', ']', '}'])
+                || (rest.starts_with('#') && rest.len() < after.len());
+            opened && closed
+        }
+        _ => false,
     }
 }
 

@@ -75,6 +75,29 @@ pub(crate) struct Frontmatter {
     pub(crate) error: Option<String>,
 }
 
+impl Frontmatter {
+    /// Replaces every string value (in lists, mappings and tags too) for which `replace`
+    /// gives another: a shared snapshot's stand-ins by what they stand for.
+    pub(crate) fn map_strings(&mut self, replace: &dyn Fn(&str) -> Option<String>) {
+        fn walk(value: &mut Value, replace: &dyn Fn(&str) -> Option<String>) {
+            match value {
+                Value::String(s) => {
+                    if let Some(other) = replace(s) {
+                        *s = other;
+                    }
+                }
+                Value::Sequence(items) => items.iter_mut().for_each(|v| walk(v, replace)),
+                Value::Mapping(pairs) => pairs.iter_mut().for_each(|(_, v)| walk(v, replace)),
+                Value::Tagged(_, inner) => walk(inner, replace),
+                Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            }
+        }
+        for (_, value) in &mut self.fields {
+            walk(value, replace);
+        }
+    }
+}
+
 /// Finds and parses the frontmatter block; `None` when the text has none (no `---` first
 /// line, or no closing `---` line). `\r\n` line ends are accepted.
 pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
