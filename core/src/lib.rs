@@ -201,7 +201,8 @@ pub use share::{
     SHARE_FORMAT,
 };
 pub use tree::{
-    ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, Tree, ORDERED_FOLDER_NAME,
+    ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, QuotedLength, Tree,
+    ORDERED_FOLDER_NAME,
 };
 pub use version::{
     first_release, Behaviour, ClaudeVersion, RuleChange, Unreproduced, Unsimulated,

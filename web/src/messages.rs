@@ -17,8 +17,10 @@ use crate::state::Inputs;
 /// What the analysis marks a file a shared snapshot lacks with.
 pub(crate) const NOT_SHARED: &str = "not in the shared snapshot";
 
-/// The tree [`tree_fields`] put in a message.
-pub(crate) fn tree_from(data: &JsValue) -> Tree {
+/// The tree [`crate::worker::tree_fields`] put in a message. The page's copy (for the file
+/// view) leaves out what the tree carries besides its files: only the worker analyses and
+/// shares, so only the engine reads `tree_carried` back ([`carried_into`]).
+pub fn tree_from(data: &JsValue) -> Tree {
     let strings = |key: &str| -> Vec<String> {
         get(data, key)
             .dyn_into::<Array>()
@@ -76,7 +78,56 @@ pub(crate) fn tree_from(data: &JsValue) -> Tree {
     for diagnostic in diagnostics {
         tree.push_diagnostic(diagnostic);
     }
+    #[cfg(feature = "engine")]
+    carried_into(&mut tree, &get(data, "tree_carried"));
     tree
+}
+
+/// Reads back what `carried_message` in [`crate::worker`] wrote. A record of another shape
+/// is skipped: the worker wrote it, so none is expected.
+#[cfg(feature = "engine")]
+fn carried_into(tree: &mut Tree, carried: &JsValue) {
+    let Ok(records) = carried.clone().dyn_into::<Array>() else {
+        return;
+    };
+    let mut quoted = std::collections::BTreeMap::new();
+    for record in records.iter() {
+        let Ok(record) = record.dyn_into::<Array>() else {
+            continue;
+        };
+        let parts: Vec<String> = record.iter().filter_map(|v| v.as_string()).collect();
+        let (Some(kind), Some(head)) = (parts.first(), parts.get(1)) else {
+            continue;
+        };
+        let rest = &parts[2..];
+        match kind.as_str() {
+            "q" => {
+                let n: Vec<u64> = rest.iter().filter_map(|n| n.parse().ok()).collect();
+                if let [bytes, chars, utf16, columns] = n[..] {
+                    let length = memdiag_core::QuotedLength {
+                        bytes,
+                        chars,
+                        utf16,
+                        columns,
+                    };
+                    quoted.insert(head.clone(), length);
+                }
+            }
+            "o" | "l" | "s" => {
+                let Ok(path) = VPath::new(head) else { continue };
+                match kind.as_str() {
+                    "o" => tree.set_order(path, rest.to_vec()),
+                    "l" => tree.set_listing_order(path, rest.to_vec()),
+                    _ => {
+                        let pairs = rest.chunks_exact(2).map(|p| (p[0].clone(), p[1].clone()));
+                        tree.set_stand_ins(path, pairs.collect());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    tree.set_quoted(quoted);
 }
 
 /// The `source` message that gives the worker its copy of `source`; the worker answers a

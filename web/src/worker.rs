@@ -214,8 +214,9 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
 }
 
 /// A tree as message fields (`tree_files`, `tree_sizes`, `tree_modified`, `tree_contents`,
-/// `tree_dirs`, `tree_mounts`, `tree_diagnostics`), with the buffers to transfer.
-fn tree_fields(tree: &Tree) -> (Vec<(&'static str, JsValue)>, Array) {
+/// `tree_dirs`, `tree_mounts`, `tree_diagnostics`, `tree_carried`), with the buffers to
+/// transfer.
+pub fn tree_fields(tree: &Tree) -> (Vec<(&'static str, JsValue)>, Array) {
     let mut paths = String::new();
     let mut modified = String::new();
     let mut sizes = Vec::with_capacity(tree.len());
@@ -251,8 +252,50 @@ fn tree_fields(tree: &Tree) -> (Vec<(&'static str, JsValue)>, Array) {
         ("tree_dirs", names(&mut tree.named_dirs()).into()),
         ("tree_mounts", names(&mut tree.mounts()).into()),
         ("tree_diagnostics", diagnostics),
+        ("tree_carried", carried_message(tree)),
     ];
     (fields, transfer)
+}
+
+/// What a tree carries besides its files, for the worker to read back when the page hands a
+/// finished analysis over for sharing or a clean-up ([`crate::messages::tree_from`]): a
+/// shared snapshot's quoted lengths, stand-ins and orders, and the skills folders' listing
+/// order a zip recorded. Without them a snapshot shared again, or a zip's skills order on
+/// the releases that follow it, would not survive the page's round trip. One list per
+/// record, of strings: `q` name and the four lengths, `o` or `l` a folder and its names,
+/// `s` a file and its stand-ins each followed by its target.
+fn carried_message(tree: &Tree) -> JsValue {
+    let record = |parts: Vec<String>| -> JsValue {
+        parts
+            .into_iter()
+            .map(JsValue::from)
+            .collect::<Array>()
+            .into()
+    };
+    let records = Array::new();
+    for (name, q) in tree.quoted_lengths() {
+        records.push(&record(vec![
+            "q".to_owned(),
+            name.clone(),
+            q.bytes.to_string(),
+            q.chars.to_string(),
+            q.utf16.to_string(),
+            q.columns.to_string(),
+        ]));
+    }
+    let orders = tree.orders().map(|o| ("o", o));
+    for (kind, (dir, names)) in orders.chain(tree.listing_orders().map(|o| ("l", o))) {
+        let head = [kind.to_owned(), dir.as_str().to_owned()];
+        records.push(&record(
+            head.into_iter().chain(names.iter().cloned()).collect(),
+        ));
+    }
+    for (file, stand_ins) in tree.stand_ins() {
+        let pairs = stand_ins.iter().flat_map(|(k, v)| [k.clone(), v.clone()]);
+        let head = ["s".to_owned(), file.as_str().to_owned()];
+        records.push(&record(head.into_iter().chain(pairs).collect()));
+    }
+    records.into()
 }
 
 /// Reads what the worker has not read before through the page, and keeps it.

@@ -2664,3 +2664,47 @@ fn the_browsers_lower_case_is_rusts() {
         );
     }
 }
+
+/// A finished analysis goes to the page and comes back to the worker for sharing: what its
+/// tree carries besides its files (a shared snapshot's quoted lengths, stand-ins and orders,
+/// a zip's skills listing order) must survive the trip, or a snapshot shared again, or a
+/// zip's skills order, would not match the report it came from.
+#[wasm_bindgen_test]
+fn a_tree_keeps_what_it_carries_through_the_page() {
+    let path = |p: &str| memdiag_core::VPath::new(p).unwrap();
+    let mut tree = Tree::new();
+    tree.add_mount(path("/home/u/.claude"));
+    tree.insert(
+        path("/home/u/.claude/CLAUDE.md"),
+        memdiag_core::FileEntry {
+            size: 12,
+            contents: memdiag_core::Contents::Loaded(b"@xxxxxxxa.md".to_vec()),
+            modified: Some("2026-01-02T03:04:05Z".to_owned()),
+        },
+    );
+    let length = memdiag_core::QuotedLength {
+        bytes: 14,
+        chars: 12,
+        utf16: 12,
+        columns: 12,
+    };
+    tree.set_quoted(BTreeMap::from([("/home/u/.claude/ab".to_owned(), length)]));
+    tree.set_stand_ins(
+        path("/home/u/.claude/CLAUDE.md"),
+        BTreeMap::from([("xxxxxxxa.md".to_owned(), "ab/cd.md".to_owned())]),
+    );
+    tree.set_order(
+        path("/home/u/.claude"),
+        vec!["b".to_owned(), "a".to_owned()],
+    );
+    tree.set_listing_order(
+        path("/home/u/.claude/skills"),
+        vec!["z".to_owned(), "é".to_owned(), "a".to_owned()],
+    );
+    let (fields, _) = memdiag_web::worker::tree_fields(&tree);
+    let message = js_sys::Object::new();
+    for (key, value) in fields {
+        js_sys::Reflect::set(&message, &key.into(), &value).unwrap();
+    }
+    assert_eq!(memdiag_web::messages::tree_from(&message), tree);
+}
