@@ -1,6 +1,7 @@
 //! Every finding of the health view: a tree where it fires and one where it must not.
 
 use memdiag_core::report::{Code, CutBy, DiagnosticData, ReasonId, Report};
+use memdiag_core::VPath;
 use memdiag_tests::{codes, render, Fixture};
 
 fn analyze(fixture: &str) -> Report {
@@ -282,6 +283,28 @@ fn growth_is_projected_from_a_pinned_date() {
         .health
         .memories
         .is_empty());
+}
+
+/// A topic file without a `modified` stamp is dated by its file time when the source gave
+/// one, and the growth view counts how many were (its note under the chart says so).
+#[test]
+fn growth_counts_the_files_dated_by_their_file_time() {
+    let mut fixture = Fixture::parse(&with_git(&format!(
+        "//- {MEMORY}/MEMORY.md\n- [a](a.md)\n- [b](b.md)\n- [c](c.md)\n\
+         //- {MEMORY}/a.md\n---\ntype: project\nmodified: 2026-11-20\n---\na\n\
+         //- {MEMORY}/b.md\nno stamp, a file time\n\
+         //- {MEMORY}/c.md\nno stamp, no file time\n"
+    )));
+    let stamped = VPath::new(&format!("{MEMORY}/b.md")).unwrap();
+    let mut entry = fixture.tree.file(&stamped).unwrap().clone();
+    entry.modified = Some("2026-11-25T08:00:00Z".to_owned());
+    fixture.tree.insert(stamped, entry);
+    fixture.input.today = Some("2026-11-30".to_owned());
+    let report = fixture.analyze();
+    let memory = &report.health.memories[0];
+    assert_eq!(memory.without_timestamp, 2);
+    let growth = memory.growth.as_ref().expect("a date was given");
+    assert_eq!(growth.dated_by_file_time, 1);
 }
 
 #[test]

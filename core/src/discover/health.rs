@@ -433,6 +433,7 @@ impl Discovery<'_> {
         let topics = self.topic_files(dir);
         health.topic_files = topics.len() as u64;
         let mut dates = Vec::new();
+        let mut dated_by_file_time = 0;
         for topic in &topics {
             let fm = self.frontmatter_of(topic);
             let kind = fm.as_ref().and_then(|fm| fm.string("type"));
@@ -475,9 +476,7 @@ impl Discovery<'_> {
                         .and_then(date::parse_day);
                     if let Some(day) = file_time {
                         dates.push(day);
-                        if let Some(growth) = health.growth.as_mut() {
-                            growth.dated_by_file_time += 1;
-                        }
+                        dated_by_file_time += 1;
                     }
                 }
             }
@@ -501,10 +500,11 @@ impl Discovery<'_> {
                 ));
             }
         }
-        health.growth = self
-            .paths
-            .today
-            .map(|today| growth(today, &dates, health.index_lines));
+        // Counted apart and set here: the growth view is made only after every file is dated.
+        health.growth = self.paths.today.map(|today| Growth {
+            dated_by_file_time,
+            ..growth(today, &dates, health.index_lines)
+        });
         health
     }
 
