@@ -154,20 +154,7 @@ impl Builder<'_> {
     /// The shared form of an import path as written (after its `@`): the path renamed, an
     /// escaped space kept escaped, a `#fragment` replaced like text.
     pub(super) fn import_path(&mut self, written: &str) -> String {
-        let mut decoded: Vec<(char, bool)> = Vec::new();
-        let mut chars = written.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '\\' && chars.peek() == Some(&' ') {
-                chars.next();
-                decoded.push((' ', true));
-            } else {
-                decoded.push((c, false));
-            }
-        }
-        let cut = decoded
-            .iter()
-            .position(|&(c, _)| c == '#')
-            .unwrap_or(decoded.len());
+        let (decoded, cut) = unescaped(written, |c| c == ' ');
         let target: String = decoded[..cut].iter().map(|&(c, _)| c).collect();
         let shared = self.namer.file(&target);
         // The pseudonyms keep every space, so the n-th space of the shared path is the n-th
@@ -198,20 +185,7 @@ impl Builder<'_> {
     /// was (a backslash or percent escape stays an escape), a `#fragment` replaced like text.
     pub(super) fn link_destination(&mut self, written: &str) -> String {
         // The destination as Markdown reads it: a backslash before ASCII punctuation escapes it.
-        let mut decoded: Vec<(char, bool)> = Vec::new();
-        let mut chars = written.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '\\' && chars.peek().is_some_and(char::is_ascii_punctuation) {
-                let next = chars.next().expect("peeked");
-                decoded.push((next, true));
-            } else {
-                decoded.push((c, false));
-            }
-        }
-        let cut = decoded
-            .iter()
-            .position(|&(c, _)| c == '#')
-            .unwrap_or(decoded.len());
+        let (decoded, cut) = unescaped(written, |c| c.is_ascii_punctuation());
         let before: Vec<char> = decoded[..cut].iter().map(|&(c, _)| c).collect();
         // How each written unit decodes: a character as it is, or a `%XX` byte.
         let (units, target) = percent_units(&before).unwrap_or_else(|| {
@@ -357,4 +331,26 @@ pub(super) fn hex_digit(nibble: u8, upper: bool) -> char {
     } else {
         digit
     }
+}
+
+/// A reference as written, decoded: each character, and whether a backslash escaped it (a
+/// backslash escapes a character `escapable` accepts); and where its `#fragment` starts
+/// (its length when it has none).
+fn unescaped(written: &str, escapable: impl Fn(char) -> bool) -> (Vec<(char, bool)>, usize) {
+    let mut decoded: Vec<(char, bool)> = Vec::new();
+    let mut chars = written.chars().peekable();
+    while let Some(c) = chars.next() {
+        match chars.peek() {
+            Some(&next) if c == '\\' && escapable(next) => {
+                chars.next();
+                decoded.push((next, true));
+            }
+            _ => decoded.push((c, false)),
+        }
+    }
+    let cut = decoded
+        .iter()
+        .position(|&(c, _)| c == '#')
+        .unwrap_or(decoded.len());
+    (decoded, cut)
 }
