@@ -170,13 +170,7 @@ impl Builder<'_> {
             }
             out.push(c);
         }
-        let keep_text = self.options.keep_text;
-        for &(c, escaped) in &decoded[cut..] {
-            if escaped {
-                out.push('\\');
-            }
-            out.push(placeholder(c, keep_text));
-        }
+        push_fragment(&decoded[cut..], self.options.keep_text, &mut out);
         out
     }
 
@@ -245,13 +239,7 @@ impl Builder<'_> {
                 }
             }
         }
-        let keep_text = self.options.keep_text;
-        for &(c, escaped) in &decoded[cut..] {
-            if escaped {
-                out.push('\\');
-            }
-            out.push(placeholder(c, keep_text));
-        }
+        push_fragment(&decoded[cut..], self.options.keep_text, &mut out);
         out
     }
 }
@@ -353,4 +341,15 @@ fn unescaped(written: &str, escapable: impl Fn(char) -> bool) -> (Vec<(char, boo
         .position(|&(c, _)| c == '#')
         .unwrap_or(decoded.len());
     (decoded, cut)
+}
+
+/// Writes a reference's `#fragment` (decoded, from its `#`) replaced like text, each escape
+/// kept in place.
+fn push_fragment(fragment: &[(char, bool)], keep_text: bool, out: &mut String) {
+    for &(c, escaped) in fragment {
+        if escaped {
+            out.push('\\');
+        }
+        out.push(placeholder(c, keep_text));
+    }
 }
