@@ -28,7 +28,8 @@
 //           in the page with performance.now() (a capture-phase listener and a
 //           MutationObserver on the app's data-busy/data-run). Then the project folder on top
 //           (the second run, with the whole ~/.claude listed), change to settled.
-//   zip     a zip of the same ~/.claude (stored) through the zip input, change to settled.
+//   zip     a zip of the same ~/.claude (stored) through the zip input, change to settled;
+//           then a zip of the project on top (the second run, as with folders).
 //
 // It also records what the page's progress line (data-testid=progress) last said while busy:
 // files listed, files read and bytes read, and the long tasks (main thread busy > 50 ms) in
@@ -37,8 +38,8 @@
 //
 // Transcripts are sparse files of --sparse-kb KB each (default 64; 0 writes small real ones),
 // so a 300,000-entry tree holds gigabytes of transcripts and almost nothing on disk. The zip
-// leaves them out, as the README's zip command does (and the support zip writer has no zip64:
-// no zip past 65,535 entries). For every drop it also prints the bytes the page read from
+// leaves them out, as the README's zip command does (past 65,535 entries the support zip writer
+// writes zip64 end records). For every drop it also prints the bytes the page read from
 // `File`s (counted by wrapping Blob.arrayBuffer/text/stream in the page and in its worker)
 // against the bytes of the files that matter (what the analysis was handed), the main
 // thread's JS heap and the wasm memory of the page and of its analysis worker, and between
@@ -525,11 +526,16 @@ async function measureFolder(context, baseUrl, tree, traceAs = null) {
   return { claude, project, inferred, errors };
 }
 
-async function measureZip(context, baseUrl, zip, traceAs = null) {
+async function measureZip(context, baseUrl, zip, projectZip, traceAs = null) {
   const { page, errors } = await freshPage(context, baseUrl);
   const claude = await upload(page, '[data-testid=zip-input]', zip, traceAs && `${traceAs}-zip`);
+  const project = await upload(page, '[data-testid=zip-input]', projectZip, traceAs && `${traceAs}-zip-project`);
+  const inferred = {
+    home: await page.inputValue('[data-testid=input-home]'),
+    project: await page.inputValue('[data-testid=input-project]'),
+  };
   await page.close();
-  return { claude, errors };
+  return { claude, project, inferred, errors };
 }
 
 // ---- the run -----------------------------------------------------------------------------------
@@ -564,16 +570,13 @@ async function main() {
       const base = path.join(scratch, `tree-${size}`);
       const t0 = performance.now();
       const tree = generate(base, size);
-      let zip = path.join(scratch, `claude-${size}.zip`);
-      const zipped_files = tree.files - (sparseBytes > 0 ? tree.counts.transcripts : 0);
-      if (zipped_files > 65_535) {
-        console.error(`${size}: ${zipped_files} files to zip, past the support zip writer (no zip64): no zip drop`);
-        zip = null;
-      } else {
-        zipFolder(tree.claude, '.claude', zip, sparseBytes > 0 ? (rel) => !rel.endsWith('.jsonl') : undefined);
-      }
-      const zipBytes = zip ? fs.statSync(zip).size : 0;
-      console.error(`${size}: wrote ${tree.files} files in ~/.claude (+${tree.projectFiles} in the project) and a ${(zipBytes / 1e6).toFixed(1)} MB zip in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const zip = path.join(scratch, `claude-${size}.zip`);
+      zipFolder(tree.claude, '.claude', zip, sparseBytes > 0 ? (rel) => !rel.endsWith('.jsonl') : undefined);
+      const projectZip = path.join(scratch, `project-${size}.zip`);
+      zipFolder(tree.project, path.basename(tree.project), projectZip);
+      const zipBytes = fs.statSync(zip).size;
+      const projectZipBytes = fs.statSync(projectZip).size;
+      console.error(`${size}: wrote ${tree.files} files in ~/.claude (+${tree.projectFiles} in the project) and zips of ${(zipBytes / 1e6).toFixed(1)} MB (+${(projectZipBytes / 1e6).toFixed(1)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       const folder = [];
       const zipped = [];
       const before = { folder: [], zip: [] };
@@ -583,28 +586,30 @@ async function main() {
         const traceAs = r < traced ? String(tree.files) : null;
         if (baselineUrl && !traceAs) {
           const f = await measureFolder(context, baselineUrl, tree);
-          const z = zip ? await measureZip(context, baselineUrl, zip) : { claude: {}, errors: [] };
+          const z = await measureZip(context, baselineUrl, zip, projectZip);
           before.folder.push(f);
           before.zip.push(z);
           console.error(
             `  run ${r + 1}, baseline: folder change→settled ${ms(f.claude.changeToSettledMs)} ms`
             + ` (+project ${ms(f.project.changeToSettledMs)} ms); zip ${ms(z.claude.changeToSettledMs)} ms`
+            + ` (+project ${ms(z.project.changeToSettledMs)} ms)`
             + `; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
           );
         }
         const f = await measureFolder(context, baseUrl, tree, traceAs);
-        const z = zip ? await measureZip(context, baseUrl, zip, traceAs) : { claude: {}, errors: [] };
+        const z = await measureZip(context, baseUrl, zip, projectZip, traceAs);
         if (!traceAs) folder.push(f);
         if (!traceAs) zipped.push(z);
         console.error(
           `  run ${r + 1}${traceAs ? ' (traced)' : ''}: folder setInputFiles ${ms(f.claude.wallMs)} ms, change→settled ${ms(f.claude.changeToSettledMs)} ms`
           + ` (+project ${ms(f.project.changeToSettledMs)} ms); zip change→settled ${ms(z.claude.changeToSettledMs)} ms`
+          + ` (+project ${ms(z.project.changeToSettledMs)} ms)`
           + `; read ${f.claude.filesRead ?? '?'} files / ${z.claude.filesRead ?? '?'} from the zip`
           // The machine may be shared: say how busy it was beside every run.
           + `; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
         );
         for (const e of [...f.errors, ...z.errors]) console.error(`  page error: ${e}`);
-        for (const x of [f.claude, f.project, z.claude]) if (x.error) console.error(`  the page says: ${x.error}`);
+        for (const x of [f.claude, f.project, z.claude, z.project]) if (x.error) console.error(`  the page says: ${x.error}`);
       }
       const med = (list, pick) => median(list.map(pick));
       if (baselineUrl) {
@@ -612,11 +617,15 @@ async function main() {
           folder: med(f, (x) => x.claude.changeToSettledMs),
           project: med(f, (x) => x.project.changeToSettledMs),
           zip: med(z, (x) => x.claude.changeToSettledMs),
+          zipProject: med(z, (x) => x.project.changeToSettledMs),
+          together: med(f, (x) => x.claude.changeToSettledMs + x.project.changeToSettledMs),
+          zipTogether: med(z, (x) => x.claude.changeToSettledMs + x.project.changeToSettledMs),
           phases: Object.fromEntries(['claude', 'project'].map((k) => [k, Object.fromEntries(
             ['mount_ms', 'analyze_ms', 'read_ms', 'basis_ms', 'listing_ms', 'page_post_ms', 'page_receive_ms']
               .map((key) => [key, median(f.map((x) => x[k].workerPhases?.[key]))]),
           )])),
           summaries: f.map((x) => JSON.stringify(x.project.summary)),
+          zipSummaries: z.map((x) => JSON.stringify(x.project.summary)),
         });
         compared.push({ files: tree.files, baseline: times(before.folder, before.zip), build: times(folder, zipped) });
       }
@@ -641,12 +650,16 @@ async function main() {
         folderThenProjectChangeToSettledMs: med(folder, (f) => f.project.changeToSettledMs),
         zipChangeToSettledMs: med(zipped, (z) => z.claude.changeToSettledMs),
         zipTotalMs: med(zipped, (z) => z.claude.totalMs),
+        zipThenProjectChangeToSettledMs: med(zipped, (z) => z.project.changeToSettledMs),
+        // Issue 13's goal: the ~/.claude and the project together, each run's sum.
+        folderTogetherMs: med(folder, (f) => f.claude.changeToSettledMs + f.project.changeToSettledMs),
+        zipTogetherMs: med(zipped, (z) => z.claude.changeToSettledMs + z.project.changeToSettledMs),
       };
       row.folderMsPer1000Files = row.folderChangeToSettledMs / (tree.files / 1000);
       row.zipMsPer1000Files = row.zipChangeToSettledMs / (tree.files / 1000);
-      row.phases = { folder: phases(folder.map((f) => f.claude)), zip: phases(zipped.map((z) => z.claude)) };
-      row.filesRead = { folder: folder[0].claude.filesRead, folderThenProject: folder[0].project.filesRead, zip: zipped[0].claude.filesRead };
-      row.bytesRead = { folder: folder[0].claude.bytesRead, folderThenProject: folder[0].project.bytesRead, zip: zipped[0].claude.bytesRead };
+      row.phases = { folder: phases(folder.map((f) => f.claude)), project: phases(folder.map((f) => f.project)), zip: phases(zipped.map((z) => z.claude)), 'zip project': phases(zipped.map((z) => z.project)) };
+      row.filesRead = { folder: folder[0].claude.filesRead, folderThenProject: folder[0].project.filesRead, zip: zipped[0].claude.filesRead, zipThenProject: zipped[0].project.filesRead };
+      row.bytesRead = { folder: folder[0].claude.bytesRead, folderThenProject: folder[0].project.bytesRead, zip: zipped[0].claude.bytesRead, zipThenProject: zipped[0].project.bytesRead };
       // Bytes taken from `File`s, against the bytes of the files that matter (what the
       // analysis was handed): 1.00 is the floor.
       row.blobBytesRead = { folder: folder[0].claude.blobBytesRead, zip: zipped[0].claude.blobBytesRead ?? null };
@@ -655,7 +668,8 @@ async function main() {
         zip: { jsHeap: zipped[0].claude.jsHeapBytes ?? null, wasm: zipped[0].claude.wasmBytes ?? null, workerWasm: zipped[0].claude.workerWasmBytes ?? null },
       };
       row.inferred = folder[0].inferred;
-      row.summary = { folder: folder[0].project.summary, zip: zipped[0].claude.summary };
+      row.summary = { folder: folder[0].project.summary, zip: zipped[0].claude.summary, zipThenProject: zipped[0].project.summary };
+      row.inferredZip = zipped[0].inferred;
       row.shape = tree.counts;
       row.runs = { folder, zip: zipped };
       results.push(row);
@@ -679,18 +693,19 @@ async function main() {
   console.log(`\nmedians of ${runs} runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${chromiumPath}`);
   console.log('page-owned = from the input\'s change event to a settled report; total = from the start of setInputFiles\n');
   table(
-    ['files', 'folder setInputFiles ms', 'folder change→settled ms', 'zip change→settled ms', 'folder ms/1k files',
-      'zip ms/1k files', 'folder total ms', 'then project ms', 'files read (folder/zip)'],
+    ['files', 'folder setInputFiles ms', 'folder change→settled ms', 'then project ms', 'together ms', 'zip change→settled ms',
+      'then project zip ms', 'zips together ms', 'folder ms/1k files', 'zip ms/1k files', 'folder total ms', 'files read (folder/zip)'],
     results.map((r) => [
-      String(r.files), ms(r.folderSetInputFilesMs), ms(r.folderChangeToSettledMs), ms(r.zipChangeToSettledMs),
+      String(r.files), ms(r.folderSetInputFilesMs), ms(r.folderChangeToSettledMs), ms(r.folderThenProjectChangeToSettledMs),
+      ms(r.folderTogetherMs), ms(r.zipChangeToSettledMs), ms(r.zipThenProjectChangeToSettledMs), ms(r.zipTogetherMs),
       r.folderMsPer1000Files.toFixed(1), r.zipMsPer1000Files.toFixed(1), ms(r.folderTotalMs),
-      ms(r.folderThenProjectChangeToSettledMs), `${r.filesRead.folder ?? '?'}/${r.filesRead.zip ?? '?'}`,
+      `${r.filesRead.folder ?? '?'}+${r.filesRead.folderThenProject ?? '?'}/${r.filesRead.zip ?? '?'}+${r.filesRead.zipThenProject ?? '?'}`,
     ]),
   );
   console.log('\nwhere the page-owned time goes (medians, ms): change→busy shown | busy→last progress | →settled | long tasks\n');
   table(
     ['files', 'input', 'change→busy', 'busy→last progress', 'last progress→settled', 'long tasks'],
-    results.flatMap((r) => ['folder', 'zip'].map((kind) => {
+    results.flatMap((r) => ['folder', 'project', 'zip', 'zip project'].map((kind) => {
       const p = r.phases[kind];
       return [String(r.files), kind, ms(p.changeToBusyMs), ms(p.busyToLastProgressMs), ms(p.lastProgressToSettledMs), ms(p.longTaskMs)];
     })),
@@ -699,7 +714,7 @@ async function main() {
   const phaseKeys = ['page_post_ms', 'listing_ms', 'mount_ms', 'analyze_ms', 'read_ms', 'basis_ms', 'page_receive_ms', 'stat_ms'];
   table(
     ['files', 'input', 'post', 'take in', 'mount', 'turns', 'core', 'reads', 'basis', 'receive', 'basis/tree files', 'sizes asked', 'size look-ups'],
-    results.flatMap((r) => [['folder', r.runs.folder.map((f) => f.claude)], ['then project', r.runs.folder.map((f) => f.project)], ['zip', r.runs.zip.map((z) => z.claude)]]
+    results.flatMap((r) => [['folder', r.runs.folder.map((f) => f.claude)], ['then project', r.runs.folder.map((f) => f.project)], ['zip', r.runs.zip.map((z) => z.claude)], ['then project zip', r.runs.zip.map((z) => z.project)]]
       .map(([kind, list]) => {
         const phases = list.map((x) => x.workerPhases).filter(Boolean);
         const pick = (key) => ms(median(phases.map((p) => p[key])));
@@ -726,14 +741,15 @@ async function main() {
   if (results.length > 1) {
     console.log('\nlinearity: page time ratio against entries ratio between consecutive sizes (1.0 = linear)\n');
     table(
-      ['sizes', 'entries ×', 'folder time ×', 'then project ×', 'zip time ×', 'setInputFiles ×'],
+      ['sizes', 'entries ×', 'folder time ×', 'then project ×', 'together ×', 'zip time ×', 'then project zip ×', 'zips together ×', 'setInputFiles ×'],
       results.slice(1).map((r, i) => {
         const q = results[i];
         const k = r.files / q.files;
         const rel = (a, b) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? `${(a / b).toFixed(1)} (${(a / b / k).toFixed(2)})` : '-');
         return [`${q.files}→${r.files}`, k.toFixed(1), rel(r.folderChangeToSettledMs, q.folderChangeToSettledMs),
-          rel(r.folderThenProjectChangeToSettledMs, q.folderThenProjectChangeToSettledMs),
-          rel(r.zipChangeToSettledMs, q.zipChangeToSettledMs), rel(r.folderSetInputFilesMs, q.folderSetInputFilesMs)];
+          rel(r.folderThenProjectChangeToSettledMs, q.folderThenProjectChangeToSettledMs), rel(r.folderTogetherMs, q.folderTogetherMs),
+          rel(r.zipChangeToSettledMs, q.zipChangeToSettledMs), rel(r.zipThenProjectChangeToSettledMs, q.zipThenProjectChangeToSettledMs),
+          rel(r.zipTogetherMs, q.zipTogetherMs), rel(r.folderSetInputFilesMs, q.folderSetInputFilesMs)];
       }),
     );
   }
@@ -742,12 +758,15 @@ async function main() {
     console.log(`\nthis build against the baseline (${options.baseline}), runs interleaved, medians, ms: change→settled, and inside the worker: mounting | the core's turns | waiting for reads | share basis\n`);
     const phase = (t, k) => ['mount_ms', 'analyze_ms', 'read_ms', 'basis_ms'].map((key) => ms(t.phases[k][key])).join(' / ');
     table(
-      ['files', 'folder base', 'folder this', 'project base', 'project this', 'zip base', 'zip this',
-        'folder phases base', 'folder phases this', 'project phases base', 'project phases this', 'same summary'],
+      ['files', 'folder base', 'folder this', 'project base', 'project this', 'together base', 'together this', 'zip base', 'zip this',
+        'zip project base', 'zip project this', 'zips together base', 'zips together this',
+        'folder phases base', 'folder phases this', 'project phases base', 'project phases this', 'same summary', 'same zip summary'],
       compared.map(({ files, baseline: b, build: t }) => [
-        String(files), ms(b.folder), ms(t.folder), ms(b.project), ms(t.project), ms(b.zip), ms(t.zip),
+        String(files), ms(b.folder), ms(t.folder), ms(b.project), ms(t.project), ms(b.together), ms(t.together), ms(b.zip), ms(t.zip),
+        ms(b.zipProject), ms(t.zipProject), ms(b.zipTogether), ms(t.zipTogether),
         phase(b, 'claude'), phase(t, 'claude'), phase(b, 'project'), phase(t, 'project'),
         [...b.summaries, ...t.summaries].every((x) => x === b.summaries[0]) ? 'yes' : 'NO',
+        [...b.zipSummaries, ...t.zipSummaries].every((x) => x === b.zipSummaries[0]) ? 'yes' : 'NO',
       ]),
     );
   }

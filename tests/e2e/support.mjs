@@ -180,8 +180,8 @@ export function crc32(bytes) {
 
 /**
  * Writes a zip (stored, no compression) of `dir`, every entry under `prefix/`; returns how
- * many files it holds. No zip64: fine below 65,535 entries and 4 GB. `keep(rel)`, when given,
- * says which files go in.
+ * many files it holds. Past 65,535 entries it writes the zip64 end records; it refuses 4 GB and
+ * more (no zip64 offsets). `keep(rel)`, when given, says which files go in.
  */
 export function zipFolder(dir, prefix, target, keep = () => true) {
   const files = [];
@@ -230,12 +230,35 @@ export function zipFolder(dir, prefix, target, keep = () => true) {
     offset += 30 + nameBytes.length + data.length;
   }
   const centralBytes = Buffer.concat(central);
+  // Past 65,535 entries the end record's counts do not fit: a zip64 end record and its
+  // locator carry them, and the end record says so with 0xFFFF (the offsets still fit in
+  // 32 bits here: the writer refuses archives of 4 GB and more).
+  if (offset + centralBytes.length >= 0xFFFFFFFF) throw new Error(`${target}: 4 GB or more is past this writer`);
+  const zip64 = files.length > 0xFFFE;
+  const tail = [];
+  if (zip64) {
+    const record = Buffer.alloc(56);
+    record.writeUInt32LE(0x06064b50, 0);
+    record.writeBigUInt64LE(44n, 4); // the size of the rest of the record
+    record.writeUInt16LE(45, 12);
+    record.writeUInt16LE(45, 14);
+    record.writeBigUInt64LE(BigInt(files.length), 24);
+    record.writeBigUInt64LE(BigInt(files.length), 32);
+    record.writeBigUInt64LE(BigInt(centralBytes.length), 40);
+    record.writeBigUInt64LE(BigInt(offset), 48);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(offset + centralBytes.length), 8);
+    locator.writeUInt32LE(1, 16);
+    tail.push(record, locator);
+  }
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
+  end.writeUInt16LE(zip64 ? 0xFFFF : files.length, 8);
+  end.writeUInt16LE(zip64 ? 0xFFFF : files.length, 10);
   end.writeUInt32LE(centralBytes.length, 12);
   end.writeUInt32LE(offset, 16);
-  fs.writeFileSync(target, Buffer.concat([...chunks, centralBytes, end]));
+  tail.push(end);
+  fs.writeFileSync(target, Buffer.concat([...chunks, centralBytes, ...tail]));
   return files.length;
 }
