@@ -305,6 +305,8 @@ test('a shared link and file open read-only elsewhere, with the same report and 
 // name, and what is never shared.
 const CANARY_HOME = '/home/canary9d3a';
 const MARKERS = { content: '4f1c', names: '7e2b', user: '9d3a', dropped: '5b6d' };
+/** The size on disk of the other project's MEMORY.md in fixtures/canary/. */
+const OTHER_MEMORY_BYTES = 36;
 
 /** The JSON a link's payload holds, lower-cased. */
 function linkPayload(link) {
@@ -399,6 +401,18 @@ test('the canary shared from the page keeps, under every combination of options,
       // Other projects' memory folders: left out unless asked for, and then named only
       // when names are kept.
       assert.equal(held.includes('other'), other && names, `${what}: the other project in the ${carrier}`);
+    }
+    if (other && names) {
+      // A dropped folder's files are listed by name only and the analysis never sizes
+      // another project's memory files: the page looks their sizes up only when it is asked
+      // to share (web/src/worker_host.rs, `tree_unstatted`). The copy carries the size on
+      // disk, not the 0 of a file never sized.
+      const shared = JSON.parse(payload).files.filter((f) => f.path.includes('other-7e2b/memory/'));
+      assert.deepEqual(
+        shared.map((f) => [f.path.split('/').pop(), f.size]),
+        [['memory.md', OTHER_MEMORY_BYTES]],
+        `${what}: the other project's memory file and its size`,
+      );
     }
     // Keeping names lists them; the dialog never shows a marker it does not share.
     assert.equal(await page.locator('[data-testid=share-visible-names]').count(), names ? 1 : 0, what);
