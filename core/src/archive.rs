@@ -635,7 +635,8 @@ impl ZipSource {
 /// The entries' ranges are merged where they touch or overlap; gaps between them are
 /// merged too, smallest first, while each is at most [`MAX_BATCH_GAP`] and all of them
 /// together at most an eighth of what the entries need, so a batch reads at most 1.125
-/// times its entries' bytes (plus the header slack of a range that merged with nothing).
+/// times its entries' bytes, plus the header slack at the end of each range (the local
+/// header's extra field is guessed, [`LOCAL_EXTRA_SLACK`]).
 /// A merged range spans at most [`MAX_BATCH_HELD`], and the ranges of one group, fetched
 /// together and dropped once their entries are read, hold at most that much too (unless
 /// one entry alone is bigger): memory follows what is read, never the archive's size.
@@ -1590,13 +1591,16 @@ mod tests {
         }
     }
 
+    /// What reading one entry gives.
+    type Inflated = Result<Vec<u8>, String>;
+
     /// Reads `paths` in place as one batch, fetching every range it names; returns the
     /// results, the ranges fetched (one request each) and the most fetched bytes held at once.
     fn read_batch(
         source: &mut ZipSource,
         bytes: &[u8],
         paths: &[VPath],
-    ) -> (Vec<Result<Vec<u8>, String>>, Vec<Range<u64>>, usize) {
+    ) -> (Vec<Inflated>, Vec<Range<u64>>, usize) {
         let mut batch = source.batch_in_place(paths);
         let (mut fetched, mut held) = (Vec::new(), 0);
         for _ in 0..10_000 {
@@ -1685,7 +1689,11 @@ mod tests {
             "{read} bytes read for entries of {needed}"
         );
         assert!(held as u64 <= read);
-        assert_eq!(source.held_bytes(), 0, "the batch's bytes are dropped after");
+        assert_eq!(
+            source.held_bytes(),
+            0,
+            "the batch's bytes are dropped after"
+        );
     }
 
     #[test]
@@ -1822,7 +1830,9 @@ mod tests {
         }
         let bytes = writer.finish().unwrap().into_inner();
         let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
-        let paths: Vec<VPath> = (0..4).map(|i| vpath(&format!("/home/alice/{i}.md"))).collect();
+        let paths: Vec<VPath> = (0..4)
+            .map(|i| vpath(&format!("/home/alice/{i}.md")))
+            .collect();
         let (results, fetched, _) = read_batch(&mut source, &bytes, &paths);
         for (result, text) in results.iter().zip(&texts) {
             assert_eq!(result.as_deref(), Ok(text.as_slice()));

@@ -26,9 +26,8 @@ use memdiag_core::infer::{self, FolderKind};
 use memdiag_core::report::Report;
 #[cfg(feature = "engine")]
 use memdiag_core::{
-    analyze_with, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip, Analysis,
-    BatchStep, ContentSource, Fetch, Step, ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME,
-    MAX_OPEN_FETCHES,
+    analyze_with, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip, Analysis, BatchStep,
+    ContentSource, Fetch, Step, ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME, MAX_OPEN_FETCHES,
 };
 use memdiag_core::{is_bulk_data, Diagnostic, Entry, Input, SharedSnapshot, Tree, VPath};
 use wasm_bindgen::{JsCast, JsValue};

@@ -319,7 +319,10 @@ async fn read_through_page(
     // What this worker reads itself (a zip's entries, the demo's) is read a source at a
     // time, a zip's entries in one batch of merged ranges.
     let local: Vec<(usize, usize)> = here.iter().map(|&i| items[i]).collect();
-    for (i, contents) in here.into_iter().zip(ingest::read_local(sources, &local).await) {
+    for (i, contents) in here
+        .into_iter()
+        .zip(ingest::read_local(sources, &local).await)
+    {
         out[i] = Some(contents);
     }
     if !asked.is_empty() {
