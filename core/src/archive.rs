@@ -558,15 +558,11 @@ impl ZipSource {
     /// Where the local header and compressed bytes of the entry listed at `path` lie, as far
     /// as the central directory tells, within the archive.
     fn entry_range(&self, path: &VPath) -> Option<Range<u64>> {
-        let &index = self.entries.get(path)?;
-        let entry = self.archive.by_index_data(index).ok()?;
+        let (start, name, compressed) = self.entry_layout(path)?;
         // The local header: 30 bytes, the name, and an extra field that is usually the
         // central one's or a little more (a zip64 or Unicode-path record).
-        let header = 30 + 2 * entry.name_raw().len() as u64 + LOCAL_EXTRA_SLACK;
-        let start = entry.header_start();
-        let end = start
-            .saturating_add(header)
-            .saturating_add(entry.compressed_size());
+        let header = 30 + 2 * name + LOCAL_EXTRA_SLACK;
+        let end = start.saturating_add(header).saturating_add(compressed);
         let len = self
             .fetched
             .as_ref()
@@ -577,9 +573,27 @@ impl ZipSource {
     /// The fewest bytes reading the entry at `path` takes: its local header without an
     /// extra field, and its compressed bytes.
     fn entry_floor(&self, path: &VPath) -> Option<u64> {
+        let (_, name, compressed) = self.entry_layout(path)?;
+        Some((30 + name).saturating_add(compressed))
+    }
+
+    /// Where the entry at `path` starts, its name's length and its compressed size.
+    fn entry_layout(&self, path: &VPath) -> Option<(u64, u64, u64)> {
         let &index = self.entries.get(path)?;
         let entry = self.archive.by_index_data(index).ok()?;
-        Some((30 + entry.name_raw().len() as u64).saturating_add(entry.compressed_size()))
+        // Stored or deflated, an entry's bytes are at most a little more than what they
+        // inflate to (the listing capped that): a larger compressed size is the archive's
+        // word only, and fetching it would make one entry of a hostile archive cost its
+        // whole size. Bytes past it are fetched a little at a time, a few times at most.
+        let size = entry.size();
+        let compressed = entry
+            .compressed_size()
+            .min(size.saturating_add(size / 4).saturating_add(4096));
+        Some((
+            entry.header_start(),
+            entry.name_raw().len() as u64,
+            compressed,
+        ))
     }
 
     /// Inflates the entry at `path` from the ranges fetched so far, keeping them, or names
@@ -1841,6 +1855,39 @@ mod tests {
         // fetch per entry for the rest of its header and its bytes.
         assert_eq!(fetched.len(), 2 * paths.len(), "{fetched:?}");
         assert_eq!(source.held_bytes(), 0);
+    }
+
+    #[test]
+    fn a_compressed_size_the_archive_lies_about_is_not_fetched_whole() {
+        // The central directory says the first entry's compressed bytes run 3 MB, over the
+        // entries after it: reading it fetches what its inflated size can need, not that.
+        let noise = noise(9, 3_000_000);
+        let text = b"# Notes\nkeep it short\n".repeat(20);
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        writer.start_file("a.md", options()).unwrap();
+        writer.write_all(&text).unwrap();
+        let stored = options().compression_method(CompressionMethod::Stored);
+        writer.start_file("junk.bin", stored).unwrap();
+        writer.write_all(&noise).unwrap();
+        let mut bytes = writer.finish().unwrap().into_inner();
+        let at = bytes.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+        bytes[at + 20..at + 24].copy_from_slice(&3_000_000u32.to_le_bytes());
+        let (_, mut whole) = mount(bytes.clone(), ZipLimits::default());
+        let path = vpath("/home/alice/a.md");
+        let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        let opened = source.fetched_bytes();
+        let (results, fetched, held) = read_batch(&mut source, &bytes, std::slice::from_ref(&path));
+        assert_eq!(results[0], whole.read(&path));
+        let read = source.fetched_bytes() - opened;
+        assert!(
+            read < 100_000,
+            "{read} bytes fetched for one small entry: {fetched:?}"
+        );
+        assert!(held < 100_000);
+        let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        let (result, _) = read_in_place(&mut source, &bytes, &path);
+        assert_eq!(result, whole.read(&path));
+        assert!(source.fetched_bytes() - opened < 100_000);
     }
 
     #[test]
