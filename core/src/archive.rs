@@ -3,11 +3,12 @@
 //! An archive is read whole ([`mount_zip`], from its bytes) or in place
 //! ([`mount_zip_in_place`], from a [`ZipInPlace`]): the caller fetches the ranges the reader
 //! names (the page through `File.slice`), the end of the archive and its central directory
-//! first, then, entry by entry, only the compressed bytes of the files the analysis asks
-//! for. Fetched bytes are dropped once an entry is read, so memory follows the number of
-//! entries, never the archive's size.
+//! first, then only the compressed bytes of the files the analysis asks for: one entry at a
+//! time ([`ZipSource::read_in_place`]) or a turn's entries together, in a few merged ranges
+//! ([`ZipSource::batch_in_place`]). Fetched bytes are dropped once their entries are read, so
+//! memory follows what is read, never the archive's size.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -493,28 +494,122 @@ impl ZipSource {
     /// Inflates one entry as [`ContentSource::read`] does, or, for an archive read in place,
     /// names the range to fetch first: the entry's local header and compressed bytes, in one
     /// range where the central directory tells enough. Fetched bytes are dropped once the
-    /// entry is read.
+    /// entry is read. [`ZipSource::batch_in_place`] reads many entries in few fetches.
     pub fn read_in_place(&mut self, path: &VPath) -> Fetch<Result<Vec<u8>, String>> {
+        let span = self.entry_range(path);
+        let step = self.read_fetched(path, span);
+        if matches!(step, Fetch::Done(_)) {
+            self.drop_fetched();
+        }
+        step
+    }
+
+    /// Plans reading `paths` in place together: the ranges their entries lie in are merged
+    /// where they touch or lie close, and fetched in groups that are dropped once their
+    /// entries are read. Drive it with [`ZipBatch::step`]. An archive read whole needs no
+    /// fetch; a path the archive does not list is answered as [`ContentSource::read`] does.
+    pub fn batch_in_place(&self, paths: &[VPath]) -> ZipBatch {
+        let mut placed: Vec<(Range<u64>, u64, usize)> = Vec::new();
+        let mut unplaced = Vec::new();
+        for (at, path) in paths.iter().enumerate() {
+            match self.entry_range(path).zip(self.entry_floor(path)) {
+                Some((range, floor)) if self.fetched.is_some() && !range.is_empty() => {
+                    placed.push((range, floor, at));
+                }
+                _ => unplaced.push(at),
+            }
+        }
+        placed.sort_by_key(|(range, _, at)| (range.start, *at));
+        let plan = plan_fetches(&placed);
+        let mut groups: VecDeque<BatchGroup> = plan
+            .groups
+            .into_iter()
+            .map(|(ranges, members)| BatchGroup {
+                ranges,
+                entries: members
+                    .into_iter()
+                    .map(|i| {
+                        let (range, _, at) = &placed[i];
+                        (*at, range.clone())
+                    })
+                    .collect(),
+                asked: false,
+                next: 0,
+                tries: 0,
+            })
+            .collect();
+        if !unplaced.is_empty() {
+            // Nothing to fetch for these: read whole, or answered without bytes.
+            groups.push_front(BatchGroup {
+                ranges: Vec::new(),
+                entries: unplaced.into_iter().map(|at| (at, 0..0)).collect(),
+                asked: true,
+                next: 0,
+                tries: 0,
+            });
+        }
+        ZipBatch {
+            paths: paths.to_vec(),
+            results: vec![None; paths.len()],
+            groups,
+        }
+    }
+
+    /// Where the local header and compressed bytes of the entry listed at `path` lie, as far
+    /// as the central directory tells, within the archive.
+    fn entry_range(&self, path: &VPath) -> Option<Range<u64>> {
+        let (start, name, compressed) = self.entry_layout(path)?;
+        // The local header: 30 bytes, the name, and an extra field that is usually the
+        // central one's or a little more (a zip64 or Unicode-path record).
+        let header = 30 + 2 * name + LOCAL_EXTRA_SLACK;
+        let end = start.saturating_add(header).saturating_add(compressed);
+        let len = self
+            .fetched
+            .as_ref()
+            .map_or(u64::MAX, |fetched| lock(fetched).len);
+        Some(start.min(len)..end.min(len))
+    }
+
+    /// The fewest bytes reading the entry at `path` takes: its local header without an
+    /// extra field, and its compressed bytes.
+    fn entry_floor(&self, path: &VPath) -> Option<u64> {
+        let (_, name, compressed) = self.entry_layout(path)?;
+        Some((30 + name).saturating_add(compressed))
+    }
+
+    /// Where the entry at `path` starts, its name's length and its compressed size.
+    fn entry_layout(&self, path: &VPath) -> Option<(u64, u64, u64)> {
+        let &index = self.entries.get(path)?;
+        let entry = self.archive.by_index_data(index).ok()?;
+        // Stored or deflated, an entry's bytes are at most a little more than what they
+        // inflate to (the listing capped that): a larger compressed size is the archive's
+        // word only, and fetching it would make one entry of a hostile archive cost its
+        // whole size. Bytes past it are fetched a little at a time, a few times at most.
+        let size = entry.size();
+        let compressed = entry
+            .compressed_size()
+            .min(size.saturating_add(size / 4).saturating_add(4096));
+        Some((
+            entry.header_start(),
+            entry.name_raw().len() as u64,
+            compressed,
+        ))
+    }
+
+    /// Inflates the entry at `path` from the ranges fetched so far, keeping them, or names
+    /// the range it still needs (a missing range that starts inside `span` reaches its end).
+    fn read_fetched(
+        &mut self,
+        path: &VPath,
+        span: Option<Range<u64>>,
+    ) -> Fetch<Result<Vec<u8>, String>> {
         let Some(fetched) = self.fetched.clone() else {
             return Fetch::Done(self.read(path));
         };
-        let until = self.entries.get(path).and_then(|&index| {
-            let entry = self.archive.by_index_data(index).ok()?;
-            // The local header: 30 bytes, the name, and an extra field that is usually the
-            // central one's or a little more (a zip64 or Unicode-path record).
-            let header = 30 + 2 * entry.name_raw().len() as u64 + LOCAL_EXTRA_SLACK;
-            let start = entry.header_start();
-            Some(
-                start
-                    ..start
-                        .saturating_add(header)
-                        .saturating_add(entry.compressed_size()),
-            )
-        });
         {
             let mut state = lock(&fetched);
             state.missing = None;
-            state.span = until;
+            state.span = span;
         }
         let inflated = self.inflated;
         let result = self.read(path);
@@ -526,12 +621,205 @@ impl ZipSource {
                 self.inflated = inflated;
                 Fetch::Needs(range)
             }
-            None => {
-                state.regions.clear();
-                Fetch::Done(result)
+            None => Fetch::Done(result),
+        }
+    }
+
+    /// Drops every fetched byte of an archive read in place.
+    fn drop_fetched(&mut self) {
+        if let Some(fetched) = &self.fetched {
+            lock(fetched).regions.clear();
+        }
+    }
+
+    /// The fetched bytes held now, for the tests of what is dropped.
+    #[cfg(test)]
+    fn held_bytes(&self) -> usize {
+        self.fetched
+            .as_ref()
+            .map_or(0, |f| lock(f).regions.values().map(Vec::len).sum())
+    }
+}
+
+/// Many entries of an archive read in place, read together ([`ZipSource::batch_in_place`]):
+/// a round trip to the archive's bytes (`File.slice` in the page) costs far more than the
+/// few bytes between neighbouring entries, and the entries a turn of the analysis asks for
+/// usually lie together (a project's memory folder, a rules folder).
+///
+/// The entries' ranges are merged where they touch or overlap; gaps between them are
+/// merged too, smallest first, while each is at most [`MAX_BATCH_GAP`] and all of them
+/// together at most an eighth of what the entries need, so a batch reads at most 1.125
+/// times its entries' bytes, plus the header slack at the end of each range (the local
+/// header's extra field is guessed, [`LOCAL_EXTRA_SLACK`]).
+/// A merged range spans at most [`MAX_BATCH_HELD`], and the ranges of one group, fetched
+/// together and dropped once their entries are read, hold at most that much too (unless
+/// one entry alone is bigger): memory follows what is read, never the archive's size.
+#[derive(Debug)]
+pub struct ZipBatch {
+    paths: Vec<VPath>,
+    results: Vec<Option<Result<Vec<u8>, String>>>,
+    groups: VecDeque<BatchGroup>,
+}
+
+/// What a [`ZipBatch`] needs next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BatchStep {
+    /// Fetch every one of these ranges (at once, in any order), hand each over with
+    /// [`ZipSource::add`], and step again. When a fetch fails, call [`ZipBatch::fail`].
+    Needs(Vec<Range<u64>>),
+    /// Every entry is read (or failed), in the order the paths were given.
+    Done(Vec<Result<Vec<u8>, String>>),
+}
+
+/// Entries read from ranges fetched together.
+#[derive(Debug)]
+struct BatchGroup {
+    ranges: Vec<Range<u64>>,
+    /// The position of each entry among the batch's paths, and the range it lies in.
+    entries: Vec<(usize, Range<u64>)>,
+    /// Whether the group's ranges were asked for.
+    asked: bool,
+    /// The next entry to read.
+    next: usize,
+    /// Further fetches asked for that entry (its local header longer than the central
+    /// directory said).
+    tries: usize,
+}
+
+impl ZipBatch {
+    /// Reads what the fetched ranges hold and names what to fetch next, or hands every
+    /// result over. `source` is the archive the batch was planned on.
+    pub fn step(&mut self, source: &mut ZipSource) -> BatchStep {
+        while let Some(group) = self.groups.front_mut() {
+            if !group.asked {
+                group.asked = true;
+                return BatchStep::Needs(group.ranges.clone());
+            }
+            while let Some((at, span)) = group.entries.get(group.next).cloned() {
+                let result = match source.read_fetched(&self.paths[at], Some(span)) {
+                    Fetch::Done(result) => result,
+                    Fetch::Needs(range) if group.tries < MAX_ENTRY_FETCHES => {
+                        group.tries += 1;
+                        return BatchStep::Needs(vec![range]);
+                    }
+                    Fetch::Needs(_) => {
+                        Err("the archive kept asking for more of itself; left unread".to_owned())
+                    }
+                };
+                self.results[at] = Some(result);
+                group.next += 1;
+                group.tries = 0;
+            }
+            source.drop_fetched();
+            self.groups.pop_front();
+        }
+        BatchStep::Done(
+            self.results
+                .iter_mut()
+                .map(|r| r.take().unwrap_or_else(|| Err("not read".to_owned())))
+                .collect(),
+        )
+    }
+
+    /// Records that fetching what the last [`ZipBatch::step`] named failed: the entries of
+    /// that group not read yet fail with `why`, its bytes are dropped, and the next step
+    /// goes on with the next group.
+    pub fn fail(&mut self, source: &mut ZipSource, why: &str) {
+        if let Some(group) = self.groups.pop_front() {
+            for (at, _) in &group.entries[group.next..] {
+                self.results[*at] = Some(Err(why.to_owned()));
+            }
+        }
+        source.drop_fetched();
+    }
+}
+
+/// The widest gap between two entries' ranges that a batch merges over.
+pub const MAX_BATCH_GAP: u64 = 64 * 1024;
+
+/// The most bytes a merged range spans, and the most a batch holds at once.
+pub const MAX_BATCH_HELD: u64 = 8 * 1024 * 1024;
+
+/// Further fetches one entry of a batch may ask for after its group's ranges.
+const MAX_ENTRY_FETCHES: usize = 4;
+
+/// What to fetch for a batch: groups of merged ranges, each with the entries (by position
+/// in the sorted list) it holds.
+struct Plan {
+    groups: Vec<(Vec<Range<u64>>, Vec<usize>)>,
+}
+
+/// Merges the ranges of `placed` (sorted by start: range, floor, position) as
+/// [`ZipBatch`] says.
+fn plan_fetches(placed: &[(Range<u64>, u64, usize)]) -> Plan {
+    // Touching and overlapping ranges first: merging them costs nothing (the overlap is the
+    // header slack running into the next entry). Each entry lies in one segment.
+    let mut segments: Vec<(Range<u64>, Vec<usize>)> = Vec::new();
+    for (i, (range, _, _)) in placed.iter().enumerate() {
+        match segments.last_mut() {
+            Some((segment, members))
+                if range.start <= segment.end
+                    && range.end.max(segment.end) - segment.start <= MAX_BATCH_HELD =>
+            {
+                segment.end = segment.end.max(range.end);
+                members.push(i);
+            }
+            _ => segments.push((range.clone(), vec![i])),
+        }
+    }
+    // Then gaps, smallest first, within the budget. Joined runs of segments are tracked at
+    // their ends: `first[k]` is valid where `k` ends a run, `last[k]` where it starts one.
+    let floor: u64 = placed.iter().map(|(_, floor, _)| floor).sum();
+    let mut budget = floor / 8;
+    let n = segments.len();
+    let mut first: Vec<usize> = (0..n).collect();
+    let mut last: Vec<usize> = (0..n).collect();
+    let mut joined = vec![false; n];
+    let mut gaps: Vec<(u64, usize)> = (1..n)
+        .map(|k| (segments[k].0.start.saturating_sub(segments[k - 1].0.end), k))
+        .collect();
+    gaps.sort_unstable();
+    for (gap, k) in gaps {
+        if gap > MAX_BATCH_GAP || gap > budget {
+            break;
+        }
+        let (a, b) = (first[k - 1], last[k]);
+        if segments[b].0.end - segments[a].0.start > MAX_BATCH_HELD {
+            continue;
+        }
+        joined[k] = true;
+        last[a] = b;
+        first[b] = a;
+        budget -= gap;
+    }
+    // Runs become ranges; ranges go into groups of at most `MAX_BATCH_HELD` together.
+    let mut runs: Vec<(Range<u64>, Vec<usize>)> = Vec::new();
+    for (k, (segment, members)) in segments.into_iter().enumerate() {
+        match runs.last_mut() {
+            Some((run, group)) if joined[k] => {
+                run.end = segment.end;
+                group.extend(members);
+            }
+            _ => runs.push((segment, members)),
+        }
+    }
+    let mut groups: Vec<(Vec<Range<u64>>, Vec<usize>)> = Vec::new();
+    let mut held = 0;
+    for (run, members) in runs {
+        let size = run.end - run.start;
+        match groups.last_mut() {
+            Some((ranges, group)) if held + size <= MAX_BATCH_HELD => {
+                held += size;
+                ranges.push(run);
+                group.extend(members);
+            }
+            _ => {
+                held = size;
+                groups.push((vec![run], members));
             }
         }
     }
+    Plan { groups }
 }
 
 /// Bytes allowed beyond the central directory's word for a local header's extra field.
@@ -1315,5 +1603,301 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What reading one entry gives.
+    type Inflated = Result<Vec<u8>, String>;
+
+    /// Reads `paths` in place as one batch, fetching every range it names; returns the
+    /// results, the ranges fetched (one request each) and the most fetched bytes held at once.
+    fn read_batch(
+        source: &mut ZipSource,
+        bytes: &[u8],
+        paths: &[VPath],
+    ) -> (Vec<Inflated>, Vec<Range<u64>>, usize) {
+        let mut batch = source.batch_in_place(paths);
+        let (mut fetched, mut held) = (Vec::new(), 0);
+        for _ in 0..10_000 {
+            match batch.step(source) {
+                BatchStep::Done(results) => return (results, fetched, held),
+                BatchStep::Needs(ranges) => {
+                    assert!(!ranges.is_empty(), "a step names something to fetch");
+                    for range in ranges {
+                        let end = (range.end as usize).min(bytes.len());
+                        source.add(range.start, bytes[range.start as usize..end].to_vec());
+                        fetched.push(range);
+                    }
+                    held = held.max(source.held_bytes());
+                }
+            }
+        }
+        panic!("the batch kept asking for more");
+    }
+
+    /// The fewest bytes reading these entries takes: local headers without extra fields
+    /// and compressed bytes.
+    fn floor(source: &ZipSource, paths: &[VPath]) -> u64 {
+        paths.iter().map(|p| source.entry_floor(p).unwrap()).sum()
+    }
+
+    fn span(ranges: &[Range<u64>]) -> u64 {
+        ranges.iter().map(|r| r.end - r.start).sum()
+    }
+
+    /// Incompressible bytes, the same for a seed.
+    fn noise(seed: u64, n: usize) -> Vec<u8> {
+        let mut state = seed;
+        (0..n)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (state >> 56) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_batch_of_neighbours_is_read_in_one_fetch() {
+        // A project's memory folder (an index and 150 topic files) among unrelated files, as
+        // a turn of the analysis asks for it.
+        let before: Vec<(String, Vec<u8>)> = (0..300)
+            .map(|i| (format!(".claude/todos/{i:04}.json"), noise(i, 600)))
+            .collect();
+        let memory: Vec<(String, Vec<u8>)> = (0..150)
+            .map(|i| {
+                let text = format!("---\nname: topic {i}\n---\nRemember {i}: ").repeat(3);
+                (
+                    format!(".claude/projects/p/memory/topic-{i:03}.md"),
+                    [text.as_bytes(), &noise(1000 + i, 200)].concat(),
+                )
+            })
+            .collect();
+        let after: Vec<(String, Vec<u8>)> = (0..300)
+            .map(|i| (format!(".claude/todos/z{i:04}.json"), noise(5000 + i, 600)))
+            .collect();
+        let mut items: Vec<Item<'_>> = Vec::new();
+        for (name, bytes) in before.iter().chain(&memory).chain(&after) {
+            items.push(Item::File(name, bytes));
+        }
+        let bytes = archive(&items);
+        let (_, mut whole) = mount(bytes.clone(), ZipLimits::default());
+        let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        let opened = source.fetched_bytes();
+        // Asked for in another order than the archive's, as a turn may.
+        let paths: Vec<VPath> = memory
+            .iter()
+            .rev()
+            .map(|(name, _)| vpath(&format!("/home/alice/{name}")))
+            .collect();
+        let (results, fetched, held) = read_batch(&mut source, &bytes, &paths);
+        for ((path, result), (_, text)) in paths.iter().zip(&results).zip(memory.iter().rev()) {
+            assert_eq!(result.as_deref(), Ok(text.as_slice()), "{path}");
+            assert_eq!(*result, whole.read(path), "{path}: as read whole");
+        }
+        assert_eq!(fetched.len(), 1, "one fetch for neighbours: {fetched:?}");
+        let read = source.fetched_bytes() - opened;
+        let needed = floor(&source, &paths);
+        assert!(
+            read as f64 <= 1.2 * needed as f64,
+            "{read} bytes read for entries of {needed}"
+        );
+        assert!(held as u64 <= read);
+        assert_eq!(
+            source.held_bytes(),
+            0,
+            "the batch's bytes are dropped after"
+        );
+    }
+
+    #[test]
+    fn far_apart_entries_are_not_merged_into_a_huge_range() {
+        // Wanted files 2 MB apart, and a run of wanted neighbours larger than a merged range
+        // may be: every range stays near its entries, and memory bounded.
+        let junk: Vec<(String, Vec<u8>)> = (0..3)
+            .map(|i| (format!("junk/{i}.bin"), noise(i, 2_000_000)))
+            .collect();
+        let large: Vec<(String, Vec<u8>)> = (0..40)
+            .map(|i| (format!("large/{i:02}.md"), noise(100 + i, 300_000)))
+            .collect();
+        let lone = [
+            ("a.md", b"alpha ".repeat(50)),
+            ("b.md", b"beta ".repeat(50)),
+            ("c.md", b"gamma ".repeat(50)),
+        ];
+        // Noise is stored: deflating it would only make the test slow.
+        let stored = options().compression_method(CompressionMethod::Stored);
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        for ((name, text), (junk, noise)) in lone.iter().zip(&junk) {
+            writer.start_file(*name, options()).unwrap();
+            writer.write_all(text).unwrap();
+            writer.start_file(junk.as_str(), stored).unwrap();
+            writer.write_all(noise).unwrap();
+        }
+        for (name, bytes) in &large {
+            writer.start_file(name.as_str(), stored).unwrap();
+            writer.write_all(bytes).unwrap();
+        }
+        let bytes = writer.finish().unwrap().into_inner();
+        let limits = ZipLimits {
+            max_entry_bytes: MIB,
+            ..ZipLimits::default()
+        };
+        let (_, mut whole) = mount(bytes.clone(), limits);
+        let (_, mut source, _) = mount_in_place(&bytes, limits).unwrap();
+        let paths: Vec<VPath> = lone
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(large.iter().map(|(name, _)| name.as_str()))
+            .map(|name| vpath(&format!("/home/alice/{name}")))
+            .collect();
+        let opened = source.fetched_bytes();
+        let (results, fetched, held) = read_batch(&mut source, &bytes, &paths);
+        for (path, result) in paths.iter().zip(&results) {
+            assert!(result.is_ok(), "{path}: {result:?}");
+            assert_eq!(*result, whole.read(path), "{path}: as read whole");
+        }
+        let needed = floor(&source, &paths);
+        let read = source.fetched_bytes() - opened;
+        assert_eq!(read, span(&fetched));
+        assert!(
+            read as f64 <= 1.2 * needed as f64,
+            "{read} bytes read for entries of {needed}: {fetched:?}"
+        );
+        for range in &fetched {
+            assert!(
+                range.end - range.start <= MAX_BATCH_HELD,
+                "a merged range of {} bytes",
+                range.end - range.start
+            );
+        }
+        assert!(
+            held as u64 <= MAX_BATCH_HELD,
+            "{held} bytes held at once, the bound is {MAX_BATCH_HELD}"
+        );
+        // 12 MB of neighbours take two ranges, the three lone files one each.
+        assert_eq!(fetched.len(), 5, "{fetched:?}");
+        assert_eq!(source.held_bytes(), 0);
+    }
+
+    #[test]
+    fn a_damaged_entry_in_a_batch_fails_alone() {
+        let texts: Vec<Vec<u8>> = (0..6)
+            .map(|i| format!("note {i}: keep it short\n").repeat(20).into_bytes())
+            .collect();
+        let names: Vec<String> = (0..6).map(|i| format!("m/{i}.md")).collect();
+        let items: Vec<Item<'_>> = names
+            .iter()
+            .zip(&texts)
+            .map(|(name, text)| Item::File(name, text))
+            .collect();
+        let mut bytes = archive(&items);
+        // The third entry's CRC in the central directory no longer matches its bytes.
+        let at = bytes
+            .windows(4)
+            .enumerate()
+            .filter(|(_, w)| *w == b"PK\x01\x02")
+            .nth(2)
+            .unwrap()
+            .0;
+        bytes[at + 16] ^= 0xff;
+        let (_, mut whole) = mount(bytes.clone(), ZipLimits::default());
+        let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        let mut paths: Vec<VPath> = names
+            .iter()
+            .map(|name| vpath(&format!("/home/alice/{name}")))
+            .collect();
+        paths.push(vpath("/home/alice/m/none.md"));
+        let (results, fetched, _) = read_batch(&mut source, &bytes, &paths);
+        assert_eq!(fetched.len(), 1);
+        for (i, (path, result)) in paths.iter().zip(&results).enumerate() {
+            assert_eq!(*result, whole.read(path), "{path}: as read whole");
+            match i {
+                2 | 6 => assert!(result.is_err(), "{path}: {result:?}"),
+                _ => assert_eq!(result.as_deref(), Ok(texts[i].as_slice()), "{path}"),
+            }
+        }
+        // A fetch that fails marks the entries it was for, and the batch goes on.
+        let mut batch = source.batch_in_place(&paths[..2]);
+        assert!(matches!(batch.step(&mut source), BatchStep::Needs(_)));
+        batch.fail(&mut source, "cannot read the archive");
+        let BatchStep::Done(results) = batch.step(&mut source) else {
+            panic!("nothing more to fetch");
+        };
+        assert_eq!(results, vec![Err("cannot read the archive".to_owned()); 2]);
+        assert_eq!(source.held_bytes(), 0);
+    }
+
+    #[test]
+    fn a_batch_fetches_a_local_header_longer_than_the_directory_says() {
+        // Aligned entries carry padding in their local headers only: the first fetch falls
+        // short and each such entry asks for the rest, as one read in place does.
+        let texts: Vec<Vec<u8>> = (0..4)
+            .map(|i| format!("aligned {i}\n").repeat(30).into_bytes())
+            .collect();
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        for (i, text) in texts.iter().enumerate() {
+            writer
+                .start_file(format!("{i}.md"), options().with_alignment(4096))
+                .unwrap();
+            writer.write_all(text).unwrap();
+        }
+        let bytes = writer.finish().unwrap().into_inner();
+        let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        let paths: Vec<VPath> = (0..4)
+            .map(|i| vpath(&format!("/home/alice/{i}.md")))
+            .collect();
+        let (results, fetched, _) = read_batch(&mut source, &bytes, &paths);
+        for (result, text) in results.iter().zip(&texts) {
+            assert_eq!(result.as_deref(), Ok(text.as_slice()));
+        }
+        // The entries' ranges (4 KiB apart, too far to merge for so few bytes), and one more
+        // fetch per entry for the rest of its header and its bytes.
+        assert_eq!(fetched.len(), 2 * paths.len(), "{fetched:?}");
+        assert_eq!(source.held_bytes(), 0);
+    }
+
+    #[test]
+    fn a_compressed_size_the_archive_lies_about_is_not_fetched_whole() {
+        // The central directory says the first entry's compressed bytes run 3 MB, over the
+        // entries after it: reading it fetches what its inflated size can need, not that.
+        let noise = noise(9, 3_000_000);
+        let text = b"# Notes\nkeep it short\n".repeat(20);
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        writer.start_file("a.md", options()).unwrap();
+        writer.write_all(&text).unwrap();
+        let stored = options().compression_method(CompressionMethod::Stored);
+        writer.start_file("junk.bin", stored).unwrap();
+        writer.write_all(&noise).unwrap();
+        let mut bytes = writer.finish().unwrap().into_inner();
+        let at = bytes.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+        bytes[at + 20..at + 24].copy_from_slice(&3_000_000u32.to_le_bytes());
+        let (_, mut whole) = mount(bytes.clone(), ZipLimits::default());
+        let path = vpath("/home/alice/a.md");
+        let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        let opened = source.fetched_bytes();
+        let (results, fetched, held) = read_batch(&mut source, &bytes, std::slice::from_ref(&path));
+        assert_eq!(results[0], whole.read(&path));
+        let read = source.fetched_bytes() - opened;
+        assert!(
+            read < 100_000,
+            "{read} bytes fetched for one small entry: {fetched:?}"
+        );
+        assert!(held < 100_000);
+        let (_, mut source, _) = mount_in_place(&bytes, ZipLimits::default()).unwrap();
+        let (result, _) = read_in_place(&mut source, &bytes, &path);
+        assert_eq!(result, whole.read(&path));
+        assert!(source.fetched_bytes() - opened < 100_000);
+    }
+
+    #[test]
+    fn a_batch_of_an_archive_read_whole_fetches_nothing() {
+        let bytes = archive(&[Item::File("a.md", b"a"), Item::File("b.md", b"b")]);
+        let (_, mut source) = mount(bytes.clone(), ZipLimits::default());
+        let paths = [vpath("/home/alice/b.md"), vpath("/home/alice/none.md")];
+        let (results, fetched, _) = read_batch(&mut source, &bytes, &paths);
+        assert!(fetched.is_empty());
+        assert_eq!(results[0].as_deref(), Ok(&b"b"[..]));
+        assert_eq!(results[1], source.read(&paths[1]));
     }
 }

@@ -31,7 +31,8 @@
 //!    [`Tree::from_entries`] for files the caller lists (the browser, tests), [`mount_zip`] (in
 //!    `archive`) for a zip archive: central directory first, entries inflated on request under
 //!    size, ratio and count caps; [`mount_zip_in_place`] reads it in place, from the ranges the
-//!    caller fetches ([`ZipInPlace`], [`Fetch`]). A source may list files by name only
+//!    caller fetches ([`ZipInPlace`], [`Fetch`]; the entries of a turn in a few merged ranges,
+//!    [`ZipBatch`]). A source may list files by name only
 //!    ([`Tree::mark_unstatted`]): the tree records which of their entries the analysis looks at,
 //!    and the caller's loop hands their sizes and dates over before the turn runs again. A source
 //!    that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders a turn looks into and
@@ -182,8 +183,8 @@ pub use analyze::{
     analyze, analyze_with, Analysis, AnalyzeError, Input, SessionKind, Step, MAX_TURNS,
 };
 pub use archive::{
-    mount_zip, mount_zip_in_place, Fetch, ZipError, ZipInPlace, ZipLimits, ZipSource,
-    MAX_OPEN_FETCHES,
+    mount_zip, mount_zip_in_place, BatchStep, Fetch, ZipBatch, ZipError, ZipInPlace, ZipLimits,
+    ZipSource, MAX_BATCH_GAP, MAX_BATCH_HELD, MAX_OPEN_FETCHES,
 };
 pub use discover::group_digits;
 pub use encode::{decode_guess, encode_project_path};

@@ -26,7 +26,7 @@ use memdiag_core::infer::{self, FolderKind};
 use memdiag_core::report::Report;
 #[cfg(feature = "engine")]
 use memdiag_core::{
-    analyze_with, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip, Analysis,
+    analyze_with, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip, Analysis, BatchStep,
     ContentSource, Fetch, Step, ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME, MAX_OPEN_FETCHES,
 };
 use memdiag_core::{is_bulk_data, Diagnostic, Entry, Input, SharedSnapshot, Tree, VPath};
@@ -263,37 +263,103 @@ impl Source {
         source
     }
 
-    /// Inflates one entry of the source's zip; an archive read in place fetches the entry's
-    /// compressed bytes from the zip `File` first (`File.slice`), and nothing else. The
-    /// worker's copy of a zip opens its archive (its central directory) on the first read.
+    /// Inflates one entry of the source's zip (see [`Source::read_zip_entries`]).
     #[cfg(feature = "engine")]
     async fn read_zip(&self, path: &VPath) -> Result<Vec<u8>, String> {
+        let mut results = self.read_zip_entries(std::slice::from_ref(path)).await;
+        results
+            .pop()
+            .unwrap_or_else(|| Err("the archive read nothing".to_owned()))
+    }
+
+    /// Inflates entries of the source's zip, in the order given. An archive read in place
+    /// fetches only the entries' compressed bytes from the zip `File` (`File.slice`), in a
+    /// few merged ranges that are all asked for before any is awaited
+    /// ([`ZipSource::batch_in_place`]): one fetch per entry, one after the other, was most of
+    /// a zip project drop's wait for reads. The worker's copy of a zip opens its archive
+    /// (its central directory) on the first read.
+    #[cfg(feature = "engine")]
+    async fn read_zip_entries(&self, paths: &[VPath]) -> Vec<Result<Vec<u8>, String>> {
+        let every = |why: &str| vec![Err(why.to_owned()); paths.len()];
         let Origin::Zip(Some(file)) = &self.origin else {
-            return Err("the archive is gone".to_owned());
+            return every("the archive is gone");
         };
         if self.zip.borrow().is_none() {
             let archive = match take_listed_archive(file) {
                 Some(archive) => archive,
-                None => zip_in_place(file).await?.1,
+                None => match zip_in_place(file).await {
+                    Ok((_, archive)) => archive,
+                    Err(why) => return every(&why),
+                },
             };
             *self.zip.borrow_mut() = Some(archive);
         }
-        for _ in 0..4 {
+        let Some(mut batch) = self.zip.borrow().as_ref().map(|a| a.batch_in_place(paths)) else {
+            return every("the archive is gone");
+        };
+        // Bounded: the batch names each group's ranges once and a few more per entry.
+        loop {
             let step = match self.zip.borrow_mut().as_mut() {
-                Some(archive) => archive.read_in_place(path),
-                None => return Err("the archive is gone".to_owned()),
+                Some(archive) => batch.step(archive),
+                None => return every("the archive is gone"),
             };
-            match step {
-                Fetch::Done(result) => return result,
-                Fetch::Needs(range) => {
-                    let bytes = slice_bytes(file, &range).await?;
-                    if let Some(archive) = self.zip.borrow_mut().as_mut() {
-                        archive.add(range.start, bytes);
+            let ranges = match step {
+                BatchStep::Done(results) => return results,
+                BatchStep::Needs(ranges) => ranges,
+            };
+            // Every read starts before the first is awaited: the browser serves them at once.
+            let pending: Vec<_> = ranges.iter().map(|r| slice_started(file, r)).collect();
+            let mut fetched = Vec::with_capacity(ranges.len());
+            let mut failed = None;
+            for (range, read) in ranges.into_iter().zip(pending) {
+                match read {
+                    Ok(read) => match slice_finished(file, read).await {
+                        Ok(bytes) => fetched.push((range.start, bytes)),
+                        Err(why) => failed = Some(why),
+                    },
+                    Err(why) => failed = Some(why),
+                }
+            }
+            let mut zip = self.zip.borrow_mut();
+            let Some(archive) = zip.as_mut() else {
+                return every("the archive is gone");
+            };
+            match failed {
+                Some(why) => batch.fail(archive, &why),
+                None => {
+                    for (offset, bytes) in fetched {
+                        archive.add(offset, bytes);
                     }
                 }
             }
         }
-        Err("the archive kept asking for more of itself; left unread".to_owned())
+    }
+
+    /// Reads the zip entries among `indices` that are not read yet in one batch
+    /// ([`Source::read_zip_entries`]) and keeps them for [`Source::read`].
+    #[cfg(feature = "engine")]
+    async fn read_zip_ahead(&self, indices: &[usize]) {
+        let mut asked: Vec<usize> = Vec::new();
+        let mut paths: Vec<VPath> = Vec::new();
+        for &index in indices {
+            if let Some(SourceFile {
+                reader: Reader::Zip(path),
+                ..
+            }) = self.files.get(index)
+            {
+                if self.cached(index).is_none() && !asked.contains(&index) {
+                    asked.push(index);
+                    paths.push(path.clone());
+                }
+            }
+        }
+        if asked.len() < 2 {
+            return;
+        }
+        let results = self.read_zip_entries(&paths).await;
+        for (index, contents) in asked.into_iter().zip(results) {
+            self.remember(index, contents);
+        }
     }
 
     /// Keeps this zip source's opened archive (its central directory, read in place) in
@@ -560,6 +626,17 @@ impl Source {
             .borrow_mut()
             .insert(file.rel.clone(), result.clone());
         result
+    }
+
+    /// Reads several of its files as [`Source::read`] does, a zip's entries together.
+    #[cfg(feature = "engine")]
+    pub(crate) async fn read_many(&self, indices: &[usize]) -> Vec<Result<Vec<u8>, String>> {
+        self.read_zip_ahead(indices).await;
+        let mut out = Vec::with_capacity(indices.len());
+        for &index in indices {
+            out.push(self.read(index).await);
+        }
+        out
     }
 }
 
@@ -951,6 +1028,27 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
 }
 
 #[cfg(feature = "engine")]
+/// Reads files of sources this thread holds, `(source, file)` each, in the order given;
+/// each source's files together ([`Source::read_many`]: a zip's entries in one batch).
+pub(crate) async fn read_local(
+    sources: &[Rc<Source>],
+    items: &[(usize, usize)],
+) -> Vec<Result<Vec<u8>, String>> {
+    let mut by_source: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (at, &(s, _)) in items.iter().enumerate() {
+        by_source.entry(s).or_default().push(at);
+    }
+    let mut out: Vec<Result<Vec<u8>, String>> = vec![Err("not read".to_owned()); items.len()];
+    for (s, at) in by_source {
+        let files: Vec<usize> = at.iter().map(|&i| items[i].1).collect();
+        for (i, contents) in at.into_iter().zip(sources[s].read_many(&files).await) {
+            out[i] = contents;
+        }
+    }
+    out
+}
+
+#[cfg(feature = "engine")]
 /// Runs the analysis loop in the page itself: mount, analyse, read exactly the files the core
 /// names, repeat.
 ///
@@ -973,13 +1071,7 @@ pub async fn run_analysis(
     let input = run_input(&inputs, &today());
     let read = |items: Vec<(usize, usize)>| {
         let sources = sources.clone();
-        async move {
-            let mut out = Vec::with_capacity(items.len());
-            for (s, f) in items {
-                out.push(sources[s].read(f).await);
-            }
-            out
-        }
+        async move { read_local(&sources, &items).await }
     };
     let stat = |items: Vec<(usize, usize)>| {
         let sources = sources.clone();
@@ -1507,10 +1599,22 @@ fn zip_error(file_name: &str, error: &memdiag_core::ZipError) -> String {
 #[cfg(feature = "engine")]
 /// Reads `range` of a `File` (`File.slice`).
 async fn slice_bytes(file: &File, range: &std::ops::Range<u64>) -> Result<Vec<u8>, String> {
+    slice_finished(file, slice_started(file, range)?).await
+}
+
+#[cfg(feature = "engine")]
+/// Starts reading `range` of a `File`: the browser reads it while the caller goes on.
+fn slice_started(file: &File, range: &std::ops::Range<u64>) -> Result<JsFuture, String> {
     let blob = file
         .slice_with_f64_and_f64(range.start as f64, range.end as f64)
         .map_err(|e| format!("cannot read {}: {}", file.name(), js_message(&e)))?;
-    let buffer = JsFuture::from(blob.array_buffer())
+    Ok(JsFuture::from(blob.array_buffer()))
+}
+
+#[cfg(feature = "engine")]
+/// The bytes a [`slice_started`] read gave.
+async fn slice_finished(file: &File, read: JsFuture) -> Result<Vec<u8>, String> {
+    let buffer = read
         .await
         .map_err(|e| format!("cannot read {}: {}", file.name(), js_message(&e)))?;
     Ok(Uint8Array::new(&buffer).to_vec())

@@ -312,14 +312,18 @@ async fn read_through_page(
         })
         .collect();
     let static_or_asked: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_none()).collect();
-    let mut asked = Vec::new();
-    for &i in &static_or_asked {
+    let (asked, here): (Vec<usize>, Vec<usize>) = static_or_asked.into_iter().partition(|&i| {
         let (s, f) = items[i];
-        if matches!(sources[s].files[f].reader, Reader::Remote) {
-            asked.push(i);
-        } else {
-            out[i] = Some(sources[s].read(f).await);
-        }
+        matches!(sources[s].files[f].reader, Reader::Remote)
+    });
+    // What this worker reads itself (a zip's entries, the demo's) is read a source at a
+    // time, a zip's entries in one batch of merged ranges.
+    let local: Vec<(usize, usize)> = here.iter().map(|&i| items[i]).collect();
+    for (i, contents) in here
+        .into_iter()
+        .zip(ingest::read_local(sources, &local).await)
+    {
+        out[i] = Some(contents);
     }
     if !asked.is_empty() {
         let pairs: Vec<u32> = asked
