@@ -220,6 +220,9 @@ pub struct Tree {
     diagnostics: Vec<Diagnostic>,
     /// The unstatted files whose entry was looked at since [`Tree::take_stats_asked`].
     asked: RefCell<Vec<u32>>,
+    /// The unstatted files a turn wanted the contents of since [`Tree::take_reads_once_sized`],
+    /// each with the largest size at which the turn reads it.
+    reads_once_sized: RefCell<HashMap<u32, u64>>,
     /// Folders known to exist whose entries are not listed yet ([`Tree::add_unlisted_dir`]).
     unlisted: BTreeSet<VPath>,
     /// The unlisted folders a query depended on since [`Tree::take_listings_asked`], each
@@ -876,8 +879,9 @@ impl Tree {
     ///
     /// The analysis asks for them as it asks for contents: every entry it looks at
     /// ([`Tree::file`]) is recorded, and the caller's loop ([`crate::Analysis`]) hands over
-    /// the stats of [`Tree::take_stats_asked`] and runs the turn again before it reads
-    /// anything, since a size decides whether a file is read at all.
+    /// the stats of [`Tree::take_stats_asked`], then reads what the turn asked for and what
+    /// it wanted once sized ([`Tree::take_reads_once_sized`]), since a size decides whether
+    /// a file is read at all.
     pub fn mark_unstatted(&mut self, path: &VPath) {
         if let Some(id) = self.find(path.as_str()) {
             self.records[id as usize].unstatted = true;
@@ -916,6 +920,47 @@ impl Tree {
             .collect();
         out.sort_unstable();
         out.dedup();
+        out
+    }
+
+    /// Records that the analysis wants the contents of `path`, listed without its size
+    /// ([`Tree::mark_unstatted`]), provided its size turns out at most `up_to` bytes (the
+    /// caps it was held to: what a turn would read once the size is known). Asked twice, the
+    /// smaller bound holds: a file read by one rule and skipped by another for its size is
+    /// then left for the next turn to ask for, never read when no turn would.
+    pub(crate) fn want_read_once_sized(&self, path: &VPath, up_to: u64) {
+        if let Some(id) = self.find(path.as_str()) {
+            if self.records[id as usize].unstatted {
+                let mut wanted = self.reads_once_sized.borrow_mut();
+                let bound = wanted.entry(id).or_insert(up_to);
+                *bound = (*bound).min(up_to);
+            }
+        }
+    }
+
+    /// The files a turn wanted read while their size was pending whose size, handed over
+    /// since with [`Tree::set_stat`], is within the caps the turn held them to, in byte
+    /// order; the record starts afresh.
+    ///
+    /// The analysis never asks to read a file whose size is pending ([`crate::Step`] names
+    /// only files of known size): a size decides whether a file is read at all. So the loop
+    /// answers [`Tree::take_stats_asked`] first, then reads these together with the turn's
+    /// [`crate::Step::NeedsContents`], in one round, where waiting for the next turn to ask
+    /// for them would cost a turn and a round of reads per level of the walk.
+    pub fn take_reads_once_sized(&self) -> Vec<VPath> {
+        let wanted = std::mem::take(&mut *self.reads_once_sized.borrow_mut());
+        let mut out: Vec<VPath> = wanted
+            .into_iter()
+            .filter_map(|(id, up_to)| {
+                let record = &self.records[id as usize];
+                let sized = !record.unstatted && self.find(record.path.as_str()) == Some(id);
+                (sized
+                    && record.entry.size <= up_to
+                    && matches!(record.entry.contents, Contents::Unread))
+                .then(|| record.path.clone())
+            })
+            .collect();
+        out.sort_unstable();
         out
     }
 

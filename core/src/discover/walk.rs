@@ -174,7 +174,8 @@ impl Discovery<'_> {
             || self
                 .tree
                 .file(path)
-                .is_some_and(|f| self.over_size_cap(f.size))
+                .map(|f| f.size)
+                .is_some_and(|size| self.skipped_for_size(path, size))
         {
             return false;
         }
