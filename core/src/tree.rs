@@ -245,6 +245,10 @@ pub struct Tree {
     /// Folders whose entries' listing order the source knows ([`Tree::set_listing_order`]).
     listing_orders: BTreeMap<VPath, Vec<String>>,
     index: OnceCell<Index>,
+    /// The walks of [`Tree::folders_holding`] made since the folders last changed, by
+    /// folder, the name not entered and the names looked for: a turn of the analysis walks
+    /// the same project folders again while only contents and sizes arrive.
+    walks: RefCell<HashMap<(VPath, String, Vec<String>), Vec<VPath>>>,
 }
 
 /// The name of the folders whose listing order a source records ([`Tree::set_listing_order`]):
@@ -388,7 +392,7 @@ impl Tree {
     /// An entry `names` leaves out comes after the ones it names, in byte order.
     pub fn set_order(&mut self, dir: VPath, names: Vec<String>) {
         self.order.insert(dir, names);
-        self.index.take();
+        self.reshaped();
     }
 
     /// Every order [`Tree::set_order`] gave: each folder with its entries' names.
@@ -612,7 +616,7 @@ impl Tree {
             asked: Cell::new(false),
         });
         self.folders[folder as usize].files.push(id);
-        self.index.take();
+        self.reshaped();
     }
 
     /// The folder at `path` (a normal path), made with the folders above it if new.
@@ -649,7 +653,7 @@ impl Tree {
             }
             parent = id;
         }
-        self.index.take();
+        self.reshaped();
         parent
     }
 
@@ -673,6 +677,12 @@ impl Tree {
     /// The findings made while the tree was built.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// Forgets what was made of the folders as they were: the sorted view and the walks.
+    fn reshaped(&mut self) {
+        self.index.take();
+        self.walks.get_mut().clear();
     }
 
     /// The sorted view, made now if files or folders arrived since the last one.
@@ -995,6 +1005,7 @@ impl Tree {
     pub fn add_unlisted_dir(&mut self, path: VPath) {
         let id = self.folder(path.as_str());
         self.folders[id as usize].unlisted = true;
+        self.walks.get_mut().clear();
         self.named.insert(path.clone());
         self.unlisted.insert(path);
     }
@@ -1002,6 +1013,7 @@ impl Tree {
     /// Says that an unlisted folder's entries are in the tree now.
     pub fn set_listed(&mut self, dir: &VPath) {
         self.unlisted.remove(dir);
+        self.walks.get_mut().clear();
         if let Some(&id) = self.folder_ids.get(dir.as_str()) {
             self.folders[id as usize].unlisted = false;
             self.listings_asked.borrow_mut().remove(&id);
@@ -1259,6 +1271,24 @@ impl Tree {
                 })
         };
         self.walk_folders(dir, enter, holds)
+    }
+
+    /// [`Tree::folders_below_holding`], entering every folder but those named `not_entered`,
+    /// made once while the folders stay as they are (sizes and contents arriving change
+    /// nothing here) and given again, with the same asks recorded, on later calls.
+    pub fn folders_holding(&self, dir: &VPath, not_entered: &str, names: &[&str]) -> Vec<VPath> {
+        let key = (
+            dir.clone(),
+            not_entered.to_owned(),
+            names.iter().map(|name| (*name).to_owned()).collect(),
+        );
+        if let Some(found) = self.walks.borrow().get(&key) {
+            self.will_walk(dir);
+            return found.clone();
+        }
+        let found = self.folders_below_holding(dir, |name| name != not_entered, names);
+        self.walks.borrow_mut().insert(key, found.clone());
+        found
     }
 
     /// The walk of [`Tree::folders_below`], giving the folders `keep` says yes to.
@@ -1572,6 +1602,34 @@ mod tests {
         for dir in ["/w/p/d3", "/w/p/d4", "/w/p/d2", "/w/p/d1/.claude"] {
             assert!(!expected.contains(&p(dir)), "{dir}");
         }
+    }
+
+    #[test]
+    fn a_walk_made_once_is_made_again_when_the_folders_change() {
+        let names = [".claude", "CLAUDE.md"];
+        let mut t = tree(&["/w/p/a/CLAUDE.md", "/w/p/b/x.js"]);
+        let walk = |t: &Tree| t.folders_holding(&p("/w/p"), ".claude", &names);
+        assert_eq!(walk(&t), [p("/w/p/a")]);
+        // Contents and sizes change nothing a walk sees: the walk is given again.
+        t.set_contents(&p("/w/p/a/CLAUDE.md"), Ok(b"x".to_vec()));
+        assert_eq!(walk(&t), [p("/w/p/a")]);
+        // A file arriving, a folder put in unlisted or listed: walked again.
+        t.insert_entry(Entry {
+            path: "/w/p/b/CLAUDE.md".to_owned(),
+            size: 1,
+            bytes: None,
+            modified: None,
+        })
+        .unwrap();
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b")]);
+        t.add_unlisted_dir(p("/w/p/c"));
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b"), p("/w/p/c")]);
+        // A walk of an unlisted folder asks for its listing every time it is given.
+        assert_eq!(t.take_listings_asked().len(), 1);
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b"), p("/w/p/c")]);
+        assert_eq!(t.take_listings_asked().len(), 1);
+        t.set_listed(&p("/w/p/c"));
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b")]);
     }
 
     #[test]

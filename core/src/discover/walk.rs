@@ -305,8 +305,7 @@ impl Discovery<'_> {
     pub(super) fn dirs_holding(&self, dir: &VPath, names: &[&str]) -> Vec<VPath> {
         // A `.claude` folder's contents are files of the folder above, not a folder of the
         // project's own.
-        self.tree
-            .folders_below_holding(dir, |name| name != ".claude", names)
+        self.tree.folders_holding(dir, ".claude", names)
     }
 
     /// The git repository of the project, if it is in one: the folder with `.git`, and for
