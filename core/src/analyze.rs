@@ -425,10 +425,13 @@ mod tests {
         assert_eq!(analysis.turn(&tree), Err(AnalyzeError::Endless));
     }
 
+    /// Each file's size and bytes, as a disk would answer.
+    type Files = BTreeMap<VPath, (u64, &'static [u8])>;
+
     /// A `CLAUDE.md` importing `notes.md`, both listed by name only (as the page lists a
     /// dropped folder), `CLAUDE.md` of `size` bytes.
-    fn unstatted_tree(size: u64) -> (Tree, Input, BTreeMap<VPath, (u64, &'static [u8])>) {
-        let files: BTreeMap<VPath, (u64, &'static [u8])> = [
+    fn unstatted_tree(size: u64) -> (Tree, Input, Files) {
+        let files: Files = [
             (
                 "/home/alice/.claude/CLAUDE.md",
                 (size, &b"see @notes.md\n"[..]),
@@ -458,7 +461,7 @@ mod tests {
 
     /// Answers from `files`, counting the reads.
     struct Disk {
-        files: BTreeMap<VPath, (u64, &'static [u8])>,
+        files: Files,
         read: Vec<VPath>,
     }
 
@@ -480,7 +483,7 @@ mod tests {
         // The turn never asks to read a file whose size it does not know...
         let step = analyze(&tree, &input).unwrap();
         assert!(!matches!(step, Step::NeedsContents(paths) if paths.contains(&claude_md)));
-        assert_eq!(tree.take_stats_asked(), [claude_md.clone()]);
+        assert_eq!(tree.take_stats_asked(), std::slice::from_ref(&claude_md));
         // ...but names it, to be read as soon as the size says it is read at all.
         tree.set_stat(&claude_md, 14, None);
         assert_eq!(tree.take_reads_once_sized(), [claude_md]);

@@ -248,8 +248,11 @@ pub struct Tree {
     /// The walks of [`Tree::folders_holding`] made since the folders last changed, by
     /// folder, the name not entered and the names looked for: a turn of the analysis walks
     /// the same project folders again while only contents and sizes arrive.
-    walks: RefCell<HashMap<(VPath, String, Vec<String>), Vec<VPath>>>,
+    walks: RefCell<HashMap<WalkKey, Vec<VPath>>>,
 }
+
+/// A walk of [`Tree::folders_holding`]: the folder, the name not entered, the names.
+type WalkKey = (VPath, String, Vec<String>);
 
 /// The name of the folders whose listing order a source records ([`Tree::set_listing_order`]):
 /// the only order the analysis reads is a `skills/` folder's, which some releases list
