@@ -9,6 +9,11 @@
 //! does), from an in-memory listing. Criterion prints each time and its throughput in
 //! entries a second, so the ratio between sizes is the linearity.
 //!
+//! `page` runs the page's analysis loop over the tree the page's worker mounts (every file
+//! listed by name only, without size, date or contents) and prints its turns, its rounds of
+//! look-ups and the core's time; it asserts the report equals the whole tree's, and that
+//! reading in the round the sizes arrive reads the same files as waiting a turn did.
+//!
 //! Run with `cargo bench -p memdiag-core --bench sizes`; `cargo test --benches` runs each
 //! benchmark once as a smoke test.
 
