@@ -9,15 +9,22 @@
 //! does), from an in-memory listing. Criterion prints each time and its throughput in
 //! entries a second, so the ratio between sizes is the linearity.
 //!
+//! `page` runs the page's analysis loop over the tree the page's worker mounts (every file
+//! listed by name only, without size, date or contents) and prints its turns, its rounds of
+//! look-ups and the core's time; it asserts the report equals the whole tree's, and that
+//! reading in the round the sizes arrive reads the same files as waiting a turn did.
+//!
 //! Run with `cargo bench -p memdiag-core --bench sizes`; `cargo test --benches` runs each
 //! benchmark once as a smoke test.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use memdiag_core::{analyze_with, ContentSource, Entry, Input, ListingAsk, Tree, VPath};
+use memdiag_core::{
+    analyze_with, Analysis, ContentSource, Entry, Input, ListingAsk, Report, Step, Tree, VPath,
+};
 
 const HOME: &str = "/home/bench";
 const CLAUDE: &str = "/home/bench/.claude";
@@ -440,5 +447,151 @@ fn linearity(_: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, linearity, sizes);
+/// What the page knows of each listed file once it looks: its size and date, and its bytes.
+type Disk = HashMap<VPath, (u64, Option<String>, Option<Vec<u8>>)>;
+
+/// The tree the page's worker mounts from a dropped `~/.claude` and project (`mount` in
+/// `web/src/ingest.rs`): every file listed by name only, without size, date or contents,
+/// and what the page would answer for each.
+fn page_tree(entries: &[Entry]) -> (Tree, Disk) {
+    let mut tree = Tree::from_entries(&[CLAUDE, PROJECT], std::iter::empty());
+    let mut disk = Disk::with_capacity(entries.len());
+    for entry in entries {
+        let path = tree
+            .insert_entry(Entry {
+                path: entry.path.clone(),
+                size: 0,
+                bytes: None,
+                modified: None,
+            })
+            .expect("generated paths are valid");
+        tree.mark_unstatted(&path);
+        disk.insert(
+            path,
+            (entry.size, entry.modified.clone(), entry.bytes.clone()),
+        );
+    }
+    (tree, disk)
+}
+
+/// How the page's loop went: its turns, its rounds of look-ups, and the core's time.
+#[derive(Debug, Default, Clone, Copy)]
+struct Rounds {
+    turns: u32,
+    /// Rounds in which the loop looked anything up (sizes, contents or both): each is a
+    /// round trip from the worker to the page and back.
+    rounds: u32,
+    stats: usize,
+    reads: usize,
+    /// The core's turns, added up.
+    turns_time: Duration,
+}
+
+/// The page's analysis loop (`analysis_loop` in `web/src/ingest.rs`) over `disk`, without
+/// the waiting: a turn, then the sizes it asked for, then the contents it asked for and the
+/// ones it wanted once sized, in one round, then the next turn. With `one_round` false, the
+/// loop as it was: a turn that asked for sizes only has them answered, and runs again
+/// before anything is read.
+fn page_loop(tree: &mut Tree, input: &Input, disk: &Disk, one_round: bool) -> (Report, Rounds) {
+    let mut analysis = Analysis::new(input);
+    let mut rounds = Rounds::default();
+    loop {
+        let started = Instant::now();
+        let step = analysis.turn(tree).expect("the analysis runs");
+        rounds.turns_time += started.elapsed();
+        rounds.turns += 1;
+        let stats = tree.take_stats_asked();
+        for path in &stats {
+            let (size, modified) = disk
+                .get(path)
+                .map_or((0, None), |(size, modified, _)| (*size, modified.clone()));
+            tree.set_stat(path, size, modified);
+        }
+        let sized = tree.take_reads_once_sized();
+        let mut paths = match step {
+            Step::Done(report) if stats.is_empty() => return (*report, rounds),
+            Step::Done(_) => Vec::new(),
+            Step::NeedsContents(paths) => paths,
+        };
+        if one_round {
+            paths.extend(sized);
+        } else if !stats.is_empty() {
+            paths.clear();
+        }
+        rounds.rounds += 1;
+        rounds.stats += stats.len();
+        rounds.reads += paths.len();
+        for path in &paths {
+            let contents = match disk.get(path) {
+                Some((_, _, Some(bytes))) => Ok(bytes.clone()),
+                _ => Err("not generated with contents".to_owned()),
+            };
+            tree.set_contents(path, contents);
+        }
+    }
+}
+
+/// The page's loop over the two drops at each size (issue 13: "`~/.claude` and project
+/// together"), printed: how many turns and rounds of look-ups it takes, how many sizes and
+/// contents it asks for, and the core's time (medians), for the loop that reads in the
+/// round it looks sizes up and for the one that waited a turn. Both must give the report
+/// of the tree listed with every size and content, and read the same files.
+fn page(_: &mut Criterion) {
+    let input = input();
+    let mut rows = Vec::new();
+    for size in SIZES {
+        let entries = entries(size);
+        let samples = if size >= 300_000 { 5 } else { 11 };
+        let (tree, disk) = page_tree(&entries);
+        let whole = Tree::from_entries(&[CLAUDE, PROJECT], entries.clone());
+        let expected = analyze_with(&mut whole.clone(), &input, &mut Listed).unwrap();
+        let mut read = Vec::new();
+        for one_round in [false, true] {
+            let mut read_tree = tree.clone();
+            let (report, rounds) = page_loop(&mut read_tree, &input, &disk, one_round);
+            assert_eq!(
+                report, expected,
+                "the page's loop gives the report of the tree listed whole"
+            );
+            read.push(read_tree);
+            let mut times: Vec<(Duration, Duration)> = (0..samples)
+                .map(|_| {
+                    let mut tree = tree.clone();
+                    let start = Instant::now();
+                    let (_, rounds) = black_box(page_loop(&mut tree, &input, &disk, one_round));
+                    (start.elapsed(), rounds.turns_time)
+                })
+                .collect();
+            times.sort_unstable();
+            let (all, turns) = times[times.len() / 2];
+            rows.push((size, entries.len(), one_round, rounds, all, turns));
+        }
+        assert_eq!(
+            read[0], read[1],
+            "reading in the round the sizes arrive reads the same files"
+        );
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("\nthe page's loop (all files listed by name only, the ~/.claude and the project)");
+    println!("| entries | loop | turns | rounds | sizes | contents | turns ms | loop ms |");
+    println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (size, count, one_round, rounds, all, turns) in rows {
+        let how = if one_round {
+            "sizes and contents in one round"
+        } else {
+            "a turn between sizes and contents"
+        };
+        println!(
+            "| {size} ({count}) | {how} | {} | {} | {} | {} | {:.1} | {:.1} |",
+            rounds.turns,
+            rounds.rounds,
+            rounds.stats,
+            rounds.reads,
+            ms(turns),
+            ms(all)
+        );
+    }
+}
+
+criterion_group!(benches, linearity, page, sizes);
 criterion_main!(benches);

@@ -227,16 +227,17 @@ pub fn analyze_with(
         for path in &stats {
             source.stat(tree, path);
         }
+        // What the turn wanted read while the sizes were pending, now that they are known.
+        let sized = tree.take_reads_once_sized();
         let again = !listings.is_empty() || !probes.is_empty() || !stats.is_empty();
-        match step {
+        let paths = match step {
             Step::Done(report) if !again => return Ok(*report),
-            Step::Done(_) => {}
-            Step::NeedsContents(paths) => {
-                for path in paths {
-                    let contents = source.read(&path);
-                    tree.set_contents(&path, contents);
-                }
-            }
+            Step::Done(_) => Vec::new(),
+            Step::NeedsContents(paths) => paths,
+        };
+        for path in paths.into_iter().chain(sized) {
+            let contents = source.read(&path);
+            tree.set_contents(&path, contents);
         }
     }
 }
@@ -394,6 +395,7 @@ fn rules_in_force(rules: &Rules, skills_listing_budget: u64) -> RulesInForce {
 mod tests {
     use super::*;
     use crate::tree::Entry;
+    use std::collections::BTreeMap;
 
     fn waiting_tree() -> (Tree, Input) {
         let tree = Tree::from_entries(
@@ -421,6 +423,109 @@ mod tests {
         }
         assert_eq!(analysis.turns(), MAX_TURNS);
         assert_eq!(analysis.turn(&tree), Err(AnalyzeError::Endless));
+    }
+
+    /// Each file's size and bytes, as a disk would answer.
+    type Files = BTreeMap<VPath, (u64, &'static [u8])>;
+
+    /// A `CLAUDE.md` importing `notes.md`, both listed by name only (as the page lists a
+    /// dropped folder), `CLAUDE.md` of `size` bytes.
+    fn unstatted_tree(size: u64) -> (Tree, Input, Files) {
+        let files: Files = [
+            (
+                "/home/alice/.claude/CLAUDE.md",
+                (size, &b"see @notes.md\n"[..]),
+            ),
+            ("/home/alice/.claude/notes.md", (6, &b"notes\n"[..])),
+        ]
+        .into_iter()
+        .map(|(path, file)| (VPath::new(path).unwrap(), file))
+        .collect();
+        let mut tree = Tree::from_entries(&["/home/alice/.claude"], []);
+        for path in files.keys() {
+            tree.insert_entry(Entry {
+                path: path.as_str().to_owned(),
+                size: 0,
+                bytes: None,
+                modified: None,
+            })
+            .unwrap();
+            tree.mark_unstatted(path);
+        }
+        let input = Input {
+            home: "/home/alice".to_owned(),
+            ..Input::default()
+        };
+        (tree, input, files)
+    }
+
+    /// Answers from `files`, counting the reads.
+    struct Disk {
+        files: Files,
+        read: Vec<VPath>,
+    }
+
+    impl ContentSource for Disk {
+        fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
+            self.read.push(path.clone());
+            Ok(self.files[path].1.to_vec())
+        }
+
+        fn stat(&mut self, tree: &mut Tree, path: &VPath) {
+            tree.set_stat(path, self.files[path].0, None);
+        }
+    }
+
+    #[test]
+    fn a_file_whose_size_is_pending_is_read_in_the_round_its_size_arrives() {
+        let (mut tree, input, _) = unstatted_tree(14);
+        let claude_md = VPath::new("/home/alice/.claude/CLAUDE.md").unwrap();
+        // The turn never asks to read a file whose size it does not know...
+        let step = analyze(&tree, &input).unwrap();
+        assert!(!matches!(step, Step::NeedsContents(paths) if paths.contains(&claude_md)));
+        assert_eq!(tree.take_stats_asked(), std::slice::from_ref(&claude_md));
+        // ...but names it, to be read as soon as the size says it is read at all.
+        tree.set_stat(&claude_md, 14, None);
+        assert_eq!(tree.take_reads_once_sized(), [claude_md]);
+        assert!(
+            tree.take_reads_once_sized().is_empty(),
+            "the record starts afresh"
+        );
+
+        // So a loop takes one turn per level of imports, plus the last.
+        let (mut tree, input, files) = unstatted_tree(14);
+        let mut disk = Disk {
+            files,
+            read: Vec::new(),
+        };
+        let report = analyze_with(&mut tree, &input, &mut disk).unwrap();
+        assert_eq!(disk.read.len(), 2);
+        assert!(report
+            .files
+            .iter()
+            .any(|row| row.path.ends_with("notes.md")));
+    }
+
+    #[test]
+    fn a_file_whose_size_is_pending_is_not_read_once_sized_over_a_cap() {
+        // Over Claude Code's 4 MiB cap, under the read limit: skipped, never read.
+        let size = discover::CLAUDE_MD_MAX_BYTES + 1;
+        let (mut tree, input, files) = unstatted_tree(size);
+        let mut disk = Disk {
+            files,
+            read: Vec::new(),
+        };
+        let report = analyze_with(&mut tree, &input, &mut disk).unwrap();
+        assert_eq!(disk.read, Vec::<VPath>::new());
+        let row = &report.files[0];
+        assert_eq!(
+            (row.path.as_str(), row.status, row.size),
+            (
+                "/home/alice/.claude/CLAUDE.md",
+                crate::report::FileStatus::Skipped,
+                Some(size)
+            )
+        );
     }
 
     #[test]

@@ -190,6 +190,9 @@ struct Discovery<'a> {
     /// did not record (`skills.rs`): their skills are listed by name instead, and the report
     /// says so.
     skill_order_unknown: Vec<VPath>,
+    /// Files whose size was checked against Claude Code's 4 MiB cap while still pending
+    /// ([`Tree::mark_unstatted`]): read once sized only under that cap too.
+    size_capped: BTreeSet<VPath>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -208,6 +211,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         skill_lines: Vec::new(),
         announce_on_next_read: Vec::new(),
         skill_order_unknown: Vec::new(),
+        size_capped: BTreeSet::new(),
         attached: BTreeMap::new(),
         sources: BTreeMap::new(),
         read: BTreeSet::new(),
@@ -392,7 +396,7 @@ impl Discovery<'_> {
         }
         self.top_level.insert(path.clone());
         let size = self.tree.file(path).map_or(0, |f| f.size);
-        if self.over_size_cap(size) {
+        if self.skipped_for_size(path, size) {
             self.diagnostics.push(Diagnostic::new(
                 Code::ClaudeMdSkipped,
                 Severity::Error,
@@ -426,6 +430,18 @@ impl Discovery<'_> {
     /// it read a file of any size whole (2.1.195's loader has no size check).
     fn over_size_cap(&self, size: u64) -> bool {
         size > CLAUDE_MD_MAX_BYTES && self.paths.rules.has(crate::version::Behaviour::FileSizeCap)
+    }
+
+    /// [`Discovery::over_size_cap`] for the file at `path`, of `size` bytes as the tree
+    /// says; a file whose size is pending passes for now, and is read once sized only
+    /// under the cap ([`Discovery::text`]).
+    fn skipped_for_size(&mut self, path: &VPath, size: u64) -> bool {
+        if self.paths.rules.has(crate::version::Behaviour::FileSizeCap)
+            && self.tree.is_unstatted(path)
+        {
+            self.size_capped.insert(path.clone());
+        }
+        self.over_size_cap(size)
     }
 
     /// Records when a top-level row is sent, so that the session can list it in order.
@@ -695,6 +711,18 @@ impl Discovery<'_> {
             return Text::NotRead(NotRead::TooLarge);
         }
         match &entry.contents {
+            // A file whose size is pending may be over a cap: it is read once the size
+            // arrives, in the same round, if under every cap it was held to (never asked for
+            // before, so that what a turn asks to read never depends on a size not known).
+            Contents::Unread if self.tree.is_unstatted(path) => {
+                let up_to = if self.size_capped.contains(path) {
+                    CLAUDE_MD_MAX_BYTES.min(READ_CAP_BYTES)
+                } else {
+                    READ_CAP_BYTES
+                };
+                self.tree.want_read_once_sized(path, up_to);
+                Text::Pending
+            }
             Contents::Unread => {
                 self.needs.insert(path.clone());
                 Text::Pending

@@ -34,9 +34,10 @@
 //!    caller fetches ([`ZipInPlace`], [`Fetch`]; the entries of a turn in a few merged ranges,
 //!    [`ZipBatch`]). A source may list files by name only
 //!    ([`Tree::mark_unstatted`]): the tree records which of their entries the analysis looks at,
-//!    and the caller's loop hands their sizes and dates over before the turn runs again. A source
-//!    that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders a turn looks into and
-//!    for single paths inside unlisted ones ([`Tree::take_probes_asked`],
+//!    and the caller's loop hands their sizes and dates over, then reads in the same round the
+//!    files the turn wanted once sized ([`Tree::take_reads_once_sized`]), before the turn runs
+//!    again. A source that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders a
+//!    turn looks into and for single paths inside unlisted ones ([`Tree::take_probes_asked`],
 //!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of folders,
 //!    its byte order made once per batch. A source that sees symbolic links records where a
 //!    followed one leads ([`Tree::add_link`]: the command's file and folder links on the host's own

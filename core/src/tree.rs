@@ -220,6 +220,9 @@ pub struct Tree {
     diagnostics: Vec<Diagnostic>,
     /// The unstatted files whose entry was looked at since [`Tree::take_stats_asked`].
     asked: RefCell<Vec<u32>>,
+    /// The unstatted files a turn wanted the contents of since [`Tree::take_reads_once_sized`],
+    /// each with the largest size at which the turn reads it.
+    reads_once_sized: RefCell<HashMap<u32, u64>>,
     /// Folders known to exist whose entries are not listed yet ([`Tree::add_unlisted_dir`]).
     unlisted: BTreeSet<VPath>,
     /// The unlisted folders a query depended on since [`Tree::take_listings_asked`], each
@@ -242,7 +245,14 @@ pub struct Tree {
     /// Folders whose entries' listing order the source knows ([`Tree::set_listing_order`]).
     listing_orders: BTreeMap<VPath, Vec<String>>,
     index: OnceCell<Index>,
+    /// The walks of [`Tree::folders_holding`] made since the folders last changed, by
+    /// folder, the name not entered and the names looked for: a turn of the analysis walks
+    /// the same project folders again while only contents and sizes arrive.
+    walks: RefCell<HashMap<WalkKey, Vec<VPath>>>,
 }
+
+/// A walk of [`Tree::folders_holding`]: the folder, the name not entered, the names.
+type WalkKey = (VPath, String, Vec<String>);
 
 /// The name of the folders whose listing order a source records ([`Tree::set_listing_order`]):
 /// the only order the analysis reads is a `skills/` folder's, which some releases list
@@ -385,7 +395,7 @@ impl Tree {
     /// An entry `names` leaves out comes after the ones it names, in byte order.
     pub fn set_order(&mut self, dir: VPath, names: Vec<String>) {
         self.order.insert(dir, names);
-        self.index.take();
+        self.reshaped();
     }
 
     /// Every order [`Tree::set_order`] gave: each folder with its entries' names.
@@ -609,7 +619,7 @@ impl Tree {
             asked: Cell::new(false),
         });
         self.folders[folder as usize].files.push(id);
-        self.index.take();
+        self.reshaped();
     }
 
     /// The folder at `path` (a normal path), made with the folders above it if new.
@@ -646,7 +656,7 @@ impl Tree {
             }
             parent = id;
         }
-        self.index.take();
+        self.reshaped();
         parent
     }
 
@@ -670,6 +680,12 @@ impl Tree {
     /// The findings made while the tree was built.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// Forgets what was made of the folders as they were: the sorted view and the walks.
+    fn reshaped(&mut self) {
+        self.index.take();
+        self.walks.get_mut().clear();
     }
 
     /// The sorted view, made now if files or folders arrived since the last one.
@@ -876,8 +892,9 @@ impl Tree {
     ///
     /// The analysis asks for them as it asks for contents: every entry it looks at
     /// ([`Tree::file`]) is recorded, and the caller's loop ([`crate::Analysis`]) hands over
-    /// the stats of [`Tree::take_stats_asked`] and runs the turn again before it reads
-    /// anything, since a size decides whether a file is read at all.
+    /// the stats of [`Tree::take_stats_asked`], then reads what the turn asked for and what
+    /// it wanted once sized ([`Tree::take_reads_once_sized`]), since a size decides whether
+    /// a file is read at all.
     pub fn mark_unstatted(&mut self, path: &VPath) {
         if let Some(id) = self.find(path.as_str()) {
             self.records[id as usize].unstatted = true;
@@ -919,6 +936,47 @@ impl Tree {
         out
     }
 
+    /// Records that the analysis wants the contents of `path`, listed without its size
+    /// ([`Tree::mark_unstatted`]), provided its size turns out at most `up_to` bytes (the
+    /// caps it was held to: what a turn would read once the size is known). Asked twice, the
+    /// smaller bound holds: a file read by one rule and skipped by another for its size is
+    /// then left for the next turn to ask for, never read when no turn would.
+    pub(crate) fn want_read_once_sized(&self, path: &VPath, up_to: u64) {
+        if let Some(id) = self.find(path.as_str()) {
+            if self.records[id as usize].unstatted {
+                let mut wanted = self.reads_once_sized.borrow_mut();
+                let bound = wanted.entry(id).or_insert(up_to);
+                *bound = (*bound).min(up_to);
+            }
+        }
+    }
+
+    /// The files a turn wanted read while their size was pending whose size, handed over
+    /// since with [`Tree::set_stat`], is within the caps the turn held them to, in byte
+    /// order; the record starts afresh.
+    ///
+    /// The analysis never asks to read a file whose size is pending ([`crate::Step`] names
+    /// only files of known size): a size decides whether a file is read at all. So the loop
+    /// answers [`Tree::take_stats_asked`] first, then reads these together with the turn's
+    /// [`crate::Step::NeedsContents`], in one round, where waiting for the next turn to ask
+    /// for them would cost a turn and a round of reads per level of the walk.
+    pub fn take_reads_once_sized(&self) -> Vec<VPath> {
+        let wanted = std::mem::take(&mut *self.reads_once_sized.borrow_mut());
+        let mut out: Vec<VPath> = wanted
+            .into_iter()
+            .filter_map(|(id, up_to)| {
+                let record = &self.records[id as usize];
+                let sized = !record.unstatted && self.find(record.path.as_str()) == Some(id);
+                (sized
+                    && record.entry.size <= up_to
+                    && matches!(record.entry.contents, Contents::Unread))
+                .then(|| record.path.clone())
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
     /// True when the unstatted file `id`, looked at, is still live and without its stats.
     fn stat_wanted(&self, id: u32) -> bool {
         let record = &self.records[id as usize];
@@ -950,6 +1008,7 @@ impl Tree {
     pub fn add_unlisted_dir(&mut self, path: VPath) {
         let id = self.folder(path.as_str());
         self.folders[id as usize].unlisted = true;
+        self.walks.get_mut().clear();
         self.named.insert(path.clone());
         self.unlisted.insert(path);
     }
@@ -957,6 +1016,7 @@ impl Tree {
     /// Says that an unlisted folder's entries are in the tree now.
     pub fn set_listed(&mut self, dir: &VPath) {
         self.unlisted.remove(dir);
+        self.walks.get_mut().clear();
         if let Some(&id) = self.folder_ids.get(dir.as_str()) {
             self.folders[id as usize].unlisted = false;
             self.listings_asked.borrow_mut().remove(&id);
@@ -1214,6 +1274,24 @@ impl Tree {
                 })
         };
         self.walk_folders(dir, enter, holds)
+    }
+
+    /// [`Tree::folders_below_holding`], entering every folder but those named `not_entered`,
+    /// made once while the folders stay as they are (sizes and contents arriving change
+    /// nothing here) and given again, with the same asks recorded, on later calls.
+    pub fn folders_holding(&self, dir: &VPath, not_entered: &str, names: &[&str]) -> Vec<VPath> {
+        let key = (
+            dir.clone(),
+            not_entered.to_owned(),
+            names.iter().map(|name| (*name).to_owned()).collect(),
+        );
+        if let Some(found) = self.walks.borrow().get(&key) {
+            self.will_walk(dir);
+            return found.clone();
+        }
+        let found = self.folders_below_holding(dir, |name| name != not_entered, names);
+        self.walks.borrow_mut().insert(key, found.clone());
+        found
     }
 
     /// The walk of [`Tree::folders_below`], giving the folders `keep` says yes to.
@@ -1527,6 +1605,34 @@ mod tests {
         for dir in ["/w/p/d3", "/w/p/d4", "/w/p/d2", "/w/p/d1/.claude"] {
             assert!(!expected.contains(&p(dir)), "{dir}");
         }
+    }
+
+    #[test]
+    fn a_walk_made_once_is_made_again_when_the_folders_change() {
+        let names = [".claude", "CLAUDE.md"];
+        let mut t = tree(&["/w/p/a/CLAUDE.md", "/w/p/b/x.js"]);
+        let walk = |t: &Tree| t.folders_holding(&p("/w/p"), ".claude", &names);
+        assert_eq!(walk(&t), [p("/w/p/a")]);
+        // Contents and sizes change nothing a walk sees: the walk is given again.
+        t.set_contents(&p("/w/p/a/CLAUDE.md"), Ok(b"x".to_vec()));
+        assert_eq!(walk(&t), [p("/w/p/a")]);
+        // A file arriving, a folder put in unlisted or listed: walked again.
+        t.insert_entry(Entry {
+            path: "/w/p/b/CLAUDE.md".to_owned(),
+            size: 1,
+            bytes: None,
+            modified: None,
+        })
+        .unwrap();
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b")]);
+        t.add_unlisted_dir(p("/w/p/c"));
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b"), p("/w/p/c")]);
+        // A walk of an unlisted folder asks for its listing every time it is given.
+        assert_eq!(t.take_listings_asked().len(), 1);
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b"), p("/w/p/c")]);
+        assert_eq!(t.take_listings_asked().len(), 1);
+        t.set_listed(&p("/w/p/c"));
+        assert_eq!(walk(&t), [p("/w/p/a"), p("/w/p/b")]);
     }
 
     #[test]

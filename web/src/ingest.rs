@@ -1178,10 +1178,12 @@ where
         phases.turns += 1;
         PHASES.with(|last| last.set(phases));
         let step = step?;
-        // Sizes and dates first: a size decides whether a file is read at all, so the turn
-        // runs again once the ones it looked at are known.
+        // Sizes and dates first: a size decides whether a file is read at all. The turn
+        // names what it reads once they are known (`take_reads_once_sized`), so they are
+        // read in the same round as the contents it asked for, not a turn later.
         let asked = tree.take_stats_asked();
-        if !asked.is_empty() {
+        let statted = !asked.is_empty();
+        if statted {
             let started = js_sys::Date::now();
             let places: Vec<(VPath, (usize, usize))> = asked
                 .into_iter()
@@ -1207,10 +1209,10 @@ where
             }
             phases.stat_ms += js_sys::Date::now() - started;
             phases.statted += places.len() as u32;
-            continue;
         }
+        let sized = tree.take_reads_once_sized();
         let paths = match step {
-            Step::Done(report) => {
+            Step::Done(report) if !statted => {
                 return Ok(Analysed {
                     report: *report,
                     tree,
@@ -1218,7 +1220,11 @@ where
                     origins,
                 })
             }
-            Step::NeedsContents(paths) => paths,
+            Step::Done(_) => sized,
+            Step::NeedsContents(mut paths) => {
+                paths.extend(sized);
+                paths
+            }
         };
         let mut wanted = Vec::new();
         for path in paths {

@@ -174,7 +174,8 @@ impl Discovery<'_> {
             || self
                 .tree
                 .file(path)
-                .is_some_and(|f| self.over_size_cap(f.size))
+                .map(|f| f.size)
+                .is_some_and(|size| self.skipped_for_size(path, size))
         {
             return false;
         }
@@ -304,8 +305,7 @@ impl Discovery<'_> {
     pub(super) fn dirs_holding(&self, dir: &VPath, names: &[&str]) -> Vec<VPath> {
         // A `.claude` folder's contents are files of the folder above, not a folder of the
         // project's own.
-        self.tree
-            .folders_below_holding(dir, |name| name != ".claude", names)
+        self.tree.folders_holding(dir, ".claude", names)
     }
 
     /// The git repository of the project, if it is in one: the folder with `.git`, and for
