@@ -72,6 +72,9 @@ pub fn start() {
         ]);
         let _ = scope().post_message(&message);
     }));
+    // Runs mount the same sources again and again (the project dropped on top of a
+    // `~/.claude`, an edited field): the listings mounted last are kept for the next.
+    ingest::keep_listings(true);
     let queued = get(&scope(), "memdiagQueued");
     let handler = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         handle(event.data());
@@ -195,6 +198,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
             let timings = object(&[
                 ("listing_ms", LISTING_MS.with(std::cell::Cell::get).into()),
                 ("mount_ms", phases.mount_ms.into()),
+                ("mount_reused", (ingest::last_mount_reused() as f64).into()),
                 ("analyze_ms", phases.analyze_ms.into()),
                 ("read_ms", phases.read_ms.into()),
                 ("turns", f64::from(phases.turns).into()),
