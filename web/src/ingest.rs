@@ -539,10 +539,17 @@ impl Source {
         if let Some(hit) = self.cache.borrow().get(&file.rel) {
             return hit.clone();
         }
+        // The size looked up when the analysis asked for it: Chromium looks a file's size up
+        // again (slowly) at every ask, and most files read were sized just before.
+        let sized = self
+            .stats
+            .borrow()
+            .get(&index)
+            .map(|(size, _)| *size as f64);
         let result = match &file.reader {
             Reader::File(handle) => read_file(handle).await,
             Reader::InList(list, n) => match list.get(*n).dyn_into::<File>() {
-                Ok(file) => read_file(&file).await,
+                Ok(file) => read_sized(&file, sized).await,
                 Err(_) => Err("the browser no longer holds the file".to_owned()),
             },
             Reader::Entry(entry) => match entry_file(entry).await {
@@ -1325,11 +1332,17 @@ impl ContentSource for NotShared {
 /// When the file is too large for the page or the browser cannot read it (it changed on disk
 /// since it was chosen, or permission was withdrawn).
 pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
-    if file.size() > MAX_READ_BYTES {
+    read_sized(file, None).await
+}
+
+/// [`read_file`], with the file's size when it was looked up already (`sized`).
+async fn read_sized(file: &File, sized: Option<f64>) -> Result<Vec<u8>, String> {
+    let size = sized.unwrap_or_else(|| file.size());
+    if size > MAX_READ_BYTES {
         return Err(format!(
             "{} is too large to read in the browser ({} MB)",
             file.name(),
-            crate::decimal::fixed(file.size() / 1_048_576.0, 0)
+            crate::decimal::fixed(size / 1_048_576.0, 0)
         ));
     }
     let buffer = JsFuture::from(file.array_buffer())
