@@ -2,10 +2,9 @@
 //! analysis loop that reads only what the core asks for.
 //!
 //! A source is listed once (paths, from a dropped folder's entries, a folder input's
-//! `File`s or a zip's central directory) and mounted into a [`Tree`] for every run, because
-//! where it mounts depends on the home and project fields; the analysis worker keeps the
-//! last mount's listings and starts the next run from a copy when its first sources are the
-//! same, placed the same way ([`mount`]). A folder's files are
+//! `File`s or a zip's central directory) and mounted into a fresh [`Tree`] for every run,
+//! because where it mounts depends on the home and project fields (the analysis worker
+//! mounts ahead, while the page draws its guess of them: [`premount`]). A folder's files are
 //! listed by name only ([`UNSTATTED`]): their sizes and dates are looked up when the
 //! analysis looks at their entries ([`Tree::take_stats_asked`]), and contents are read when
 //! [`memdiag_core::analyze`] names them; both are cached per source so that editing a field
@@ -847,46 +846,114 @@ pub struct Mounted {
 /// An added `~/.claude.json` ([`Role::ClaudeJson`]) goes to [`Inputs::claude_json_path`],
 /// in place of any file a dropped home folder holds there.
 ///
-/// The sources' listings are mounted one after the other, each with its mount point, and
-/// what was read or looked up since ([`Source::cached`], the sizes) is filled in after them.
-/// In the analysis worker the listings of the last mount made from nothing are kept
-/// ([`KeptListing`]): a run over the same sources placed the same way, and possibly more
-/// after them (the project dropped on top of a `~/.claude`), starts from a copy of that tree
-/// and mounts only the sources it adds, which gives the very tree a mount from nothing
-/// gives, since it is the same steps in the same order.
+/// A mount made ahead for these very sources, placed the same, with nothing read since
+/// ([`premount`]), is taken as it is.
 pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
+    let mut mounts: Vec<String> = Vec::new();
+    let mut entries = Vec::new();
+    let mut places = Vec::new();
+    let mut failures = Vec::new();
+    let total: usize = sources.iter().map(|s| s.files.len()).sum();
+    entries.reserve(total);
+    places.reserve(total);
     let claude_json_path = sources
         .iter()
         .any(|s| s.role == Role::ClaudeJson)
         .then(|| inputs.claude_json_path())
         .flatten();
-    let bases: Vec<Option<Option<String>>> = sources
-        .iter()
-        .map(|source| source_base(source, inputs, claude_json_path.as_ref()))
-        .collect();
-    let (mut tree, mut origins, from) = kept_listing(sources, &bases, claude_json_path.as_ref())
-        .unwrap_or_else(|| (Tree::new(), HashMap::new(), 0));
-    if from == 0 {
-        let total: usize = sources.iter().map(|s| s.files.len()).sum();
-        origins.reserve(total);
+    let premounted = take_premounted(sources, inputs, claude_json_path.as_ref());
+    MOUNT_PREMOUNTED.with(|taken| taken.set(premounted.is_some()));
+    if let Some(mounted) = premounted {
+        return mounted;
     }
-    for (s, (source, base)) in sources.iter().zip(&bases).enumerate().skip(from) {
-        if let Some(base) = base {
-            mount_listing(
-                &mut tree,
-                &mut origins,
-                s,
-                source,
-                base.as_deref(),
-                claude_json_path.as_ref(),
-            );
+    // Compared once normalised: the fields may spell the home as `C:\Users\bob`.
+    let replaced = |path: &str| {
+        claude_json_path
+            .as_ref()
+            .is_some_and(|added| VPath::new(path).is_ok_and(|p| &p == added))
+    };
+    for (s, source) in sources.iter().enumerate() {
+        let Some(base) = source_base(source, inputs, claude_json_path.as_ref()) else {
+            continue;
+        };
+        if let Origin::Demo { mounts: fixed, .. } = &source.origin {
+            mounts.extend(fixed.iter().cloned());
+        }
+        match &base {
+            // One file covers no folder: the files beside it stay outside the snapshot.
+            Some(_) if source.role == Role::ClaudeJson => {}
+            Some(base) => mounts.push(base.clone()),
+            None => {}
+        }
+        let cache = source.cache.borrow();
+        let stats = source.stats.borrow();
+        for (f, file) in source.files.iter().enumerate() {
+            let path = placed_path(base.as_deref(), &file.rel);
+            if source.role != Role::ClaudeJson && replaced(&path) {
+                // The added file takes the place of the one a dropped folder holds there.
+                continue;
+            }
+            // Most runs have read nothing yet: no search per listed file then.
+            let cached = if cache.is_empty() {
+                None
+            } else {
+                cache.get(&file.rel)
+            };
+            let bytes = match (cached, &file.reader) {
+                (Some(Ok(bytes)), _) => Some(bytes.clone()),
+                (Some(Err(message)), _) => {
+                    failures.push(message.clone());
+                    None
+                }
+                (None, Reader::Static(bytes)) => Some(bytes.to_vec()),
+                (None, _) => None,
+            };
+            let (size, modified) = match (file.size, stats.get(&f)) {
+                (UNSTATTED, Some((size, modified))) => (*size, modified.clone()),
+                (UNSTATTED, None) => (0, None),
+                (size, _) => (size, file.modified.clone()),
+            };
+            let failed = matches!(cached, Some(Err(_)));
+            let unknown = file.size == UNSTATTED && !stats.contains_key(&f);
+            entries.push(Entry {
+                path,
+                size,
+                bytes,
+                modified,
+            });
+            places.push((s, f, failed, unknown));
         }
     }
-    if from == 0 {
-        keep_listing(sources, &bases, claude_json_path.as_ref(), &tree, &origins);
+    let mount_refs: Vec<&str> = mounts.iter().map(String::as_str).collect();
+    // Each path is made once: for the tree and for where it comes from.
+    let mut tree = Tree::from_entries(&mount_refs, std::iter::empty());
+    // Hashed, not ordered: at 43,000 entries a `BTreeMap` spent 40 ms of a 180 ms mount
+    // comparing paths (measured in Chromium's profiler), and nothing iterates it.
+    let mut origins = HashMap::with_capacity(entries.len());
+    let mut failures = failures.into_iter();
+    for (entry, (s, f, failed, unknown)) in entries.into_iter().zip(places) {
+        match tree.insert_entry(entry) {
+            Ok(path) => {
+                // Marked while the file is the last one inserted, which the tree finds
+                // without a search (marking them all afterwards made the tree sort every
+                // folder and search each one: a quarter of the mount).
+                if failed {
+                    let message = failures.next().unwrap_or_default();
+                    tree.set_contents(&path, Err(message));
+                }
+                if unknown {
+                    tree.mark_unstatted(&path);
+                }
+                origins.insert(path, (s, f));
+            }
+            Err(error) => {
+                if failed {
+                    failures.next();
+                }
+                tree.push_left_out(&error);
+            }
+        }
     }
-    MOUNT_REUSED.with(|n| n.set(from));
-    fill_read(&mut tree, &origins, sources, &bases);
     for source in sources {
         if !source.diagnostics_json.is_empty() {
             let diagnostics: Vec<Diagnostic> =
@@ -899,195 +966,97 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     Mounted { tree, origins }
 }
 
-/// Mounts one source's listing at `base` (source `s` of the run): its mount point, then its
-/// files as listed, by name only where their size is not known yet.
-fn mount_listing(
-    tree: &mut Tree,
-    origins: &mut HashMap<VPath, (usize, usize)>,
-    s: usize,
-    source: &Source,
-    base: Option<&str>,
-    claude_json_path: Option<&VPath>,
-) {
-    let mut mounts: Vec<&str> = Vec::new();
-    if let Origin::Demo { mounts: fixed, .. } = &source.origin {
-        mounts.extend(fixed.iter().map(String::as_str));
-    }
-    match base {
-        // One file covers no folder: the files beside it stay outside the snapshot.
-        Some(_) if source.role == Role::ClaudeJson => {}
-        Some(base) => mounts.push(base),
-        None => {}
-    }
-    for mount in mounts {
-        match VPath::new(mount) {
-            Ok(root) => tree.add_mount(root),
-            Err(error) => tree.push_diagnostic(Diagnostic::new(
-                memdiag_core::report::Code::InvalidPath,
-                memdiag_core::Severity::Warning,
-                None,
-                format!("mount point left out: {error}"),
-            )),
-        }
-    }
-    // Compared once normalised: the fields may spell the home as `C:\Users\bob`.
-    let replaced = |path: &str| {
-        source.role != Role::ClaudeJson
-            && claude_json_path.is_some_and(|added| VPath::new(path).is_ok_and(|p| &p == added))
-    };
-    for (f, file) in source.files.iter().enumerate() {
-        let path = placed_path(base, &file.rel);
-        if replaced(&path) {
-            // The added file takes the place of the one a dropped folder holds there.
-            continue;
-        }
-        let bytes = match &file.reader {
-            Reader::Static(bytes) => Some(bytes.to_vec()),
-            _ => None,
-        };
-        let unknown = file.size == UNSTATTED;
-        let (size, modified) = match unknown {
-            true => (0, None),
-            false => (file.size, file.modified.clone()),
-        };
-        match tree.insert_entry(Entry {
-            path,
-            size,
-            bytes,
-            modified,
-        }) {
-            Ok(path) => {
-                // Marked while the file is the last one inserted, which the tree finds
-                // without a search (marking them all afterwards made the tree sort every
-                // folder and search each one: a quarter of the mount).
-                if unknown {
-                    tree.mark_unstatted(&path);
-                }
-                origins.insert(path, (s, f));
-            }
-            Err(error) => tree.push_left_out(&error),
-        }
-    }
-}
-
-/// Fills in what was read from the sources (contents, or why not) and the sizes and dates
-/// looked up for files listed by name only: a handful of files, however large the listing.
-fn fill_read(
-    tree: &mut Tree,
-    origins: &HashMap<VPath, (usize, usize)>,
-    sources: &[Rc<Source>],
-    bases: &[Option<Option<String>>],
-) {
-    for (s, (source, base)) in sources.iter().zip(bases).enumerate() {
-        let Some(base) = base else { continue };
-        // Only where the path is this source's file: an added `~/.claude.json` takes the
-        // place of the one a home folder holds, and a later source may list a path again.
-        let own = |rel: &str| {
-            let path = VPath::new(&placed_path(base.as_deref(), rel)).ok()?;
-            let (from, f) = *origins.get(&path)?;
-            (from == s).then_some((path, f))
-        };
-        for (rel, contents) in source.cache.borrow().iter() {
-            if let Some((path, _)) = own(rel) {
-                tree.set_contents(&path, contents.clone());
-            }
-        }
-        for (&f, (size, modified)) in source.stats.borrow().iter() {
-            let Some(file) = source.files.get(f) else {
-                continue;
-            };
-            if file.size != UNSTATTED {
-                continue;
-            }
-            if let Some((path, _)) = own(&file.rel).filter(|(_, at)| *at == f) {
-                tree.set_stat(&path, *size, modified.clone());
-            }
-        }
-    }
-}
-
-/// The listings of the last mount made from nothing in the analysis worker: the tree and
-/// origins before anything read was filled in, and what they were made from (each source,
-/// held weakly so that a replaced or removed source never matches again, and where it went).
-struct KeptListing {
+/// A mount made ahead of its run ([`premount`]), with what it was made from and how much
+/// each source had read and looked up then.
+struct Premounted {
     sources: Vec<std::rc::Weak<Source>>,
     bases: Vec<Option<Option<String>>>,
     claude_json_path: Option<VPath>,
-    tree: Tree,
-    origins: HashMap<VPath, (usize, usize)>,
+    read: Vec<(usize, usize)>,
+    mounted: Mounted,
 }
 
 thread_local! {
-    static KEPT_LISTING: RefCell<Option<KeptListing>> = const { RefCell::new(None) };
+    static PREMOUNTED: RefCell<Option<Premounted>> = const { RefCell::new(None) };
 }
 
-/// A copy of the kept listings when this run's first sources are the kept ones, placed
-/// where they were (and the same `~/.claude.json` path), with how many sources it covers.
-fn kept_listing(
-    sources: &[Rc<Source>],
-    bases: &[Option<Option<String>>],
-    claude_json_path: Option<&VPath>,
-) -> Option<(Tree, HashMap<VPath, (usize, usize)>, usize)> {
-    KEPT_LISTING.with(|kept| {
-        let kept = kept.borrow();
-        let kept = kept.as_ref()?;
-        let n = kept.sources.len();
-        let same = n > 0
-            && n <= sources.len()
-            && kept.claude_json_path.as_ref() == claude_json_path
-            && kept.bases[..] == bases[..n]
-            && kept.sources.iter().zip(sources).all(|(old, new)| {
-                std::ptr::eq(old.as_ptr(), Rc::as_ptr(new)) && old.strong_count() > 0
-            });
-        same.then(|| (kept.tree.clone(), kept.origins.clone(), n))
-    })
-}
-
-/// Keeps the listings just mounted from nothing, in the analysis worker only: the page
-/// mounts for a clean-up now and then and need not hold a second tree.
-fn keep_listing(
-    sources: &[Rc<Source>],
-    bases: &[Option<Option<String>>],
-    claude_json_path: Option<&VPath>,
-    tree: &Tree,
-    origins: &HashMap<VPath, (usize, usize)>,
-) {
-    if !KEEP_LISTINGS.with(std::cell::Cell::get) {
-        return;
-    }
-    let kept = KeptListing {
+/// Mounts `sources` as [`mount`] would for a run with `inputs`, and keeps the result for the
+/// run: the analysis worker mounts while the page takes in its guess of the host facts and
+/// draws it, and the run that follows takes this mount instead of making one, if nothing
+/// placed differently or was read since.
+pub fn premount(sources: &[Rc<Source>], inputs: &Inputs) {
+    PREMOUNTED.with(|slot| slot.borrow_mut().take());
+    let mounted = mount(sources, inputs);
+    let claude_json_path = sources
+        .iter()
+        .any(|s| s.role == Role::ClaudeJson)
+        .then(|| inputs.claude_json_path())
+        .flatten();
+    let premounted = Premounted {
         sources: sources.iter().map(Rc::downgrade).collect(),
-        bases: bases.to_vec(),
-        claude_json_path: claude_json_path.cloned(),
-        tree: tree.clone(),
-        origins: origins.clone(),
+        bases: bases(sources, inputs, claude_json_path.as_ref()),
+        claude_json_path,
+        read: read_so_far(sources),
+        mounted,
     };
-    KEPT_LISTING.with(|slot| *slot.borrow_mut() = Some(kept));
+    PREMOUNTED.with(|slot| *slot.borrow_mut() = Some(premounted));
+}
+
+/// How much each source has read and looked up: what a premounted tree holds of them.
+fn read_so_far(sources: &[Rc<Source>]) -> Vec<(usize, usize)> {
+    sources
+        .iter()
+        .map(|s| (s.cache.borrow().len(), s.stats.borrow().len()))
+        .collect()
+}
+
+/// The premounted tree when it was made from exactly these sources, placed the same, with
+/// nothing read since; any other premounted tree is dropped.
+fn take_premounted(
+    sources: &[Rc<Source>],
+    inputs: &Inputs,
+    claude_json_path: Option<&VPath>,
+) -> Option<Mounted> {
+    let premounted = PREMOUNTED.with(|slot| slot.borrow_mut().take())?;
+    let same = premounted.sources.len() == sources.len()
+        && premounted.bases == bases(sources, inputs, claude_json_path)
+        && premounted.claude_json_path.as_ref() == claude_json_path
+        && same_sources(&premounted.sources, sources)
+        && premounted.read == read_so_far(sources);
+    same.then_some(premounted.mounted)
+}
+
+/// True when `sources` are the sources `kept` holds, all still alive: a source replaced
+/// (Refresh lists a folder again into a new source) or removed never matches.
+fn same_sources(kept: &[std::rc::Weak<Source>], sources: &[Rc<Source>]) -> bool {
+    kept.len() == sources.len()
+        && kept
+            .iter()
+            .zip(sources)
+            .all(|(old, new)| std::ptr::eq(old.as_ptr(), Rc::as_ptr(new)) && old.strong_count() > 0)
+}
+
+/// Where each source mounts ([`source_base`]).
+fn bases(
+    sources: &[Rc<Source>],
+    inputs: &Inputs,
+    claude_json_path: Option<&VPath>,
+) -> Vec<Option<Option<String>>> {
+    sources
+        .iter()
+        .map(|source| source_base(source, inputs, claude_json_path))
+        .collect()
 }
 
 thread_local! {
-    /// How many sources the last [`mount`] of this thread took from the kept listings.
-    static MOUNT_REUSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Whether the last [`mount`] of this thread took a premounted tree.
+    static MOUNT_PREMOUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// How many sources the last [`mount`] on this thread took from the kept listings instead of
-/// mounting them (for the page benchmark's phases, and the tests).
-pub fn last_mount_reused() -> usize {
-    MOUNT_REUSED.with(std::cell::Cell::get)
-}
-
-thread_local! {
-    /// Whether [`mount`] keeps the listings it mounts from nothing ([`keep_listings`]).
-    static KEEP_LISTINGS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Makes [`mount`] keep the listings it mounts from nothing on this thread (the analysis
-/// worker, whose runs mount the same sources again and again), or forget them.
-pub fn keep_listings(keep: bool) {
-    KEEP_LISTINGS.with(|k| k.set(keep));
-    if !keep {
-        KEPT_LISTING.with(|slot| slot.borrow_mut().take());
-    }
+/// True when the last [`mount`] on this thread took the tree [`premount`] made (for the page
+/// benchmark's phases, and the tests).
+pub fn last_mount_premounted() -> bool {
+    MOUNT_PREMOUNTED.with(std::cell::Cell::get)
 }
 
 #[cfg(feature = "engine")]
@@ -1930,14 +1899,14 @@ fn get(target: &JsValue, key: &str) -> JsValue {
 }
 
 #[cfg(all(test, feature = "engine"))]
-mod kept_listings {
+mod premounts {
     use std::collections::BTreeMap;
     use std::rc::Rc;
 
     use memdiag_core::{analyze_with, ContentSource, Tree, VPath};
 
     use super::{
-        keep_listings, last_mount_reused, mount, Mounted, Reader, Role, Source, SourceFile,
+        last_mount_premounted, mount, premount, Mounted, Reader, Role, Source, SourceFile,
         UNSTATTED,
     };
     use crate::state::Inputs;
@@ -2050,76 +2019,88 @@ mod kept_listings {
         serde_json::to_string(&report).expect("a report is JSON")
     }
 
-    #[test]
-    fn a_kept_listing_gives_the_tree_and_report_of_a_mount_from_nothing() {
-        keep_listings(true);
-        let claude = folder(1, Role::Config, CLAUDE);
-        let project = folder(2, Role::Project, PROJECT);
-        let inputs = inputs();
-        let first = mount(std::slice::from_ref(&claude), &inputs);
-        assert_eq!(last_mount_reused(), 0);
-        assert!(first.tree.len() == CLAUDE.len());
-        // What the first run read, failed to read and looked up: the next mount has it too.
+    /// What a run reads of both sources before the next run (an edited field).
+    fn read_some(claude: &Source, project: &Source) {
         claude.remember(
-            index(&claude, "CLAUDE.md"),
+            index(claude, "CLAUDE.md"),
             Ok(CLAUDE[0].1.as_bytes().to_vec()),
         );
-        claude.remember(index(&claude, "rules/style.md"), Err("gone".to_owned()));
+        claude.remember(index(claude, "rules/style.md"), Err("gone".to_owned()));
         let memory = "projects/-home-user-shop/memory/MEMORY.md";
-        claude.remember_stat(index(&claude, memory), (13, Some("2026-11-29".to_owned())));
-        // A content read of the project before (an edited field runs again).
-        project.remember(index(&project, "docs/a.md"), Ok(b"Docs.\n".to_vec()));
-        project.remember_stat(index(&project, "docs/a.md"), (6, None));
-        let both = [Rc::clone(&claude), Rc::clone(&project)];
-        let reused = mount(&both, &inputs);
-        assert_eq!(last_mount_reused(), 1, "the `~/.claude` listing is reused");
-        keep_listings(false);
-        let fresh = mount(&both, &inputs);
-        assert_eq!(last_mount_reused(), 0);
-        assert_eq!(picture(&reused), picture(&fresh));
-        assert!(picture(&fresh).contains("Unreadable(\"gone\")"));
-        assert_eq!(report(reused.tree, &inputs), report(fresh.tree, &inputs));
+        claude.remember_stat(index(claude, memory), (13, Some("2026-11-29".to_owned())));
+        project.remember(index(project, "docs/a.md"), Ok(b"Docs.\n".to_vec()));
+        project.remember_stat(index(project, "docs/a.md"), (6, None));
     }
 
     #[test]
-    fn a_replaced_or_moved_source_is_mounted_afresh() {
-        keep_listings(true);
-        let inputs = inputs();
-        let old = folder(1, Role::Config, CLAUDE);
+    fn a_premounted_tree_gives_the_tree_and_report_of_a_mount() {
+        let claude = folder(1, Role::Config, CLAUDE);
         let project = folder(2, Role::Project, PROJECT);
-        mount(std::slice::from_ref(&old), &inputs);
-        // Refresh read the folder again: another source, with another listing.
-        let again = folder(3, Role::Config, &CLAUDE[..2]);
-        let both = [Rc::clone(&again), Rc::clone(&project)];
-        let mounted = mount(&both, &inputs);
-        assert_eq!(last_mount_reused(), 0);
-        assert_eq!(mounted.tree.len(), 2 + PROJECT.len());
-        keep_listings(false);
-        assert_eq!(picture(&mounted), picture(&mount(&both, &inputs)));
-        // The same source under another home goes where the fields say now.
-        keep_listings(true);
-        mount(std::slice::from_ref(&again), &inputs);
+        let inputs = inputs();
+        read_some(&claude, &project);
+        let both = [Rc::clone(&claude), Rc::clone(&project)];
+        premount(&both, &inputs);
+        let taken = mount(&both, &inputs);
+        assert!(last_mount_premounted());
+        let made = mount(&both, &inputs);
+        assert!(!last_mount_premounted(), "a premounted tree is taken once");
+        assert_eq!(picture(&taken), picture(&made));
+        assert!(picture(&made).contains("Unreadable(\"gone\")"));
+        assert!(picture(&made).contains("/home/user/shop/docs/a.md"));
+        assert_eq!(report(taken.tree, &inputs), report(made.tree, &inputs));
+    }
+
+    #[test]
+    fn a_premounted_tree_is_taken_only_while_nothing_changed() {
+        let claude = folder(1, Role::Config, CLAUDE);
+        let project = folder(2, Role::Project, PROJECT);
+        let inputs = inputs();
+        let one = [Rc::clone(&claude)];
+        // Read since it was made: the run mounts what was read too.
+        premount(&one, &inputs);
+        claude.remember(index(&claude, "CLAUDE.md"), Ok(b"# Mine\n".to_vec()));
+        let mounted = mount(&one, &inputs);
+        assert!(!last_mount_premounted());
+        let read = mounted
+            .tree
+            .files()
+            .find(|(p, _)| p.as_str().ends_with(".claude/CLAUDE.md"));
+        assert_eq!(
+            read.map(|(_, entry)| entry.contents.clone()),
+            Some(memdiag_core::Contents::Loaded(b"# Mine\n".to_vec()))
+        );
+        // Fields edited since: the run mounts where they say.
+        premount(&one, &inputs);
         let moved = Inputs {
             home: "/home/b".to_owned(),
             ..inputs.clone()
         };
-        let mounted = mount(&[Rc::clone(&again), Rc::clone(&project)], &moved);
-        assert_eq!(last_mount_reused(), 0);
-        let paths: Vec<String> = mounted.tree.files().map(|(p, _)| p.to_string()).collect();
-        assert!(
-            paths.contains(&"/home/b/.claude/CLAUDE.md".to_owned()),
-            "{paths:?}"
-        );
-        assert!(
-            !paths.iter().any(|p| p.starts_with("/home/user/.claude")),
-            "{paths:?}"
-        );
-        // An added `~/.claude.json` replaces the home folder's: nothing kept without it fits.
+        let mounted = mount(&one, &moved);
+        assert!(!last_mount_premounted());
+        assert!(picture(&mounted).contains("/home/b/.claude/CLAUDE.md"));
+        assert!(!picture(&mounted).contains("/home/user/.claude/CLAUDE.md"));
+        // A source added (the project dropped on top), or replaced (Refresh listed the
+        // folder again into a new source), or an added `~/.claude.json` shadowing one file.
+        premount(&one, &inputs);
+        let mounted = mount(&[Rc::clone(&claude), Rc::clone(&project)], &inputs);
+        assert!(!last_mount_premounted());
+        assert!(picture(&mounted).contains("/home/user/shop/CLAUDE.md"));
+        premount(&one, &inputs);
+        let again = folder(3, Role::Config, &CLAUDE[..2]);
+        let mounted = mount(&[Rc::clone(&again)], &inputs);
+        assert!(!last_mount_premounted());
+        assert_eq!(mounted.tree.len(), 2);
+        premount(&one, &inputs);
         let json = folder(4, Role::ClaudeJson, &[(".claude.json", "{}", false)]);
-        mount(std::slice::from_ref(&again), &inputs);
-        mount(&[Rc::clone(&again), json], &inputs);
-        assert_eq!(last_mount_reused(), 0);
-        keep_listings(false);
+        mount(&[Rc::clone(&claude), json], &inputs);
+        assert!(!last_mount_premounted());
+        // And a source that is gone: the premounted tree never outlives it.
+        let gone = folder(5, Role::Config, CLAUDE);
+        premount(&[Rc::clone(&gone)], &inputs);
+        drop(gone);
+        let other = folder(6, Role::Config, CLAUDE);
+        mount(&[other], &inputs);
+        assert!(!last_mount_premounted());
     }
 }
 
