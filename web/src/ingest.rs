@@ -3,7 +3,8 @@
 //!
 //! A source is listed once (paths, from a dropped folder's entries, a folder input's
 //! `File`s or a zip's central directory) and mounted into a fresh [`Tree`] for every run,
-//! because where it mounts depends on the home and project fields. A folder's files are
+//! because where it mounts depends on the home and project fields (the analysis worker
+//! mounts ahead, while the page draws its guess of them: [`premount`]). A folder's files are
 //! listed by name only ([`UNSTATTED`]): their sizes and dates are looked up when the
 //! analysis looks at their entries ([`Tree::take_stats_asked`]), and contents are read when
 //! [`memdiag_core::analyze`] names them; both are cached per source so that editing a field
@@ -603,10 +604,17 @@ impl Source {
         if let Some(hit) = self.cache.borrow().get(&file.rel) {
             return hit.clone();
         }
+        // The size looked up when the analysis asked for it: Chromium looks a file's size up
+        // again (slowly) at every ask, and most files read were sized just before.
+        let sized = self
+            .stats
+            .borrow()
+            .get(&index)
+            .map(|(size, _)| *size as f64);
         let result = match &file.reader {
             Reader::File(handle) => read_file(handle).await,
             Reader::InList(list, n) => match list.get(*n).dyn_into::<File>() {
-                Ok(file) => read_file(&file).await,
+                Ok(file) => read_sized(&file, sized).await,
                 Err(_) => Err("the browser no longer holds the file".to_owned()),
             },
             Reader::Entry(entry) => match entry_file(entry).await {
@@ -914,6 +922,9 @@ pub struct Mounted {
 ///
 /// An added `~/.claude.json` ([`Role::ClaudeJson`]) goes to [`Inputs::claude_json_path`],
 /// in place of any file a dropped home folder holds there.
+///
+/// A mount made ahead for these very sources, placed the same, with nothing read since
+/// ([`premount`]), is taken as it is.
 pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     let mut mounts: Vec<String> = Vec::new();
     let mut entries = Vec::new();
@@ -927,6 +938,11 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
         .any(|s| s.role == Role::ClaudeJson)
         .then(|| inputs.claude_json_path())
         .flatten();
+    let premounted = take_premounted(sources, inputs, claude_json_path.as_ref());
+    MOUNT_PREMOUNTED.with(|taken| taken.set(premounted.is_some()));
+    if let Some(mounted) = premounted {
+        return mounted;
+    }
     // Compared once normalised: the fields may spell the home as `C:\Users\bob`.
     let replaced = |path: &str| {
         claude_json_path
@@ -1025,6 +1041,99 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
         }
     }
     Mounted { tree, origins }
+}
+
+/// A mount made ahead of its run ([`premount`]), with what it was made from and how much
+/// each source had read and looked up then.
+struct Premounted {
+    sources: Vec<std::rc::Weak<Source>>,
+    bases: Vec<Option<Option<String>>>,
+    claude_json_path: Option<VPath>,
+    read: Vec<(usize, usize)>,
+    mounted: Mounted,
+}
+
+thread_local! {
+    static PREMOUNTED: RefCell<Option<Premounted>> = const { RefCell::new(None) };
+}
+
+/// Mounts `sources` as [`mount`] would for a run with `inputs`, and keeps the result for the
+/// run: the analysis worker mounts while the page takes in its guess of the host facts and
+/// draws it, and the run that follows takes this mount instead of making one, if nothing
+/// placed differently or was read since.
+pub fn premount(sources: &[Rc<Source>], inputs: &Inputs) {
+    PREMOUNTED.with(|slot| slot.borrow_mut().take());
+    let mounted = mount(sources, inputs);
+    let claude_json_path = sources
+        .iter()
+        .any(|s| s.role == Role::ClaudeJson)
+        .then(|| inputs.claude_json_path())
+        .flatten();
+    let premounted = Premounted {
+        sources: sources.iter().map(Rc::downgrade).collect(),
+        bases: bases(sources, inputs, claude_json_path.as_ref()),
+        claude_json_path,
+        read: read_so_far(sources),
+        mounted,
+    };
+    PREMOUNTED.with(|slot| *slot.borrow_mut() = Some(premounted));
+}
+
+/// How much each source has read and looked up: what a premounted tree holds of them.
+fn read_so_far(sources: &[Rc<Source>]) -> Vec<(usize, usize)> {
+    sources
+        .iter()
+        .map(|s| (s.cache.borrow().len(), s.stats.borrow().len()))
+        .collect()
+}
+
+/// The premounted tree when it was made from exactly these sources, placed the same, with
+/// nothing read since; any other premounted tree is dropped.
+fn take_premounted(
+    sources: &[Rc<Source>],
+    inputs: &Inputs,
+    claude_json_path: Option<&VPath>,
+) -> Option<Mounted> {
+    let premounted = PREMOUNTED.with(|slot| slot.borrow_mut().take())?;
+    let same = premounted.sources.len() == sources.len()
+        && premounted.bases == bases(sources, inputs, claude_json_path)
+        && premounted.claude_json_path.as_ref() == claude_json_path
+        && same_sources(&premounted.sources, sources)
+        && premounted.read == read_so_far(sources);
+    same.then_some(premounted.mounted)
+}
+
+/// True when `sources` are the sources `kept` holds, all still alive: a source replaced
+/// (Refresh lists a folder again into a new source) or removed never matches.
+fn same_sources(kept: &[std::rc::Weak<Source>], sources: &[Rc<Source>]) -> bool {
+    kept.len() == sources.len()
+        && kept
+            .iter()
+            .zip(sources)
+            .all(|(old, new)| std::ptr::eq(old.as_ptr(), Rc::as_ptr(new)) && old.strong_count() > 0)
+}
+
+/// Where each source mounts ([`source_base`]).
+fn bases(
+    sources: &[Rc<Source>],
+    inputs: &Inputs,
+    claude_json_path: Option<&VPath>,
+) -> Vec<Option<Option<String>>> {
+    sources
+        .iter()
+        .map(|source| source_base(source, inputs, claude_json_path))
+        .collect()
+}
+
+thread_local! {
+    /// Whether the last [`mount`] of this thread took a premounted tree.
+    static MOUNT_PREMOUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// True when the last [`mount`] on this thread took the tree [`premount`] made (for the page
+/// benchmark's phases, and the tests).
+pub fn last_mount_premounted() -> bool {
+    MOUNT_PREMOUNTED.with(std::cell::Cell::get)
 }
 
 #[cfg(feature = "engine")]
@@ -1290,11 +1399,17 @@ impl ContentSource for NotShared {
 /// When the file is too large for the page or the browser cannot read it (it changed on disk
 /// since it was chosen, or permission was withdrawn).
 pub async fn read_file(file: &File) -> Result<Vec<u8>, String> {
-    if file.size() > MAX_READ_BYTES {
+    read_sized(file, None).await
+}
+
+/// [`read_file`], with the file's size when it was looked up already (`sized`).
+async fn read_sized(file: &File, sized: Option<f64>) -> Result<Vec<u8>, String> {
+    let size = sized.unwrap_or_else(|| file.size());
+    if size > MAX_READ_BYTES {
         return Err(format!(
             "{} is too large to read in the browser ({} MB)",
             file.name(),
-            crate::decimal::fixed(file.size() / 1_048_576.0, 0)
+            crate::decimal::fixed(size / 1_048_576.0, 0)
         ));
     }
     let buffer = JsFuture::from(file.array_buffer())
@@ -1891,6 +2006,212 @@ fn modified_of(file: &File) -> Option<String> {
 
 fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+#[cfg(all(test, feature = "engine"))]
+mod premounts {
+    use std::collections::BTreeMap;
+    use std::rc::Rc;
+
+    use memdiag_core::{analyze_with, ContentSource, Tree, VPath};
+
+    use super::{
+        last_mount_premounted, mount, premount, Mounted, Reader, Role, Source, SourceFile,
+        UNSTATTED,
+    };
+    use crate::state::Inputs;
+
+    /// Every file of a `~/.claude` or project as (path, contents), and which are listed by
+    /// name only (no size yet).
+    const CLAUDE: &[(&str, &str, bool)] = &[
+        ("CLAUDE.md", "# Mine\n@rules/style.md\n", false),
+        ("rules/style.md", "Use tabs.\n", false),
+        ("settings.json", "{}", true),
+        (
+            "projects/-home-user-shop/memory/MEMORY.md",
+            "- [a](a.md)\n",
+            true,
+        ),
+        ("projects/-home-user-shop/memory/a.md", "A note.\n", true),
+        ("projects/-home-user-shop/0b7e.jsonl", "{}\n", true),
+    ];
+    const PROJECT: &[(&str, &str, bool)] = &[
+        ("CLAUDE.md", "# Shop\n@docs/a.md\n", true),
+        ("docs/a.md", "Docs.\n", true),
+        (
+            ".claude/rules/ts.md",
+            "---\npaths: src/**/*.ts\n---\nTypes.\n",
+            true,
+        ),
+        ("src/index.ts", "", true),
+        ("node_modules/x/index.js", "", true),
+    ];
+
+    fn folder(id: u32, role: Role, files: &[(&str, &str, bool)]) -> Rc<Source> {
+        let mut files: Vec<SourceFile> = files
+            .iter()
+            .map(|(rel, text, unstatted)| SourceFile {
+                rel: (*rel).to_owned(),
+                size: if *unstatted {
+                    UNSTATTED
+                } else {
+                    text.len() as u64
+                },
+                reader: Reader::Remote,
+                modified: None,
+            })
+            .collect();
+        files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        Rc::new(Source::listed(
+            id,
+            "x".to_owned(),
+            role,
+            "folder",
+            files,
+            String::new(),
+        ))
+    }
+
+    fn inputs() -> Inputs {
+        Inputs {
+            project: "/home/user/shop".to_owned(),
+            project_mount: Some("/home/user/shop".to_owned()),
+            ..Inputs::default()
+        }
+    }
+
+    fn index(source: &Source, rel: &str) -> usize {
+        source.files.iter().position(|f| f.rel == rel).expect(rel)
+    }
+
+    /// Everything a mount gives, as text: each file with what the tree knows of it, the
+    /// mounts and named folders, the findings, and where each path comes from.
+    fn picture(mounted: &Mounted) -> String {
+        let tree = &mounted.tree;
+        let mut out = String::new();
+        for (path, entry) in tree.files() {
+            out += &format!("{path} {entry:?} unstatted={}\n", tree.is_unstatted(path));
+        }
+        out += &format!("mounts {:?}\n", tree.mounts().collect::<Vec<_>>());
+        out += &format!("named {:?}\n", tree.named_dirs().collect::<Vec<_>>());
+        out += &format!("diagnostics {:?}\n", tree.diagnostics());
+        let origins: BTreeMap<_, _> = mounted.origins.iter().collect();
+        out += &format!("origins {origins:?}\n");
+        out
+    }
+
+    /// Reads every file the analysis asks for from the listings above.
+    struct Texts;
+    impl ContentSource for Texts {
+        fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
+            let (base, files) = match path.as_str().strip_prefix("/home/user/.claude/") {
+                Some(rel) => (rel, CLAUDE),
+                None => (
+                    path.as_str().strip_prefix("/home/user/shop/").unwrap_or(""),
+                    PROJECT,
+                ),
+            };
+            files
+                .iter()
+                .find(|(rel, ..)| *rel == base)
+                .map(|(_, text, _)| text.as_bytes().to_vec())
+                .ok_or_else(|| "no such file".to_owned())
+        }
+        fn stat(&mut self, tree: &mut Tree, path: &VPath) {
+            let size = self.read(path).map_or(0, |bytes| bytes.len() as u64);
+            tree.set_stat(path, size, Some("2026-11-30T10:00:00.000Z".to_owned()));
+        }
+    }
+
+    fn report(mut tree: Tree, inputs: &Inputs) -> String {
+        let input = super::run_input(inputs, "2026-12-02");
+        let report = analyze_with(&mut tree, &input, &mut Texts).expect("the analysis runs");
+        serde_json::to_string(&report).expect("a report is JSON")
+    }
+
+    /// What a run reads of both sources before the next run (an edited field).
+    fn read_some(claude: &Source, project: &Source) {
+        claude.remember(
+            index(claude, "CLAUDE.md"),
+            Ok(CLAUDE[0].1.as_bytes().to_vec()),
+        );
+        claude.remember(index(claude, "rules/style.md"), Err("gone".to_owned()));
+        let memory = "projects/-home-user-shop/memory/MEMORY.md";
+        claude.remember_stat(index(claude, memory), (13, Some("2026-11-29".to_owned())));
+        project.remember(index(project, "docs/a.md"), Ok(b"Docs.\n".to_vec()));
+        project.remember_stat(index(project, "docs/a.md"), (6, None));
+    }
+
+    #[test]
+    fn a_premounted_tree_gives_the_tree_and_report_of_a_mount() {
+        let claude = folder(1, Role::Config, CLAUDE);
+        let project = folder(2, Role::Project, PROJECT);
+        let inputs = inputs();
+        read_some(&claude, &project);
+        let both = [Rc::clone(&claude), Rc::clone(&project)];
+        premount(&both, &inputs);
+        let taken = mount(&both, &inputs);
+        assert!(last_mount_premounted());
+        let made = mount(&both, &inputs);
+        assert!(!last_mount_premounted(), "a premounted tree is taken once");
+        assert_eq!(picture(&taken), picture(&made));
+        assert!(picture(&made).contains("Unreadable(\"gone\")"));
+        assert!(picture(&made).contains("/home/user/shop/docs/a.md"));
+        assert_eq!(report(taken.tree, &inputs), report(made.tree, &inputs));
+    }
+
+    #[test]
+    fn a_premounted_tree_is_taken_only_while_nothing_changed() {
+        let claude = folder(1, Role::Config, CLAUDE);
+        let project = folder(2, Role::Project, PROJECT);
+        let inputs = inputs();
+        let one = [Rc::clone(&claude)];
+        // Read since it was made: the run mounts what was read too.
+        premount(&one, &inputs);
+        claude.remember(index(&claude, "CLAUDE.md"), Ok(b"# Mine\n".to_vec()));
+        let mounted = mount(&one, &inputs);
+        assert!(!last_mount_premounted());
+        let read = mounted
+            .tree
+            .files()
+            .find(|(p, _)| p.as_str().ends_with(".claude/CLAUDE.md"));
+        assert_eq!(
+            read.map(|(_, entry)| entry.contents.clone()),
+            Some(memdiag_core::Contents::Loaded(b"# Mine\n".to_vec()))
+        );
+        // Fields edited since: the run mounts where they say.
+        premount(&one, &inputs);
+        let moved = Inputs {
+            home: "/home/b".to_owned(),
+            ..inputs.clone()
+        };
+        let mounted = mount(&one, &moved);
+        assert!(!last_mount_premounted());
+        assert!(picture(&mounted).contains("/home/b/.claude/CLAUDE.md"));
+        assert!(!picture(&mounted).contains("/home/user/.claude/CLAUDE.md"));
+        // A source added (the project dropped on top), or replaced (Refresh listed the
+        // folder again into a new source), or an added `~/.claude.json` shadowing one file.
+        premount(&one, &inputs);
+        let mounted = mount(&[Rc::clone(&claude), Rc::clone(&project)], &inputs);
+        assert!(!last_mount_premounted());
+        assert!(picture(&mounted).contains("/home/user/shop/CLAUDE.md"));
+        premount(&one, &inputs);
+        let again = folder(3, Role::Config, &CLAUDE[..2]);
+        let mounted = mount(&[Rc::clone(&again)], &inputs);
+        assert!(!last_mount_premounted());
+        assert_eq!(mounted.tree.len(), 2);
+        premount(&one, &inputs);
+        let json = folder(4, Role::ClaudeJson, &[(".claude.json", "{}", false)]);
+        mount(&[Rc::clone(&claude), json], &inputs);
+        assert!(!last_mount_premounted());
+        // And a source that is gone: the premounted tree never outlives it.
+        let gone = folder(5, Role::Config, CLAUDE);
+        premount(&[Rc::clone(&gone)], &inputs);
+        drop(gone);
+        let other = folder(6, Role::Config, CLAUDE);
+        mount(&[other], &inputs);
+        assert!(!last_mount_premounted());
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::components::reads::ReadsView;
 use crate::components::topbar::choose_claude_json;
 use crate::components::tree::TreeView;
 use crate::state::{approval_hint, Action, ApprovalHint, TreeItem, View};
-use crate::{open_path, Page};
+use crate::Page;
 
 /// The tree and the pane beside it.
 #[component]
@@ -63,6 +63,23 @@ pub fn Workspace() -> Html {
             },
         )
     };
+    // Made once: new callbacks at every render made the tree's and the file view's props
+    // differ from the last, so every progress message of a run drew both again (20 to 30 ms
+    // of the page's thread each at 30,000 + 12,900 entries, while it answered the worker's
+    // reads).
+    let handlers = use_memo(state.dispatcher(), |dispatcher| {
+        let d = dispatcher.to_callback();
+        Handlers {
+            select: d.reform(Action::Select),
+            key: d.reform(Action::Key),
+            toggle_group: d.reform(Action::ToggleGroup),
+            toggle_row: d.reform(Action::ToggleRow),
+            filter: d.reform(Action::SetFilter),
+            tab: d.reform(Action::SetTab),
+            open: d.reform(|(path, line): (String, Option<u64>)| Action::SelectPath(path, line)),
+            add_claude_json: Callback::from(|_: ()| choose_claude_json()),
+        }
+    });
     let Some(report) = state.loaded.report.clone() else {
         return Html::default();
     };
@@ -117,7 +134,7 @@ pub fn Workspace() -> Html {
             </button>
         }
     };
-    let on_open = open_path(&state);
+    let on_open = handlers.open.clone();
     let ask_read = {
         let engine = page.engine.clone();
         let inputs = state.sources.inputs.clone();
@@ -128,9 +145,9 @@ pub fn Workspace() -> Html {
             <div class="tree-column">
                 <TreeView report={report.clone()} items={tree_items.clone()} cursor={nav.cursor}
                     collapsed={nav.collapsed.clone()} collapsed_rows={nav.collapsed_rows.clone()}
-                    filter={nav.filter.clone()} on_select={d.reform(Action::Select)} on_key={d.reform(Action::Key)}
-                    on_toggle_group={d.reform(Action::ToggleGroup)} on_toggle_row={d.reform(Action::ToggleRow)}
-                    on_filter={d.reform(Action::SetFilter)}
+                    filter={nav.filter.clone()} on_select={handlers.select.clone()} on_key={handlers.key.clone()}
+                    on_toggle_group={handlers.toggle_group.clone()} on_toggle_row={handlers.toggle_row.clone()}
+                    on_filter={handlers.filter.clone()}
                     approval={approval} />
             </div>
             <div class="pane-column">
@@ -157,13 +174,25 @@ pub fn Workspace() -> Html {
                     } else {
                         <FileView report={report.clone()} index={selected_index} group={selected_group}
                             text={(*text).clone()} tab={pane.tab} focus_line={pane.focus_line}
-                            focus_seq={pane.focus_seq} on_tab={d.reform(Action::SetTab)} on_open={on_open.clone()}
-                            approval={approval} on_add_claude_json={Callback::from(|_: ()| choose_claude_json())} />
+                            focus_seq={pane.focus_seq} on_tab={handlers.tab.clone()} on_open={on_open.clone()}
+                            approval={approval} on_add_claude_json={handlers.add_claude_json.clone()} />
                     }
                 </div>
             </div>
         </main>
     }
+}
+
+/// The tree's callbacks, made once per page (see [`Workspace`]).
+struct Handlers {
+    select: Callback<TreeItem>,
+    key: Callback<crate::state::NavKey>,
+    toggle_group: Callback<memdiag_core::report::Group>,
+    toggle_row: Callback<usize>,
+    filter: Callback<String>,
+    tab: Callback<crate::state::Tab>,
+    open: Callback<(String, Option<u64>)>,
+    add_claude_json: Callback<()>,
 }
 
 /// How many of the five reasons found something, beside the Health tab.
