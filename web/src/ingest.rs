@@ -933,11 +933,7 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     let total: usize = sources.iter().map(|s| s.files.len()).sum();
     entries.reserve(total);
     places.reserve(total);
-    let claude_json_path = sources
-        .iter()
-        .any(|s| s.role == Role::ClaudeJson)
-        .then(|| inputs.claude_json_path())
-        .flatten();
+    let claude_json_path = added_claude_json_path(sources, inputs);
     let premounted = take_premounted(sources, inputs, claude_json_path.as_ref());
     MOUNT_PREMOUNTED.with(|taken| taken.set(premounted.is_some()));
     if let Some(mounted) = premounted {
@@ -1043,6 +1039,15 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     Mounted { tree, origins }
 }
 
+/// Where an added `~/.claude.json` ([`Role::ClaudeJson`]) mounts, when one was added.
+fn added_claude_json_path(sources: &[Rc<Source>], inputs: &Inputs) -> Option<VPath> {
+    sources
+        .iter()
+        .any(|s| s.role == Role::ClaudeJson)
+        .then(|| inputs.claude_json_path())
+        .flatten()
+}
+
 /// A mount made ahead of its run ([`premount`]), with what it was made from and how much
 /// each source had read and looked up then.
 struct Premounted {
@@ -1064,11 +1069,7 @@ thread_local! {
 pub fn premount(sources: &[Rc<Source>], inputs: &Inputs) {
     PREMOUNTED.with(|slot| slot.borrow_mut().take());
     let mounted = mount(sources, inputs);
-    let claude_json_path = sources
-        .iter()
-        .any(|s| s.role == Role::ClaudeJson)
-        .then(|| inputs.claude_json_path())
-        .flatten();
+    let claude_json_path = added_claude_json_path(sources, inputs);
     let premounted = Premounted {
         sources: sources.iter().map(Rc::downgrade).collect(),
         bases: bases(sources, inputs, claude_json_path.as_ref()),

@@ -189,7 +189,7 @@ pub fn App() -> Html {
                         on_select={state.dispatcher().to_callback().reform(Action::Select)} />
                     <Workspace />
                     <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} />
-                    <DiagnosticsList report={report.clone()} on_open={open_path(&state)} />
+                    <DiagnosticsList report={report.clone()} on_open={open_path(&state.dispatcher())} />
                 } else if read_only {
                     <SharedWaiting />
                 } else {
@@ -210,9 +210,8 @@ pub fn App() -> Html {
 }
 
 /// A callback that opens a file of the report at a line, as findings and the health view do.
-pub fn open_path(state: &UseReducerHandle<State>) -> Callback<(String, Option<u64>)> {
-    state
-        .dispatcher()
+pub fn open_path(dispatcher: &UseReducerDispatcher<State>) -> Callback<(String, Option<u64>)> {
+    dispatcher
         .to_callback()
         .reform(|(path, line): (String, Option<u64>)| Action::SelectPath(path, line))
 }

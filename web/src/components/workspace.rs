@@ -13,7 +13,7 @@ use crate::components::reads::ReadsView;
 use crate::components::topbar::choose_claude_json;
 use crate::components::tree::TreeView;
 use crate::state::{approval_hint, Action, ApprovalHint, TreeItem, View};
-use crate::Page;
+use crate::{open_path, Page};
 
 /// The tree and the pane beside it.
 #[component]
@@ -76,7 +76,7 @@ pub fn Workspace() -> Html {
             toggle_row: d.reform(Action::ToggleRow),
             filter: d.reform(Action::SetFilter),
             tab: d.reform(Action::SetTab),
-            open: d.reform(|(path, line): (String, Option<u64>)| Action::SelectPath(path, line)),
+            open: open_path(dispatcher),
             add_claude_json: Callback::from(|_: ()| choose_claude_json()),
         }
     });
