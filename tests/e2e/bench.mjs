@@ -350,7 +350,10 @@ async function startTrace(page) {
   await cdp.send('Tracing.start', {
     transferMode: 'ReportEvents',
     traceConfig: {
-      includedCategories: ['disabled-by-default-v8.cpu_profiler', 'blink.user_timing', '__metadata'],
+      // MEMDIAG_TRACE_CATEGORIES adds categories for a look by hand (e.g. `devtools.timeline`
+      // for style, layout and the tasks around the samples).
+      includedCategories: ['disabled-by-default-v8.cpu_profiler', 'blink.user_timing', '__metadata',
+        ...(process.env.MEMDIAG_TRACE_CATEGORIES ?? '').split(',').filter(Boolean)],
       excludedCategories: ['*'],
     },
   });
