@@ -307,14 +307,14 @@ test('Download JSON during a run saves the report shown and leaves the run going
   ]);
   const { page, errors } = await openPage('?empty');
   await page.waitForSelector('[data-testid=empty-state]');
-  // The page's answers to the worker's reads are held back on request, so that a run stays
-  // busy for as long as the test needs.
+  // The page's answers to the worker's reads (the `File`s it hands over, or their bytes) are
+  // held back on request, so that a run stays busy for as long as the test needs.
   await page.evaluate(() => {
     const post = Worker.prototype.postMessage;
     window.__held = [];
     window.__hold = false;
     Worker.prototype.postMessage = function held(message, ...rest) {
-      if (window.__hold && message?.type === 'contents') {
+      if (window.__hold && (message?.type === 'files' || message?.type === 'contents')) {
         window.__held.push(() => post.call(this, message, ...rest));
         return undefined;
       }
@@ -345,6 +345,45 @@ test('Download JSON during a run saves the report shown and leaves the run going
   assert.equal(await page.locator('[data-testid=error]').count(), 0);
   assert.equal(await page.inputValue('[data-testid=input-project]'), PROJECT);
   assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a folder input\'s files are sized and read in the worker, not on the page\'s thread', async () => {
+  const expected = scan([
+    '--home', HOME, '--project', PROJECT,
+    '--mount', `${HOME}/.claude=${claudeDir}`,
+    '--mount', `${PROJECT}=${projectDir}`,
+  ]);
+  const { page, errors } = await openPage('?empty');
+  await page.waitForSelector('[data-testid=empty-state]');
+  // Every size and every read asked of a Blob on the page's own thread. The page hands the
+  // worker the `File`s it asks for; Chromium looks a file's size up synchronously on the
+  // thread that asks, and the page's thread is the one that draws.
+  await page.evaluate(() => {
+    window.__onPage = { sizes: 0, reads: 0 };
+    const size = Object.getOwnPropertyDescriptor(Blob.prototype, 'size');
+    Object.defineProperty(Blob.prototype, 'size', {
+      ...size,
+      get() { window.__onPage.sizes += 1; return size.get.call(this); },
+    });
+    for (const method of ['arrayBuffer', 'text', 'stream', 'slice']) {
+      const original = Blob.prototype[method];
+      Blob.prototype[method] = function counted(...args) {
+        window.__onPage.reads += 1;
+        return original.apply(this, args);
+      };
+    }
+  });
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claudeDir);
+  await settled(page, run);
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', projectDir);
+  await settled(page, run);
+  assert.equal(await page.locator('[data-testid=error]').count(), 0);
+  assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
+  assert.deepEqual(await page.evaluate(() => window.__onPage), { sizes: 0, reads: 0 });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -22,7 +22,7 @@ use crate::state::{
     needs_rescan, Action, ClaudeJsonInfo, Inputs, Progress, RunReason, Shared, SharedFrom,
     SharedView, State,
 };
-use crate::worker_host::{Failure, Host, Remote};
+use crate::worker_host::{Failure, Guess, Host, Remote};
 
 /// The engine of one page, as [`use_engine`] makes it.
 #[derive(Clone)]
@@ -69,6 +69,18 @@ impl Engine {
     ///
     /// A shared snapshot is analysed as it is: only the simulated version of `inputs` counts.
     pub fn launch(&self, inputs: Inputs, reason: RunReason, scanned_at: Option<f64>) {
+        self.start(inputs, reason, scanned_at, None);
+    }
+
+    /// [`Engine::launch`]; with `guess`, the host facts are guessed from the sources first
+    /// (all but the simulated release of `inputs`), in the worker's job where there is one.
+    fn start(
+        &self,
+        inputs: Inputs,
+        reason: RunReason,
+        scanned_at: Option<f64>,
+        added: Option<NewSources>,
+    ) {
         let run = self.next_run();
         self.dispatch.dispatch(Action::RunStarted(run));
         let engine = self.clone();
@@ -130,17 +142,54 @@ impl Engine {
             let progress = move |p: Progress| dispatch.dispatch(Action::Progressed(run, p));
             if let Some(host) = engine.host.clone() {
                 let today = crate::browser::today();
-                match host.run(sources.clone(), &inputs, &today, progress).await {
-                    Ok((report, tree, wire)) => {
+                let guessed = Rc::new(std::cell::Cell::new(false));
+                let guess = added.as_ref().map(|added| {
+                    let from = engine.snapshot.borrow().sources.clone();
+                    let (engine, guessed) = (engine.clone(), Rc::clone(&guessed));
+                    Guess {
+                        from,
+                        fallback: added.fallback.clone(),
+                        heard: Rc::new(move |inputs| {
+                            guessed.set(true);
+                            engine.sources_changed(inputs);
+                        }),
+                    }
+                });
+                match host
+                    .run(sources.clone(), &inputs, guess.as_ref(), &today, progress)
+                    .await
+                {
+                    Ok((inputs, report, tree, wire)) => {
                         // The worker's tree holds what the file view and sharing read.
                         let input = ingest::run_input(&inputs, &today);
                         let remote = Remote::new(host, wire);
                         engine.finished(run, report, tree, input, Some(remote));
                     }
-                    Err(failure) => engine.failed(run, &failure),
+                    Err(failure) => {
+                        // The guess failed on a folder name: back to the sources before.
+                        if let Some(added) = added.filter(|_| !guessed.get()) {
+                            if failure != Failure::Cancelled {
+                                engine.snapshot.borrow_mut().sources = added.before;
+                            }
+                        }
+                        engine.failed(run, &failure);
+                    }
                 }
                 return;
             }
+            // Without a worker the page guesses itself (the component tests, with the engine).
+            #[cfg(feature = "engine")]
+            let inputs = match &added {
+                Some(added) => {
+                    let guessed = Inputs {
+                        version: inputs.version,
+                        ..engine.snapshot.borrow().infer_inputs(&added.fallback)
+                    };
+                    engine.sources_changed(guessed.clone());
+                    guessed
+                }
+                None => inputs,
+            };
             #[cfg(feature = "engine")]
             match ingest::run_analysis(sources, inputs, progress).await {
                 Ok((report, tree, input)) => engine.finished(run, report, tree, input, None),
@@ -226,9 +275,10 @@ impl Engine {
     /// `current` are the fields before the drop: their home is the fallback when no source
     /// tells one, and the simulated version stays as chosen.
     ///
-    /// The guess reads the dropped folder names, so with a worker it runs there: should the
-    /// core fail on a name, the page says so and goes back to the sources it had.
-    pub fn add_sources(&self, run: u64, added: Vec<Source>, current: Inputs) {
+    /// The guess reads the dropped folder names, so with a worker it runs there, and the run
+    /// follows it in the same job ([`Host::run`]): should the core fail on a name, the page
+    /// says so and goes back to the sources it had.
+    pub fn add_sources(&self, added: Vec<Source>, current: Inputs) {
         let was_demo = self.snapshot.borrow().is_demo();
         let before = self.snapshot.borrow().sources.clone();
         {
@@ -240,34 +290,20 @@ impl Engine {
         let home = if was_demo {
             Inputs::default().home
         } else {
-            current.home
+            current.home.clone()
         };
-        let engine = self.clone();
-        spawn_local(async move {
-            let guessed = match engine.host.clone() {
-                Some(host) => {
-                    let sources = engine.snapshot.borrow().sources.clone();
-                    host.infer(&sources, &home).await
-                }
-                None => Ok(engine.snapshot.borrow().infer_inputs(&home)),
-            };
-            let mut inputs = match guessed {
-                Ok(inputs) => inputs,
-                Err(failure) => {
-                    if failure != Failure::Cancelled {
-                        engine.snapshot.borrow_mut().sources = before;
-                    }
-                    engine.failed(run, &failure);
-                    return;
-                }
-            };
-            inputs.version = current.version;
-            let infos = engine.snapshot.borrow().infos();
-            engine
-                .dispatch
-                .dispatch(Action::SourcesChanged(infos, inputs.clone()));
-            engine.launch(inputs, RunReason::NewSources, None);
-        });
+        let added = NewSources {
+            fallback: home,
+            before,
+        };
+        self.start(current, RunReason::NewSources, None, Some(added));
+    }
+
+    /// Shows the sources as they are now, with the host facts guessed for them.
+    fn sources_changed(&self, inputs: Inputs) {
+        let infos = self.snapshot.borrow().infos();
+        self.dispatch
+            .dispatch(Action::SourcesChanged(infos, inputs));
     }
 
     /// Adds the chosen `~/.claude.json` in place of any added before (`None` removes it), and
@@ -292,14 +328,14 @@ impl Engine {
         let Some(demo) = demo::source() else {
             return false;
         };
-        let inputs = {
-            let mut snapshot = self.snapshot.borrow_mut();
-            snapshot.set_demo(demo);
-            Inputs {
-                version,
-                ..snapshot.infer_inputs(&Inputs::default().home)
-            }
+        let ingest::Origin::Demo { inputs, .. } = &demo.origin else {
+            return false;
         };
+        let inputs = Inputs {
+            version,
+            ..inputs.clone()
+        };
+        self.snapshot.borrow_mut().set_demo(demo);
         let infos = self.snapshot.borrow().infos();
         self.dispatch
             .dispatch(Action::SourcesChanged(infos, inputs.clone()));
@@ -422,9 +458,7 @@ impl Engine {
         if added.is_empty() {
             return;
         }
-        let run = self.next_run();
-        self.dispatch.dispatch(Action::RunStarted(run));
-        self.add_sources(run, added, current);
+        self.add_sources(added, current);
     }
 
     /// Forgets the folders the banner names, keeping what is shown.
@@ -557,9 +591,7 @@ impl Engine {
             self.start_fresh(false);
             return;
         }
-        let run = self.next_run();
-        self.dispatch.dispatch(Action::RunStarted(run));
-        self.add_sources(run, Vec::new(), current);
+        self.add_sources(Vec::new(), current);
     }
 
     /// Adds the folder the folder input gave.
@@ -593,6 +625,14 @@ impl Engine {
             }
         });
     }
+}
+
+/// A run after sources were added: its host facts are guessed first.
+struct NewSources {
+    /// The home when no source tells one.
+    fallback: String,
+    /// The sources before, taken back when the guess fails.
+    before: Vec<Rc<Source>>,
 }
 
 /// Decodes a link in the page itself, where there is no worker.
@@ -663,5 +703,5 @@ fn finish_adding(
         // The rest is taken: the banner names only what was left out (no run ends here).
         engine.dispatch.dispatch(Action::Refused(0, refusal));
     }
-    engine.add_sources(run, taken, current);
+    engine.add_sources(taken, current);
 }

@@ -3,8 +3,7 @@
 //!
 //! A source is listed once (paths, from a dropped folder's entries, a folder input's
 //! `File`s or a zip's central directory) and mounted into a fresh [`Tree`] for every run,
-//! because where it mounts depends on the home and project fields (the analysis worker
-//! mounts ahead, while the page draws its guess of them: [`premount`]). A folder's files are
+//! because where it mounts depends on the home and project fields. A folder's files are
 //! listed by name only ([`UNSTATTED`]): their sizes and dates are looked up when the
 //! analysis looks at their entries ([`Tree::take_stats_asked`]), and contents are read when
 //! [`memdiag_core::analyze`] names them; both are cached per source so that editing a field
@@ -40,7 +39,7 @@ use web_sys::{
 
 #[cfg(feature = "engine")]
 use crate::browser::today;
-use crate::browser::{js_message, yield_now};
+use crate::browser::{js_message, yield_now, yield_urgent};
 #[cfg(feature = "engine")]
 use crate::state::Progress;
 use crate::state::{Inputs, SharedFrom, SourceInfo};
@@ -52,6 +51,9 @@ pub const MAX_READ_BYTES: f64 = memdiag_core::limits::READ_LIMIT_BYTES as f64;
 
 /// How many `File` lookups are in flight at once while a dropped folder is listed.
 const LIST_BATCH: usize = 256;
+
+/// How long a folder input is listed before the page yields to draw its progress.
+const LIST_SLICE_MS: f64 = 50.0;
 
 #[cfg(feature = "engine")]
 /// How many sizes and dates are asked of the page in one message by the worker.
@@ -161,6 +163,9 @@ pub struct Source {
     cache: RefCell<BTreeMap<String, Result<Vec<u8>, String>>>,
     /// Sizes and dates looked up for files listed by name only.
     stats: RefCell<BTreeMap<usize, Stat>>,
+    /// The analysis worker's copy: the `File`s the page handed over when asked, by file
+    /// index (`None`: the page has none to give), which the worker sizes and reads itself.
+    handed: RefCell<BTreeMap<usize, Option<File>>>,
 }
 
 /// A file's size and date, as looked up.
@@ -192,6 +197,7 @@ impl Source {
             diagnostics_json: String::new(),
             cache: RefCell::default(),
             stats: RefCell::default(),
+            handed: RefCell::default(),
         }
     }
 
@@ -401,6 +407,7 @@ impl Source {
             diagnostics_json: String::new(),
             cache: RefCell::default(),
             stats: RefCell::default(),
+            handed: RefCell::default(),
         }
     }
 
@@ -422,6 +429,7 @@ impl Source {
             diagnostics_json: String::new(),
             cache: RefCell::default(),
             stats: RefCell::default(),
+            handed: RefCell::default(),
         }
     }
 
@@ -515,6 +523,7 @@ impl Source {
             diagnostics_json,
             cache: RefCell::default(),
             stats: RefCell::default(),
+            handed: RefCell::default(),
         }
     }
 
@@ -572,19 +581,41 @@ impl Source {
             self.remember_stat(index, stat.clone());
             return stat;
         }
-        let looked_up = match &file.reader {
-            Reader::File(handle) => Some(handle.clone()),
-            Reader::InList(list, n) => list.get(*n).dyn_into::<File>().ok(),
-            Reader::Entry(entry) => entry_file(entry).await,
-            Reader::Handle(handle) => handle_file(handle).await,
-            _ => None,
-        };
-        let stat = match looked_up {
+        let stat = match self.file_object(index).await {
             Some(found) => (found.size() as u64, modified_of(&found)),
             None => (0, None),
         };
         self.remember_stat(index, stat.clone());
         stat
+    }
+
+    /// The browser's `File` behind one of its files, for the analysis worker to size and
+    /// read itself: a folder input's, a dropped folder's, a chosen file's, or (in the
+    /// worker) one the page handed over. `None` for a file with none (a zip's entry, a live
+    /// folder's, the demo's) or one the browser cannot open any more.
+    pub(crate) async fn file_object(&self, index: usize) -> Option<File> {
+        match &self.files.get(index)?.reader {
+            Reader::File(handle) => Some(handle.clone()),
+            Reader::InList(list, n) => list.get(*n).dyn_into::<File>().ok(),
+            Reader::Entry(entry) => entry_file(entry).await,
+            Reader::Handle(handle) => handle_file(handle).await,
+            Reader::Remote => self.handed.borrow().get(&index).cloned().flatten(),
+            Reader::Live(_) | Reader::Static(_) | Reader::Zip(_) => None,
+        }
+    }
+
+    #[cfg(feature = "engine")]
+    /// Keeps what the page answered when asked for one of its files' `File` (the worker's
+    /// copy): the `File`, or `None` when the page has none to give.
+    pub(crate) fn hand_over(&self, index: usize, file: Option<File>) {
+        self.handed.borrow_mut().insert(index, file);
+    }
+
+    #[cfg(feature = "engine")]
+    /// Whether the page was asked for one of its files' `File` (the worker's copy), and what
+    /// it answered.
+    pub(crate) fn handed(&self, index: usize) -> Option<Option<File>> {
+        self.handed.borrow().get(&index).cloned()
     }
 
     #[cfg(feature = "engine")]
@@ -627,7 +658,10 @@ impl Source {
                 None => Err("the browser could not open the file".to_owned()),
             },
             Reader::Static(bytes) => Ok(bytes.to_vec()),
-            Reader::Remote => Err("the page did not hand this file over".to_owned()),
+            Reader::Remote => match self.file_object(index).await {
+                Some(file) => read_sized(&file, sized).await,
+                None => Err("the page did not hand this file over".to_owned()),
+            },
             Reader::Zip(path) => self.read_zip(path).await,
         };
         self.cache
@@ -807,6 +841,7 @@ impl Snapshot {
     /// Home, project and OS guessed from the sources (see [`memdiag_core::infer`]).
     ///
     /// `fallback_home` is used when no config directory tells the home.
+    #[cfg(feature = "engine")]
     pub fn infer_inputs(&self, fallback_home: &str) -> Inputs {
         for source in &self.sources {
             if let Origin::Demo { inputs, .. } = &source.origin {
@@ -922,9 +957,6 @@ pub struct Mounted {
 ///
 /// An added `~/.claude.json` ([`Role::ClaudeJson`]) goes to [`Inputs::claude_json_path`],
 /// in place of any file a dropped home folder holds there.
-///
-/// A mount made ahead for these very sources, placed the same, with nothing read since
-/// ([`premount`]), is taken as it is.
 pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     let mut mounts: Vec<String> = Vec::new();
     let mut entries = Vec::new();
@@ -934,11 +966,6 @@ pub fn mount(sources: &[Rc<Source>], inputs: &Inputs) -> Mounted {
     entries.reserve(total);
     places.reserve(total);
     let claude_json_path = added_claude_json_path(sources, inputs);
-    let premounted = take_premounted(sources, inputs, claude_json_path.as_ref());
-    MOUNT_PREMOUNTED.with(|taken| taken.set(premounted.is_some()));
-    if let Some(mounted) = premounted {
-        return mounted;
-    }
     // Compared once normalised: the fields may spell the home as `C:\Users\bob`.
     let replaced = |path: &str| {
         claude_json_path
@@ -1046,95 +1073,6 @@ fn added_claude_json_path(sources: &[Rc<Source>], inputs: &Inputs) -> Option<VPa
         .any(|s| s.role == Role::ClaudeJson)
         .then(|| inputs.claude_json_path())
         .flatten()
-}
-
-/// A mount made ahead of its run ([`premount`]), with what it was made from and how much
-/// each source had read and looked up then.
-struct Premounted {
-    sources: Vec<std::rc::Weak<Source>>,
-    bases: Vec<Option<Option<String>>>,
-    claude_json_path: Option<VPath>,
-    read: Vec<(usize, usize)>,
-    mounted: Mounted,
-}
-
-thread_local! {
-    static PREMOUNTED: RefCell<Option<Premounted>> = const { RefCell::new(None) };
-}
-
-/// Mounts `sources` as [`mount`] would for a run with `inputs`, and keeps the result for the
-/// run: the analysis worker mounts while the page takes in its guess of the host facts and
-/// draws it, and the run that follows takes this mount instead of making one, if nothing
-/// placed differently or was read since.
-pub fn premount(sources: &[Rc<Source>], inputs: &Inputs) {
-    PREMOUNTED.with(|slot| slot.borrow_mut().take());
-    let mounted = mount(sources, inputs);
-    let claude_json_path = added_claude_json_path(sources, inputs);
-    let premounted = Premounted {
-        sources: sources.iter().map(Rc::downgrade).collect(),
-        bases: bases(sources, inputs, claude_json_path.as_ref()),
-        claude_json_path,
-        read: read_so_far(sources),
-        mounted,
-    };
-    PREMOUNTED.with(|slot| *slot.borrow_mut() = Some(premounted));
-}
-
-/// How much each source has read and looked up: what a premounted tree holds of them.
-fn read_so_far(sources: &[Rc<Source>]) -> Vec<(usize, usize)> {
-    sources
-        .iter()
-        .map(|s| (s.cache.borrow().len(), s.stats.borrow().len()))
-        .collect()
-}
-
-/// The premounted tree when it was made from exactly these sources, placed the same, with
-/// nothing read since; any other premounted tree is dropped.
-fn take_premounted(
-    sources: &[Rc<Source>],
-    inputs: &Inputs,
-    claude_json_path: Option<&VPath>,
-) -> Option<Mounted> {
-    let premounted = PREMOUNTED.with(|slot| slot.borrow_mut().take())?;
-    let same = premounted.sources.len() == sources.len()
-        && premounted.bases == bases(sources, inputs, claude_json_path)
-        && premounted.claude_json_path.as_ref() == claude_json_path
-        && same_sources(&premounted.sources, sources)
-        && premounted.read == read_so_far(sources);
-    same.then_some(premounted.mounted)
-}
-
-/// True when `sources` are the sources `kept` holds, all still alive: a source replaced
-/// (Refresh lists a folder again into a new source) or removed never matches.
-fn same_sources(kept: &[std::rc::Weak<Source>], sources: &[Rc<Source>]) -> bool {
-    kept.len() == sources.len()
-        && kept
-            .iter()
-            .zip(sources)
-            .all(|(old, new)| std::ptr::eq(old.as_ptr(), Rc::as_ptr(new)) && old.strong_count() > 0)
-}
-
-/// Where each source mounts ([`source_base`]).
-fn bases(
-    sources: &[Rc<Source>],
-    inputs: &Inputs,
-    claude_json_path: Option<&VPath>,
-) -> Vec<Option<Option<String>>> {
-    sources
-        .iter()
-        .map(|source| source_base(source, inputs, claude_json_path))
-        .collect()
-}
-
-thread_local! {
-    /// Whether the last [`mount`] of this thread took a premounted tree.
-    static MOUNT_PREMOUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// True when the last [`mount`] on this thread took the tree [`premount`] made (for the page
-/// benchmark's phases, and the tests).
-pub fn last_mount_premounted() -> bool {
-    MOUNT_PREMOUNTED.with(std::cell::Cell::get)
 }
 
 #[cfg(feature = "engine")]
@@ -1459,8 +1397,8 @@ extern "C" {
     fn relative_paths(files: &Array) -> String;
 }
 
-/// [`folder_from_input`] in batches of [`LIST_BATCH`] files, yielding to the event loop
-/// after each, so that `listed` can show how far it got.
+/// [`folder_from_input`], yielding to the event loop after every [`LIST_SLICE_MS`] of
+/// listing, so that `listed` can show how far it got.
 ///
 /// # Errors
 /// When the list is empty.
@@ -1470,11 +1408,17 @@ pub async fn folder_from_files(list: Array, listed: &dyn Fn(u64)) -> Result<Sour
     let paths = relative_paths(&list);
     let mut root = None;
     let mut files = Vec::with_capacity(count);
+    let mut slice_started = js_sys::Date::now();
     for (index, relative) in paths.split('\0').take(count).enumerate() {
         files.push(input_file(&mut root, relative, &list, index));
-        if index % (16 * LIST_BATCH) == 16 * LIST_BATCH - 1 {
+        if index % LIST_BATCH == LIST_BATCH - 1
+            && js_sys::Date::now() - slice_started >= LIST_SLICE_MS
+        {
             listed(files.len() as u64);
-            yield_now().await;
+            // Not behind the tasks Chromium queued for the chosen files: a plain yield here
+            // waited for all of them (200 to 300 ms of a 12,900-file project drop).
+            yield_urgent().await;
+            slice_started = js_sys::Date::now();
         }
     }
     listed(files.len() as u64);
@@ -2007,212 +1951,6 @@ fn modified_of(file: &File) -> Option<String> {
 
 fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-#[cfg(all(test, feature = "engine"))]
-mod premounts {
-    use std::collections::BTreeMap;
-    use std::rc::Rc;
-
-    use memdiag_core::{analyze_with, ContentSource, Tree, VPath};
-
-    use super::{
-        last_mount_premounted, mount, premount, Mounted, Reader, Role, Source, SourceFile,
-        UNSTATTED,
-    };
-    use crate::state::Inputs;
-
-    /// Every file of a `~/.claude` or project as (path, contents), and which are listed by
-    /// name only (no size yet).
-    const CLAUDE: &[(&str, &str, bool)] = &[
-        ("CLAUDE.md", "# Mine\n@rules/style.md\n", false),
-        ("rules/style.md", "Use tabs.\n", false),
-        ("settings.json", "{}", true),
-        (
-            "projects/-home-user-shop/memory/MEMORY.md",
-            "- [a](a.md)\n",
-            true,
-        ),
-        ("projects/-home-user-shop/memory/a.md", "A note.\n", true),
-        ("projects/-home-user-shop/0b7e.jsonl", "{}\n", true),
-    ];
-    const PROJECT: &[(&str, &str, bool)] = &[
-        ("CLAUDE.md", "# Shop\n@docs/a.md\n", true),
-        ("docs/a.md", "Docs.\n", true),
-        (
-            ".claude/rules/ts.md",
-            "---\npaths: src/**/*.ts\n---\nTypes.\n",
-            true,
-        ),
-        ("src/index.ts", "", true),
-        ("node_modules/x/index.js", "", true),
-    ];
-
-    fn folder(id: u32, role: Role, files: &[(&str, &str, bool)]) -> Rc<Source> {
-        let mut files: Vec<SourceFile> = files
-            .iter()
-            .map(|(rel, text, unstatted)| SourceFile {
-                rel: (*rel).to_owned(),
-                size: if *unstatted {
-                    UNSTATTED
-                } else {
-                    text.len() as u64
-                },
-                reader: Reader::Remote,
-                modified: None,
-            })
-            .collect();
-        files.sort_by(|a, b| a.rel.cmp(&b.rel));
-        Rc::new(Source::listed(
-            id,
-            "x".to_owned(),
-            role,
-            "folder",
-            files,
-            String::new(),
-        ))
-    }
-
-    fn inputs() -> Inputs {
-        Inputs {
-            project: "/home/user/shop".to_owned(),
-            project_mount: Some("/home/user/shop".to_owned()),
-            ..Inputs::default()
-        }
-    }
-
-    fn index(source: &Source, rel: &str) -> usize {
-        source.files.iter().position(|f| f.rel == rel).expect(rel)
-    }
-
-    /// Everything a mount gives, as text: each file with what the tree knows of it, the
-    /// mounts and named folders, the findings, and where each path comes from.
-    fn picture(mounted: &Mounted) -> String {
-        let tree = &mounted.tree;
-        let mut out = String::new();
-        for (path, entry) in tree.files() {
-            out += &format!("{path} {entry:?} unstatted={}\n", tree.is_unstatted(path));
-        }
-        out += &format!("mounts {:?}\n", tree.mounts().collect::<Vec<_>>());
-        out += &format!("named {:?}\n", tree.named_dirs().collect::<Vec<_>>());
-        out += &format!("diagnostics {:?}\n", tree.diagnostics());
-        let origins: BTreeMap<_, _> = mounted.origins.iter().collect();
-        out += &format!("origins {origins:?}\n");
-        out
-    }
-
-    /// Reads every file the analysis asks for from the listings above.
-    struct Texts;
-    impl ContentSource for Texts {
-        fn read(&mut self, path: &VPath) -> Result<Vec<u8>, String> {
-            let (base, files) = match path.as_str().strip_prefix("/home/user/.claude/") {
-                Some(rel) => (rel, CLAUDE),
-                None => (
-                    path.as_str().strip_prefix("/home/user/shop/").unwrap_or(""),
-                    PROJECT,
-                ),
-            };
-            files
-                .iter()
-                .find(|(rel, ..)| *rel == base)
-                .map(|(_, text, _)| text.as_bytes().to_vec())
-                .ok_or_else(|| "no such file".to_owned())
-        }
-        fn stat(&mut self, tree: &mut Tree, path: &VPath) {
-            let size = self.read(path).map_or(0, |bytes| bytes.len() as u64);
-            tree.set_stat(path, size, Some("2026-11-30T10:00:00.000Z".to_owned()));
-        }
-    }
-
-    fn report(mut tree: Tree, inputs: &Inputs) -> String {
-        let input = super::run_input(inputs, "2026-12-02");
-        let report = analyze_with(&mut tree, &input, &mut Texts).expect("the analysis runs");
-        serde_json::to_string(&report).expect("a report is JSON")
-    }
-
-    /// What a run reads of both sources before the next run (an edited field).
-    fn read_some(claude: &Source, project: &Source) {
-        claude.remember(
-            index(claude, "CLAUDE.md"),
-            Ok(CLAUDE[0].1.as_bytes().to_vec()),
-        );
-        claude.remember(index(claude, "rules/style.md"), Err("gone".to_owned()));
-        let memory = "projects/-home-user-shop/memory/MEMORY.md";
-        claude.remember_stat(index(claude, memory), (13, Some("2026-11-29".to_owned())));
-        project.remember(index(project, "docs/a.md"), Ok(b"Docs.\n".to_vec()));
-        project.remember_stat(index(project, "docs/a.md"), (6, None));
-    }
-
-    #[test]
-    fn a_premounted_tree_gives_the_tree_and_report_of_a_mount() {
-        let claude = folder(1, Role::Config, CLAUDE);
-        let project = folder(2, Role::Project, PROJECT);
-        let inputs = inputs();
-        read_some(&claude, &project);
-        let both = [Rc::clone(&claude), Rc::clone(&project)];
-        premount(&both, &inputs);
-        let taken = mount(&both, &inputs);
-        assert!(last_mount_premounted());
-        let made = mount(&both, &inputs);
-        assert!(!last_mount_premounted(), "a premounted tree is taken once");
-        assert_eq!(picture(&taken), picture(&made));
-        assert!(picture(&made).contains("Unreadable(\"gone\")"));
-        assert!(picture(&made).contains("/home/user/shop/docs/a.md"));
-        assert_eq!(report(taken.tree, &inputs), report(made.tree, &inputs));
-    }
-
-    #[test]
-    fn a_premounted_tree_is_taken_only_while_nothing_changed() {
-        let claude = folder(1, Role::Config, CLAUDE);
-        let project = folder(2, Role::Project, PROJECT);
-        let inputs = inputs();
-        let one = [Rc::clone(&claude)];
-        // Read since it was made: the run mounts what was read too.
-        premount(&one, &inputs);
-        claude.remember(index(&claude, "CLAUDE.md"), Ok(b"# Mine\n".to_vec()));
-        let mounted = mount(&one, &inputs);
-        assert!(!last_mount_premounted());
-        let read = mounted
-            .tree
-            .files()
-            .find(|(p, _)| p.as_str().ends_with(".claude/CLAUDE.md"));
-        assert_eq!(
-            read.map(|(_, entry)| entry.contents.clone()),
-            Some(memdiag_core::Contents::Loaded(b"# Mine\n".to_vec()))
-        );
-        // Fields edited since: the run mounts where they say.
-        premount(&one, &inputs);
-        let moved = Inputs {
-            home: "/home/b".to_owned(),
-            ..inputs.clone()
-        };
-        let mounted = mount(&one, &moved);
-        assert!(!last_mount_premounted());
-        assert!(picture(&mounted).contains("/home/b/.claude/CLAUDE.md"));
-        assert!(!picture(&mounted).contains("/home/user/.claude/CLAUDE.md"));
-        // A source added (the project dropped on top), or replaced (Refresh listed the
-        // folder again into a new source), or an added `~/.claude.json` shadowing one file.
-        premount(&one, &inputs);
-        let mounted = mount(&[Rc::clone(&claude), Rc::clone(&project)], &inputs);
-        assert!(!last_mount_premounted());
-        assert!(picture(&mounted).contains("/home/user/shop/CLAUDE.md"));
-        premount(&one, &inputs);
-        let again = folder(3, Role::Config, &CLAUDE[..2]);
-        let mounted = mount(&[Rc::clone(&again)], &inputs);
-        assert!(!last_mount_premounted());
-        assert_eq!(mounted.tree.len(), 2);
-        premount(&one, &inputs);
-        let json = folder(4, Role::ClaudeJson, &[(".claude.json", "{}", false)]);
-        mount(&[Rc::clone(&claude), json], &inputs);
-        assert!(!last_mount_premounted());
-        // And a source that is gone: the premounted tree never outlives it.
-        let gone = folder(5, Role::Config, CLAUDE);
-        premount(&[Rc::clone(&gone)], &inputs);
-        drop(gone);
-        let other = folder(6, Role::Config, CLAUDE);
-        mount(&[other], &inputs);
-        assert!(!last_mount_premounted());
-    }
 }
 
 #[cfg(test)]

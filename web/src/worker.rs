@@ -4,20 +4,23 @@
 //! The worker has a wasm of its own, `memdiag-engine` (`src/worker_main.rs`, with the
 //! `engine` feature; `web/assets/worker.js` starts it and its `main` calls [`start`]); the
 //! page's first-paint wasm has no analysis, zip reader, YAML, sanitizer or demo files. The
-//! page keeps every source and reads every file of a folder; the worker keeps a copy of each
-//! source's listing (names, sizes, dates, no `File` objects but a zip's), mounts them, runs
-//! [`crate::ingest::analysis_loop`] and asks the page for the sizes and contents the core
-//! names. The messages, page to worker (their fields: [`crate::messages`]):
+//! page keeps every source; the worker keeps a copy of each source's listing (names, sizes,
+//! dates, and a zip's `File`), mounts them, runs [`crate::ingest::analysis_loop`] and asks
+//! the page for the `File`s of the files the core names, which it sizes and reads itself.
+//! The messages, page to worker (their fields: [`crate::messages`]):
 //!
 //! - `source`: a source's listing, sent once per worker (`id`, `name`, `role`, `kind`,
 //!   `rels` and `modified` joined by NUL, `sizes` as a `Float64Array`, `diagnostics` as
 //!   JSON; a zip also its `File` and `prefix`, and the worker reads its entries itself); the
 //!   demo is named only, the worker has it compiled in;
-//! - `infer`: guess home, project and OS for these sources (answered with `inferred`);
-//! - `run`: analyse (answered with `progress`, `stat` and `read` messages, then `done`,
-//!   which carries the report [`crate::pack`]ed, the share
+//! - `run`: analyse (answered with `progress`, `files`, `stat` and `read` messages, then
+//!   `done`, which carries the inputs used, the report [`crate::pack`]ed, the share
 //!   basis as `tree_*` fields for the file view and sharing, the clean-ups each memory
-//!   folder offers, and `phases`, where the run's time went, for the page benchmark);
+//!   folder offers, and `phases`, where the run's time went, for the page benchmark); with
+//!   `guess_from` and `fallback`, it first guesses home, project and OS from those sources
+//!   and says so (`guessed`);
+//! - `files`: the answer to a `files` request (a `File` per file, `null` where the page has
+//!   none to give: a live folder's file, which the page sizes and reads itself);
 //! - `stats`: the answer to a `stat` (`sizes` as a `Float64Array`, `modified` joined by
 //!   NUL), for files listed by name only whose entries the analysis looked at;
 //! - `contents`: the answer to a `read` (an `ArrayBuffer` per file, or the reason as text);
@@ -60,8 +63,6 @@ thread_local! {
     static NEXT_REQUEST: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
     /// Time spent taking in listings (`source` messages), for the page benchmark.
     static LISTING_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
-    /// Time spent mounting the sources of the last `infer` ahead of their run.
-    static PREMOUNT_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
 /// Starts the worker: answers the messages that arrived while the wasm loaded, then every
@@ -99,37 +100,37 @@ fn handle(data: JsValue) {
                 SOURCES.with(|all| all.borrow_mut().insert(source.id(), Rc::new(source)));
             }
         }
-        "contents" | "stats" => {
+        "contents" | "stats" | "files" => {
             let request = number(&data, "req") as u32;
             if let Some(resolve) = PENDING.with(|p| p.borrow_mut().remove(&request)) {
                 let _ = resolve.call1(&JsValue::NULL, &data);
             }
         }
-        "infer" => {
-            let sources = sources_named(&data);
-            let snapshot = Snapshot {
-                sources,
-                ..Snapshot::default()
-            };
-            let inputs = snapshot.infer_inputs(&text(&data, "fallback"));
-            post(&[
-                ("type", "inferred".into()),
-                ("inputs", inputs_message(&inputs)),
-            ]);
-            // The run that follows mounts these sources where the guess puts them (the page
-            // adds only the simulated release, which places nothing). Mounted now, while the
-            // page takes the guess in and draws it, the run takes this mount instead of
-            // making one after ([`ingest::premount`]).
-            let started = js_sys::Date::now();
-            ingest::premount(&snapshot.sources, &inputs);
-            PREMOUNT_MS.with(|ms| ms.set(js_sys::Date::now() - started));
-        }
         "run" => {
             let sources = sources_named(&data);
-            // The page names every source a run uses: the others were replaced.
-            let keep: Vec<u32> = sources.iter().map(|s| s.id()).collect();
-            SOURCES.with(|all| all.borrow_mut().retain(|id, _| keep.contains(id)));
-            let inputs = inputs_from(&get(&data, "inputs")).unwrap_or_default();
+            keep_only(&sources);
+            let mut inputs = inputs_from(&get(&data, "inputs")).unwrap_or_default();
+            if let Ok(guess_from) = get(&data, "guess_from").dyn_into::<Uint32Array>() {
+                // Guessed here and run at once: see `Host::run`. From the folders and zips,
+                // not an added `~/.claude.json`; the simulated release stays as asked.
+                let guess_from = guess_from.to_vec();
+                let snapshot = Snapshot {
+                    sources: sources
+                        .iter()
+                        .filter(|s| guess_from.contains(&s.id()))
+                        .cloned()
+                        .collect(),
+                    ..Snapshot::default()
+                };
+                inputs = Inputs {
+                    version: inputs.version,
+                    ..snapshot.infer_inputs(&text(&data, "fallback"))
+                };
+                post(&[
+                    ("type", "guessed".into()),
+                    ("inputs", inputs_message(&inputs)),
+                ]);
+            }
             let input = ingest::run_input(&inputs, &text(&data, "today"));
             wasm_bindgen_futures::spawn_local(run(sources, inputs, input));
         }
@@ -204,8 +205,6 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
             let timings = object(&[
                 ("listing_ms", LISTING_MS.with(std::cell::Cell::get).into()),
                 ("mount_ms", phases.mount_ms.into()),
-                ("premount_ms", PREMOUNT_MS.with(|ms| ms.replace(0.0)).into()),
-                ("premounted", ingest::last_mount_premounted().into()),
                 ("analyze_ms", phases.analyze_ms.into()),
                 ("read_ms", phases.read_ms.into()),
                 ("turns", f64::from(phases.turns).into()),
@@ -216,6 +215,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
                 ("tree_files", (tree.len() as f64).into()),
             ]);
             fields.push(("type", "done".into()));
+            fields.push(("inputs", inputs_message(&inputs)));
             fields.push(("report_packed", crate::pack::to_js(&report)));
             fields.push(("phases", timings));
             let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
@@ -323,7 +323,7 @@ async fn read_through_page(
         })
         .collect();
     let static_or_asked: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_none()).collect();
-    let (asked, here): (Vec<usize>, Vec<usize>) = static_or_asked.into_iter().partition(|&i| {
+    let (remote, here): (Vec<usize>, Vec<usize>) = static_or_asked.into_iter().partition(|&i| {
         let (s, f) = items[i];
         matches!(sources[s].files[f].reader, Reader::Remote)
     });
@@ -335,6 +335,25 @@ async fn read_through_page(
         .zip(ingest::read_local(sources, &local).await)
     {
         out[i] = Some(contents);
+    }
+    // A page's file is read here when the page hands its `File` over, all at once; the
+    // page reads the others (a live folder's) and sends their bytes.
+    let remote_items: Vec<(usize, usize)> = remote.iter().map(|&i| items[i]).collect();
+    hand_over(sources, &remote_items).await;
+    let (handed, asked): (Vec<usize>, Vec<usize>) = remote.into_iter().partition(|&i| {
+        let (s, f) = items[i];
+        matches!(sources[s].handed(f), Some(Some(_)))
+    });
+    let reads = handed.iter().map(|&i| {
+        let (s, f) = items[i];
+        let source = Rc::clone(&sources[s]);
+        async move { source.read(f).await }
+    });
+    for (i, contents) in handed
+        .iter()
+        .zip(crate::browser::all_at_once(reads.collect()).await)
+    {
+        out[*i] = Some(contents);
     }
     if !asked.is_empty() {
         let pairs: Vec<u32> = asked
@@ -391,14 +410,27 @@ async fn stat_through_page(
             _ => None,
         })
         .collect();
+    let remote: Vec<(usize, usize)> = items
+        .iter()
+        .enumerate()
+        .filter(|&(i, &(s, f))| {
+            out[i].is_none() && matches!(sources[s].files[f].reader, Reader::Remote)
+        })
+        .map(|(_, &item)| item)
+        .collect();
+    hand_over(sources, &remote).await;
     let mut asked = Vec::new();
     for (i, &(s, f)) in items.iter().enumerate() {
         if out[i].is_some() {
             continue;
         }
-        if matches!(sources[s].files[f].reader, Reader::Remote) {
+        let page_has_it = matches!(sources[s].files[f].reader, Reader::Remote)
+            && !matches!(sources[s].handed(f), Some(Some(_)));
+        if page_has_it {
             asked.push(i);
         } else {
+            // A handed `File` knows its size and date: copying it to the worker looked
+            // them up.
             out[i] = Some(sources[s].stat(f).await);
         }
     }
@@ -426,6 +458,28 @@ async fn stat_through_page(
         }
     }
     out.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// Asks the page for the `File`s of the page's files among `items` that it was not asked
+/// for before, and keeps its answers ([`Source::hand_over`]).
+async fn hand_over(sources: &[Rc<Source>], items: &[(usize, usize)]) {
+    let wanted: Vec<(usize, usize)> = items
+        .iter()
+        .copied()
+        .filter(|&(s, f)| sources[s].handed(f).is_none())
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let pairs: Vec<u32> = wanted
+        .iter()
+        .flat_map(|&(s, f)| [sources[s].id(), f as u32])
+        .collect();
+    let answer = ask_page("files", &pairs).await;
+    let files: Array = get(&answer, "files").dyn_into().unwrap_or_default();
+    for (n, &(s, f)) in wanted.iter().enumerate() {
+        sources[s].hand_over(f, files.get(n as u32).dyn_into::<File>().ok());
+    }
 }
 
 /// Posts a request of `kind` naming `pairs` (source id, file index) to the page and waits
@@ -544,6 +598,13 @@ pub(crate) fn failed(message: &str) {
 }
 
 /// The sources a message names, in its order, that this worker holds.
+/// Forgets every source but `sources`: the page names every source a run uses, the others
+/// were replaced.
+fn keep_only(sources: &[Rc<Source>]) {
+    let keep: Vec<u32> = sources.iter().map(|s| s.id()).collect();
+    SOURCES.with(|all| all.borrow_mut().retain(|id, _| keep.contains(id)));
+}
+
 fn sources_named(data: &JsValue) -> Vec<Rc<Source>> {
     let ids = get(data, "sources")
         .dyn_into::<Uint32Array>()

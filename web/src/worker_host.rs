@@ -136,6 +136,16 @@ thread_local! {
     static POST_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
+/// What a run guesses its host facts from ([`Host::run`]).
+pub struct Guess {
+    /// The dropped folders and zips (not an added `~/.claude.json`).
+    pub from: Vec<Rc<Source>>,
+    /// The home when no source tells one.
+    pub fallback: String,
+    /// Hears the guess.
+    pub heard: Rc<dyn Fn(Inputs)>,
+}
+
 /// Why a job gave no result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
@@ -248,8 +258,17 @@ struct Live {
 
 struct Job {
     sources: Vec<Rc<Source>>,
-    progress: Option<Rc<dyn Fn(Progress)>>,
+    callbacks: Callbacks,
     resolve: js_sys::Function,
+}
+
+/// What a job hears before its answer.
+#[derive(Default)]
+struct Callbacks {
+    /// The host facts the worker guessed ([`Host::analyse`]).
+    guessed: Option<Rc<dyn Fn(Inputs)>>,
+    /// How far the analysis got.
+    progress: Option<Rc<dyn Fn(Progress)>>,
 }
 
 impl Host {
@@ -271,28 +290,19 @@ impl Host {
         Some(host)
     }
 
-    /// Guesses home, project and OS for `sources` in the worker (the guess reads folder
-    /// names, which the core must survive whatever they hold).
-    ///
-    /// # Errors
-    /// When the worker dies or a newer job replaces this one.
-    pub async fn infer(&self, sources: &[Rc<Source>], fallback: &str) -> Result<Inputs, Failure> {
-        let message = object(&[
-            ("type", "infer".into()),
-            ("sources", ids(sources).into()),
-            ("fallback", fallback.into()),
-        ]);
-        let answer = self.job(sources.to_vec(), None, message).await?;
-        inputs_from(&get(&answer, "inputs"))
-            .ok_or_else(|| Failure::Message("the worker sent no host facts".to_owned()))
-    }
-
     /// Analyses `sources` with `inputs` on `today`; `progress` hears how far it got.
     ///
-    /// Returns the report and the part of the tree the page reads: what sharing keeps
-    /// ([`memdiag_core::sanitize::basis`]: every file the report lists, with the contents
-    /// read), not a tree of every listed file, which would cost the page as long to build
-    /// again as the worker took.
+    /// With a `guess`, the worker first guesses home, project and OS from the folders and
+    /// zips it names, tells it, and runs with that guess (and the simulated release of
+    /// `inputs`): one job, so that the run does not wait for the page. A folder input gives
+    /// the page one of Chromium's tasks per file after its `change` event (about 300 ms of
+    /// them for 30,000 files), and an answer from the worker waits behind them all. The
+    /// guess reads folder names, which the core must survive whatever they hold.
+    ///
+    /// Returns the inputs the run used, the report and the part of the tree the page reads:
+    /// what sharing keeps ([`memdiag_core::sanitize::basis`]: every file the report lists,
+    /// with the contents read), not a tree of every listed file, which would cost the page
+    /// as long to build again as the worker took.
     ///
     /// # Errors
     /// When the analysis cannot start, the worker dies, or a newer job replaces this one.
@@ -300,21 +310,32 @@ impl Host {
         &self,
         sources: Vec<Rc<Source>>,
         inputs: &Inputs,
+        guess: Option<&Guess>,
         today: &str,
         progress: impl Fn(Progress) + 'static,
-    ) -> Result<(Report, Tree, Wire), Failure> {
-        let message = object(&[
+    ) -> Result<(Inputs, Report, Tree, Wire), Failure> {
+        let mut fields = vec![
             ("type", "run".into()),
             ("sources", ids(&sources).into()),
             ("inputs", inputs_message(inputs)),
             ("today", today.into()),
-        ]);
+        ];
+        if let Some(guess) = guess {
+            fields.push(("guess_from", ids(&guess.from).into()));
+            fields.push(("fallback", guess.fallback.as_str().into()));
+        }
+        let callbacks = Callbacks {
+            guessed: guess.map(|guess| Rc::clone(&guess.heard)),
+            progress: Some(Rc::new(progress)),
+        };
         let answer = self
-            .job(sources.clone(), Some(Rc::new(progress)), message)
+            .job(sources.clone(), callbacks, object(&fields))
             .await?;
+        let inputs = inputs_from(&get(&answer, "inputs"))
+            .ok_or_else(|| Failure::Message("the worker sent no host facts".to_owned()))?;
         let started = js_sys::Date::now();
         let wire = Wire::from_answer(&answer, sources);
-        let done = (report_of(&wire)?, tree_from(&answer), wire);
+        let (report, tree) = (report_of(&wire)?, tree_from(&answer));
         // Where the run's time went, for the page benchmark (tests/e2e/bench.mjs).
         let phases = get(&answer, "phases");
         let _ = js_sys::Reflect::set(
@@ -325,7 +346,7 @@ impl Host {
         let posted = POST_MS.with(|ms| ms.replace(0.0));
         let _ = js_sys::Reflect::set(&phases, &"page_post_ms".into(), &posted.into());
         let _ = js_sys::Reflect::set(&js_sys::global(), &"memdiagPhases".into(), &phases);
-        Ok(done)
+        Ok((inputs, report, tree, wire))
     }
 
     /// Analyses a shared snapshot as `raw` holds it, simulating `version`; also returns the
@@ -347,7 +368,7 @@ impl Host {
             (key, value),
             ("version", version.map_or(JsValue::NULL, JsValue::from)),
         ]);
-        let answer = self.job(Vec::new(), None, message).await?;
+        let answer = self.job(Vec::new(), Callbacks::default(), message).await?;
         let missing = get(&answer, "missing")
             .dyn_into::<Array>()
             .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
@@ -370,7 +391,10 @@ impl Host {
             SharedRaw::Zip(file) => ("zip", file.clone().into()),
         };
         let message = object(&[("type", "open-shared".into()), (key, value)]);
-        let answer = self.job(Vec::new(), None, message).await.map_err(said)?;
+        let answer = self
+            .job(Vec::new(), Callbacks::default(), message)
+            .await
+            .map_err(said)?;
         snapshot_from(&answer).ok_or_else(|| "the worker sent no snapshot".to_owned())
     }
 
@@ -382,7 +406,10 @@ impl Host {
     pub async fn open_zip(&self, file: File) -> Result<Opened, String> {
         let name = file.name();
         let message = object(&[("type", "zip".into()), ("zip", file.clone().into())]);
-        let answer = self.job(Vec::new(), None, message).await.map_err(said)?;
+        let answer = self
+            .job(Vec::new(), Callbacks::default(), message)
+            .await
+            .map_err(said)?;
         if get(&answer, "share").as_bool() == Some(true) {
             let snapshot =
                 snapshot_from(&answer).ok_or_else(|| "the worker sent no snapshot".to_owned())?;
@@ -414,14 +441,16 @@ impl Host {
             ("tree", wire.tree.clone()),
         ];
         all.extend(fields);
-        self.job(Vec::new(), None, object(&all)).await.map_err(said)
+        self.job(Vec::new(), Callbacks::default(), object(&all))
+            .await
+            .map_err(said)
     }
 
     /// Sends one job, replacing any that runs, and waits for its final answer.
     async fn job(
         &self,
         sources: Vec<Rc<Source>>,
-        progress: Option<Rc<dyn Fn(Progress)>>,
+        callbacks: Callbacks,
         message: JsValue,
     ) -> Result<JsValue, Failure> {
         let mut resolve_slot = None;
@@ -446,7 +475,7 @@ impl Host {
             POST_MS.with(|ms| ms.set(ms.get() + js_sys::Date::now() - posting));
             live.job = Some(Job {
                 sources,
-                progress,
+                callbacks,
                 resolve,
             });
             if let Err(error) = live.worker.post_message(&message) {
@@ -595,8 +624,22 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
         return;
     };
     match kind.as_str() {
+        "guessed" => {
+            let guessed = live
+                .job
+                .as_ref()
+                .and_then(|job| job.callbacks.guessed.clone());
+            if let (Some(guessed), Some(inputs)) = (guessed, inputs_from(&get(&data, "inputs"))) {
+                drop(guard);
+                guessed(inputs);
+            }
+        }
         "progress" => {
-            if let Some(progress) = live.job.as_ref().and_then(|job| job.progress.clone()) {
+            if let Some(progress) = live
+                .job
+                .as_ref()
+                .and_then(|job| job.callbacks.progress.clone())
+            {
                 drop(guard);
                 progress(Progress {
                     entries: number(&data, "entries") as u64,
@@ -605,7 +648,7 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 });
             }
         }
-        "read" | "stat" => {
+        "files" | "read" | "stat" => {
             let sources = live
                 .job
                 .as_ref()
@@ -613,10 +656,10 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 .unwrap_or_default();
             let worker = live.worker.clone();
             drop(guard);
-            if kind == "read" {
-                wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data));
-            } else {
-                wasm_bindgen_futures::spawn_local(answer_stat(worker, sources, data));
+            match kind.as_str() {
+                "files" => wasm_bindgen_futures::spawn_local(answer_files(worker, sources, data)),
+                "read" => wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data)),
+                _ => wasm_bindgen_futures::spawn_local(answer_stat(worker, sources, data)),
             }
         }
         // A preview answers `previewed` (components::markdown), anything else beside the job
@@ -659,6 +702,33 @@ fn died(inner: &Weak<RefCell<Inner>>, from: &Worker, detail: &str) {
     if let Some(live) = live {
         live.end(&crashed(detail));
     }
+}
+
+/// Answers a `files` message with the `File` of each file it names (`null` where the page
+/// has none: a live folder's file, one the browser cannot open any more), for the worker to
+/// size and read itself.
+///
+/// Posting a `File` costs the page about what asking its size does (Chromium looks the size
+/// and date up to copy it), and nothing more: reading it, and every later look at its size
+/// and date, happens in the worker. Sizing and reading the 156 memory files of the page
+/// benchmark's project on the page took 250 to 400 ms of the page's thread.
+async fn answer_files(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
+    let files = each_file(&sources, &data, |source, index| async move {
+        match source {
+            Some(source) => source
+                .file_object(index)
+                .await
+                .map_or(JsValue::NULL, JsValue::from),
+            None => JsValue::NULL,
+        }
+    })
+    .await;
+    let answer = object(&[
+        ("type", "files".into()),
+        ("req", get(&data, "req")),
+        ("files", files.into()),
+    ]);
+    let _ = worker.post_message(&answer);
 }
 
 /// Reads the files a `read` message names from the page's sources and answers it.
