@@ -165,6 +165,15 @@ function reasonsOf(report) {
   }));
 }
 
+/** The scan command's report of the test's `~/.claude` and project folders. */
+function scanOfBoth() {
+  return scan([
+    '--home', HOME, '--project', PROJECT,
+    '--mount', `${HOME}/.claude=${claudeDir}`,
+    '--mount', `${PROJECT}=${projectDir}`,
+  ]);
+}
+
 function rows(report) {
   return report.files.map((r) => `${r.group} | ${r.load} | ${r.status} | ${r.path} | ${r.parent_index ?? '-'} | ${r.counted}`);
 }
@@ -189,11 +198,7 @@ after(async () => {
 });
 
 test('uploaded folders and a zip give what the scan command gives', async () => {
-  const expected = scan([
-    '--home', HOME, '--project', PROJECT,
-    '--mount', `${HOME}/.claude=${claudeDir}`,
-    '--mount', `${PROJECT}=${projectDir}`,
-  ]);
+  const expected = scanOfBoth();
   const { page, foreign, errors } = await openPage('?empty');
   await page.waitForSelector('[data-testid=empty-state]');
   await shot(page, '01-empty');
@@ -300,11 +305,7 @@ test('uploaded folders and a zip give what the scan command gives', async () => 
 });
 
 test('Download JSON during a run saves the report shown and leaves the run going', async () => {
-  const expected = scan([
-    '--home', HOME, '--project', PROJECT,
-    '--mount', `${HOME}/.claude=${claudeDir}`,
-    '--mount', `${PROJECT}=${projectDir}`,
-  ]);
+  const expected = scanOfBoth();
   const { page, errors } = await openPage('?empty');
   await page.waitForSelector('[data-testid=empty-state]');
   // The page's answers to the worker's reads (the `File`s it hands over, or their bytes) are
@@ -350,11 +351,7 @@ test('Download JSON during a run saves the report shown and leaves the run going
 });
 
 test('a folder input\'s files are sized and read in the worker, not on the page\'s thread', async () => {
-  const expected = scan([
-    '--home', HOME, '--project', PROJECT,
-    '--mount', `${HOME}/.claude=${claudeDir}`,
-    '--mount', `${PROJECT}=${projectDir}`,
-  ]);
+  const expected = scanOfBoth();
   const { page, errors } = await openPage('?empty');
   await page.waitForSelector('[data-testid=empty-state]');
   // Every size and every read asked of a Blob on the page's own thread. The page hands the
