@@ -52,8 +52,10 @@ pub const MAX_READ_BYTES: f64 = memdiag_core::limits::READ_LIMIT_BYTES as f64;
 /// How many `File` lookups are in flight at once while a dropped folder is listed.
 const LIST_BATCH: usize = 256;
 
-/// How long a folder input is listed before the page yields to draw its progress.
+/// How long a folder input is listed before the page yields to draw its progress; the
+/// first time sooner, so that it shows it is busy within a frame or two of the drop.
 const LIST_SLICE_MS: f64 = 50.0;
+const FIRST_LIST_SLICE_MS: f64 = 16.0;
 
 #[cfg(feature = "engine")]
 /// How many sizes and dates are asked of the page in one message by the worker.
@@ -1397,28 +1399,27 @@ extern "C" {
     fn relative_paths(files: &Array) -> String;
 }
 
-/// [`folder_from_input`], yielding to the event loop after every [`LIST_SLICE_MS`] of
-/// listing, so that `listed` can show how far it got.
+/// [`folder_from_input`], yielding to the event loop after [`FIRST_LIST_SLICE_MS`] and then
+/// every [`LIST_SLICE_MS`] of listing, so that `listed` can show how far it got.
 ///
 /// # Errors
 /// When the list is empty.
 pub async fn folder_from_files(list: Array, listed: &dyn Fn(u64)) -> Result<Source, String> {
+    let started = js_sys::Date::now();
     let list = Rc::new(list);
     let count = list.length() as usize;
     let paths = relative_paths(&list);
     let mut root = None;
     let mut files = Vec::with_capacity(count);
-    let mut slice_started = js_sys::Date::now();
+    let (mut slice_started, mut slice_ms) = (started, FIRST_LIST_SLICE_MS);
     for (index, relative) in paths.split('\0').take(count).enumerate() {
         files.push(input_file(&mut root, relative, &list, index));
-        if index % LIST_BATCH == LIST_BATCH - 1
-            && js_sys::Date::now() - slice_started >= LIST_SLICE_MS
-        {
+        if index % LIST_BATCH == LIST_BATCH - 1 && js_sys::Date::now() - slice_started >= slice_ms {
             listed(files.len() as u64);
             // Not behind the tasks Chromium queued for the chosen files: a plain yield here
             // waited for all of them (200 to 300 ms of a 12,900-file project drop).
             yield_urgent().await;
-            slice_started = js_sys::Date::now();
+            (slice_started, slice_ms) = (js_sys::Date::now(), LIST_SLICE_MS);
         }
     }
     listed(files.len() as u64);
