@@ -1366,7 +1366,7 @@ async fn read_sized(file: &File, sized: Option<f64>) -> Result<Vec<u8>, String> 
 /// When the list is empty.
 pub fn folder_from_input(list: &FileList) -> Result<Source, String> {
     let list = Rc::new(files_of(list));
-    let paths = relative_paths(&list);
+    let paths = relative_paths(&list, 0, list.length());
     let mut root = None;
     let files = paths
         .split('\0')
@@ -1383,21 +1383,25 @@ pub fn files_of(list: &FileList) -> Array {
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
-export function memdiag_relative_paths(files) {
-  const paths = new Array(files.length);
-  for (let i = 0; i < files.length; i++) {
-    paths[i] = files[i].webkitRelativePath || files[i].name;
+export function memdiag_relative_paths(files, start, end) {
+  const paths = new Array(end - start);
+  for (let i = start; i < end; i++) {
+    paths[i - start] = files[i].webkitRelativePath || files[i].name;
   }
   return paths.join('\\0');
 }")]
 extern "C" {
-    /// Every file's path relative to the chosen folder's parent (its name alone when the
-    /// browser gives none), joined by NUL, which no file name holds: one call and one string
-    /// for the whole list. Asked file by file from wasm, the three calls per file were most
-    /// of the page's 115 ms listing 30,000 files (measured in Chromium's profiler).
+    /// The paths of files `start..end` relative to the chosen folder's parent (a file's name
+    /// alone when the browser gives none), joined by NUL, which no file name holds: one call
+    /// and one string for many files. Asked file by file from wasm, the three calls per file
+    /// were most of the page's 115 ms listing 30,000 files (measured in Chromium's profiler).
     #[wasm_bindgen(js_name = memdiag_relative_paths)]
-    fn relative_paths(files: &Array) -> String;
+    fn relative_paths(files: &Array, start: u32, end: u32) -> String;
 }
+
+/// How many files' paths [`folder_from_files`] asks for in one call: at 300,000 files one
+/// call for all kept the page from showing it was busy for a third of a second.
+const PATHS_BATCH: usize = 4096;
 
 /// [`folder_from_input`], yielding to the event loop after [`FIRST_LIST_SLICE_MS`] and then
 /// every [`LIST_SLICE_MS`] of listing, so that `listed` can show how far it got.
@@ -1408,13 +1412,16 @@ pub async fn folder_from_files(list: Array, listed: &dyn Fn(u64)) -> Result<Sour
     let started = js_sys::Date::now();
     let list = Rc::new(list);
     let count = list.length() as usize;
-    let paths = relative_paths(&list);
     let mut root = None;
     let mut files = Vec::with_capacity(count);
     let (mut slice_started, mut slice_ms) = (started, FIRST_LIST_SLICE_MS);
-    for (index, relative) in paths.split('\0').take(count).enumerate() {
-        files.push(input_file(&mut root, relative, &list, index));
-        if index % LIST_BATCH == LIST_BATCH - 1 && js_sys::Date::now() - slice_started >= slice_ms {
+    while files.len() < count {
+        let (start, end) = (files.len(), (files.len() + PATHS_BATCH).min(count));
+        let paths = relative_paths(&list, start as u32, end as u32);
+        for (offset, relative) in paths.split('\0').take(end - start).enumerate() {
+            files.push(input_file(&mut root, relative, &list, start + offset));
+        }
+        if end < count && js_sys::Date::now() - slice_started >= slice_ms {
             listed(files.len() as u64);
             // Not behind the tasks Chromium queued for the chosen files: a plain yield here
             // waited for all of them (200 to 300 ms of a 12,900-file project drop).
