@@ -72,8 +72,9 @@ impl Engine {
         self.start(inputs, reason, scanned_at, None);
     }
 
-    /// [`Engine::launch`]; with `guess`, the host facts are guessed from the sources first
-    /// (all but the simulated release of `inputs`), in the worker's job where there is one.
+    /// [`Engine::launch`]; after sources were `added`, the host facts are guessed from the
+    /// sources first (all but the simulated release of `inputs`), in the worker's job where
+    /// there is one.
     fn start(
         &self,
         inputs: Inputs,
