@@ -1409,12 +1409,11 @@ const PATHS_BATCH: usize = 4096;
 /// # Errors
 /// When the list is empty.
 pub async fn folder_from_files(list: Array, listed: &dyn Fn(u64)) -> Result<Source, String> {
-    let started = js_sys::Date::now();
     let list = Rc::new(list);
     let count = list.length() as usize;
     let mut root = None;
     let mut files = Vec::with_capacity(count);
-    let (mut slice_started, mut slice_ms) = (started, FIRST_LIST_SLICE_MS);
+    let (mut slice_started, mut slice_ms) = (js_sys::Date::now(), FIRST_LIST_SLICE_MS);
     while files.len() < count {
         let (start, end) = (files.len(), (files.len() + PATHS_BATCH).min(count));
         let paths = relative_paths(&list, start as u32, end as u32);

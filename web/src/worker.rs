@@ -363,20 +363,7 @@ async fn read_through_page(
                 [sources[s].id(), f as u32]
             })
             .collect();
-        let request = NEXT_REQUEST.with(|n| {
-            let id = n.get();
-            n.set(id.wrapping_add(1));
-            id
-        });
-        let promise = Promise::new(&mut |resolve, _reject| {
-            PENDING.with(|p| p.borrow_mut().insert(request, resolve));
-        });
-        post(&[
-            ("type", "read".into()),
-            ("req", f64::from(request).into()),
-            ("items", Uint32Array::from(pairs.as_slice()).into()),
-        ]);
-        let answer = JsFuture::from(promise).await.unwrap_or_default();
+        let answer = ask_page("read", &pairs).await;
         let results: Array = get(&answer, "results").dyn_into().unwrap_or_default();
         for (n, &i) in asked.iter().enumerate() {
             let value = results.get(n as u32);

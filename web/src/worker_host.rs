@@ -265,7 +265,7 @@ struct Job {
 /// What a job hears before its answer.
 #[derive(Default)]
 struct Callbacks {
-    /// The host facts the worker guessed ([`Host::analyse`]).
+    /// The host facts the worker guessed ([`Host::run`] with a [`Guess`]).
     guessed: Option<Rc<dyn Fn(Inputs)>>,
     /// How far the analysis got.
     progress: Option<Rc<dyn Fn(Progress)>>,
@@ -802,20 +802,17 @@ where
         .dyn_into::<Uint32Array>()
         .map(|items| items.to_vec())
         .unwrap_or_default();
-    let started: Array = items
+    let answers = items
         .chunks_exact(2)
         .map(|pair| {
             let source = sources.iter().find(|s| s.id() == pair[0]).cloned();
-            let answer = each(source, pair[1] as usize);
-            JsValue::from(wasm_bindgen_futures::future_to_promise(async move {
-                Ok(answer.await)
-            }))
+            each(source, pair[1] as usize)
         })
         .collect();
-    JsFuture::from(Promise::all(&started))
+    crate::browser::all_at_once(answers)
         .await
-        .map(JsCast::unchecked_into)
-        .unwrap_or_default()
+        .into_iter()
+        .collect()
 }
 
 /// What the page says for a job that gave no answer.
