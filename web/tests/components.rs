@@ -786,6 +786,78 @@ async fn footprint_segments_are_proportional_to_their_figures() {
 }
 
 #[wasm_bindgen_test]
+async fn a_long_findings_list_draws_its_most_serious_groups_and_the_rest_on_request() {
+    use memdiag_core::report::{Code, Diagnostic, Severity};
+    use memdiag_web::components::diagnostics::{DiagnosticsList, DiagnosticsProps, GROUPS_SHOWN};
+    // A memory folder of topic files with no date: one info finding, and one group, each;
+    // and two warnings, which come first.
+    let topics = GROUPS_SHOWN + 15;
+    let folder = "/home/alice/.claude/projects/-home-alice-work-shop/memory";
+    let mut diagnostics: Vec<Diagnostic> = (0..topics)
+        .map(|n| {
+            let path = format!("{folder}/topic-{n:03}.md");
+            Diagnostic::new(
+                Code::MemoryFileNoTimestamp,
+                Severity::Info,
+                Some(&path),
+                "no date",
+            )
+        })
+        .collect();
+    for agent in ["planner", "reviewer"] {
+        let path = format!("/home/alice/.claude/agent-memory/{agent}");
+        diagnostics.push(Diagnostic::new(
+            Code::AgentMemoryOrphan,
+            Severity::Warning,
+            Some(&path),
+            "no such agent",
+        ));
+    }
+    let report = Report {
+        diagnostics,
+        ..Report::default()
+    };
+    let root = container();
+    let _app = yew::Renderer::<DiagnosticsList>::with_root_and_props(
+        root.clone(),
+        DiagnosticsProps {
+            report: Shared::new(report),
+            on_open: Callback::noop(),
+        },
+    )
+    .render();
+    settle().await;
+    let groups = all(&root, "[data-testid=finding-group]");
+    assert_eq!(groups.len(), GROUPS_SHOWN);
+    let first: Vec<String> = groups[..2].iter().map(|g| attr(g, "data-key")).collect();
+    assert!(
+        first.iter().all(|k| k.contains("agent-memory")),
+        "{first:?}"
+    );
+    let more = one(&root, "[data-testid=findings-more]");
+    let left = topics + 2 - GROUPS_SHOWN;
+    assert_eq!(attr(&more, "data-groups"), left.to_string());
+    assert_eq!(
+        more.text_content().unwrap_or_default(),
+        format!("Show {left} more files ({left} info)")
+    );
+    // The heading still counts every finding.
+    assert!(one(&root, "h2")
+        .text_content()
+        .unwrap_or_default()
+        .contains(&(topics + 2).to_string()));
+    click(&more);
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=finding-group]").len(), topics + 2);
+    assert_eq!(all(&root, "[data-testid=diagnostic]").len(), topics + 2);
+    assert!(root
+        .query_selector("[data-testid=findings-more]")
+        .unwrap()
+        .is_none());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
 async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
     let cost = SessionCost {
         instruction_block: Cost {

@@ -12,6 +12,12 @@ use crate::state::{display_path, open_target, Shared};
 /// A run of one kind longer than this folds into one line with a count.
 pub const FOLD_AFTER: usize = 3;
 
+/// How many groups the list draws until asked for the rest ("Show N more"): the groups come
+/// most serious first, and a report can have hundreds (a memory folder whose topic files
+/// carry no date gives each its own), which were half the elements of a large project's
+/// report and most of its render.
+pub const GROUPS_SHOWN: usize = 25;
+
 /// Props of [`DiagnosticsList`].
 #[derive(Properties, PartialEq)]
 pub struct DiagnosticsProps {
@@ -111,6 +117,7 @@ pub fn list_message(d: &Diagnostic) -> String {
 pub fn DiagnosticsList(props: &DiagnosticsProps) -> Html {
     let grouping = use_state(|| Grouping::File);
     let least = use_state(|| Severity::Info);
+    let every_group = use_state(|| false);
     let report = &props.report;
     if report.diagnostics.is_empty() {
         return html! {
@@ -156,6 +163,12 @@ pub fn DiagnosticsList(props: &DiagnosticsProps) -> Html {
         })
     };
     let shown_count: usize = groups.iter().map(|g| g.items.len()).sum();
+    let drawn = if *every_group {
+        groups.len()
+    } else {
+        groups.len().min(GROUPS_SHOWN)
+    };
+    let more = more_button(report, &groups[drawn..], *grouping, &every_group);
     html! {
         <section class="diagnostics" aria-label="Findings" data-testid="diagnostics"
             data-grouping={if *grouping == Grouping::Kind { "kind" } else { "file" }}>
@@ -181,7 +194,7 @@ pub fn DiagnosticsList(props: &DiagnosticsProps) -> Html {
             if shown_count == 0 {
                 <p class="muted" data-testid="findings-none">{ "No finding of that severity." }</p>
             }
-            { for groups.iter().map(|group| html! {
+            { for groups[..drawn].iter().map(|group| html! {
                 <div key={group.key.clone()} class="finding-group" data-testid="finding-group" data-key={group.key.clone()}>
                     <h3 class="finding-group-head">
                         <span class="finding-group-key">{ group.key.clone() }</span>
@@ -190,7 +203,48 @@ pub fn DiagnosticsList(props: &DiagnosticsProps) -> Html {
                     <ul>{ runs(report, group, *grouping, &props.on_open) }</ul>
                 </div>
             }) }
+            { more }
         </section>
+    }
+}
+
+/// The button that draws the groups left out (`rest`), saying how many and how serious.
+fn more_button(
+    report: &Report,
+    rest: &[FindingGroup],
+    grouping: Grouping,
+    every_group: &yew::UseStateHandle<bool>,
+) -> Html {
+    if rest.is_empty() {
+        return Html::default();
+    }
+    let mut counts = [0usize; 3];
+    for &i in rest.iter().flat_map(|g| &g.items) {
+        counts[report.diagnostics[i].severity as usize] += 1;
+    }
+    let severities = [Severity::Error, Severity::Warning, Severity::Info]
+        .into_iter()
+        .zip(counts)
+        .filter(|&(_, n)| n > 0)
+        .map(|(severity, n)| match severity {
+            Severity::Info => format!("{n} info"),
+            _ => format!("{n} {}{}", severity_slug(severity), plural(n)),
+        })
+        .collect::<Vec<_>>()
+        .join(" · ");
+    let what = match grouping {
+        Grouping::File => "files",
+        Grouping::Kind => "kinds",
+    };
+    let onclick = {
+        let every_group = every_group.clone();
+        Callback::from(move |_| every_group.set(true))
+    };
+    html! {
+        <button type="button" class="findings-more" data-testid="findings-more"
+            data-groups={rest.len().to_string()} {onclick}>
+            { format!("Show {} more {what} ({severities})", rest.len()) }
+        </button>
     }
 }
 
