@@ -87,7 +87,54 @@ pub fn start() {
         }
         queued.set_length(0);
     }
+    wasm_bindgen_futures::spawn_local(warm_up());
 }
+
+thread_local! {
+    /// Whether the page asked for a run yet: then there is nothing to warm up for.
+    static ASKED_TO_RUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Analyses the built-in demo once when the worker starts, and throws the result away,
+/// unless the page asked for a run first (it does on a first visit, for the demo itself).
+///
+/// V8 compiles a wasm function the first time it runs, with its baseline compiler, and
+/// optimises it only after it has run a while: the first drop's analysis otherwise pays for
+/// compiling the whole pipeline (mounting, discovery, the report, its packing) as it goes. The demo runs through all of it in a few tens of milliseconds, while the person
+/// is still choosing a folder.
+async fn warm_up() {
+    crate::browser::yield_now().await;
+    if ASKED_TO_RUN.with(std::cell::Cell::get) {
+        return;
+    }
+    let Some(demo) = crate::demo::source() else {
+        return;
+    };
+    let ingest::Origin::Demo { inputs, .. } = &demo.origin else {
+        return;
+    };
+    let inputs = inputs.clone();
+    let sources = vec![Rc::new(demo)];
+    let started = js_sys::Date::now();
+    for _ in 0..WARM_UP_ROUNDS {
+        let analysed = ingest::run_analysis(sources.clone(), inputs.clone(), |_| {}).await;
+        if let Ok((report, tree, _)) = analysed {
+            let basis = memdiag_core::sanitize::basis(&tree, &report);
+            let _ = tree_fields(&basis);
+            let _ = crate::pack::to_js(&report);
+            let _ = memdiag_core::cleanup::memory_cleanups(&report, &basis);
+        }
+        let spent = js_sys::Date::now() - started;
+        if spent > WARM_UP_MS || ASKED_TO_RUN.with(std::cell::Cell::get) {
+            break;
+        }
+        crate::browser::yield_now().await;
+    }
+}
+
+/// At most this many rounds of [`warm_up`], and no round begun after [`WARM_UP_MS`].
+const WARM_UP_ROUNDS: usize = 30;
+const WARM_UP_MS: f64 = 150.0;
 
 fn handle(data: JsValue) {
     let kind = text(&data, "type");
@@ -107,6 +154,7 @@ fn handle(data: JsValue) {
             }
         }
         "run" => {
+            ASKED_TO_RUN.with(|asked| asked.set(true));
             let sources = sources_named(&data);
             keep_only(&sources);
             let mut inputs = inputs_from(&get(&data, "inputs")).unwrap_or_default();
