@@ -4,10 +4,12 @@
 // through the folder input and a zip of the ~/.claude through the zip input, and checks the
 // rendered groups, the MEMORY.md cut (with Claude Code's warning word for word), the footprint
 // figures and what every session costs against what the native scan command reports for the
-// same files. It also loads the demo, checks its Health view (the five
-// reasons, the memory figures, a finding that opens its file at its line) and the version
-// select against the scan, saves screenshots of the main views to tests/e2e/artifacts/, and
-// fails if the page requests anything outside its origin.
+// same files. A drop while a run waits for its reads ends that run's worker, after the
+// progress line showed the files listed, and settles with the new drop's report. It also
+// loads the demo, checks its Health view (the five reasons, the memory figures, a finding
+// that opens its file at its line) and the version select against the scan, saves
+// screenshots of the main views to tests/e2e/artifacts/, and fails if the page requests
+// anything outside its origin.
 //
 // Run by scripts/test.sh; by hand (after `trunk build --release`):
 //   node --test tests/e2e/app.test.mjs
@@ -165,6 +167,30 @@ function reasonsOf(report) {
   }));
 }
 
+/**
+ * Makes the page hold back its answers to the worker's reads (the `File`s it hands over, or
+ * their bytes) while `window.__hold` is true, so that a run stays busy for as long as a test
+ * needs; `window.__release()` sends them.
+ */
+async function holdWorkerAnswers(page) {
+  await page.evaluate(() => {
+    const post = Worker.prototype.postMessage;
+    window.__held = [];
+    window.__hold = false;
+    Worker.prototype.postMessage = function held(message, ...rest) {
+      if (window.__hold && (message?.type === 'files' || message?.type === 'contents')) {
+        window.__held.push(() => post.call(this, message, ...rest));
+        return undefined;
+      }
+      return post.call(this, message, ...rest);
+    };
+    window.__release = () => {
+      window.__hold = false;
+      for (const send of window.__held.splice(0)) send();
+    };
+  });
+}
+
 /** The scan command's report of the test's `~/.claude` and project folders. */
 function scanOfBoth() {
   return scan([
@@ -308,24 +334,7 @@ test('Download JSON during a run saves the report shown and leaves the run going
   const expected = scanOfBoth();
   const { page, errors } = await openPage('?empty');
   await page.waitForSelector('[data-testid=empty-state]');
-  // The page's answers to the worker's reads (the `File`s it hands over, or their bytes) are
-  // held back on request, so that a run stays busy for as long as the test needs.
-  await page.evaluate(() => {
-    const post = Worker.prototype.postMessage;
-    window.__held = [];
-    window.__hold = false;
-    Worker.prototype.postMessage = function held(message, ...rest) {
-      if (window.__hold && (message?.type === 'files' || message?.type === 'contents')) {
-        window.__held.push(() => post.call(this, message, ...rest));
-        return undefined;
-      }
-      return post.call(this, message, ...rest);
-    };
-    window.__release = () => {
-      window.__hold = false;
-      for (const send of window.__held.splice(0)) send();
-    };
-  });
+  await holdWorkerAnswers(page);
   let run = await currentRun(page);
   await page.setInputFiles('[data-testid=folder-input]', claudeDir);
   await settled(page, run);
@@ -345,6 +354,54 @@ test('Download JSON during a run saves the report shown and leaves the run going
   await settled(page, run);
   assert.equal(await page.locator('[data-testid=error]').count(), 0);
   assert.equal(await page.inputValue('[data-testid=input-project]'), PROJECT);
+  assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a drop while a run is busy cancels it: its progress shows, and the report is the new drop\'s', async () => {
+  const expected = scanOfBoth();
+  const { page, errors } = await openPage('?empty');
+  await page.waitForSelector('[data-testid=empty-state]');
+  await holdWorkerAnswers(page);
+
+  // The ~/.claude drop's run can never end: the `File`s its worker asks for are held back.
+  await page.evaluate(() => { window.__hold = true; });
+  await page.setInputFiles('[data-testid=folder-input]', claudeDir);
+  await page.waitForFunction(() => window.__held.length > 0);
+  const stuck = await currentRun(page);
+  assert.equal(page.workers().length, 1, 'the analysis runs in one worker');
+  const firstWorker = page.workers()[0];
+  const firstWorkerEnded = new Promise((resolve) => firstWorker.once('close', resolve));
+  const progress = page.locator('[data-testid=progress]');
+  const listed = fs.readdirSync(claudeDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  assert.equal(await page.getAttribute('[data-testid=app]', 'data-busy'), 'true');
+  assert.ok(Number(await progress.getAttribute('data-entries')) >= listed,
+    `the progress counts the ${listed} files listed: ${await progress.textContent()}`);
+  assert.match(await progress.textContent(), /^Working… [\d,]+ files listed · 0 read · /);
+  await shot(page, '01c-busy-progress');
+
+  // The project dropped meanwhile: the stuck run ends with its worker, and a fresh worker
+  // analyses both folders without waiting for the first run's answers.
+  await page.evaluate(() => { window.__hold = false; });
+  await page.setInputFiles('[data-testid=folder-input]', projectDir);
+  await settled(page, stuck);
+  await Promise.race([
+    firstWorkerEnded,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('the cancelled run\'s worker is still running')), 15_000)),
+  ]);
+  assert.equal(page.workers().length, 1, 'one worker runs, the cancelled one is gone');
+  assert.notEqual(page.workers()[0], firstWorker);
+  assert.equal(await page.locator('[data-testid=error]').count(), 0, 'a cancelled run shows no error');
+  assert.equal(await page.inputValue('[data-testid=input-project]'), PROJECT);
+  assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
+
+  // The first run's answers, sent late, go to a worker that is gone and change nothing.
+  const shown = await currentRun(page);
+  await page.evaluate(() => window.__release());
+  await page.waitForTimeout(200);
+  assert.equal(await currentRun(page), shown);
+  assert.equal(await page.getAttribute('[data-testid=app]', 'data-busy'), 'false');
   assert.deepEqual(rows(await downloadedReport(page)), rows(expected));
   assert.deepEqual(errors, []);
   await page.close();
