@@ -407,7 +407,7 @@ test('a drop while a run is busy cancels it: its progress shows, and the report 
   await page.close();
 });
 
-test('a folder input\'s files are sized and read in the worker, not on the page\'s thread', async () => {
+test('a folder input\'s files are listed after busy shows, and sized and read in the worker, not on the page\'s thread', async () => {
   const expected = scanOfBoth();
   const { page, errors } = await openPage('?empty');
   await page.waitForSelector('[data-testid=empty-state]');
@@ -429,9 +429,35 @@ test('a folder input\'s files are sized and read in the worker, not on the page\
       };
     }
   });
+  // How many chosen files the page has listed (it asks each for its relative path) when it
+  // first shows it is busy, and in the frame that shows it: at 300,000 files, copying them
+  // out of the input's list in the change handler held that frame back for 200 ms.
+  await page.evaluate(() => {
+    const listed = { count: 0, atBusy: null, atBusyFrame: null };
+    window.__listed = listed;
+    const path = Object.getOwnPropertyDescriptor(File.prototype, 'webkitRelativePath');
+    Object.defineProperty(File.prototype, 'webkitRelativePath', {
+      ...path,
+      get() { listed.count += 1; return path.get.call(this); },
+    });
+    const app = document.querySelector('[data-testid=app]');
+    new MutationObserver(() => {
+      if (listed.atBusy === null && app.dataset.busy === 'true') {
+        listed.atBusy = listed.count;
+        requestAnimationFrame(() => { listed.atBusyFrame = listed.count; });
+      }
+    }).observe(app, { attributes: true, attributeFilter: ['data-busy'] });
+  });
   let run = await currentRun(page);
   await page.setInputFiles('[data-testid=folder-input]', claudeDir);
   await settled(page, run);
+  const listed = await page.evaluate(() => window.__listed);
+  assert.ok(listed.count >= 28, `the folder's files were listed (${listed.count})`);
+  assert.deepEqual([listed.atBusy, listed.atBusyFrame], [0, 0], 'busy shows, and is drawn, before the page lists the files');
+  assert.equal(
+    await page.$eval('[data-testid=folder-input]', (input) => input.files.length), 0,
+    'the folder input is emptied once listed, so that choosing the same folder again fires change',
+  );
   run = await currentRun(page);
   await page.setInputFiles('[data-testid=folder-input]', projectDir);
   await settled(page, run);

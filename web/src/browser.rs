@@ -157,6 +157,20 @@ pub async fn yield_urgent() {
     yield_now().await;
 }
 
+/// Waits until the browser has painted a frame, so that what the page just drew shows before
+/// a long piece of work: a `requestAnimationFrame` callback runs just before a frame's paint
+/// and a task queued from it just after. A hidden page paints no frames, so it only yields.
+pub async fn after_paint() {
+    let window = web_sys::window();
+    if let Some(window) = window.filter(|w| w.document().is_some_and(|d| !d.hidden())) {
+        let frame = Promise::new(&mut |resolve, _| {
+            let _ = window.request_animation_frame(&resolve);
+        });
+        let _ = JsFuture::from(frame).await;
+    }
+    yield_urgent().await;
+}
+
 /// Runs every one of `tasks` at once and gives their outputs in order: reads and look-ups
 /// that the browser answers away from this thread overlap instead of waiting in turn.
 pub async fn all_at_once<T: 'static>(

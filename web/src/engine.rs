@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use memdiag_core::report::Report;
 use memdiag_core::SharedSnapshot;
-use web_sys::{DragEvent, File};
+use web_sys::{DragEvent, File, FileList, HtmlInputElement};
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
@@ -595,14 +595,17 @@ impl Engine {
         self.add_sources(Vec::new(), current);
     }
 
-    /// Adds the folder the folder input gave.
-    pub fn add_folder(&self, files: js_sys::Array, current: Inputs) {
+    /// Adds the folder the folder input gave, then empties the input so that choosing the same
+    /// folder again fires `change`.
+    pub fn add_folder(&self, input: HtmlInputElement, files: FileList, current: Inputs) {
         let run = self.next_run();
         self.dispatch.dispatch(Action::RunStarted(run));
         let engine = self.clone();
         spawn_local(async move {
             let listed = engine.listing_progress(run);
-            match ingest::folder_from_files(files, &listed).await {
+            let listing = ingest::folder_from_files(&files, &listed).await;
+            ingest::clear_chosen(&input, &files);
+            match listing {
                 Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
                 Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
             }

@@ -34,12 +34,12 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     File, FileList, FileSystemDirectoryEntry, FileSystemDirectoryHandle, FileSystemEntry,
-    FileSystemFileEntry,
+    FileSystemFileEntry, HtmlInputElement,
 };
 
 #[cfg(feature = "engine")]
 use crate::browser::today;
-use crate::browser::{js_message, yield_now, yield_urgent};
+use crate::browser::{after_paint, js_message, yield_now, yield_urgent};
 #[cfg(feature = "engine")]
 use crate::state::Progress;
 use crate::state::{Inputs, SharedFrom, SourceInfo};
@@ -1359,66 +1359,52 @@ async fn read_sized(file: &File, sized: Option<f64>) -> Result<Vec<u8>, String> 
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
-/// The files of a folder input (`webkitdirectory`), as one folder source named after the
-/// chosen folder.
-///
-/// # Errors
-/// When the list is empty.
-pub fn folder_from_input(list: &FileList) -> Result<Source, String> {
-    let list = Rc::new(files_of(list));
-    let paths = relative_paths(&list, 0, list.length());
-    let mut root = None;
-    let files = paths
-        .split('\0')
-        .take(list.length() as usize)
-        .enumerate()
-        .map(|(index, relative)| input_file(&mut root, relative, &list, index))
-        .collect();
-    input_folder(root, files)
-}
-
-/// The `File`s of a file input, taken at once (one call): the input is cleared after.
-pub fn files_of(list: &FileList) -> Array {
-    Array::from(list)
-}
-
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
-export function memdiag_relative_paths(files, start, end) {
+export function memdiag_relative_paths(files, start, end, kept) {
   const paths = new Array(end - start);
   for (let i = start; i < end; i++) {
-    paths[i - start] = files[i].webkitRelativePath || files[i].name;
+    const file = files[i];
+    kept.push(file);
+    paths[i - start] = file.webkitRelativePath || file.name;
   }
   return paths.join('\\0');
 }")]
 extern "C" {
-    /// The paths of files `start..end` relative to the chosen folder's parent (a file's name
-    /// alone when the browser gives none), joined by NUL, which no file name holds: one call
-    /// and one string for many files. Asked file by file from wasm, the three calls per file
-    /// were most of the page's 115 ms listing 30,000 files (measured in Chromium's profiler).
+    /// The paths of files `start..end` of a folder input's list relative to the chosen
+    /// folder's parent (a file's name alone when the browser gives none), joined by NUL, which
+    /// no file name holds: one call and one string for many files. Asked file by file from
+    /// wasm, the three calls per file were most of the page's 115 ms listing 30,000 files
+    /// (measured in Chromium's profiler). Each `File` is pushed onto `kept` as well, since
+    /// clearing the input empties its list.
     #[wasm_bindgen(js_name = memdiag_relative_paths)]
-    fn relative_paths(files: &Array, start: u32, end: u32) -> String;
+    fn relative_paths(files: &FileList, start: u32, end: u32, kept: &Array) -> String;
 }
 
 /// How many files' paths [`folder_from_files`] asks for in one call: at 300,000 files one
 /// call for all kept the page from showing it was busy for a third of a second.
 const PATHS_BATCH: usize = 4096;
 
-/// [`folder_from_input`], yielding to the event loop after [`FIRST_LIST_SLICE_MS`] and then
-/// every [`LIST_SLICE_MS`] of listing, so that `listed` can show how far it got.
+/// The files of a folder input (`webkitdirectory`), as one folder source named after the
+/// chosen folder. It waits for the frame that shows the page busy, then lists in slices,
+/// yielding after [`FIRST_LIST_SLICE_MS`] and then every [`LIST_SLICE_MS`], so that `listed`
+/// can show how far it got. The `File`s are copied out of `list` batch by batch: taken all at
+/// once in the `change` handler (`Array.from`), 300,000 of them held the page 200 ms before it
+/// could say it was busy.
 ///
 /// # Errors
 /// When the list is empty.
-pub async fn folder_from_files(list: Array, listed: &dyn Fn(u64)) -> Result<Source, String> {
-    let list = Rc::new(list);
+pub async fn folder_from_files(list: &FileList, listed: &dyn Fn(u64)) -> Result<Source, String> {
+    after_paint().await;
     let count = list.length() as usize;
+    let kept = Rc::new(Array::new());
     let mut root = None;
     let mut files = Vec::with_capacity(count);
     let (mut slice_started, mut slice_ms) = (js_sys::Date::now(), FIRST_LIST_SLICE_MS);
     while files.len() < count {
         let (start, end) = (files.len(), (files.len() + PATHS_BATCH).min(count));
-        let paths = relative_paths(&list, start as u32, end as u32);
+        let paths = relative_paths(list, start as u32, end as u32, &kept);
         for (offset, relative) in paths.split('\0').take(end - start).enumerate() {
-            files.push(input_file(&mut root, relative, &list, start + offset));
+            files.push(input_file(&mut root, relative, &kept, start + offset));
         }
         if end < count && js_sys::Date::now() - slice_started >= slice_ms {
             listed(files.len() as u64);
@@ -1430,6 +1416,14 @@ pub async fn folder_from_files(list: Array, listed: &dyn Fn(u64)) -> Result<Sour
     }
     listed(files.len() as u64);
     input_folder(root, files)
+}
+
+/// Empties a file input whose `list` [`folder_from_files`] has copied, so that choosing the
+/// same folder again fires `change`; not when the input already holds a newer choice.
+pub fn clear_chosen(input: &HtmlInputElement, list: &FileList) {
+    if input.files().as_ref() == Some(list) {
+        input.set_value("");
+    }
 }
 
 /// File `index` of a folder input's `list`, at `relative` (from its [`relative_paths`]);

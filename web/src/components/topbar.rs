@@ -69,10 +69,8 @@ pub fn TopBar() -> Html {
         Callback::from(move |event: Event| {
             let input: HtmlInputElement = event.target_unchecked_into();
             let Some(list) = input.files() else { return };
-            let files = crate::ingest::files_of(&list);
-            // Clearing the value lets the same folder be chosen again after a change.
-            input.set_value("");
-            engine.add_folder(files, current.clone());
+            // The list is copied and the input cleared after the page shows it is busy.
+            engine.add_folder(input, list, current.clone());
         })
     };
     let on_zip_chosen = {
