@@ -378,7 +378,9 @@ test('a drop while a run is busy cancels it: its progress shows, and the report 
   assert.equal(await page.getAttribute('[data-testid=app]', 'data-busy'), 'true');
   assert.ok(Number(await progress.getAttribute('data-entries')) >= listed,
     `the progress counts the ${listed} files listed: ${await progress.textContent()}`);
-  assert.match(await progress.textContent(), /^Working… [\d,]+ files listed · 0 read · /);
+  // The run waits for the files it asked for, and the progress line says how many.
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress]')?.dataset.filesToGo) > 0);
+  assert.match(await progress.textContent(), /^Working… [\d,]+ files listed · 0 read \(0 B\) · [\d,]+ to go$/);
   await shot(page, '01c-busy-progress');
 
   // The project dropped meanwhile: the stuck run ends with its worker, and a fresh worker

@@ -1242,6 +1242,8 @@ where
                     (path, place.unwrap_or((usize::MAX, 0)))
                 })
                 .collect();
+            seen.files_to_go = places.len() as u64;
+            progress(seen);
             for chunk in places.chunks(STAT_BATCH) {
                 let known: Vec<(usize, usize)> = chunk
                     .iter()
@@ -1256,6 +1258,7 @@ where
                     };
                     tree.set_stat(path, size, modified);
                 }
+                seen.files_to_go -= chunk.len() as u64;
             }
             phases.stat_ms += js_sys::Date::now() - started;
             phases.statted += places.len() as u32;
@@ -1283,6 +1286,10 @@ where
                 None => tree.set_contents(&path, Err("not part of the dropped files".to_owned())),
             }
         }
+        seen.files_to_go = wanted.len() as u64;
+        if !wanted.is_empty() {
+            progress(seen);
+        }
         for chunk in wanted.chunks(READ_BATCH) {
             let asked = js_sys::Date::now();
             let contents = read(chunk.iter().map(|(_, place)| *place).collect()).await;
@@ -1294,9 +1301,11 @@ where
                 }
                 tree.set_contents(path, contents);
             }
+            seen.files_to_go -= chunk.len() as u64;
             progress(seen);
             yield_now().await;
         }
+        seen.files_to_go = 0;
         progress(seen);
     }
 }

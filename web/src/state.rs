@@ -144,6 +144,9 @@ pub struct Progress {
     pub files_read: u64,
     /// Bytes read.
     pub bytes_read: u64,
+    /// Files the analysis is waiting for in its current round: their sizes being looked up,
+    /// then their contents being read.
+    pub files_to_go: u64,
 }
 
 /// The host facts the analysis runs with, as the editable fields hold them.

@@ -209,6 +209,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
             ("entries", (p.entries as f64).into()),
             ("files_read", (p.files_read as f64).into()),
             ("bytes_read", (p.bytes_read as f64).into()),
+            ("files_to_go", (p.files_to_go as f64).into()),
         ]);
     };
     let stat = |items: Vec<(usize, usize)>| {

@@ -645,6 +645,7 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                     entries: number(&data, "entries") as u64,
                     files_read: number(&data, "files_read") as u64,
                     bytes_read: number(&data, "bytes_read") as u64,
+                    files_to_go: number(&data, "files_to_go") as u64,
                 });
             }
         }

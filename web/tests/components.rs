@@ -1015,11 +1015,12 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
     assert_eq!(snapshot.infos()[0].role, "config");
 
     // The analysis runs over it and never reads the transcript.
-    let progress = std::cell::Cell::new(memdiag_web::state::Progress::default());
-    let (report, tree, _input) =
-        ingest::run_analysis(snapshot.sources.clone(), inputs, |p| progress.set(p))
-            .await
-            .unwrap();
+    let progress = std::cell::RefCell::new(Vec::<memdiag_web::state::Progress>::new());
+    let (report, tree, _input) = ingest::run_analysis(snapshot.sources.clone(), inputs, |p| {
+        progress.borrow_mut().push(p)
+    })
+    .await
+    .unwrap();
     assert!(report
         .files
         .iter()
@@ -1037,7 +1038,13 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
         tree.file(&transcript).map(|f| f.contents.clone()),
         Some(memdiag_core::Contents::Unread)
     );
-    assert!(progress.get().files_read >= 1);
+    // While it waits for sizes and contents the progress says how many files are to go.
+    let progress = progress.into_inner();
+    let waiting = progress.iter().map(|p| p.files_to_go).max().unwrap_or(0);
+    let last = progress.last().copied().unwrap_or_default();
+    assert!(waiting >= last.files_read, "{progress:?}");
+    assert_eq!(last.files_to_go, 0, "{progress:?}");
+    assert!(last.files_read >= 1);
 }
 
 #[wasm_bindgen_test]

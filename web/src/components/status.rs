@@ -140,9 +140,13 @@ pub fn StatusLine() -> Html {
     let content = if let Some(p) = status.busy {
         html! {
             <span class="busy" data-testid="progress" data-entries={p.entries.to_string()}
-                data-files-read={p.files_read.to_string()} data-bytes-read={p.bytes_read.to_string()}>
+                data-files-read={p.files_read.to_string()} data-bytes-read={p.bytes_read.to_string()}
+                data-files-to-go={p.files_to_go.to_string()}>
                 <span class="spinner" aria-hidden="true"></span>
-                { format!("Working… {} files listed · {} read · {}", grouped(p.entries), grouped(p.files_read), human_bytes(p.bytes_read)) }
+                { format!("Working… {} files listed · {} read ({})", grouped(p.entries), grouped(p.files_read), human_bytes(p.bytes_read)) }
+                if p.files_to_go > 0 {
+                    { format!(" · {} to go", grouped(p.files_to_go)) }
+                }
             </span>
         }
     } else if let Some(error) = &status.error {
