@@ -5,11 +5,11 @@
 // rendered groups, the MEMORY.md cut (with Claude Code's warning word for word), the footprint
 // figures and what every session costs against what the native scan command reports for the
 // same files. A drop while a run waits for its reads ends that run's worker, after the
-// progress line showed the files listed, and settles with the new drop's report. It also
-// loads the demo, checks its Health view (the five reasons, the memory figures, a finding
-// that opens its file at its line) and the version select against the scan, saves
-// screenshots of the main views to tests/e2e/artifacts/, and fails if the page requests
-// anything outside its origin.
+// progress line showed the files listed and the files to go, and settles with the new
+// drop's report. It also loads the demo, checks its Health view (the five reasons, the
+// memory figures, a finding that opens its file at its line) and the version select against
+// the scan, saves screenshots of the main views to tests/e2e/artifacts/, and fails if the
+// page requests anything outside its origin.
 //
 // Run by scripts/test.sh; by hand (after `trunk build --release`):
 //   node --test tests/e2e/app.test.mjs

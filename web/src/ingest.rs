@@ -1259,6 +1259,7 @@ where
                     tree.set_stat(path, size, modified);
                 }
                 seen.files_to_go -= chunk.len() as u64;
+                progress(seen);
             }
             phases.stat_ms += js_sys::Date::now() - started;
             phases.statted += places.len() as u32;
@@ -1305,7 +1306,6 @@ where
             progress(seen);
             yield_now().await;
         }
-        seen.files_to_go = 0;
         progress(seen);
     }
 }
