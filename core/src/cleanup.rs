@@ -20,7 +20,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::report::{Code, FileRow, Group, LoadType, Report};
+use crate::report::{Code, FileRow, FileStatus, Group, LoadType, Report, UnresolvedReason};
 use crate::text::{frontmatter, memory_index};
 use crate::tree::{Contents, Tree};
 use crate::vpath::VPath;
@@ -38,6 +38,8 @@ pub enum CleanupError {
     NotText(String),
     /// The index has no such line.
     NoSuchLine(String, u64),
+    /// The index's line is not the text the person ticked: the file changed since.
+    LineChanged(String, u64),
     /// The index is within its caps: nothing to compact.
     WithinCaps(String),
     /// A file the plan would create exists already.
@@ -57,6 +59,11 @@ impl fmt::Display for CleanupError {
             CleanupError::NotRead(p) => write!(f, "{p} was not read, so it cannot be undone"),
             CleanupError::NotText(p) => write!(f, "{p} is not UTF-8 text"),
             CleanupError::NoSuchLine(p, n) => write!(f, "{p} has no line {n}"),
+            CleanupError::LineChanged(p, n) => write!(
+                f,
+                "line {n} of {p} is no longer the line that was ticked (the file changed since \
+                 the list was made); nothing was planned"
+            ),
             CleanupError::WithinCaps(p) => write!(f, "{p} is within its caps"),
             CleanupError::Exists(p) => write!(f, "{p} exists already"),
             CleanupError::NotDeletable(p) => write!(f, "{p} is not offered for deletion"),
@@ -181,7 +188,7 @@ pub fn memory_cleanups(report: &Report, tree: &Tree) -> Vec<MemoryCleanups> {
             ..MemoryCleanups::default()
         };
         if let Some(text) = &text {
-            cleanups.dead_lines = dead_lines(row, text, tree);
+            cleanups.dead_lines = dead_lines(report, row, text);
             cleanups.over_cap = over_cap(row, text, tree, &folder);
         }
         for diagnostic in &report.diagnostics {
@@ -225,21 +232,27 @@ pub fn can_delete(row: &FileRow) -> bool {
     }
 }
 
-/// A plan that removes the given raw lines (1-based) of an index.
+/// A plan that removes raw lines of an index, each given by its 1-based number and the
+/// text it was shown with (without its line ending): a line whose text is not that any more
+/// is refused, so a list made from an older read can never remove another line.
 ///
 /// # Errors
-/// When the index was not read, is not text, or has no such line.
-pub fn remove_lines(tree: &Tree, index: &str, lines: &[u64]) -> Result<Plan> {
+/// When the index was not read, is not text, has no such line, or a line's text differs.
+pub fn remove_lines(tree: &Tree, index: &str, lines: &[(u64, String)]) -> Result<Plan> {
     if lines.is_empty() {
         return Err(CleanupError::Nothing);
     }
     let text = text_of(tree, index)?;
     let raw: Vec<&str> = text.split_inclusive('\n').collect();
-    for &n in lines {
-        if n == 0 || n as usize > raw.len() {
-            return Err(CleanupError::NoSuchLine(index.to_owned(), n));
+    for (n, expected) in lines {
+        let Some(line) = raw.get((*n as usize).wrapping_sub(1)) else {
+            return Err(CleanupError::NoSuchLine(index.to_owned(), *n));
+        };
+        if line.trim_end_matches(['\n', '\r']) != expected {
+            return Err(CleanupError::LineChanged(index.to_owned(), *n));
         }
     }
+    let lines: Vec<u64> = lines.iter().map(|(n, _)| *n).collect();
     let ops = raw
         .iter()
         .enumerate()
@@ -251,7 +264,7 @@ pub fn remove_lines(tree: &Tree, index: &str, lines: &[u64]) -> Result<Plan> {
             }
         })
         .collect();
-    let mut numbers = lines.to_vec();
+    let mut numbers = lines.clone();
     numbers.sort_unstable();
     numbers.dedup();
     let count = numbers.len();
@@ -685,6 +698,20 @@ impl Plan {
         self.changes.iter().map(|c| c.path.as_str()).collect()
     }
 
+    /// The changes in the order they are made, by the page and by the script: files created
+    /// first (so that nothing existing changes before they are in place), then files
+    /// rewritten, deletions last; each kind in the plan's order.
+    pub fn in_safe_order(&self) -> Vec<&Change> {
+        let rank = |change: &&Change| match (&change.before, &change.after) {
+            (None, _) => 0,
+            (Some(_), Some(_)) => 1,
+            (Some(_), None) => 2,
+        };
+        let mut changes: Vec<&Change> = self.changes.iter().collect();
+        changes.sort_by_key(rank);
+        changes
+    }
+
     /// The plan that undoes this one: each change reversed, last first.
     pub fn reverse(&self) -> Plan {
         Plan {
@@ -706,15 +733,22 @@ impl Plan {
         out.push_str(
             "# Planned by the Claude Code Memory Diagnoser. Run it with sh on the machine the\n\
              # files came from. It first checks that every file is as the page read it and\n\
-             # stops before writing anything if one is not.\n",
+             # stops before writing anything if one is not; then it copies every file it\n\
+             # changes to ~/.memdiag-backup/<time>/ (MEMDIAG_BACKUP_DIR in place of\n\
+             # ~/.memdiag-backup), each under its full path, before the first write.\n",
         );
         for note in &self.notes {
             let _ = writeln!(out, "# Note: {}", comment(note));
         }
         out.push_str("set -eu\n\n");
         out.push_str(
-            "unchanged() {\n  [ -f \"$1\" ] && [ \"$(cksum < \"$1\")\" = \"$2\" ] || {\n    printf '%s changed since the page read it; nothing was changed\\n' \"$1\" >&2\n    exit 1\n  }\n}\n\
-             absent() {\n  [ ! -e \"$1\" ] || {\n    printf '%s exists already; nothing was changed\\n' \"$1\" >&2\n    exit 1\n  }\n}\n\n",
+            "sum_of() {\n  cksum -- \"$1\" | { read -r crc len rest; printf '%s %s' \"${crc#\\\\}\" \"$len\"; }\n}\n\
+             unchanged() {\n  [ -f \"$1\" ] && [ \"$(sum_of \"$1\")\" = \"$2\" ] || {\n    printf '%s changed since the page read it; nothing was changed\\n' \"$1\" >&2\n    exit 1\n  }\n}\n\
+             absent() {\n  [ ! -e \"$1\" ] || {\n    printf '%s exists already; nothing was changed\\n' \"$1\" >&2\n    exit 1\n  }\n}\n\
+             backup=\"${MEMDIAG_BACKUP_DIR:-$HOME/.memdiag-backup}/$(date +%Y%m%dT%H%M%S)-$$\"\n\
+             keep() {\n  copy=\"$backup/$(printf '%s' \"$1\" | sed 's|^/||; s|:||')\"\n  mkdir -p \"$(dirname \"$copy\")\"\n  cp -p -- \"$1\" \"$copy\"\n}\n\
+             again() {\n  [ -f \"$1\" ] && [ \"$(sum_of \"$1\")\" = \"$2\" ] || {\n    printf '%s changed while the script ran; it stopped here, and the backup is in %s\\n' \"$1\" \"$backup\" >&2\n    exit 1\n  }\n}\n\
+             written() {\n  [ -f \"$1\" ] && [ \"$(sum_of \"$1\")\" = \"$2\" ] || {\n    printf '%s does not hold what was written; it stopped here, and the backup is in %s\\n' \"$1\" \"$backup\" >&2\n    exit 1\n  }\n}\n\n",
         );
         for change in &self.changes {
             if change.after.as_deref().is_some_and(|t| t.contains('\0')) {
@@ -725,7 +759,8 @@ impl Plan {
                 return out;
             }
         }
-        for change in &self.changes {
+        let changes = self.in_safe_order();
+        for change in &changes {
             match &change.before {
                 Some(before) => {
                     let _ = writeln!(
@@ -740,8 +775,27 @@ impl Plan {
                 }
             }
         }
-        for (n, change) in self.changes.iter().enumerate() {
+        out.push_str("\nmkdir -p \"$backup\"\n");
+        for change in changes.iter().filter(|c| c.before.is_some()) {
+            let _ = writeln!(out, "keep {}", quote(&change.path));
+        }
+        let _ = writeln!(out, "printf 'Backup: %s\\n' \"$backup\"");
+        for (n, change) in changes.iter().enumerate() {
             let _ = writeln!(out, "\n# {}. {}", n + 1, comment(&change.summary));
+            // Checked once more right before its own write.
+            match &change.before {
+                Some(before) => {
+                    let _ = writeln!(
+                        out,
+                        "again {} '{}'",
+                        quote(&change.path),
+                        cksum(before.as_bytes())
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "absent {}", quote(&change.path));
+                }
+            }
             match &change.after {
                 None => {
                     let _ = writeln!(out, "rm -f -- {}", quote(&change.path));
@@ -759,6 +813,24 @@ impl Plan {
                 }
                 Some(text) => {
                     let _ = writeln!(out, "printf '%s' {} > {}", quote(text), quote(&change.path));
+                }
+            }
+            // Read back: the file holds what was written.
+            match &change.after {
+                Some(text) => {
+                    let _ = writeln!(
+                        out,
+                        "written {} '{}'",
+                        quote(&change.path),
+                        cksum(text.as_bytes())
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "[ ! -e {0} ] || {{ printf '%s is still there\\n' {0} >&2; exit 1; }}",
+                        quote(&change.path)
+                    );
                 }
             }
         }
@@ -832,18 +904,27 @@ fn nearest_index(report: &Report, topic: &VPath) -> Option<String> {
         .and_then(|m| m.index.clone())
 }
 
-fn dead_lines(row: &FileRow, text: &str, tree: &Tree) -> Vec<DeadLine> {
+/// The index lines whose links the report found missing: looked for and not there
+/// ([`UnresolvedReason::Missing`]), never a target outside the snapshot or one the source
+/// did not look at, which may exist.
+fn dead_lines(report: &Report, row: &FileRow, text: &str) -> Vec<DeadLine> {
     let raw: Vec<&str> = text.split_inclusive('\n').collect();
     let mut out: Vec<DeadLine> = Vec::new();
+    let missing: std::collections::BTreeSet<&str> = report
+        .files
+        .iter()
+        .filter(|r| {
+            r.status == FileStatus::Unresolved
+                && r.unresolved_reason == Some(UnresolvedReason::Missing)
+        })
+        .map(|r| r.path.as_str())
+        .collect();
+    let missing = |path: &str| missing.contains(path);
     for reference in &row.references {
         let Some(resolved) = &reference.resolved else {
             continue;
         };
-        let Ok(path) = VPath::new(resolved) else {
-            continue;
-        };
-        let dead = !reference.exists && tree.is_covered(&path) && !tree.exists(&path);
-        if !dead {
+        if reference.exists || !missing(resolved) {
             continue;
         }
         let Some(line) = raw.get(reference.line.saturating_sub(1) as usize) else {
@@ -1011,6 +1092,10 @@ mod tests {
         )
     }
 
+    fn numbered(lines: &[(u64, &str)]) -> Vec<(u64, String)> {
+        lines.iter().map(|(n, t)| (*n, (*t).to_owned())).collect()
+    }
+
     #[test]
     fn cksum_matches_posix() {
         // Values printed by GNU coreutils' `cksum` for the same standard input.
@@ -1031,7 +1116,8 @@ mod tests {
     fn removing_lines_diffs_with_context() {
         let text = "- a\n- b\n- c\n- d\n- e\n- f\n- g\n- h\n- i\n- j\n- k\n- l\n";
         let t = tree(&[("/h/m/MEMORY.md", text)]);
-        let plan = remove_lines(&t, "/h/m/MEMORY.md", &[2, 12]).expect("plan");
+        let plan = remove_lines(&t, "/h/m/MEMORY.md", &numbered(&[(2, "- b"), (12, "- l")]))
+            .expect("plan");
         assert_eq!(
             plan.changes[0].after.as_deref(),
             Some("- a\n- c\n- d\n- e\n- f\n- g\n- h\n- i\n- j\n- k\n")
@@ -1041,11 +1127,21 @@ mod tests {
             plan.diff(),
             "--- /h/m/MEMORY.md\n+++ /h/m/MEMORY.md\n@@ -1,5 +1,4 @@\n - a\n-- b\n - c\n - d\n - e\n@@ -9,4 +8,3 @@\n - i\n - j\n - k\n-- l\n"
         );
-        let merged = remove_lines(&t, "/h/m/MEMORY.md", &[2, 9]).expect("plan");
+        let merged =
+            remove_lines(&t, "/h/m/MEMORY.md", &numbered(&[(2, "- b"), (9, "- i")])).expect("plan");
         assert!(merged.diff().contains("@@ -1,12 +1,10 @@\n"));
         assert_eq!(
-            remove_lines(&t, "/h/m/MEMORY.md", &[13]),
+            remove_lines(&t, "/h/m/MEMORY.md", &numbered(&[(13, "- m")])),
             Err(CleanupError::NoSuchLine("/h/m/MEMORY.md".into(), 13))
+        );
+        // A line shown with other text (the file changed since) is never removed.
+        assert_eq!(
+            remove_lines(&t, "/h/m/MEMORY.md", &numbered(&[(2, "- b"), (3, "- b")])),
+            Err(CleanupError::LineChanged("/h/m/MEMORY.md".into(), 3))
+        );
+        assert_eq!(
+            remove_lines(&t, "/h/m/MEMORY.md", &numbered(&[(0, "")])),
+            Err(CleanupError::NoSuchLine("/h/m/MEMORY.md".into(), 0))
         );
         let undo = plan.reverse();
         assert_eq!(undo.changes[0].after, plan.changes[0].before);
@@ -1055,7 +1151,7 @@ mod tests {
     fn a_change_rebuilt_from_its_lines_is_the_same_change() {
         let text = "- a\n- b\n- c\n";
         let t = tree(&[("/h/m/MEMORY.md", text), ("/h/m/gone.md", "x\n")]);
-        let removed = remove_lines(&t, "/h/m/MEMORY.md", &[2]).expect("plan");
+        let removed = remove_lines(&t, "/h/m/MEMORY.md", &numbered(&[(2, "- b")])).expect("plan");
         let deleted = delete_files(&t, &["/h/m/gone.md".to_owned()]).expect("plan");
         for change in removed.changes.iter().chain(&deleted.changes) {
             let lines = change

@@ -548,6 +548,10 @@ pub enum UnresolvedReason {
     Missing,
     /// The target lies outside every folder the snapshot holds, so nothing can be said.
     OutsideSnapshot,
+    /// The target lies inside a folder the snapshot holds, but where the source did not look:
+    /// a folder it left unlisted, or session data (transcripts and their folders) that no
+    /// reader of a `~/.claude` lists. It may exist; it is never called missing.
+    NotLookedAt,
 }
 
 /// The kind of reference that made a row.

@@ -1331,6 +1331,37 @@ impl Tree {
         self.mounts.iter().any(|root| path.starts_with(root))
     }
 
+    /// True when `path` was looked for and is not there: it lies inside a folder some source
+    /// covered, no file or folder is at it, and no folder above it was left unlisted without
+    /// the source answering for `path` ([`Tree::set_absent`]). A path the source never looked
+    /// at is unknown, not missing: the page's walk, for one, never lists what a
+    /// `projects/<name>/` folder holds beside its `memory/`.
+    pub fn is_known_absent(&self, path: &VPath) -> bool {
+        if !self.is_covered(path) || self.exists(path) {
+            return false;
+        }
+        if self.answered_absent(path) {
+            return true;
+        }
+        match parent_folder(path.as_str()) {
+            Some(dir) => self.nearest_unlisted(dir).is_none(),
+            None => true,
+        }
+    }
+
+    /// True when the source said nothing is at `path` or at a folder above it
+    /// ([`Tree::set_absent`]): a look-up made for this very path, not a listing.
+    pub fn answered_absent(&self, path: &VPath) -> bool {
+        let mut at = Some(path.as_str());
+        while let Some(here) = at {
+            if self.absent.contains(here) {
+                return true;
+            }
+            at = parent_folder(here);
+        }
+        false
+    }
+
     /// The mount roots, in byte order.
     pub fn mounts(&self) -> impl Iterator<Item = &VPath> {
         self.mounts.iter()

@@ -80,7 +80,11 @@ fn named_plan(
     let orphans: Vec<String> = memory.orphans.iter().map(|o| o.path.clone()).collect();
     match name {
         "remove-dead-lines" => {
-            let lines: Vec<u64> = memory.dead_lines.iter().map(|d| d.line).collect();
+            let lines: Vec<(u64, String)> = memory
+                .dead_lines
+                .iter()
+                .map(|d| (d.line, d.text.clone()))
+                .collect();
             cleanup::remove_lines(tree, &memory.index, &lines)
         }
         "index-orphans" => cleanup::index_orphans(report, tree, &memory.index, &orphans),
@@ -314,7 +318,15 @@ fn scripts_touch_exactly_the_listed_files_whatever_their_names() {
         .collect();
 
     let delete = cleanup::delete_files(&tree, &paths).expect("plan");
-    let lines = cleanup::remove_lines(&tree, &index, &[1, 3]).expect("plan");
+    let lines = cleanup::remove_lines(
+        &tree,
+        &index,
+        &[
+            (1, format!("- [x]({})", HOSTILE[0])),
+            (3, format!("- [x]({})", HOSTILE[2])),
+        ],
+    )
+    .expect("plan");
     for plan in [&delete, &lines] {
         let script = plan.script();
         for line in script.lines().filter(|l| l.starts_with('#')) {

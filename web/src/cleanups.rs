@@ -21,8 +21,8 @@ use crate::worker_host::Remote;
 /// What a person asked to clean up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
-    /// Remove these raw lines of an index.
-    RemoveLines(String, Vec<u64>),
+    /// Remove these raw lines of an index, each with the text it was shown with.
+    RemoveLines(String, Vec<(u64, String)>),
     /// Link these topic files from an index.
     IndexOrphans(String, Vec<String>),
     /// Delete these files.

@@ -62,6 +62,7 @@ pub mod state;
 #[cfg(feature = "engine")]
 pub mod worker;
 pub mod worker_host;
+pub mod write;
 
 use browser::Listener;
 use components::context_bar::ContextBar;

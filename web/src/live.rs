@@ -86,6 +86,24 @@ pub trait Dir {
     /// # Errors
     /// When the browser refuses or there is no such file.
     fn remove<'a>(&'a self, name: &'a str) -> Task<'a, ()>;
+    /// Removes a child file only while it holds `expected`; `Ok(false)` when it holds
+    /// anything else (or is gone), and then nothing is removed. The default reads, compares
+    /// and removes; the browser's handle sets the file aside first where it can, so that the
+    /// bytes it compares are the bytes it removes.
+    ///
+    /// # Errors
+    /// When the browser refuses.
+    fn remove_if<'a>(&'a self, name: &'a str, expected: &'a [u8]) -> Task<'a, bool> {
+        Box::pin(async move {
+            let Some(file) = self.file(name, false).await? else {
+                return Ok(false);
+            };
+            if file.read().await? != expected {
+                return Ok(false);
+            }
+            self.remove(name).await.map(|()| true)
+        })
+    }
     /// Whether the page may read (or, with `write`, also write) the folder; with `ask`, asks
     /// the person when it may not yet.
     ///
@@ -111,6 +129,21 @@ pub trait FileRef {
     /// # Errors
     /// When the page may not write, or the write fails.
     fn write(&self, bytes: Vec<u8>) -> Task<'_, ()>;
+    /// Replaces its bytes only while it holds `expected`; `Ok(false)` when it holds anything
+    /// else, and then nothing is written. The default reads, compares and writes; the
+    /// browser's handle opens the write first and compares after, so that an edit that lands
+    /// before the write opens is seen.
+    ///
+    /// # Errors
+    /// When the page may not write, or the write fails.
+    fn write_if<'a>(&'a self, expected: &'a [u8], bytes: Vec<u8>) -> Task<'a, bool> {
+        Box::pin(async move {
+            if self.read().await? != expected {
+                return Ok(false);
+            }
+            self.write(bytes).await.map(|()| true)
+        })
+    }
 }
 
 /// A live folder source's root: the folder it was opened from.
@@ -274,7 +307,8 @@ pub async fn walk(root: &Rc<dyn Dir>, listed: &dyn Fn(u64)) -> Result<Walked, St
                 continue;
             }
             Descend::GitOnly => {
-                if let Some(head) = folder.file("HEAD", false).await? {
+                // A `.git` folder whose HEAD is a folder is no repository to read.
+                if let Some(head) = folder.file("HEAD", false).await.ok().flatten() {
                     pending.push((format!("{prefix}HEAD"), head));
                 }
                 if let Some(worktrees) = folder.dir("worktrees").await? {
@@ -284,7 +318,7 @@ pub async fn walk(root: &Rc<dyn Dir>, listed: &dyn Fn(u64)) -> Result<Walked, St
                             continue;
                         }
                         if let Some(tree) = worktrees.dir(&name).await? {
-                            if let Some(gitdir) = tree.file("gitdir", false).await? {
+                            if let Some(gitdir) = tree.file("gitdir", false).await.ok().flatten() {
                                 pending.push((format!("{prefix}worktrees/{name}/gitdir"), gitdir));
                             }
                         }
@@ -586,79 +620,137 @@ pub async fn ask_write(targets: &[Target]) -> Result<(), String> {
     Ok(())
 }
 
-/// Carries out a plan on live folders: every file is read back and compared with the plan's
-/// `before` (absent for a file to create) first, and nothing is written when one differs;
-/// then each change is made in order. Each change lands at the target of its path, so the
-/// targets of a plan serve its undo ([`Plan::reverse`]) too.
-///
-/// # Errors
-/// A message for a person: a file changed since the plan (nothing written), or a write failed
-/// (the files before it in the plan were written; the message names the one that failed).
-pub async fn apply(plan: &Plan, targets: &[Target]) -> Result<(), String> {
-    let mut pairs = Vec::new();
-    for change in &plan.changes {
-        let target = targets
-            .iter()
-            .find(|t| t.path == change.path)
-            .ok_or_else(|| format!("{} has no place in a live folder", change.path))?;
-        pairs.push((change, target));
-    }
-    for &(change, target) in &pairs {
-        let (dir, name) = parent_of(&target.root.dir, &target.rel, false).await?;
-        let current = match dir {
-            Some(dir) => match dir.file(&name, false).await {
-                Ok(Some(file)) => Some(file.read().await?),
-                Ok(None) => None,
-                Err(_) => None,
-            },
-            None => None,
-        };
-        let expected = change.before.as_ref().map(|t| t.as_bytes().to_vec());
-        if current != expected {
-            return Err(format!(
-                "{} changed since the page read it; nothing was changed. Refresh, then try again.",
-                change.path
-            ));
-        }
-    }
-    for &(change, target) in &pairs {
-        let fail = |e: String| format!("could not change {}: {e}", change.path);
-        let (dir, name) = parent_of(&target.root.dir, &target.rel, true)
-            .await
-            .map_err(fail)?;
-        let dir = dir.ok_or_else(|| fail("its folder is gone".to_owned()))?;
-        match &change.after {
-            Some(text) => {
-                let file = dir
-                    .file(&name, true)
-                    .await
-                    .map_err(fail)?
-                    .ok_or_else(|| fail("the browser did not create it".to_owned()))?;
-                file.write(text.as_bytes().to_vec()).await.map_err(fail)?;
-            }
-            None => dir.remove(&name).await.map_err(fail)?,
-        }
-    }
-    Ok(())
+// ----- backups ---------------------------------------------------------------------------
+
+/// The folder of the browser's origin-private storage that holds clean-up backups.
+pub const BACKUP_FOLDER: &str = "memdiag-backups";
+
+/// How many backups are kept; the oldest go first.
+pub const BACKUPS_KEPT: usize = 30;
+
+/// A clean-up's backup, as listed: the plan made, with every file's text before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Backup {
+    /// Its name in the backup folder (the time it was made, then a counter).
+    pub name: String,
+    /// When it was made (ISO 8601).
+    pub made: String,
+    /// The plan.
+    pub plan: Plan,
 }
 
-/// The folder holding `rel` below `root`, and the file's name; `None` when a folder on the
-/// way is missing (and `create` is false: the page never creates folders).
-async fn parent_of(
-    root: &Rc<dyn Dir>,
-    rel: &str,
-    _create: bool,
-) -> Result<(Option<Rc<dyn Dir>>, String), String> {
-    let mut parts: Vec<&str> = rel.split('/').filter(|s| !s.is_empty()).collect();
-    let name = parts.pop().ok_or("an empty path")?.to_owned();
-    let mut dir = root.clone();
-    for part in parts {
-        match dir.dir(part).await? {
-            Some(next) => dir = next,
-            None => return Ok((None, name)),
+/// Backups in the browser's origin-private storage (`navigator.storage.getDirectory()`):
+/// they outlive the tab and a reload, stay on this machine, and are listed and restored
+/// from the page. Nothing of them leaves the browser.
+pub struct OriginBackups;
+
+impl OriginBackups {
+    /// The backup folder, created when `create` is true; `None` when there is none yet.
+    async fn folder(create: bool) -> Result<Option<JsValue>, String> {
+        let navigator = get(&js_sys::global(), "navigator");
+        let storage = get(&navigator, "storage");
+        if !get(&storage, "getDirectory").is_function() {
+            return Err("this browser has no origin-private storage".to_owned());
+        }
+        let root = await_call(&storage, "getDirectory", &[]).await?;
+        let options = Object::new();
+        let _ = Reflect::set(&options, &"create".into(), &create.into());
+        match settle(call(
+            &root,
+            "getDirectoryHandle",
+            &[BACKUP_FOLDER.into(), options.into()],
+        ))
+        .await
+        {
+            Ok(folder) => Ok(Some(folder)),
+            Err(e) if is_not_found(&e) => Ok(None),
+            Err(e) => Err(message(&e)),
         }
     }
-    Ok((Some(dir), name))
+
+    /// Every backup, newest first; one that cannot be read is left out.
+    ///
+    /// # Errors
+    /// When the storage cannot be listed.
+    pub async fn list() -> Result<Vec<Backup>, String> {
+        let Some(folder) = OriginBackups::folder(false).await? else {
+            return Ok(Vec::new());
+        };
+        let dir = JsDir(folder);
+        let mut out = Vec::new();
+        for (name, kind) in dir.entries(None).await? {
+            if kind != Kind::File {
+                continue;
+            }
+            let Some(file) = dir.file(&name, false).await? else {
+                continue;
+            };
+            let Ok(bytes) = file.read().await else {
+                continue;
+            };
+            if let Some((made, plan)) = crate::pack::from_bytes::<(String, Plan)>(&bytes) {
+                out.push(Backup { name, made, plan });
+            }
+        }
+        out.sort_by(|a, b| b.name.cmp(&a.name));
+        Ok(out)
+    }
+
+    /// Removes one backup.
+    ///
+    /// # Errors
+    /// When the storage refuses.
+    pub async fn remove(name: &str) -> Result<(), String> {
+        match OriginBackups::folder(false).await? {
+            Some(folder) => JsDir(folder).remove(name).await,
+            None => Ok(()),
+        }
+    }
+}
+
+impl crate::write::Backups for OriginBackups {
+    fn keep<'a>(&'a self, plan: &'a Plan) -> Task<'a, String> {
+        Box::pin(async move {
+            let folder = OriginBackups::folder(true)
+                .await?
+                .ok_or("the backup folder could not be made")?;
+            let dir = JsDir(folder);
+            let now = js_sys::Date::new_0();
+            let made: String = now.to_iso_string().into();
+            let mut existing: Vec<String> = dir
+                .entries(None)
+                .await?
+                .into_iter()
+                .filter(|(_, kind)| *kind == Kind::File)
+                .map(|(name, _)| name)
+                .collect();
+            existing.sort();
+            // Sortable by time: the ISO time without its punctuation, then a counter.
+            let stamp: String = made.chars().filter(char::is_ascii_alphanumeric).collect();
+            let mut n = 1;
+            let name = loop {
+                let name = format!("{stamp}-{n}.backup");
+                if !existing.contains(&name) {
+                    break name;
+                }
+                n += 1;
+            };
+            let file = dir
+                .file(&name, true)
+                .await?
+                .ok_or("the backup file could not be made")?;
+            let bytes = crate::pack::to_bytes(&(made, plan.clone()));
+            file.write(bytes.clone()).await?;
+            // Read back: a backup that does not hold the plan is no backup.
+            if file.read().await? != bytes {
+                return Err("the backup did not read back as written".to_owned());
+            }
+            for old in existing.iter().rev().skip(BACKUPS_KEPT - 1) {
+                let _ = dir.remove(old).await;
+            }
+            Ok(name)
+        })
+    }
 }
 
 // ----- the browser's handles -------------------------------------------------------------
@@ -830,7 +922,12 @@ impl Dir for JsDir {
         Box::pin(async move {
             match settle(started).await {
                 Ok(handle) => Ok(Some(Rc::new(JsFile(handle)) as Rc<dyn FileRef>)),
-                Err(e) if is_not_found(&e) => Ok(None),
+                // Only "not found" is absent: a folder of that name is in the way, and any
+                // other refusal is an error, never taken for a file that is not there.
+                Err(e) if error_name(&e).as_deref() == Some("NotFoundError") => Ok(None),
+                Err(e) if error_name(&e).as_deref() == Some("TypeMismatchError") => {
+                    Err(format!("a folder named {name} is in the way"))
+                }
                 Err(e) => Err(message(&e)),
             }
         })
@@ -839,6 +936,45 @@ impl Dir for JsDir {
     fn remove<'a>(&'a self, name: &'a str) -> Task<'a, ()> {
         let started = call(&self.0, "removeEntry", &[name.into()]);
         Box::pin(async move { settle(started).await.map(|_| ()).map_err(|e| message(&e)) })
+    }
+
+    fn remove_if<'a>(&'a self, name: &'a str, expected: &'a [u8]) -> Task<'a, bool> {
+        Box::pin(async move {
+            let handle = match settle(call(&self.0, "getFileHandle", &[name.into()])).await {
+                Ok(handle) => handle,
+                Err(e) if error_name(&e).as_deref() == Some("NotFoundError") => return Ok(false),
+                Err(e) => return Err(message(&e)),
+            };
+            let file = JsFile(handle.clone());
+            // Where the browser can rename (`move`), set the file aside under a name of its
+            // own first: the bytes compared are then the bytes removed, and an edit that
+            // comes after lands in a new file at the old name.
+            if !get(&handle, "move").is_function() {
+                if file.read().await? != expected {
+                    return Ok(false);
+                }
+                return self.remove(name).await.map(|()| true);
+            }
+            let aside = format!(".{name}.memdiag-removing");
+            settle(call(&handle, "move", &[aside.as_str().into()]))
+                .await
+                .map_err(|e| message(&e))?;
+            if file.read().await? == expected {
+                self.remove(&aside).await?;
+                return Ok(true);
+            }
+            // Not what was expected: put it back under its name, unless a new file took it.
+            if self.file(name, false).await?.is_none() {
+                settle(call(&handle, "move", &[name.into()]))
+                    .await
+                    .map_err(|e| message(&e))?;
+                return Ok(false);
+            }
+            Err(format!(
+                "{name} changed while the page removed it, and a new {name} appeared: the \
+                 earlier one is kept as {aside}"
+            ))
+        })
     }
 
     fn permission(&self, write: bool, ask: bool) -> Task<'_, bool> {
@@ -908,17 +1044,43 @@ impl FileRef for JsFile {
         let started = call(&self.0, "createWritable", &[]);
         Box::pin(async move {
             let stream = settle(started).await.map_err(|e| message(&e))?;
-            let data = Uint8Array::from(bytes.as_slice());
-            if let Err(e) = settle(call(&stream, "write", &[data.into()])).await {
-                let _ = settle(call(&stream, "abort", &[])).await;
-                return Err(message(&e));
-            }
-            settle(call(&stream, "close", &[]))
-                .await
-                .map(|_| ())
-                .map_err(|e| message(&e))
+            finish_write(&stream, &bytes).await
         })
     }
+
+    fn write_if<'a>(&'a self, expected: &'a [u8], bytes: Vec<u8>) -> Task<'a, bool> {
+        let started = call(&self.0, "createWritable", &[]);
+        Box::pin(async move {
+            // The write is open (the browser writes a copy and swaps it in on close), so an
+            // edit that landed before now shows in this read.
+            let stream = settle(started).await.map_err(|e| message(&e))?;
+            let holds = match self.read().await {
+                Ok(now) => now == expected,
+                Err(e) => {
+                    let _ = settle(call(&stream, "abort", &[])).await;
+                    return Err(e);
+                }
+            };
+            if !holds {
+                let _ = settle(call(&stream, "abort", &[])).await;
+                return Ok(false);
+            }
+            finish_write(&stream, &bytes).await.map(|()| true)
+        })
+    }
+}
+
+/// Writes the bytes to an open writable stream and closes it (aborting it on failure).
+async fn finish_write(stream: &JsValue, bytes: &[u8]) -> Result<(), String> {
+    let data = Uint8Array::from(bytes);
+    if let Err(e) = settle(call(stream, "write", &[data.into()])).await {
+        let _ = settle(call(stream, "abort", &[])).await;
+        return Err(message(&e));
+    }
+    settle(call(stream, "close", &[]))
+        .await
+        .map(|_| ())
+        .map_err(|e| message(&e))
 }
 
 fn get(target: &JsValue, key: &str) -> JsValue {
@@ -1029,11 +1191,17 @@ fn seconds(ms: i32) -> String {
     format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
 }
 
+/// A folder look-up that found no folder: none of that name, or a file of that name.
 fn is_not_found(error: &JsValue) -> bool {
     matches!(
-        get(error, "name").as_string().as_deref(),
+        error_name(error).as_deref(),
         Some("NotFoundError" | "TypeMismatchError")
     )
+}
+
+/// The `name` of a thrown DOMException.
+fn error_name(error: &JsValue) -> Option<String> {
+    get(error, "name").as_string()
 }
 
 /// A readable message from a thrown JavaScript value.

@@ -446,7 +446,7 @@ choices! {
     Scope { Managed, User, Project, Local }
     FileStatus { Ok, Unresolved, Excluded, Disabled, Skipped, TooDeep, NeedsApproval, Empty,
         NotText }
-    UnresolvedReason { Missing, OutsideSnapshot }
+    UnresolvedReason { Missing, OutsideSnapshot, NotLookedAt }
     ReferenceKind { Import, Link }
     CutBy { Lines, Size }
     Severity { Error, Warning, Info }
@@ -722,7 +722,10 @@ mod tests {
             notes: vec!["n".to_owned()],
         });
         for ask in [
-            Ask::RemoveLines("/i".to_owned(), vec![1, 2]),
+            Ask::RemoveLines(
+                "/i".to_owned(),
+                vec![(1, "- a".to_owned()), (2, String::new())],
+            ),
             Ask::IndexOrphans("/i".to_owned(), vec!["/t.md".to_owned()]),
             Ask::DeleteFiles(vec!["/a".to_owned()]),
             Ask::DeleteRow("/r".to_owned()),

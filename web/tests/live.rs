@@ -18,6 +18,7 @@ use memdiag_core::Tree;
 use memdiag_web::ingest::{self, Source};
 use memdiag_web::live::{self, Dir, FileRef, Kind, Stat, Task};
 use memdiag_web::state::Inputs;
+use memdiag_web::write;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -388,6 +389,7 @@ async fn the_analysis_reads_no_transcript_and_refresh_reads_only_changed_files()
 #[wasm_bindgen_test]
 async fn a_clean_up_writes_only_its_files_asks_for_write_permission_then_and_undoes() {
     let (fs, root) = config_dir();
+    let backups = write::MemoryBackups::default();
     let source = Rc::new(live::open(root, &|_| {}).await.expect("open"));
     let sources = vec![source.clone()];
     let (report, tree) = analyse(&sources).await;
@@ -401,12 +403,19 @@ async fn a_clean_up_writes_only_its_files_asks_for_write_permission_then_and_und
     assert_eq!(memory.orphans.len(), 1);
 
     // Remove the dead line.
-    let plan = cleanup::remove_lines(&tree, &memory.index, &[2]).expect("plan");
+    let plan = cleanup::remove_lines(
+        &tree,
+        &memory.index,
+        &[(2, memory.dead_lines[0].text.clone())],
+    )
+    .expect("plan");
     let targets = live::targets(&plan, &sources, &inputs()).expect("live targets");
     live::ask_write(&targets).await.expect("permission");
     assert!(fs.borrow().write_asked);
     fs.borrow_mut().log.clear();
-    live::apply(&plan, &targets).await.expect("applied");
+    write::apply(&plan, &targets, &backups)
+        .await
+        .expect("applied");
     let index = format!("{MEMORY}/MEMORY.md");
     assert_eq!(
         fs.borrow().text(&index).as_deref(),
@@ -416,14 +425,16 @@ async fn a_clean_up_writes_only_its_files_asks_for_write_permission_then_and_und
     assert!(fs.borrow().took("remove").is_empty());
 
     // Undo restores it; an undo after another edit is refused and writes nothing.
-    live::apply(&plan.reverse(), &targets)
+    write::apply(&plan.reverse(), &targets, &backups)
         .await
         .expect("undone");
     assert_eq!(fs.borrow().text(&index), plan.changes[0].before.clone());
-    live::apply(&plan, &targets).await.expect("applied again");
+    write::apply(&plan, &targets, &backups)
+        .await
+        .expect("applied again");
     fs.borrow_mut().put(&index, "edited elsewhere\n");
     fs.borrow_mut().log.clear();
-    let refused = live::apply(&plan.reverse(), &targets).await;
+    let refused = write::apply(&plan.reverse(), &targets, &backups).await;
     assert!(refused.is_err_and(|e| e.contains("changed since the page read it")));
     assert!(fs.borrow().took("write").is_empty());
 }
@@ -431,6 +442,7 @@ async fn a_clean_up_writes_only_its_files_asks_for_write_permission_then_and_und
 #[wasm_bindgen_test]
 async fn orphans_are_linked_or_deleted_and_an_index_compacted_into_a_new_file() {
     let (fs, root) = config_dir();
+    let backups = write::MemoryBackups::default();
     let source = Rc::new(live::open(root.clone(), &|_| {}).await.expect("open"));
     let sources = vec![source.clone()];
     let (report, tree) = analyse(&sources).await;
@@ -441,21 +453,25 @@ async fn orphans_are_linked_or_deleted_and_an_index_compacted_into_a_new_file() 
     let link = cleanup::index_orphans(&report, &tree, &memory.index, &orphans).expect("plan");
     let targets = live::targets(&link, &sources, &inputs()).expect("targets");
     live::ask_write(&targets).await.expect("permission");
-    live::apply(&link, &targets).await.expect("linked");
+    write::apply(&link, &targets, &backups)
+        .await
+        .expect("linked");
     assert!(fs
         .borrow()
         .text(&format!("{MEMORY}/MEMORY.md"))
         .is_some_and(|t| t.ends_with("- [payments](payments.md) — refunds retry\n")));
-    live::apply(&link.reverse(), &targets)
+    write::apply(&link.reverse(), &targets, &backups)
         .await
         .expect("undone");
 
     let delete = cleanup::delete_files(&tree, &orphans).expect("plan");
     let targets = live::targets(&delete, &sources, &inputs()).expect("targets");
-    live::apply(&delete, &targets).await.expect("deleted");
+    write::apply(&delete, &targets, &backups)
+        .await
+        .expect("deleted");
     assert!(fs.borrow().text(&payments).is_none());
     assert_eq!(fs.borrow().took("remove"), [payments.as_str()]);
-    live::apply(&delete.reverse(), &targets)
+    write::apply(&delete.reverse(), &targets, &backups)
         .await
         .expect("undone");
     assert!(fs
@@ -484,7 +500,9 @@ async fn orphans_are_linked_or_deleted_and_an_index_compacted_into_a_new_file() 
     )
     .expect("plan");
     let targets = live::targets(&plan, &sources, &inputs()).expect("targets");
-    live::apply(&plan, &targets).await.expect("compacted");
+    write::apply(&plan, &targets, &backups)
+        .await
+        .expect("compacted");
     let archive = format!("{MEMORY}/index-archive.md");
     assert!(fs
         .borrow()
@@ -496,7 +514,7 @@ async fn orphans_are_linked_or_deleted_and_an_index_compacted_into_a_new_file() 
             .map(|t| t.lines().count()),
         Some(200)
     );
-    live::apply(&plan.reverse(), &targets)
+    write::apply(&plan.reverse(), &targets, &backups)
         .await
         .expect("undone");
     assert!(fs.borrow().text(&archive).is_none());
@@ -522,7 +540,12 @@ async fn a_source_that_is_not_live_gets_no_write_targets() {
     let tree_source = Rc::new(live_source);
     let (report, tree) = analyse(std::slice::from_ref(&tree_source)).await;
     let memory = cleanup::memory_cleanups(&report, &tree).remove(0);
-    let plan = cleanup::remove_lines(&tree, &memory.index, &[2]).expect("plan");
+    let plan = cleanup::remove_lines(
+        &tree,
+        &memory.index,
+        &[(2, memory.dead_lines[0].text.clone())],
+    )
+    .expect("plan");
     let refused = live::targets(&plan, &[copy], &inputs());
     assert!(refused.is_err_and(|e| e.contains("cannot write to")));
 }

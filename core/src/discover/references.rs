@@ -263,6 +263,22 @@ impl Discovery<'_> {
         None
     }
 
+    /// True for a path among the config directory's session data: a session's transcript
+    /// and folders beside a project's `memory/` (`projects/<name>/<id>.jsonl`,
+    /// `projects/<name>/<id>/tool-results/…`), and the bulk folders
+    /// ([`crate::limits::BULK_DATA_FOLDERS`]).
+    fn is_session_data(&self, path: &VPath) -> bool {
+        let Some(below) = path.strip_prefix(&self.paths.config) else {
+            return false;
+        };
+        let segments: Vec<&str> = below.split('/').collect();
+        match segments.as_slice() {
+            ["projects", _, rest, ..] => *rest != "memory",
+            [first, _, ..] => crate::limits::BULK_DATA_FOLDERS.contains(first),
+            _ => false,
+        }
+    }
+
     fn unresolved(
         &mut self,
         row: &mut FileRow,
@@ -272,8 +288,15 @@ impl Discovery<'_> {
     ) {
         row.status = FileStatus::Unresolved;
         let reason = match resolved {
-            Some(path) if self.tree.is_covered(path) => UnresolvedReason::Missing,
-            _ => UnresolvedReason::OutsideSnapshot,
+            Some(path) if !self.tree.is_covered(path) => UnresolvedReason::OutsideSnapshot,
+            // Session data is never listed by the page's walk or the README's zip: only a
+            // look-up of this very path (the command's probe) says it is missing.
+            Some(path) if self.is_session_data(path) && !self.tree.answered_absent(path) => {
+                UnresolvedReason::NotLookedAt
+            }
+            Some(path) if self.tree.is_known_absent(path) => UnresolvedReason::Missing,
+            Some(_) => UnresolvedReason::NotLookedAt,
+            None => UnresolvedReason::OutsideSnapshot,
         };
         row.unresolved_reason = Some(reason);
         let written = match reference.kind {
@@ -287,6 +310,11 @@ impl Discovery<'_> {
             UnresolvedReason::OutsideSnapshot => format!(
                 "{written} points to {}, outside the folders in this snapshot; it may exist on \
                  the machine",
+                row.path
+            ),
+            UnresolvedReason::NotLookedAt => format!(
+                "{written} points to {}, where the snapshot did not look (session data and \
+                 folders left unlisted are not read); it may exist on the machine",
                 row.path
             ),
         };

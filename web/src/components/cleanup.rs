@@ -36,6 +36,14 @@ use crate::{browser, live, Page};
 #[derive(Clone)]
 struct Entry {
     plan: Plan,
+    /// The report the plan was made from ([`report_key`]): a review of an older one is
+    /// closed, never confirmed.
+    report: usize,
+}
+
+/// Which report a plan or a checklist was made from: each analysis makes a new one.
+fn report_key(report: &Shared<Report>) -> usize {
+    Rc::as_ptr(&report.0) as usize
 }
 
 /// What the host shows: the plan under review, the plans made (newest last), the last
@@ -48,6 +56,8 @@ struct Store {
     busy: bool,
     /// The message and undo list folded into one button (Hide), until the next clean-up.
     folded: bool,
+    /// The backups kept in this browser, newest first ([`load_backups`]).
+    backups: Vec<live::Backup>,
     listeners: Vec<Callback<()>>,
 }
 
@@ -67,19 +77,28 @@ fn with_store<T>(f: impl FnOnce(&mut Store) -> T) -> T {
     out
 }
 
+/// Reads the list of backups again (after a clean-up, a restore, on opening the page).
+fn load_backups() {
+    spawn_local(async {
+        let listed = live::OriginBackups::list().await.unwrap_or_default();
+        with_store(|s| s.backups = listed);
+    });
+}
+
 /// Plans `ask` (in the analysis worker, see [`crate::cleanups`]) and opens the plan for
 /// review.
 fn ask_for(remote: Option<Remote>, report: Shared<Report>, tree: Shared<Tree>, ask: Ask) {
     spawn_local(async move {
-        review(crate::cleanups::plan(remote.as_ref(), &report, &tree, ask).await);
+        let planned = crate::cleanups::plan(remote.as_ref(), &report, &tree, ask).await;
+        review(planned, report_key(&report));
     });
 }
 
 /// Opens a plan for review (a planning error becomes the message).
-fn review(plan: Result<Plan, String>) {
+fn review(plan: Result<Plan, String>, report: usize) {
     with_store(|store| match plan {
         Ok(plan) => {
-            store.reviewing = Some(Entry { plan });
+            store.reviewing = Some(Entry { plan, report });
             store.message = None;
         }
         Err(error) => {
@@ -129,6 +148,7 @@ pub fn CleanupPanel() -> Html {
     } else {
         live::UNSUPPORTED_NOTE.to_owned()
     };
+    let report_id = report_key(&report);
     let with_work: Vec<&MemoryCleanups> = all
         .iter()
         .filter(|m| !m.dead_lines.is_empty() || !m.orphans.is_empty() || m.over_cap.is_some())
@@ -140,9 +160,12 @@ pub fn CleanupPanel() -> Html {
             if with_work.is_empty() {
                 <p class="muted" data-testid="cleanup-nothing">{ "No dead index lines, orphaned topic files or entries past the caps." }</p>
             }
+            // Keyed by the report too: a new analysis (a rescan, a clean-up made) starts the
+            // checklists afresh from what it found, so no tick outlives the lines it was for.
             { for with_work.into_iter().map(|m| html! {
-                <FolderCleanups key={m.index.clone()} cleanups={Rc::new(m.clone())} />
+                <FolderCleanups key={format!("{}#{report_id}", m.index)} cleanups={Rc::new(m.clone())} />
             }) }
+            <BackupList />
         </section>
     }
 }
@@ -154,45 +177,61 @@ pub struct FolderProps {
     pub cleanups: Rc<MemoryCleanups>,
 }
 
-/// One memory folder's checklists, each item ticked by default.
+/// One memory folder's checklists, each item ticked by default. What the component keeps is
+/// only what the person unticked, by line number and text; the lists, and so what a button
+/// asks for, come from the current analysis on every render.
 #[component]
 pub fn FolderCleanups(props: &FolderProps) -> Html {
     let page = use_context::<Page>().expect("inside the page");
     let m = props.cleanups.clone();
-    let dead = use_state(|| m.dead_lines.iter().map(|d| d.line).collect::<Vec<u64>>());
-    let orphans = use_state(|| {
-        m.orphans
-            .iter()
-            .map(|o| o.path.clone())
-            .collect::<Vec<String>>()
-    });
+    let unticked_lines = use_state(Vec::<(u64, String)>::new);
+    let unticked_orphans = use_state(Vec::<String>::new);
+    let dead: Vec<(u64, String)> = m
+        .dead_lines
+        .iter()
+        .map(|d| (d.line, d.text.clone()))
+        .filter(|line| !unticked_lines.contains(line))
+        .collect();
+    let orphans: Vec<String> = m
+        .orphans
+        .iter()
+        .map(|o| o.path.clone())
+        .filter(|p| !unticked_orphans.contains(p))
+        .collect();
     let (Some(report), Some(tree)) = (
         page.state.loaded.report.clone(),
         page.state.loaded.tree.clone(),
     ) else {
         return Html::default();
     };
-    let toggle_line = |line: u64| {
-        let dead = dead.clone();
+    let toggle_line = |line: (u64, String)| {
+        let unticked = unticked_lines.clone();
         Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            let mut next: Vec<u64> = (*dead).iter().copied().filter(|l| *l != line).collect();
-            if on {
-                next.push(line);
+            let mut next: Vec<(u64, String)> = (*unticked)
+                .iter()
+                .filter(|l| **l != line)
+                .cloned()
+                .collect();
+            if !on {
+                next.push(line.clone());
             }
-            dead.set(next);
+            unticked.set(next);
         })
     };
     let toggle_orphan = |path: String| {
-        let orphans = orphans.clone();
+        let unticked = unticked_orphans.clone();
         Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            let mut next: Vec<String> =
-                (*orphans).iter().filter(|p| **p != path).cloned().collect();
-            if on {
+            let mut next: Vec<String> = (*unticked)
+                .iter()
+                .filter(|p| **p != path)
+                .cloned()
+                .collect();
+            if !on {
                 next.push(path.clone());
             }
-            orphans.set(next);
+            unticked.set(next);
         })
     };
     let remote = page.state.loaded.remote.clone();
@@ -202,17 +241,9 @@ pub fn FolderCleanups(props: &FolderProps) -> Html {
             ask_for(remote.clone(), report.clone(), tree.clone(), ask.clone())
         })
     };
-    let remove_lines = asking(Ask::RemoveLines(m.index.clone(), (*dead).clone()));
-    let selected_orphans = || {
-        let chosen = (*orphans).clone();
-        m.orphans
-            .iter()
-            .map(|o| o.path.clone())
-            .filter(|p| chosen.contains(p))
-            .collect::<Vec<String>>()
-    };
-    let link_orphans = asking(Ask::IndexOrphans(m.index.clone(), selected_orphans()));
-    let delete_orphans = asking(Ask::DeleteFiles(selected_orphans()));
+    let remove_lines = asking(Ask::RemoveLines(m.index.clone(), dead.clone()));
+    let link_orphans = asking(Ask::IndexOrphans(m.index.clone(), orphans.clone()));
+    let delete_orphans = asking(Ask::DeleteFiles(orphans.clone()));
     let compact = |how: Compaction| asking(Ask::Compact(m.index.clone(), how));
     let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
     let whose = match &m.agent {
@@ -228,7 +259,8 @@ pub fn FolderCleanups(props: &FolderProps) -> Html {
                     { for m.dead_lines.iter().map(|d| html! {
                         <label class="cleanup-item">
                             <input type="checkbox" data-testid="dead-line" value={d.line.to_string()}
-                                checked={dead.contains(&d.line)} onchange={toggle_line(d.line)} />
+                                checked={dead.iter().any(|(n, t)| *n == d.line && *t == d.text)}
+                                onchange={toggle_line((d.line, d.text.clone()))} />
                             <span class="line-number">{ format!("{}:", d.line) }</span>
                             <code>{ d.text.clone() }</code>
                             if d.live_links > 0 {
@@ -280,6 +312,96 @@ pub fn FolderCleanups(props: &FolderProps) -> Html {
                 </fieldset>
             }
         </div>
+    }
+}
+
+/// The backups of the clean-ups made from this browser, each with Restore and Delete. A
+/// restore puts back the files that still hold what the clean-up wrote, and refuses when one
+/// changed since; it needs the folder opened live, as the clean-up did.
+#[component]
+fn BackupList() -> Html {
+    let page = use_context::<Page>().expect("inside the page");
+    let update = use_force_update();
+    use_effect_with((), move |_| {
+        let listener = Callback::from(move |_: ()| update.force_update());
+        STORE.with(|s| s.borrow_mut().listeners.push(listener.clone()));
+        load_backups();
+        move || STORE.with(|s| s.borrow_mut().listeners.retain(|l| *l != listener))
+    });
+    let (backups, busy) = STORE.with(|s| {
+        let s = s.borrow();
+        (s.backups.clone(), s.busy)
+    });
+    if backups.is_empty() {
+        return Html::default();
+    }
+    let restore = |backup: &live::Backup| {
+        let (page, plan) = (page.clone(), backup.plan.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (page, plan) = (page.clone(), plan.clone());
+            with_store(|s| s.busy = true);
+            spawn_local(async move {
+                let inputs = page.state.sources.inputs.clone();
+                let sources = page.engine.sources();
+                let result = async {
+                    let targets = live::targets(&plan, &sources, &inputs).map_err(|why| {
+                        format!(
+                            "{why}. Open the folder the clean-up changed with Choose folder, \
+                             then restore"
+                        )
+                    })?;
+                    live::ask_write(&targets).await?;
+                    let restoring = crate::write::restoring(&plan, &targets).await?;
+                    crate::write::apply(&restoring, &targets, &live::OriginBackups).await
+                }
+                .await;
+                with_store(|s| {
+                    s.busy = false;
+                    s.folded = false;
+                    s.message = Some(match &result {
+                        Ok(_) => (false, format!("Restored: {}.", short_title(&plan))),
+                        Err(why) => (true, format!("Not restored: {why}")),
+                    });
+                });
+                load_backups();
+                page.engine.refresh(inputs, None);
+            });
+        })
+    };
+    let delete = |name: String| {
+        Callback::from(move |_: MouseEvent| {
+            let name = name.clone();
+            spawn_local(async move {
+                if let Err(why) = live::OriginBackups::remove(&name).await {
+                    with_store(|s| {
+                        s.message = Some((true, format!("The backup was not deleted: {why}")))
+                    });
+                }
+                load_backups();
+            });
+        })
+    };
+    html! {
+        <details class="cleanup-backups" data-testid="cleanup-backups">
+            <summary>{ format!("Backups of clean-ups made from this browser ({})", backups.len()) }</summary>
+            <p class="muted small">
+                { "Before a clean-up writes, the page keeps a copy of every file it changes in this browser's own storage for this page (not in your folder, never sent anywhere). The newest " }
+                { live::BACKUPS_KEPT.to_string() }
+                { " are kept, also after a reload." }
+            </p>
+            <ul>
+                { for backups.iter().map(|backup| html! {
+                    <li class="cleanup-backup" data-testid="cleanup-backup" data-name={backup.name.clone()}>
+                        <span class="small">{ format!("{} · {}", backup.made.get(..16).unwrap_or(&backup.made).replace('T', " "), short_title(&backup.plan)) }</span>
+                        <button data-testid="cleanup-backup-restore" disabled={busy} onclick={restore(backup)}
+                            title="Puts back every file that still holds what this clean-up wrote; refuses if one changed since">
+                            { "Restore" }
+                        </button>
+                        <button data-testid="cleanup-backup-delete" disabled={busy} onclick={delete(backup.name.clone())}>{ "Delete" }</button>
+                    </li>
+                }) }
+            </ul>
+        </details>
     }
 }
 
@@ -348,6 +470,33 @@ pub fn CleanupHost() -> Html {
     let inputs = page.state.sources.inputs.clone();
     let read_only = page.state.read_only();
     let sources = page.engine.sources();
+    // A review belongs to the analysis it was planned from: a new one (a rescan) closes it.
+    let current = page.state.loaded.report.as_ref().map(report_key);
+    use_effect_with(current, |current| {
+        let current = *current;
+        STORE.with(|s| {
+            let stale = s
+                .borrow()
+                .reviewing
+                .as_ref()
+                .is_some_and(|r| Some(r.report) != current);
+            if stale {
+                with_store(|s| {
+                    s.reviewing = None;
+                    if s.message.is_none() {
+                        s.folded = false;
+                        s.message = Some((
+                            false,
+                            "The folders were read again, so the review was closed: start it \
+                             again from the updated list."
+                                .to_owned(),
+                        ));
+                    }
+                });
+            }
+        });
+    });
+    let reviewing = reviewing.filter(|r| Some(r.report) == current);
 
     let run = {
         let page = page.clone();
@@ -365,14 +514,14 @@ pub fn CleanupHost() -> Html {
                     let result = async {
                         let targets = live::targets(&plan, &sources, &inputs)?;
                         live::ask_write(&targets).await?;
-                        live::apply(&plan, &targets).await
+                        crate::write::apply(&plan, &targets, &live::OriginBackups).await
                     }
                     .await;
                     with_store(|s| {
                         s.busy = false;
                         s.folded = false;
                         match &result {
-                            Ok(()) => {
+                            Ok(_) => {
                                 s.reviewing = None;
                                 if undo {
                                     s.made.retain(|e| e.plan.reverse() != plan);
@@ -384,11 +533,16 @@ pub fn CleanupHost() -> Html {
                                         ),
                                     ));
                                 } else {
-                                    s.made.push(Entry { plan: plan.clone() });
+                                    s.made.push(Entry {
+                                        plan: plan.clone(),
+                                        report: 0,
+                                    });
                                     s.message = Some((
                                         false,
                                         format!(
-                                            "Done: {}. Undo stays here while this page is open.",
+                                            "Done: {}. Undo stays here while this page is open; \
+                                             a backup stays in this browser (Backups, in the \
+                                             Health view's Clean up).",
                                             short_title(&plan)
                                         ),
                                     ));
@@ -397,9 +551,10 @@ pub fn CleanupHost() -> Html {
                             Err(error) => s.message = Some((true, error.clone())),
                         }
                     });
-                    if result.is_ok() {
-                        page.engine.refresh(inputs, None);
-                    }
+                    load_backups();
+                    // Read the folders again whatever happened: a refusal shows the files
+                    // as they are now, and the review of the old read closes.
+                    page.engine.refresh(inputs, None);
                 });
             })
         }
@@ -518,9 +673,9 @@ fn Review(props: &ReviewProps) -> Html {
             <pre class="cleanup-diff" data-testid="cleanup-diff" tabindex="0" aria-label="The changes as a diff">{ diff_lines(&plan.diff()) }</pre>
             <p class="small muted">
                 if can_write {
-                    { "Only the files listed are touched. Each is read again first; if one changed since the page read it, nothing is changed." }
+                    { "Only the files listed are touched. Each is read again first and right before it is written; if one changed since the page read it, nothing is changed, and a step that fails puts back the ones before it. Before the first write, a copy of every file listed is kept in this browser's own storage for this page (Backups, in the Health view), to restore also after a reload." }
                 } else {
-                    { "This source cannot be written from the page. The script makes the same changes: it checks every file first and changes nothing if one differs." }
+                    { "This source cannot be written from the page. The script makes the same changes: it checks every file first and changes nothing if one differs, and first copies every file it changes to ~/.memdiag-backup/<time>/ (the files' full paths below it)." }
                 }
             </p>
             <p class="small muted" data-testid="cleanup-script-os">

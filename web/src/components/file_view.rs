@@ -279,6 +279,10 @@ fn header(report: &Report, row: &FileRow) -> Html {
             Some(UnresolvedReason::OutsideSnapshot) => {
                 "⚠ unresolved: the target lies outside the dropped folders".to_owned()
             }
+            Some(UnresolvedReason::NotLookedAt) => {
+                "⚠ unresolved: the page did not look where it points (session data is not read)"
+                    .to_owned()
+            }
             _ => "⚠ unresolved: the file does not exist".to_owned(),
         }),
         FileStatus::Excluded => {
@@ -492,7 +496,10 @@ fn references(report: &Report, row: &FileRow, on_open: &Callback<(String, Option
                             // The row the reference made says why it did not resolve.
                             let outside = report.files.iter().any(|f| {
                                 &f.path == resolved
-                                    && f.unresolved_reason == Some(UnresolvedReason::OutsideSnapshot)
+                                    && matches!(
+                                        f.unresolved_reason,
+                                        Some(UnresolvedReason::OutsideSnapshot | UnresolvedReason::NotLookedAt)
+                                    )
                             });
                             let why = if outside { "outside the dropped folders: cannot be checked" } else { "not found" };
                             html! { <span class="warn-text" title={resolved.clone()}>{ format!("⚠ {} ({why})", shown.clone().unwrap_or_default()) }</span> }

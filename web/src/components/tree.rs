@@ -451,6 +451,9 @@ fn status_marks(row: &FileRow, approval: ApprovalHint) -> Html {
                 Some(UnresolvedReason::OutsideSnapshot) => {
                     "Unresolved: the target lies outside the dropped folders, so it cannot be checked"
                 }
+                Some(UnresolvedReason::NotLookedAt) => {
+                    "Unresolved: the page did not look where it points (session data is not read), so it cannot be checked"
+                }
                 None => "Unresolved reference",
             };
             html! { <span class="warn-mark" title={why} aria-label={why} data-testid="unresolved">{ "⚠" }</span> }

@@ -274,6 +274,7 @@ fn figure(row: &FileRow) -> (String, String) {
             Some(UnresolvedReason::OutsideSnapshot) => {
                 "unresolved: outside what was read".to_owned()
             }
+            Some(UnresolvedReason::NotLookedAt) => "unresolved: not looked at".to_owned(),
             _ => "unresolved: no such file".to_owned(),
         },
         other => status_word(other),
