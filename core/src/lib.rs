@@ -146,6 +146,8 @@
 //! among them copied from the program's output.
 //!
 //! ## Invariants
+//! `docs/ARCHITECTURE.md` states these with the workspace's others; `tests/tests/architecture.rs`
+//! checks the ones the sources show.
 //! - The core never depends on `web-sys`, `js-sys` or `std::fs`, and never reads a clock
 //!   (the `memdiag` binary, a separate target, is the one place that touches the disk).
 //! - The report's JSON Schema (`core/report.schema.json`, feature `schema`) is what the

@@ -454,17 +454,19 @@ choices! {
     FigureName { SessionTotal, SessionUser, SessionClaudeCode, InstructionBlock,
         SkillsListing, MemorySection, SessionFiles, ConditionalRules, OnRead, OnDemand,
         AgentMemory }
-    Code { AgentMemoryMissing, AgentMemoryOrphan, AutoMemoryDisabled, ClaudeLocalMdNeverRead,
-        ClaudeMdExcluded, ClaudeMdSkipped, ClaudeMdTooLarge, FileNotRead, FileUnreadable,
-        ImportCycle, ImportNeedsApproval, ImportNotText, ImportTooDeep,
-        ImportTrailingPunctuation, InstructionsTooLarge, InvalidFrontmatter, InvalidPath,
-        InvalidSettings, InvalidUtf8, MemoryFileNoTimestamp, MemoryFileNoType,
-        MemoryFolderCollision, MemoryFolderEmpty, MemoryFolderLookalike, MemoryFolderNoGit,
-        MemoryFolderNotFound, MemoryIndexBackfilled, MemoryIndexImport, MemoryIndexLongLine,
-        MemoryIndexNearLimit, MemoryIndexTruncated, MemoryNothingSaved, MemoryTopicCutOff,
-        MemoryTopicOrphan, RuleNeverMatches, RulePathsInvalid, RulePathsJoined, ScanSkipped,
-        SeedScanMisses, SkillDescriptionTruncated, SkillDuplicateName, SkillNoDescription,
-        SkillOrderUnknown, SkillTooDeep, UnresolvedReference, ZipEntryRejected, ZipTooManyEntries }
+}
+
+/// A finding code travels as its place in [`Code::ALL`], the registry's order
+/// (`core/src/report/codes.rs`), which never changes: one list, not a second one here.
+impl Pack for Code {
+    fn pack(&self, out: &mut Vec<u8>) {
+        let place = Code::ALL.iter().position(|code| code == self).unwrap_or(0);
+        out.push(place as u8);
+    }
+
+    fn unpack(reader: &mut Reader<'_>) -> Code {
+        reader.choice(&Code::ALL)
+    }
 }
 
 impl Pack for DiagnosticData {
@@ -675,6 +677,15 @@ mod tests {
         assert!(reports
             .iter()
             .any(|r| r.diagnostics.iter().any(|d| d.data.is_some())));
+    }
+
+    #[test]
+    fn every_code_travels_as_its_place_in_the_registry() {
+        // The wire form of a code is one byte, its place in `Code::ALL`: packed reports made
+        // by another build of the page must read the same.
+        for (n, code) in Code::ALL.into_iter().enumerate() {
+            assert_eq!(to_bytes(&code), vec![n as u8], "{code}");
+        }
     }
 
     #[test]
