@@ -135,6 +135,11 @@ impl Dir for FakeDir {
     fn file<'a>(&'a self, name: &'a str, create: bool) -> Task<'a, Option<Rc<dyn FileRef>>> {
         let path = join(&self.path, name);
         let mut fs = self.fs.borrow_mut();
+        // As the browser's getFileHandle: a folder of that name is in the way.
+        if fs.dirs.contains(&path) {
+            let message = format!("a folder named {name} is in the way");
+            return Box::pin(async move { Err(message) });
+        }
         let exists = fs.files.contains_key(&path);
         if create && !exists {
             if !fs.write_granted {
@@ -821,6 +826,132 @@ async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo
         assert!(path == &index || path == &payments, "{path}");
     }
     assert_no_bulk_touched(&fs);
+}
+
+/// The two ordinary sequences that lost lines (issue 30), through the page: a rescan after
+/// Claude Code wrote a line at the top of the index, then "Remove the ticked lines"; unticking
+/// one line, removing the rest, and pressing again; and Move with a folder where the archive
+/// goes. Each changes nothing or only the lines its review showed, and a backup is listed.
+/// Links into session data the walk never lists are not offered as dead.
+#[wasm_bindgen_test]
+async fn stale_ticks_and_a_folder_in_the_way_change_only_what_was_reviewed() {
+    use page::*;
+    let root = container();
+    let _app = yew::Renderer::<memdiag_web::App>::with_root(root.clone()).render();
+    wait_for_run(&root, 0).await;
+    let (fs, dir) = config_dir();
+    let index = format!("{MEMORY}/MEMORY.md");
+    fs.borrow_mut().put(
+        &index,
+        "- [Build](build.md) — how the build runs\n\
+         - [Old](old.md) — removed long ago\n\
+         - [Older](older.md) — removed too\n\
+         - [Oldest](oldest.md) — removed first\n\
+         - [Session](../0b7e.jsonl) — the session it came from\n\
+         - [Output](../0b7e/tool-results/out.txt) — a tool result\n",
+    );
+    live::set_picker(Some(Rc::new(move || Some(dir.clone()))));
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=choose-folder]"));
+    wait_for_run(&root, before).await;
+    live::set_picker(None);
+    let before = run_of(&root);
+    type_into(
+        &one(&root, "[data-testid=input-project]"),
+        "/home/alice/app",
+    );
+    wait_for_run(&root, before).await;
+    click(&one(&root, "[data-testid=view-health]"));
+    wait_for(&root, "[data-testid=cleanup-mode]").await;
+    let dead = |root: &web_sys::Element| -> Vec<String> {
+        all(root, "[data-testid=dead-line]")
+            .iter()
+            .map(|e| e.get_attribute("value").unwrap_or_default())
+            .collect()
+    };
+    // Lines that exist but were never listed (a transcript, a tool result) are not dead.
+    assert_eq!(dead(&root), ["2", "3", "4"]);
+
+    // Claude Code writes a line at the top; the page reads the folder again.
+    let text = fs.borrow().text(&index).unwrap();
+    fs.borrow_mut().put(
+        &index,
+        &format!(
+            "- [New](new.md) — written just now
+{text}"
+        ),
+    );
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=refresh]"));
+    wait_for_run(&root, before).await;
+    wait_until("the list shows the lines where they are now", || {
+        dead(&root) == ["1", "3", "4", "5"]
+    })
+    .await;
+    // Untick line 3 (Old), remove the rest: only New (dead too, line 1), Older and Oldest go.
+    let boxes = all(&root, "[data-testid=dead-line]");
+    boxes[1].unchecked_ref::<web_sys::HtmlElement>().click();
+    settle().await;
+    click(&one(&root, "[data-testid=cleanup-remove-lines]"));
+    let review = wait_for(&root, "[data-testid=cleanup-review]").await;
+    let diff = one(&review, "[data-testid=cleanup-diff]")
+        .text_content()
+        .unwrap_or_default();
+    assert!(diff.contains("-- [New](new.md)"), "{diff}");
+    assert!(diff.contains("-- [Oldest](oldest.md)"), "{diff}");
+    assert!(!diff.contains("-- [Old](old.md)"), "{diff}");
+    assert!(!diff.contains("-- [Build]"), "{diff}");
+    let before = run_of(&root);
+    click(&one(&review, "[data-testid=cleanup-confirm]"));
+    wait_for_run(&root, before).await;
+    let now = fs.borrow().text(&index).unwrap();
+    assert_eq!(
+        now,
+        "- [Build](build.md) — how the build runs\n\
+         - [Old](old.md) — removed long ago\n\
+         - [Session](../0b7e.jsonl) — the session it came from\n\
+         - [Output](../0b7e/tool-results/out.txt) — a tool result\n"
+    );
+    // Pressing the button again removes the one line left ticked, now line 2, and nothing
+    // else.
+    wait_until("the list is the one line left", || dead(&root) == ["2"]).await;
+    click(&one(&root, "[data-testid=cleanup-remove-lines]"));
+    let review = wait_for(&root, "[data-testid=cleanup-review]").await;
+    let before = run_of(&root);
+    click(&one(&review, "[data-testid=cleanup-confirm]"));
+    wait_for_run(&root, before).await;
+    assert!(fs
+        .borrow()
+        .text(&index)
+        .is_some_and(|t| t.starts_with("- [Build](build.md)")
+            && !t.contains("[Old]")
+            && t.contains("../0b7e.jsonl")));
+    wait_for(&root, "[data-testid=cleanup-backup]").await;
+
+    // An index past its caps, and a folder where its archive would go.
+    let long: String = (1..=230).map(|i| format!("- entry {i}\n")).collect();
+    fs.borrow_mut().put(&index, &long);
+    fs.borrow_mut()
+        .dirs
+        .insert(format!("{MEMORY}/index-archive.md"));
+    let before = run_of(&root);
+    click(&one(&root, "[data-testid=refresh]"));
+    wait_for_run(&root, before).await;
+    click(&wait_for(&root, "[data-testid=cleanup-compact-move]").await);
+    let review = wait_for(&root, "[data-testid=cleanup-review]").await;
+    let before = run_of(&root);
+    click(&one(&review, "[data-testid=cleanup-confirm]"));
+    wait_for_run(&root, before).await;
+    let message = wait_for(&root, "[data-testid=cleanup-message]")
+        .await
+        .text_content()
+        .unwrap_or_default();
+    assert!(
+        message.contains("a folder named index-archive.md is in the way"),
+        "{message}"
+    );
+    assert!(message.contains("nothing was changed"), "{message}");
+    assert_eq!(fs.borrow().text(&index), Some(long));
 }
 
 /// A dropped folder whose handle the browser gave is opened live, through the browser's own
