@@ -323,7 +323,7 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
     });
     diagnostics.dedup();
     let text = |p: &VPath| p.as_str().to_owned();
-    Report {
+    let mut report = Report {
         schema: REPORT_SCHEMA.to_owned(),
         context: Context {
             home: text(&paths.home),
@@ -347,13 +347,16 @@ fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
         footprint,
         memory_folders,
         diagnostics,
+        verdict: Vec::new(),
         health,
         session,
         reads,
         rules: rules_in_force(&paths.rules, skills_listing_budget),
         comparison: None,
         sources,
-    }
+    };
+    report.verdict = crate::report::verdict::verdict(&report);
+    report
 }
 
 /// The report's account of the rules applied; `skills_listing_budget` is the budget the

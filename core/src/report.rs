@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 mod codes;
 pub mod comparison;
+pub mod verdict;
 
 pub use codes::Code;
 
@@ -36,6 +37,10 @@ pub struct Report {
     pub memory_folders: Vec<MemoryFolder>,
     /// Findings about the snapshot, in a stable order.
     pub diagnostics: Vec<Diagnostic>,
+    /// What is lost or broken, most harmful first, one line each: what a reader shows first
+    /// ([`verdict::verdict`]). Empty when nothing is.
+    #[serde(default)]
+    pub verdict: Vec<VerdictLine>,
     /// The answer to "is my memory working, and what is it losing?".
     pub health: Health,
     /// What every session starts with, in the order Claude Code sends it.
@@ -57,6 +62,47 @@ pub struct Report {
     /// roots. A shared snapshot keeps exactly these and the rows ([`crate::sanitize()`]).
     #[serde(default)]
     pub sources: Vec<SourceRead>,
+}
+
+/// What findings of a code do to what Claude Code sends: the verdict's ranking, most harmful
+/// first.
+#[derive(
+    Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Harm {
+    /// Instructions load only in part, or not at all, in every session (a cut index, a file
+    /// over 4 MiB).
+    Cuts,
+    /// Something the person wrote never loads, or loads otherwise than meant (an import that
+    /// needs approval, a rule whose paths match nothing, a skill cut from the listing).
+    Drops,
+    /// Context is spent for little (a file near its caps, a large instruction file).
+    Wastes,
+    /// Worth a look, nothing lost (a link that leads nowhere, an orphaned topic file).
+    #[default]
+    Warns,
+}
+
+/// One line of the verdict: a kind of finding, how many, and the file a click opens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct VerdictLine {
+    /// What the findings do.
+    pub harm: Harm,
+    /// Their code.
+    pub code: Code,
+    /// The most serious of their severities.
+    pub severity: Severity,
+    /// How many findings the line stands for.
+    pub count: u64,
+    /// The line, for a person.
+    pub text: String,
+    /// The file of the first finding, which a click opens.
+    pub path: Option<String>,
+    /// Its line, when the finding has one.
+    pub line: Option<u64>,
 }
 
 /// A file or folder discovery read or looked up that is not a row.

@@ -18,6 +18,7 @@ pub mod share_dialog;
 pub mod status;
 pub mod topbar;
 pub mod tree;
+pub mod verdict;
 pub mod workspace;
 
 /// Where [`reveal_in`] puts the element it brings into view.

@@ -172,6 +172,10 @@ pub fn App() -> Html {
                 if state.sources.shared.is_some() {
                     <SharedBanner />
                 }
+                // The verdict first: what is lost or broken is what a person came for.
+                if let Some(report) = state.loaded.report.clone() {
+                    <components::verdict::Verdict report={report} on_open={open_path(&state.dispatcher())} />
+                }
                 <ContextBar inputs={state.sources.inputs.clone()} sources={state.sources.infos.clone()}
                     on_change={inputs_changed(&state, &engine)} on_project={project_typed(&state, &engine)}
                     on_pick={state.dispatcher().to_callback().reform(|_: ()| Action::SetPicker(true))} read_only={read_only}

@@ -34,10 +34,10 @@ use memdiag_core::report::comparison::{
 use memdiag_core::report::{
     AgentInfo, BehaviourInForce, Code, Context, Cost, CutBy, Diagnostic, DiagnosticData,
     DroppedEntry, Figure, FileRow, FileStatus, Footprint, FrontmatterField, Group, GroupFootprint,
-    GroupSummary, Growth, Health, LaterCost, LoadType, Measure, MemoryFolder, MemoryHealth,
+    GroupSummary, Growth, Harm, Health, LaterCost, LoadType, Measure, MemoryFolder, MemoryHealth,
     MemoryLookup, Os, ReadAnswer, ReadFor, ReasonCheck, ReasonId, ReferenceKind, ReferenceSite,
     Report, RulesInForce, Scope, SentFile, SentLabel, Session, SessionCost, Severity, SourceRead,
-    Truncation, UnresolvedReason, WeekCount,
+    Truncation, UnresolvedReason, VerdictLine, WeekCount,
 };
 use memdiag_core::{Input, SessionKind};
 use wasm_bindgen::{JsCast, JsValue};
@@ -377,8 +377,9 @@ macro_rules! choices {
 }
 
 records! {
-    Report { schema, context, files, groups, footprint, memory_folders, diagnostics, health,
-        session, reads, rules, comparison, sources }
+    Report { schema, context, files, groups, footprint, memory_folders, diagnostics, verdict,
+        health, session, reads, rules, comparison, sources }
+    VerdictLine { harm, code, severity, count, text, path, line }
     Context { home, config_dir, project, os, projects_base, git_root, memory_dir,
         memory_found_via, auto_memory_enabled, auto_memory_setting_from, memory_folder_name,
         version, today }
@@ -450,6 +451,7 @@ choices! {
     ReferenceKind { Import, Link }
     CutBy { Lines, Size }
     Severity { Error, Warning, Info }
+    Harm { Cuts, Drops, Wastes, Warns }
     ReasonId { DifferentFolder, NothingSaved, SwitchedOff, SubAgent, Truncated }
     FigureName { SessionTotal, SessionUser, SessionClaudeCode, InstructionBlock,
         SkillsListing, MemorySection, SessionFiles, ConditionalRules, OnRead, OnDemand,

@@ -1107,6 +1107,63 @@ async fn the_app_opens_with_the_demo() {
     root.remove();
 }
 
+/// The verdict comes first, right after the header: what is lost, most harmful first, the
+/// demo's cut MEMORY.md on its first line with the lines it loses; a click on a line opens
+/// its file.
+#[wasm_bindgen_test]
+async fn the_verdict_comes_first_and_its_lines_open_their_files() {
+    let Some((root, app)) = demo_app().await else {
+        return;
+    };
+    let app_element = one(&root, "[data-testid=app]");
+    let children: Vec<String> = (0..app_element.child_element_count())
+        .filter_map(|i| app_element.children().item(i))
+        .map(|e| {
+            e.get_attribute("data-testid")
+                .or_else(|| e.get_attribute("class"))
+                .unwrap_or_else(|| e.tag_name())
+        })
+        .collect();
+    let verdict_at = children
+        .iter()
+        .position(|c| c == "verdict")
+        .expect("a verdict");
+    let context_at = children
+        .iter()
+        .position(|c| c == "context-bar")
+        .expect("the context bar");
+    assert!(verdict_at < context_at, "{children:?}");
+    let lines = all(&root, "[data-testid=verdict-line]");
+    assert!(lines.len() >= 3, "{}", lines.len());
+    let first = lines[0].text_content().unwrap_or_default();
+    assert!(
+        first.contains("MEMORY.md loses 15 of its 215 lines (from line 201)"),
+        "{first}"
+    );
+    assert_eq!(attr(&lines[0], "data-harm"), "loses");
+    // Most harmful first: nothing that only warns comes before something that loses.
+    let harms: Vec<String> = lines.iter().map(|l| attr(l, "data-harm")).collect();
+    let first_warn = harms
+        .iter()
+        .position(|h| h != "loses")
+        .unwrap_or(harms.len());
+    assert!(
+        harms[first_warn..].iter().all(|h| h != "loses"),
+        "{harms:?}"
+    );
+    // A line opens its file.
+    let rule = lines
+        .iter()
+        .find(|l| attr(l, "data-code") == "rule-never-matches")
+        .expect("the demo's rule that never loads");
+    click(&one(rule, "[data-testid=verdict-link]"));
+    settle().await;
+    let shown = attr(&one(&root, "[data-testid=file-view]"), "data-path");
+    assert!(shown.ends_with("/rules/python.md"), "{shown}");
+    app.destroy();
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn refresh_reads_a_folder_again_through_its_kept_handle() {
     let handle = fake_handle(

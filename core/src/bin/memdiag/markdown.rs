@@ -29,6 +29,24 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         "## memdiag: what Claude Code loads in `{}`\n",
         code(&project)
     );
+    if report.verdict.is_empty() {
+        let _ = writeln!(
+            out,
+            "**Nothing is lost or broken.** Every session carries {} characters from these files.\n",
+            crate::text::thousands(cost.total.total())
+        );
+    } else {
+        let _ = writeln!(out, "**What is lost or broken**\n");
+        for line in &report.verdict {
+            let at = line
+                .path
+                .as_deref()
+                .map(|p| format!(" (`{}`)", code(&show(p))))
+                .unwrap_or_default();
+            let _ = writeln!(out, "- {}{at}", escape(&line.text));
+        }
+        out.push('\n');
+    }
     if failures.is_empty() {
         let _ = writeln!(out, "No gate failed.\n");
     } else {

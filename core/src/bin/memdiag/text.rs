@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 use memdiag_core::report::comparison::RowChangeKind;
-use memdiag_core::report::{FileRow, FileStatus, Group, LoadType, Report, UnresolvedReason};
+use memdiag_core::report::{FileRow, FileStatus, Group, Harm, LoadType, Report, UnresolvedReason};
 use memdiag_core::Severity;
 
 use crate::severity_name;
@@ -29,6 +29,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     let mut out = String::new();
     let home = Home(&report.context.home);
     header(&mut out, report, &home);
+    verdict(&mut out, report, &home);
     simulated(&mut out, report, &home);
     session(&mut out, report);
     reads(&mut out, report, &home);
@@ -103,6 +104,39 @@ fn header(out: &mut String, report: &Report, home: &Home<'_>) {
         context.home,
         home.show(&context.config_dir)
     );
+    out.push('\n');
+}
+
+/// The verdict first: what is lost or broken, most harmful first, one line each; or one line
+/// saying nothing is, with what every session costs.
+fn verdict(out: &mut String, report: &Report, home: &Home<'_>) {
+    if report.verdict.is_empty() {
+        let _ = writeln!(
+            out,
+            "{GREEN}Nothing is lost or broken.{GREEN:#} Every session carries {} characters \
+             (about {} tokens) from these files.\n",
+            thousands(report.session.cost.total.total()),
+            thousands(report.session.cost.tokens_estimate),
+        );
+        return;
+    }
+    let _ = writeln!(out, "{BOLD}What is lost or broken{BOLD:#}");
+    for line in &report.verdict {
+        let (style, mark) = match line.harm {
+            Harm::Cuts | Harm::Drops => (RED, "✗"),
+            Harm::Wastes => (YELLOW, "!"),
+            Harm::Warns => (YELLOW, "·"),
+        };
+        let at = line
+            .path
+            .as_deref()
+            .map(|p| match line.line {
+                Some(n) => format!("  {DIM}{}:{n}{DIM:#}", home.show(p)),
+                None => format!("  {DIM}{}{DIM:#}", home.show(p)),
+            })
+            .unwrap_or_default();
+        let _ = writeln!(out, "{style}{mark}{style:#} {}{at}", line.text);
+    }
     out.push('\n');
 }
 
