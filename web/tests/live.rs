@@ -652,6 +652,20 @@ mod page {
     }
 }
 
+/// Opens `dir` live through "Choose folder", sets the project, and shows the health view.
+async fn open_live_in_health(root: &web_sys::Element, dir: Rc<dyn Dir>) {
+    use page::*;
+    live::set_picker(Some(Rc::new(move || Some(dir.clone()))));
+    let before = run_of(root);
+    click(&one(root, "[data-testid=choose-folder]"));
+    wait_for_run(root, before).await;
+    live::set_picker(None);
+    let before = run_of(root);
+    type_into(&one(root, "[data-testid=input-project]"), "/home/alice/app");
+    wait_for_run(root, before).await;
+    click(&one(root, "[data-testid=view-health]"));
+}
+
 /// The demo is not a live folder: a clean-up is reviewed as a diff and offered as a script
 /// only. Then "Choose folder" opens the in-memory folder live (through the picker the tests
 /// put in the browser's place): a dead line is removed with a diff, a confirmation, write
@@ -697,18 +711,7 @@ async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo
 
     // The live folder.
     let (fs, dir) = config_dir();
-    live::set_picker(Some(Rc::new(move || Some(dir.clone()))));
-    let before = run_of(&root);
-    click(&one(&root, "[data-testid=choose-folder]"));
-    wait_for_run(&root, before).await;
-    live::set_picker(None);
-    let before = run_of(&root);
-    type_into(
-        &one(&root, "[data-testid=input-project]"),
-        "/home/alice/app",
-    );
-    wait_for_run(&root, before).await;
-    click(&one(&root, "[data-testid=view-health]"));
+    open_live_in_health(&root, dir).await;
     let mode = wait_for(&root, "[data-testid=cleanup-mode]").await;
     assert!(
         mode.text_content()
@@ -850,18 +853,7 @@ async fn stale_ticks_and_a_folder_in_the_way_change_only_what_was_reviewed() {
          - [Session](../0b7e.jsonl) — the session it came from\n\
          - [Output](../0b7e/tool-results/out.txt) — a tool result\n",
     );
-    live::set_picker(Some(Rc::new(move || Some(dir.clone()))));
-    let before = run_of(&root);
-    click(&one(&root, "[data-testid=choose-folder]"));
-    wait_for_run(&root, before).await;
-    live::set_picker(None);
-    let before = run_of(&root);
-    type_into(
-        &one(&root, "[data-testid=input-project]"),
-        "/home/alice/app",
-    );
-    wait_for_run(&root, before).await;
-    click(&one(&root, "[data-testid=view-health]"));
+    open_live_in_health(&root, dir).await;
     wait_for(&root, "[data-testid=cleanup-mode]").await;
     let dead = |root: &web_sys::Element| -> Vec<String> {
         all(root, "[data-testid=dead-line]")

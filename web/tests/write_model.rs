@@ -439,6 +439,21 @@ fn plans(files: &[(String, String)]) -> Vec<Plan> {
     out
 }
 
+/// A model folder holding `files`, and the live root over it.
+fn model_with(files: &[(String, String)]) -> (Shared, Rc<LiveRoot>) {
+    let model: Shared = Rc::new(RefCell::new(Model::default()));
+    for (path, body) in files {
+        model.borrow_mut().put(path, body);
+    }
+    let root = Rc::new(LiveRoot {
+        dir: Rc::new(ModelDir {
+            model: model.clone(),
+            path: String::new(),
+        }),
+    });
+    (model, root)
+}
+
 fn targets(plan: &Plan, root: &Rc<LiveRoot>) -> Vec<Target> {
     plan.changes
         .iter()
@@ -488,12 +503,9 @@ fn the_page_never_loses_a_line_outside_the_reviewed_diff() {
             continue;
         }
         let plan = all[rng.below(all.len())].clone();
-        let model: Shared = Rc::new(RefCell::new(Model::default()));
+        let (model, root) = model_with(&files);
         {
             let mut m = model.borrow_mut();
-            for (path, body) in &files {
-                m.put(path, body);
-            }
             m.contested = plan
                 .changes
                 .iter()
@@ -503,12 +515,6 @@ fn the_page_never_loses_a_line_outside_the_reviewed_diff() {
             m.edits_left = 1 + (seed % 3) as u32;
             m.edit_chance = 4 + seed % 20;
         }
-        let root = Rc::new(LiveRoot {
-            dir: Rc::new(ModelDir {
-                model: model.clone(),
-                path: String::new(),
-            }),
-        });
         let backups = MemoryBackups::default();
         let mut reviewed = removed_in_diff(&plan);
         let result = run(write::apply(&plan, &targets(&plan, &root), &backups));
@@ -563,17 +569,8 @@ fn a_plan_made_without_outside_edits_changes_exactly_its_diff_and_undoes_to_the_
         let mut rng = Rng(seed);
         let files = starting_files(&mut rng);
         for plan in plans(&files) {
-            let model: Shared = Rc::new(RefCell::new(Model::default()));
-            for (path, body) in &files {
-                model.borrow_mut().put(path, body);
-            }
+            let (model, root) = model_with(&files);
             let before = model.borrow().files.clone();
-            let root = Rc::new(LiveRoot {
-                dir: Rc::new(ModelDir {
-                    model: model.clone(),
-                    path: String::new(),
-                }),
-            });
             let backups = MemoryBackups::default();
             run(write::apply(&plan, &targets(&plan, &root), &backups)).expect("made");
             let mut expected = before.clone();
@@ -616,10 +613,7 @@ fn a_folder_in_the_way_of_a_new_file_stops_the_plan_before_the_index_changes() {
             break plan;
         }
     };
-    let model: Shared = Rc::new(RefCell::new(Model::default()));
-    for (path, body) in &files {
-        model.borrow_mut().put(path, body);
-    }
+    let (model, root) = model_with(&files);
     let archive = plan
         .changes
         .iter()
@@ -628,12 +622,6 @@ fn a_folder_in_the_way_of_a_new_file_stops_the_plan_before_the_index_changes() {
         .expect("a new file");
     model.borrow_mut().dirs.insert(archive.clone());
     let before = model.borrow().files.clone();
-    let root = Rc::new(LiveRoot {
-        dir: Rc::new(ModelDir {
-            model: model.clone(),
-            path: String::new(),
-        }),
-    });
     let backups = MemoryBackups::default();
     let error = run(write::apply(&plan, &targets(&plan, &root), &backups)).expect_err("refused");
     let name = archive.rsplit('/').next().unwrap();
@@ -654,17 +642,8 @@ fn no_backup_no_write() {
     let mut rng = Rng(3);
     let files = starting_files(&mut rng);
     let plan = plans(&files).into_iter().next().expect("a plan");
-    let model: Shared = Rc::new(RefCell::new(Model::default()));
-    for (path, body) in &files {
-        model.borrow_mut().put(path, body);
-    }
+    let (model, root) = model_with(&files);
     let before = model.borrow().files.clone();
-    let root = Rc::new(LiveRoot {
-        dir: Rc::new(ModelDir {
-            model: model.clone(),
-            path: String::new(),
-        }),
-    });
     let backups = MemoryBackups::default();
     *backups.refuse.borrow_mut() = Some("quota exceeded".to_owned());
     let error = run(write::apply(&plan, &targets(&plan, &root), &backups)).expect_err("refused");
