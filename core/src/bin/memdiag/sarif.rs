@@ -8,9 +8,20 @@
 
 use std::collections::BTreeMap;
 
-use memdiag_core::report::{Code, Report};
+use memdiag_core::report::{Code, Harm, Report};
 use memdiag_core::Severity;
 use serde_json::{json, Value};
+
+/// SARIF's `rank` (0 to 100, most important highest) of a finding whose code does `harm`:
+/// the verdict's order, so that code scanning lists a cut index before a dead link.
+fn rank(harm: Harm) -> f64 {
+    match harm {
+        Harm::Cuts => 100.0,
+        Harm::Drops => 80.0,
+        Harm::Wastes => 40.0,
+        Harm::Warns => 20.0,
+    }
+}
 
 /// The SARIF log of `report`.
 pub(crate) fn render(report: &Report) -> Value {
@@ -55,6 +66,8 @@ pub(crate) fn render(report: &Report) -> Value {
                 "ruleId": diagnostic.code.as_str(),
                 "ruleIndex": index,
                 "level": level(diagnostic.severity),
+                // The verdict's ranking (the code's harm), as code scanning sorts by it.
+                "rank": rank(diagnostic.code.harm()),
                 "message": { "text": diagnostic.message },
             });
             // Code scanning refuses a result without a location: a finding about no file in

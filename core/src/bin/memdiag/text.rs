@@ -363,8 +363,9 @@ fn findings(out: &mut String, report: &Report, home: &Home<'_>) {
         infos
     );
     let mut sorted: Vec<_> = report.diagnostics.iter().collect();
-    // Stable: within a severity the report's own order stays.
-    sorted.sort_by_key(|d| d.severity);
+    // The verdict's order: what drops instructions first, then by severity. Stable: within
+    // both the report's own order stays.
+    sorted.sort_by_key(|d| (d.code.harm(), d.severity));
     for diagnostic in sorted.iter().take(TOP_FINDINGS) {
         let style = match diagnostic.severity {
             Severity::Error => RED,
