@@ -56,13 +56,28 @@ pub enum ZipError {
 impl fmt::Display for ZipError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ZipError::NotAZip(why) => write!(f, "not a zip archive: {why}"),
+            ZipError::NotAZip(why) => write!(f, "not a zip archive: {}", in_words(why)),
             ZipError::BadMount(why) => write!(f, "cannot mount the archive: {why}"),
         }
     }
 }
 
 impl std::error::Error for ZipError {}
+
+/// The zip reader's reason in words a person can act on: "Could not find EOCD" means the
+/// file has no zip directory at its end.
+fn in_words(why: &str) -> String {
+    let lower = why.to_ascii_lowercase();
+    if lower.contains("eocd") || lower.contains("end of central directory") {
+        "it has no zip directory at its end, so it is no zip, or it was cut short while it was \
+         saved or downloaded"
+            .to_owned()
+    } else if lower.contains("central directory") {
+        "its zip directory is damaged".to_owned()
+    } else {
+        why.to_owned()
+    }
+}
 
 /// An opened archive that inflates entries when the analysis asks for them.
 pub struct ZipSource {
@@ -1565,6 +1580,10 @@ mod tests {
         for bytes in [Vec::new(), b"# CLAUDE.md\nnot a zip\n".to_vec()] {
             let error = mount_zip(&mut tree, "/", bytes, ZipLimits::default()).unwrap_err();
             assert!(matches!(error, ZipError::NotAZip(_)), "{error:?}");
+            // Said in words, not in the zip reader's ("Could not find EOCD").
+            let said = error.to_string();
+            assert!(said.contains("no zip directory at its end"), "{said}");
+            assert!(!said.contains("EOCD"), "{said}");
         }
         let whole = archive(&[
             Item::File("CLAUDE.md", b"some text"),
