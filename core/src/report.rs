@@ -97,8 +97,8 @@ pub struct VerdictLine {
     pub severity: Severity,
     /// How many findings the line stands for.
     pub count: u64,
-    /// The line, for a person.
-    pub text: String,
+    /// The line, for a person (a sentence: it quotes names, like a finding's message).
+    pub message: String,
     /// The file of the first finding, which a click opens.
     pub path: Option<String>,
     /// Its line, when the finding has one.

@@ -222,7 +222,13 @@ test('a live folder: opened once, an outside edit seen on r, a clean-up with a d
   await page.waitForSelector('[data-testid=cleanup-undo]');
   await ready(page, run);
   assert.equal(await readOpfs(page, `${MEMORY}/MEMORY.md`), '- [Build](build.md) — how the build runs\n');
-  assert.deepEqual((await log(page)).written, [`${MEMORY}/MEMORY.md`]);
+  // The person's files: only the index. Before it, the page kept a backup in its own storage
+  // (the origin-private folder, here the same one the test opened as the live folder).
+  const written = (await log(page)).written;
+  assert.deepEqual(written.filter((p) => !p.startsWith('memdiag-backups/')), [`${MEMORY}/MEMORY.md`]);
+  assert.equal(written.length, 2, JSON.stringify(written));
+  assert.match(written[0], /^memdiag-backups\/\d{8}T\d+Z-1\.backup$/, 'the backup is written first');
+  await page.waitForSelector('[data-testid=cleanup-backup]', { state: 'attached' });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=dead-line]').length === 0);
   await shot(page, '41-live-cleanup-done');
 

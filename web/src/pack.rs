@@ -379,7 +379,7 @@ macro_rules! choices {
 records! {
     Report { schema, context, files, groups, footprint, memory_folders, diagnostics, verdict,
         health, session, reads, rules, comparison, sources }
-    VerdictLine { harm, code, severity, count, text, path, line }
+    VerdictLine { harm, code, severity, count, message, path, line }
     Context { home, config_dir, project, os, projects_base, git_root, memory_dir,
         memory_found_via, auto_memory_enabled, auto_memory_setting_from, memory_folder_name,
         version, today }

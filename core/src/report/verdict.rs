@@ -38,7 +38,7 @@ pub fn verdict(report: &Report) -> Vec<VerdictLine> {
                     code,
                     severity: finding.severity,
                     count: 1,
-                    text: cut_index_line(report, finding),
+                    message: cut_index_line(report, finding),
                     path: finding.path.clone(),
                     line: finding.line,
                 });
@@ -47,7 +47,7 @@ pub fn verdict(report: &Report) -> Vec<VerdictLine> {
         }
         let first = findings[0];
         let count = findings.len() as u64;
-        let text = match findings.as_slice() {
+        let message = match findings.as_slice() {
             [one] => match &one.path {
                 Some(path) => format!("{}: {}", file_name(path), one.message),
                 None => one.message.clone(),
@@ -59,7 +59,7 @@ pub fn verdict(report: &Report) -> Vec<VerdictLine> {
             code,
             severity,
             count,
-            text,
+            message,
             path: first.path.clone(),
             line: first.line,
         });

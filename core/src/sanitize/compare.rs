@@ -69,6 +69,17 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
     if let Some(Json::Array(diagnostics)) = value.get_mut("diagnostics") {
         diagnostics.sort_by_key(Json::to_string);
     }
+    // The verdict: a line that stands for several findings opens the first of them in path
+    // order, which the pseudonyms need not keep; lines of equal rank are in that order too.
+    if let Some(Json::Array(verdict)) = value.get_mut("verdict") {
+        for line in verdict.iter_mut() {
+            if line.get("count").and_then(Json::as_u64).unwrap_or(0) > 1 {
+                line["path"] = Json::Null;
+                line["line"] = Json::Null;
+            }
+        }
+        verdict.sort_by_key(Json::to_string);
+    }
     // What discovery read besides the rows, by path: a record for sanitizing, not a figure,
     // and listed in byte order of the paths, which the pseudonyms need not keep.
     if let Some(Json::Array(sources)) = value.get_mut("sources") {

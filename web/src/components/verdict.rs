@@ -59,7 +59,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                         Harm::Wastes => "!",
                         Harm::Warns => "·",
                     };
-                    let text = line.text.clone();
+                    let text = line.message.clone();
                     let body = match &line.path {
                         Some(path) => {
                             let target = (path.clone(), line.line);

@@ -43,7 +43,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
                 .as_deref()
                 .map(|p| format!(" (`{}`)", code(&show(p))))
                 .unwrap_or_default();
-            let _ = writeln!(out, "- {}{at}", escape(&line.text));
+            let _ = writeln!(out, "- {}{at}", escape(&line.message));
         }
         out.push('\n');
     }

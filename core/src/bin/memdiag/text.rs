@@ -135,7 +135,7 @@ fn verdict(out: &mut String, report: &Report, home: &Home<'_>) {
                 None => format!("  {DIM}{}{DIM:#}", home.show(p)),
             })
             .unwrap_or_default();
-        let _ = writeln!(out, "{style}{mark}{style:#} {}{at}", line.text);
+        let _ = writeln!(out, "{style}{mark}{style:#} {}{at}", line.message);
     }
     out.push('\n');
 }
