@@ -12,6 +12,7 @@
 //! - [`skills`]: listed skills and the ones a read announces;
 //! - [`memory`]: auto memory (folder, caps, the index the program writes when missing) and
 //!   agent memory;
+//! - [`agents`]: the sub-agent definitions and their lines in the listing of agent types;
 //! - [`references`]: imports and links of every file, with the program's accept rule,
 //!   depth, approval and exclusion;
 //! - [`session`]: what every session carries, what a read attaches, what a sub-agent
