@@ -12,6 +12,7 @@
 //! - [`skills`]: listed skills and the ones a read announces;
 //! - [`memory`]: auto memory (folder, caps, the index the program writes when missing) and
 //!   agent memory;
+//! - [`agents`]: the sub-agent definitions and their lines in the listing of agent types;
 //! - [`references`]: imports and links of every file, with the program's accept rule,
 //!   depth, approval and exclusion;
 //! - [`session`]: what every session carries, what a read attaches, what a sub-agent
@@ -23,6 +24,7 @@
 //! fetches those and runs the walk again, until a pass needs nothing new. Every pass is a
 //! pure function of the tree, so the last pass is the answer.
 
+mod agents;
 mod health;
 mod memory;
 mod references;
@@ -37,7 +39,7 @@ pub(crate) use health::{CORRECTION_WORDS, MEMORY_TYPES};
 /// Every frontmatter key discovery and the health view read (`fm.string`, `fm.boolean`,
 /// `fm.value` in `discover/`; a test below keeps the list true). Sharing keeps these keys as
 /// written and replaces every other one.
-pub(crate) const FRONTMATTER_KEYS: [&str; 8] = [
+pub(crate) const FRONTMATTER_KEYS: [&str; 10] = [
     "name",
     "description",
     "when_to_use",
@@ -46,6 +48,8 @@ pub(crate) const FRONTMATTER_KEYS: [&str; 8] = [
     "modified",
     "memory",
     "disable-model-invocation",
+    "tools",
+    "disallowedTools",
 ];
 
 /// The agent-memory scopes a sub-agent's `memory` field names (read in `discover::memory`).
@@ -176,6 +180,8 @@ struct Discovery<'a> {
     git_root: Option<VPath>,
     /// Each skill that can be listed: its `SKILL.md`, its listing line, where it lists.
     skill_lines: Vec<skills::SkillLine>,
+    /// Every sub-agent definition found, in the listing's order, shadowed ones marked.
+    agents: Vec<agents::AgentDefinition>,
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
     /// row's `loaded`.
     attached: BTreeMap<VPath, Measure>,
@@ -209,6 +215,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         memory_dir: None,
         git_root: None,
         skill_lines: Vec::new(),
+        agents: Vec::new(),
         announce_on_next_read: Vec::new(),
         skill_order_unknown: Vec::new(),
         size_capped: BTreeSet::new(),
@@ -268,6 +275,7 @@ impl Discovery<'_> {
         add(&mut groups, skills);
         let agent_memory = self.agent_memory();
         add(&mut groups, agent_memory);
+        self.agents = self.find_agents();
         if !self.settings.auto_memory_enabled {
             if let Some(nodes) = groups.get_mut(&Group::AutoMemory) {
                 for node in nodes {
@@ -954,6 +962,7 @@ mod read_keys {
     #[test]
     fn frontmatter_keys_are_the_ones_discovery_reads() {
         let sources = [
+            include_str!("discover/agents.rs"),
             include_str!("discover/health.rs"),
             include_str!("discover/memory.rs"),
             include_str!("discover/references.rs"),
@@ -976,9 +985,9 @@ mod read_keys {
         let listed: std::collections::BTreeSet<&str> =
             super::FRONTMATTER_KEYS.into_iter().collect();
         assert_eq!(read, listed);
-        let memory = include_str!("discover/memory.rs");
+        let agents = include_str!("discover/agents.rs");
         for scope in super::AGENT_MEMORY_SCOPES {
-            assert!(memory.contains(&format!("\"{scope}\" => Some(Scope::")));
+            assert!(agents.contains(&format!("\"{scope}\" => Some(Scope::")));
         }
     }
 }

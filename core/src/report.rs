@@ -16,7 +16,7 @@ pub mod verdict;
 pub use codes::Code;
 
 /// The schema name carried by every report, bumped when a field changes meaning.
-pub const REPORT_SCHEMA: &str = "memdiag-report/2";
+pub const REPORT_SCHEMA: &str = "memdiag-report/3";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,7 +151,8 @@ pub enum ReadFor {
     /// A root of the snapshot: a path below it that is missing is missing, not outside.
     Mount,
     /// A sub-agent definition: its `name` keys the agent's memory folder, its `memory`
-    /// names the folder's scope.
+    /// names the folder's scope, and its name, description and tools make its line of the
+    /// listing of agent types.
     AgentDefinition,
     /// A memory file whose modification day the growth chart read (its frontmatter names
     /// none); only its size besides, unless it is a row.
@@ -233,6 +234,9 @@ pub struct Session {
     pub files: Vec<SentFile>,
     /// The listing lines of the user's skills (`<name>: <description>`), in listing order.
     pub skills: Vec<String>,
+    /// The listing lines of the user's sub-agents (`<name>: <description> (Tools: …)`), in
+    /// the order the agent types are listed, after Claude Code's built-in ones.
+    pub agents: Vec<String>,
     /// The memory folder the system prompt names, or null when auto memory is off.
     pub memory_dir: Option<String>,
     /// The cost of each part, split into the user's text and Claude Code's own text.
@@ -344,7 +348,10 @@ pub struct SessionCost {
     pub skills_listing: Cost,
     /// The "# Memory" section of the system prompt; zero when auto memory is off.
     pub memory_section: Cost,
-    /// The three together.
+    /// The listing of agent types the main session's requests carry: the user's sub-agents'
+    /// lines, and Claude Code's built-in agents' lines and the listing's opening.
+    pub agents: Cost,
+    /// The four together.
     pub total: Cost,
     /// An estimate: total UTF-16 units / 4, rounded half up. Not a tokenizer's count.
     pub tokens_estimate: u64,
@@ -888,7 +895,9 @@ pub struct Health {
     pub reasons: Vec<ReasonCheck>,
     /// One entry per memory folder analysed: the project's auto memory, then each agent's.
     pub memories: Vec<MemoryHealth>,
-    /// Sub-agents defined in `<config>/agents/` and `<project>/.claude/agents/`.
+    /// Sub-agents defined in `<config>/agents/` and in `.claude/agents/` of the project
+    /// folder and each parent up to the git root, subfolders included: those in force in
+    /// listing order, then the shadowed ones.
     pub agents: Vec<AgentInfo>,
 }
 
@@ -1000,6 +1009,16 @@ pub struct AgentInfo {
     pub name: String,
     /// The definition file.
     pub path: String,
+    /// Whose definition it is: the user's (`<config>/agents/`) or the project's
+    /// (`.claude/agents/` of the working directory or a parent up to the git root).
+    pub scope: Option<Scope>,
+    /// Its line in the listing of agent types (`<name>: <description> (Tools: …)`, without
+    /// the `- ` before it) as sent in every session; null when another definition of the
+    /// same name shadows it.
+    pub listed: Option<Measure>,
+    /// The definition in force instead of this one (a project agent shadows the user's of
+    /// the same name), or null.
+    pub shadowed_by: Option<String>,
     /// The `memory` scope from its frontmatter, if it has one.
     pub memory: Option<Scope>,
     /// The memory folder that scope maps to.

@@ -560,6 +560,39 @@ pub(crate) const EMPTY_AGENT_INDEX: &[(ClaudeVersion, u64)] = &[
     (ClaudeVersion(2, 1, 83), 85),
 ];
 
+/// The listing of agent types every main-session request carries, without the user's lines,
+/// from a release on: measured on the pinned release only (`agents-listing-*` cases); a
+/// release before the first row is counted with its lengths, and its report says so
+/// ([`AGENT_LISTING_MEASURED_FROM`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AgentListing {
+    /// The first release these lengths were measured on.
+    pub(crate) since: ClaudeVersion,
+    /// Its UTF-16 units without the user's lines: `Available agent types for the Agent
+    /// tool:`, the built-in agents' lines and, in the default permission mode, the note on
+    /// launching agents together.
+    pub(crate) units: u64,
+    /// The built-in agents by name, each with the units its line takes (`- `, the line and
+    /// the line break that joins it): a user's agent of the same name takes its place.
+    pub(crate) built_ins: &'static [(&'static str, u64)],
+}
+
+/// [`AgentListing`] by release, oldest first.
+pub(crate) const AGENT_LISTINGS: &[AgentListing] = &[AgentListing {
+    since: ClaudeVersion(2, 1, 328),
+    units: 1_636,
+    built_ins: &[
+        ("claude", 133),
+        ("Explore", 540),
+        ("general-purpose", 310),
+        ("Plan", 365),
+        ("statusline-setup", 112),
+    ],
+}];
+
+/// The first release whose listing of agent types was measured.
+pub(crate) const AGENT_LISTING_MEASURED_FROM: ClaudeVersion = AGENT_LISTINGS[0].since;
+
 /// Claude Code's own text, by release, oldest first.
 pub(crate) const OWN_TEXT: &[OwnText] = &[
     OwnText {
@@ -1693,6 +1726,8 @@ pub(crate) struct Rules {
     pub(crate) own_text: OwnText,
     /// The length of the sentence a sub-agent gets for an empty memory folder.
     pub(crate) empty_agent_index: u64,
+    /// Claude Code's own text in the listing of agent types.
+    pub(crate) agent_listing: AgentListing,
     /// When a Read announces a subfolder's skills.
     pub(crate) skill_announcement: SkillAnnouncement,
     /// How the skills listing fits its budget, and the built-in skills it lists.
@@ -1771,6 +1806,12 @@ impl Rules {
             bom_stripped: has(Behaviour::BomStripped),
             own_text,
             empty_agent_index,
+            agent_listing: AGENT_LISTINGS
+                .iter()
+                .rev()
+                .find(|row| version.is_none_or(|v| v >= row.since))
+                .copied()
+                .unwrap_or(AGENT_LISTINGS[0]),
             skill_announcement: SKILL_ANNOUNCEMENTS
                 .iter()
                 .rev()

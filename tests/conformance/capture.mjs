@@ -164,6 +164,51 @@ function skillsListing(body, builtIns = BUILT_IN_SKILLS) {
   return null;
 }
 
+const AGENT_TYPES_MARKER = 'Available agent types for the Agent tool:\n';
+const CONCURRENCY_NOTE = 'When you launch multiple agents for independent work, send them in a single message with multiple tool uses so they run concurrently.';
+
+/** The agent types every session lists whatever the user has; they are kept as lengths only. */
+export const BUILT_IN_AGENTS = new Set(['claude', 'Explore', 'general-purpose', 'Plan', 'statusline-setup']);
+
+/**
+ * The listing of agent types a request carries (2.1.328: in the system message of the first
+ * user turn, among the environment, the deferred tools and the skills listing), or null:
+ * `Available agent types for the Agent tool:`, one `- <name>: <description> (Tools: …)` line
+ * per agent, then (in the default permission mode) the note on launching agents together.
+ * `chars` counts from the opening to the note's end, the user's entries are kept as text
+ * (without `- `), the built-in ones as lengths. An entry ends with `)` before the next `\n- `:
+ * a description may hold line breaks, blank lines and `- ` of its own.
+ */
+function agentTypes(body, builtIns = BUILT_IN_AGENTS) {
+  const leading = firstTurn(body).length;
+  const texts = [systemText(body)];
+  body.messages.forEach((m, i) => {
+    if (m.role !== 'system' && !(i < leading && m.role === 'user')) return;
+    for (const b of textBlocks(m)) if (b.type === 'text') texts.push(b.text);
+  });
+  for (const text of texts) {
+    const at = text.indexOf(AGENT_TYPES_MARKER);
+    if (at < 0) continue;
+    const rest = text.slice(at + AGENT_TYPES_MARKER.length);
+    const noteAt = rest.indexOf(`\n\n${CONCURRENCY_NOTE}`);
+    const end = noteAt >= 0 ? noteAt : rest.search(/\n\n(?!- )|\n<\/system-reminder>|$/);
+    const listing = rest.slice(0, end);
+    const entries = listing.split(/(?<=\))\n(?=- )/).map((l) => l.slice(2));
+    const name = (e) => e.slice(0, e.indexOf(': '));
+    const builtIn = entries.filter((e) => builtIns.has(name(e)));
+    const chars = units(AGENT_TYPES_MARKER) + units(listing)
+      + (noteAt >= 0 ? units(`\n\n${CONCURRENCY_NOTE}`) : 0);
+    return {
+      chars,
+      built_in: builtIn.length,
+      built_in_chars: builtIn.reduce((n, e) => n + units(e) + 3, 0),
+      note: noteAt >= 0,
+      entries: entries.filter((e) => !builtIns.has(name(e))),
+    };
+  }
+  return null;
+}
+
 /**
  * The memory section of the main session's system prompt: "# Memory" in current releases,
  * "# auto memory" in older ones. When the section itself carries the index (older
@@ -311,6 +356,7 @@ export function buildCapture({ release, records, script, builtIns }) {
     release,
     startup: block,
     skills: skillsListing(first, builtIns),
+    agent_types: agentTypes(first),
     memory: memorySection(first),
     reads: [],
     agents: [],
@@ -331,6 +377,7 @@ export function buildCapture({ release, records, script, builtIns }) {
       agent: step.agent,
       files: b ? b.files : [],
       main_memory_section: memorySection(sub.body).enabled,
+      agent_types: agentTypes(sub.body) !== null,
       agent_memory: agentMemory(sub.body),
     });
   });

@@ -156,6 +156,7 @@ fn figure_ids_are_their_json_names() {
         FigureName::InstructionBlock,
         FigureName::SkillsListing,
         FigureName::MemorySection,
+        FigureName::AgentTypes,
         FigureName::SessionFiles,
         FigureName::ConditionalRules,
         FigureName::OnRead,

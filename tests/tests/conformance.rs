@@ -5,7 +5,7 @@
 //! what the program sent. This test lays the same files out in a virtual tree at the same
 //! absolute paths, runs the core, and checks that its report says the same, to the
 //! character: the instruction block's files, order, labels and sizes as sent; the skills
-//! listing; the memory folder and whether memory is on; what each scripted Read attached;
+//! listing; the listing of agent types; the memory folder and whether memory is on; what each scripted Read attached;
 //! what each sub-agent received; and the lengths of Claude Code's own text around them.
 
 use std::path::{Path, PathBuf};
@@ -308,7 +308,36 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
         ));
     }
 
-    // 4. The memory folder, and memory on or off.
+    // 4. The listing of agent types (captures from before it was recorded hold none).
+    let listing = &capture["agent_types"];
+    if listing.is_object() {
+        let want: Vec<String> = listing["entries"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| e.as_str().unwrap_or("").to_owned())
+            .collect();
+        if want != session.agents {
+            out.push(format!(
+                "agent types: the program lists {want:?}, the core {:?}",
+                session.agents
+            ));
+        } else if listing["chars"].as_u64() != Some(session.cost.agents.total()) {
+            out.push(format!(
+                "agent types: {} characters, the core says {} ({} of them the user's)",
+                listing["chars"],
+                session.cost.agents.total(),
+                session.cost.agents.user
+            ));
+        }
+    } else if capture.get("agent_types").is_some() && !session.agents.is_empty() {
+        out.push(format!(
+            "agent types: the program sends no listing, the core lists {:?}",
+            session.agents
+        ));
+    }
+
+    // 5. The memory folder, and memory on or off.
     let memory = &capture["memory"];
     let want_dir = memory["dir"].as_str();
     if want_dir != session.memory_dir.as_deref() {
@@ -324,7 +353,7 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
         ));
     }
 
-    // 5. Reads.
+    // 6. Reads.
     for (i, read) in capture["reads"]
         .as_array()
         .into_iter()
@@ -358,7 +387,7 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
         }
     }
 
-    // 6. Sub-agents.
+    // 7. Sub-agents.
     for agent in capture["agents"].as_array().into_iter().flatten() {
         let name = agent["agent"].as_str().unwrap_or("");
         let Some(info) = report.health.agents.iter().find(|a| a.name == name) else {
@@ -373,6 +402,12 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
             true,
             &mut out,
         );
+        // A sub-agent's own requests carry no listing of agent types.
+        if agent["agent_types"].as_bool() == Some(true) {
+            out.push(format!(
+                "sub-agent {name}: its request lists agent types, the core says none"
+            ));
+        }
         let index = agent["agent_memory"]["index"].as_str().map(measure);
         if index != info.memory_index {
             out.push(format!(
@@ -541,6 +576,7 @@ fn print_fit_line(
         "skills": excess(&sent["skills"]["chars"], cost.skills_listing.total()),
         "memory": excess(&sent["memory"]["chars"], cost.memory_section.total()),
         "block": excess(&sent["startup"]["chars"], cost.instruction_block.total()),
+        "agents": excess(&sent["agent_types"]["chars"], cost.agents.total()),
     });
     eprintln!("FIT {line}");
 }

@@ -133,7 +133,7 @@ fn switched_off_names_every_settings_file_and_the_winner() {
 
 #[test]
 fn agents_declare_their_memory_and_orphans_are_found() {
-    let agent = "//- /home/alice/.claude/agents/reviewer.md\n---\nname: reviewer\nmemory: user\n---\nReview.\n";
+    let agent = "//- /home/alice/.claude/agents/reviewer.md\n---\nname: reviewer\ndescription: Reviews.\nmemory: user\n---\nReview.\n";
     fires(
         Code::AgentMemoryMissing,
         agent,
@@ -142,6 +142,16 @@ fn agents_declare_their_memory_and_orphans_are_found() {
     fires(
         Code::AgentMemoryOrphan,
         "//- /home/alice/.claude/agent-memory/planner/MEMORY.md\n- x\n",
+        &format!("{agent}//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n"),
+    );
+    // Without a description the file is no agent (measured on 2.1.328), so the folder its
+    // memory would use is nobody's.
+    fires(
+        Code::AgentMemoryOrphan,
+        &format!(
+            "{}//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n",
+            agent.replace("description: Reviews.\n", "")
+        ),
         &format!("{agent}//- /home/alice/.claude/agent-memory/reviewer/MEMORY.md\n- x\n"),
     );
     let report = analyze(agent);

@@ -608,3 +608,64 @@ fn discovery_records_what_it_counted_matched_and_looked_up() {
         assert!(kept.is_subset(&recorded));
     }
 }
+
+#[test]
+fn sub_agents_in_subfolders_are_listed_and_a_project_agent_shadows_the_users() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/.claude/agents/team/review/reviewer.md
+        ---
+        name: reviewer
+        description: The user's reviewer.
+        memory: user
+        ---
+        //- /home/alice/.claude/agents/notes.md
+        Notes without frontmatter: no agent.
+        //- /home/alice/app/.claude/agents/reviewer.md
+        ---
+        name: reviewer
+        description: Reviews diffs.\nOnly asked ones.
+        tools: Read, Grep
+        ---
+        //- /home/alice/app/.claude/agents/deploy/Deployer.md
+        ---
+        name: Deployer
+        description: Ships.
+        disallowedTools: Bash
+        ---
+        "#,
+    );
+    let report = fixture.analyze();
+    let lines = [
+        "Deployer: Ships. (Tools: All tools except Bash)",
+        "reviewer: Reviews diffs.\nOnly asked ones. (Tools: Read, Grep)",
+    ];
+    assert_eq!(report.session.agents, lines);
+    let agents: Vec<(&str, bool)> = report
+        .health
+        .agents
+        .iter()
+        .map(|a| (a.path.as_str(), a.shadowed_by.is_some()))
+        .collect();
+    assert_eq!(
+        agents,
+        [
+            ("/home/alice/app/.claude/agents/deploy/Deployer.md", false),
+            ("/home/alice/app/.claude/agents/reviewer.md", false),
+            ("/home/alice/.claude/agents/team/review/reviewer.md", true),
+        ]
+    );
+    // `\n- ` before each line; Claude Code's opening, note and built-in agents besides.
+    let units: u64 = lines.iter().map(|l| l.encode_utf16().count() as u64).sum();
+    assert_eq!(report.session.cost.agents.user, units);
+    assert_eq!(report.session.cost.agents.claude_code, 1_636 + 3 * 2);
+    let cost = report.session.cost;
+    assert_eq!(
+        cost.total.total(),
+        cost.instruction_block.total()
+            + cost.skills_listing.total()
+            + cost.memory_section.total()
+            + cost.agents.total()
+    );
+}

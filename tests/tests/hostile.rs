@@ -468,6 +468,52 @@ fn two_thousand_deep_folders_are_walked() {
 }
 
 #[test]
+fn ten_thousand_agents_and_one_two_thousand_folders_deep_are_listed() {
+    let deep = "/d".repeat(2_000);
+    let mut files: Vec<(String, Vec<u8>)> = (0..10_000)
+        .map(|i| {
+            (
+                format!("/home/a/p/.claude/agents/team{}/agent{i}.md", i % 100),
+                format!("---\nname: agent-{i}\ndescription: Agent number {i}.\n---\nBody.\n")
+                    .into_bytes(),
+            )
+        })
+        .collect();
+    files.push((
+        format!("/home/a/p/.claude/agents{deep}/deep.md"),
+        b"---\nname: deep\ndescription: Two thousand folders down.\nmemory: project\n---\n"
+            .to_vec(),
+    ));
+    let mut t = tree(files);
+    let report = bounded("10,000 agents, one 2,000 folders deep", || {
+        run(&mut t, &mut Nothing)
+    });
+    assert_eq!(report.session.agents.len(), 10_001);
+    assert_eq!(report.health.agents.len(), 10_001);
+    assert!(report
+        .session
+        .agents
+        .contains(&"deep: Two thousand folders down. (Tools: All tools)".to_owned()));
+    // Sorted by name as Claude Code sorts them: `agent-10` before `agent-2`.
+    assert_eq!(
+        report.session.agents[0],
+        "agent-0: Agent number 0. (Tools: All tools)"
+    );
+    assert_eq!(
+        report.session.agents[2],
+        "agent-10: Agent number 10. (Tools: All tools)"
+    );
+    let lines: u64 = report
+        .session
+        .agents
+        .iter()
+        .map(|l| l.encode_utf16().count() as u64 + 3)
+        .sum();
+    assert_eq!(report.session.cost.agents.user + 3 * 10_001, lines);
+    assert!(report.session.cost.total.total() > lines);
+}
+
+#[test]
 fn a_50_mb_single_line_memory_md_makes_a_small_report() {
     let line = "- ".to_owned() + &"x".repeat(50 * 1024 * 1024);
     let path = "/home/a/.claude/projects/-home-a-p/memory/MEMORY.md";

@@ -152,13 +152,24 @@ fn figures(report: &Report) -> String {
             memory.growth
         );
     }
-    for agent in &health.agents {
-        let _ = writeln!(
-            out,
-            "agent {:?} exists={}",
-            agent.memory, agent.memory_exists
-        );
-    }
+    // The listing sorts agents by name, which pseudonyms need not keep.
+    let mut agents: Vec<String> = health
+        .agents
+        .iter()
+        .map(|agent| {
+            format!(
+                "agent {:?} exists={} {:?} listed={:?} shadowed={}",
+                agent.memory,
+                agent.memory_exists,
+                agent.scope,
+                agent.listed,
+                agent.shadowed_by.is_some()
+            )
+        })
+        .collect();
+    agents.sort();
+    let _ = writeln!(out, "{agents:#?}");
+    let _ = writeln!(out, "{:?}", report.session.cost);
     out
 }
 

@@ -311,7 +311,9 @@ fn a_link_made_today_still_opens() {
 /// What the golden link analyses to today. If a later release changes an analysis rule, these
 /// may be updated; the link itself may not. (Updated when the core followed Claude Code
 /// 2.1.328: a conditional rule and a sub-agent's memory are not part of every session, so
-/// they are no longer counted, and every text is measured trimmed, as it is sent.)
+/// they are no longer counted, and every text is measured trimmed, as it is sent. Updated
+/// again for sub-agents, issue 31: a definition without a `description` is no agent in
+/// 2.1.328, so the reviewer's memory folder is nobody's.)
 const GOLDEN_REPORT: &str = r#"
     User always ~/.claude/CLAUDE.md counted scope=user
       User import ~/.claude/style.md counted
@@ -325,6 +327,7 @@ const GOLDEN_REPORT: &str = r#"
     Agent Memory startup ~/.claude/agent-memory/reviewer/MEMORY.md scope=user agent=reviewer lines=1/1 utf16=20/20 cut=none first_dropped=none
 
     unresolved-reference ~/.claude/CLAUDE.md:2
+    agent-memory-orphan ~/.claude/agent-memory/reviewer
     claude-md-excluded ~/shop/old/CLAUDE.md
     "#;
 const GOLDEN_FOOTPRINT: (u64, u64, u64, u64, u64, u64) = (4, 142, 161, 143, 3, 36);

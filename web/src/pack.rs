@@ -388,12 +388,13 @@ records! {
         file_max_bytes, large_file_chars, total_chars, skills_listing_budget,
         skills_listing_counts_columns, behaviours, not_reproduced }
     BehaviourInForce { id, since, summary, applies }
-    Session { files, skills, memory_dir, cost, later }
+    Session { files, skills, agents, memory_dir, cost, later }
     Figure { files, utf16 }
     LaterCost { on_read, conditional_rules, on_demand, agent_memory }
     SentFile { path, row, label, loaded }
     Cost { user, claude_code }
-    SessionCost { instruction_block, skills_listing, memory_section, total, tokens_estimate }
+    SessionCost { instruction_block, skills_listing, memory_section, agents, total,
+        tokens_estimate }
     ReadAnswer { path, files, skills, cost, note }
     Measure { bytes, chars, utf16, lines }
     Truncation { total_lines, loaded_lines, total_utf16, loaded_utf16, cut_by,
@@ -416,7 +417,8 @@ records! {
     Growth { today, weeks, files_per_week, history, reaches_80_percent, reaches_limit,
         dated_by_file_time }
     WeekCount { start, count }
-    AgentInfo { name, path, memory, memory_dir, memory_exists, receives, memory_index }
+    AgentInfo { name, path, scope, listed, shadowed_by, memory, memory_dir, memory_exists,
+        receives, memory_index }
     Comparison { base_version, other_version, rows, findings_appeared, findings_vanished,
         figures }
     RowChange { path, base_index, other_index, load, status, counted, loaded_utf16 }
@@ -454,8 +456,8 @@ choices! {
     Harm { Cuts, Drops, Wastes, Warns }
     ReasonId { DifferentFolder, NothingSaved, SwitchedOff, SubAgent, Truncated }
     FigureName { SessionTotal, SessionUser, SessionClaudeCode, InstructionBlock,
-        SkillsListing, MemorySection, SessionFiles, ConditionalRules, OnRead, OnDemand,
-        AgentMemory }
+        SkillsListing, MemorySection, AgentTypes, SessionFiles, ConditionalRules, OnRead,
+        OnDemand, AgentMemory }
 }
 
 /// A finding code travels as its place in [`Code::ALL`], the registry's order

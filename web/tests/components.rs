@@ -872,6 +872,7 @@ async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
             user: 0,
             claude_code: 2_076,
         },
+        agents: Cost::default(),
         total: Cost {
             user: 14_659,
             claude_code: 9_658,

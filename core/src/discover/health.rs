@@ -13,8 +13,8 @@ use crate::date;
 use crate::encode::{encode_project_path, seed_encode_project_path};
 use crate::report::{
     AgentInfo, Code, Diagnostic, DiagnosticData, DroppedEntry, FileRow, FileStatus, Group, Growth,
-    Health, LoadType, MemoryHealth, MemoryLookup, ReadFor, ReasonCheck, ReasonId, Scope, Severity,
-    WeekCount,
+    Health, LoadType, Measure, MemoryHealth, MemoryLookup, ReadFor, ReasonCheck, ReasonId, Scope,
+    Severity, WeekCount,
 };
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, strip_for_loading};
@@ -558,10 +558,13 @@ impl Discovery<'_> {
     fn agents(&mut self, agent_dirs: &[(VPath, String)]) -> Vec<AgentInfo> {
         let mut agents = Vec::new();
         let mut declared = BTreeSet::new();
-        for definition in self.agent_definitions() {
+        for definition in self.agents.clone() {
             let (name, path, memory) = (definition.name, definition.path, definition.memory);
             {
-                let memory_dir = memory.and_then(|scope| self.agent_memory_dir(scope, &name));
+                // A shadowed definition is never spawned: its memory folder is not its own.
+                let memory_dir = memory
+                    .filter(|_| definition.shadowed_by.is_none())
+                    .and_then(|scope| self.agent_memory_dir(scope, &name));
                 let memory_exists = memory_dir.as_ref().is_some_and(|d| self.tree.is_dir(d));
                 if let Some(dir) = &memory_dir {
                     declared.insert(dir.clone());
@@ -578,9 +581,20 @@ impl Discovery<'_> {
                         ));
                     }
                 }
+                let listed = definition.shadowed_by.is_none().then(|| {
+                    let measured =
+                        super::skills::listed_measure(self.tree, &definition.line, &name).0;
+                    Measure {
+                        lines: 0,
+                        ..measured
+                    }
+                });
                 agents.push(AgentInfo {
                     name,
                     path: path.as_str().to_owned(),
+                    scope: Some(definition.scope),
+                    listed,
+                    shadowed_by: definition.shadowed_by.map(|p| p.as_str().to_owned()),
                     memory,
                     memory_dir: memory_dir.map(|d| d.as_str().to_owned()),
                     memory_exists,

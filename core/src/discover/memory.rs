@@ -29,14 +29,6 @@ pub(super) struct AutoMemory {
     pub(super) folder_name: Option<String>,
 }
 
-/// A sub-agent definition, as its frontmatter declares it.
-#[derive(Debug, Clone)]
-pub(super) struct AgentDefinition {
-    pub(super) name: String,
-    pub(super) path: VPath,
-    pub(super) memory: Option<Scope>,
-}
-
 impl Discovery<'_> {
     pub(super) fn auto_memory(&mut self, git: Option<&GitKey>) -> AutoMemory {
         let mut facts = MemoryFacts {
@@ -342,43 +334,6 @@ impl Discovery<'_> {
             }
         }
         nodes
-    }
-
-    /// The sub-agents defined in `<config>/agents/` and `<project>/.claude/agents/`.
-    pub(super) fn agent_definitions(&mut self) -> Vec<AgentDefinition> {
-        let mut dirs = vec![self.paths.config.child("agents")];
-        if let Some(project) = &self.paths.project {
-            dirs.push(project.child(".claude").child("agents"));
-        }
-        let mut out = Vec::new();
-        for dir in dirs {
-            for path in self.tree.child_files(&dir) {
-                if path.extension() != Some("md") {
-                    continue;
-                }
-                let fm = self.frontmatter_of(&path);
-                // Its `name` and `memory` decide an agent memory folder: sharing renames the
-                // name as a name, and keeps the file's text.
-                self.source(&path, ReadFor::AgentDefinition, None);
-                let stem = path.file_name().trim_end_matches(".md").to_owned();
-                let name = fm
-                    .as_ref()
-                    .and_then(|fm| fm.string("name"))
-                    .filter(|n| !n.trim().is_empty())
-                    .unwrap_or(stem);
-                let memory = fm
-                    .as_ref()
-                    .and_then(|fm| fm.string("memory"))
-                    .and_then(|m| match m.trim() {
-                        "user" => Some(Scope::User),
-                        "project" => Some(Scope::Project),
-                        "local" => Some(Scope::Local),
-                        _ => None,
-                    });
-                out.push(AgentDefinition { name, path, memory });
-            }
-        }
-        out
     }
 
     /// The memory folder a scope gives an agent.

@@ -27,6 +27,8 @@ use crate::vpath::VPath;
 const ENTRY_FRAME_UTF16: u64 = 14 + 3;
 /// `\n- ` before each of the user's listing lines.
 const SKILL_LINE_FRAME_UTF16: u64 = 3;
+/// `\n- ` before each of the user's lines in the listing of agent types.
+const AGENT_LINE_FRAME_UTF16: u64 = 3;
 /// The name the instruction block gives the managed settings' inline `claudeMd`.
 pub(crate) const INLINE_MANAGED_NAME: &str = "<managed-settings>";
 /// `<system-reminder>\nContents of ` + `:\n\n` + `\n</system-reminder>` and the newline
@@ -153,16 +155,23 @@ impl Discovery<'_> {
                 claude_code: own.memory_section + self.quoted_utf16(dir.as_str()) + 1,
             };
         }
+        let (agents, agents_units) = self.agent_listing();
+        cost.agents = Cost {
+            user: agents_units,
+            claude_code: self.own_agent_listing() + AGENT_LINE_FRAME_UTF16 * agents.len() as u64,
+        };
         cost.total = Cost {
-            user: cost.instruction_block.user + cost.skills_listing.user,
+            user: cost.instruction_block.user + cost.skills_listing.user + cost.agents.user,
             claude_code: cost.instruction_block.claude_code
                 + cost.skills_listing.claude_code
-                + cost.memory_section.claude_code,
+                + cost.memory_section.claude_code
+                + cost.agents.claude_code,
         };
         cost.tokens_estimate = estimate_tokens(cost.total.total());
         Session {
             files,
             skills,
+            agents,
             memory_dir: memory_dir.map(|d| format!("{}/", d.as_str())),
             cost,
             later: later_cost(
@@ -171,6 +180,35 @@ impl Discovery<'_> {
                 self.paths.rules.reads_attach(self.paths.session),
             ),
         }
+    }
+
+    /// The user's lines of the listing of agent types, in its order, and their UTF-16 units
+    /// as sent (a shared snapshot's pseudonym of a name counted at the original's length).
+    fn agent_listing(&self) -> (Vec<String>, u64) {
+        let mut lines = Vec::new();
+        let mut units = 0;
+        for agent in self.agents.iter().filter(|a| a.shadowed_by.is_none()) {
+            units += listed_measure(self.tree, &agent.line, &agent.name).0.utf16;
+            lines.push(agent.line.clone());
+        }
+        (lines, units)
+    }
+
+    /// Claude Code's own text in the listing of agent types: its opening, its note, and the
+    /// built-in agents' lines but those a user's agent of the same name replaces.
+    fn own_agent_listing(&self) -> u64 {
+        let listing = self.paths.rules.agent_listing;
+        let replaced: u64 = listing
+            .built_ins
+            .iter()
+            .filter(|(name, _)| {
+                self.agents
+                    .iter()
+                    .any(|a| a.shadowed_by.is_none() && a.name == *name)
+            })
+            .map(|(_, units)| units)
+            .sum();
+        listing.units - replaced
     }
 
     /// The UTF-16 units Claude Code's text spends on quoting a path: its own, or for a

@@ -122,6 +122,8 @@ pub enum FigureName {
     SkillsListing,
     /// Every session: the memory section of the system prompt, all characters.
     MemorySection,
+    /// Every session: the listing of agent types, all characters.
+    AgentTypes,
     /// Every session: files in the instruction block.
     SessionFiles,
     /// Later: what conditional rules can add.
@@ -144,6 +146,7 @@ impl FigureName {
             FigureName::InstructionBlock => "instruction-block",
             FigureName::SkillsListing => "skills-listing",
             FigureName::MemorySection => "memory-section",
+            FigureName::AgentTypes => "agent-types",
             FigureName::SessionFiles => "session-files",
             FigureName::ConditionalRules => "conditional-rules",
             FigureName::OnRead => "on-read",
@@ -161,6 +164,7 @@ impl FigureName {
             FigureName::InstructionBlock => "instruction block",
             FigureName::SkillsListing => "skills listing",
             FigureName::MemorySection => "memory section",
+            FigureName::AgentTypes => "listing of sub-agents",
             FigureName::SessionFiles => "files sent in every session",
             FigureName::ConditionalRules => "conditional rules",
             FigureName::OnRead => "when Claude reads files",
@@ -297,7 +301,7 @@ fn findings_only_in(report: &Report, against: &Report) -> Vec<FindingKey> {
     only
 }
 
-fn figures_of(report: &Report) -> [(FigureName, u64); 11] {
+fn figures_of(report: &Report) -> [(FigureName, u64); 12] {
     let cost = &report.session.cost;
     let later = &report.session.later;
     [
@@ -307,6 +311,7 @@ fn figures_of(report: &Report) -> [(FigureName, u64); 11] {
         (FigureName::InstructionBlock, cost.instruction_block.total()),
         (FigureName::SkillsListing, cost.skills_listing.total()),
         (FigureName::MemorySection, cost.memory_section.total()),
+        (FigureName::AgentTypes, cost.agents.total()),
         (FigureName::SessionFiles, report.session.files.len() as u64),
         (FigureName::ConditionalRules, later.conditional_rules.utf16),
         (FigureName::OnRead, later.on_read.utf16),

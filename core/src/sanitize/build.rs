@@ -205,6 +205,16 @@ impl<'a> Builder<'a> {
                 shown(&self.namer.name(&folder), &self.namer.name(name)),
             );
         }
+        // The listing of agent types names each sub-agent in force.
+        for agent in self
+            .report
+            .health
+            .agents
+            .iter()
+            .filter(|a| a.listed.is_some())
+        {
+            note(&agent.name, self.namer.name(&agent.name));
+        }
         if let Some(dir) = &self.report.context.memory_dir {
             note(dir, self.namer.name(dir));
         }

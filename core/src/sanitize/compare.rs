@@ -19,6 +19,7 @@ pub(super) const NAME_FIELDS: &[&str] = &[
     "decoded_guess",
     "skill_name",
     "agent",
+    "shadowed_by",
     "folder",
     "index",
     "paths",
@@ -65,7 +66,35 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
             };
         }
     }
+    // The listing of agent types is sorted by name, which pseudonyms need not keep: each
+    // line is its length with its name renamed, compared in any order.
+    let agents: Vec<&str> = report
+        .health
+        .agents
+        .iter()
+        .filter(|a| a.listed.is_some())
+        .map(|a| a.name.as_str())
+        .collect();
+    if let Some(Json::Array(lines)) = value.pointer_mut("/session/agents") {
+        let mut lengths = Vec::new();
+        for line in lines.iter() {
+            let Json::String(text) = line else { continue };
+            let name = agents
+                .iter()
+                .filter(|n| text.starts_with(&format!("{n}: ")))
+                .max_by_key(|n| n.len());
+            lengths.push(match name {
+                Some(name) => rename(name).chars().count() + text[name.len()..].chars().count(),
+                None => text.chars().count(),
+            });
+        }
+        lengths.sort_unstable();
+        *lines = lengths.into_iter().map(Json::from).collect();
+    }
     walk(&mut value, None, None, rename);
+    if let Some(Json::Array(agents)) = value.pointer_mut("/health/agents") {
+        agents.sort_by_key(Json::to_string);
+    }
     if let Some(Json::Array(diagnostics)) = value.get_mut("diagnostics") {
         diagnostics.sort_by_key(Json::to_string);
     }

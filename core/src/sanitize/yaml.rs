@@ -25,7 +25,8 @@ impl Builder<'_> {
         let mut shared = String::new();
         for round in 0..2 {
             let mut stand_ins;
-            (shared, stand_ins) = self.rewrite_yaml(yaml, &located, &policies, &careful, &names);
+            (shared, stand_ins) =
+                self.rewrite_yaml(yaml, &located, &policies, &careful, &names, kind);
             if original.error.is_some() {
                 // Discovery reads no value of a block that does not parse: the stand-ins
                 // only keep the length, and name nothing.
@@ -63,6 +64,7 @@ impl Builder<'_> {
         policies: &[Policy],
         careful: &[bool],
         names: &YamlNames,
+        kind: FileKind,
     ) -> (String, BTreeMap<String, String>) {
         let keep_text = self.options.keep_text;
         let mut out = yaml.to_owned();
@@ -129,6 +131,14 @@ impl Builder<'_> {
                 (SpanKind::Key { .. } | SpanKind::Anchor | SpanKind::Tag, _) => {
                     unreachable!("names are rewritten above")
                 }
+            };
+            // A sub-agent's description is listed with each written `\n` a line break: those
+            // stay, so that its line in the listing of agent types measures the same.
+            let description = located.keys[piece.key].as_deref() == Some("description");
+            let shared = if kind == FileKind::Agent && description && policy == Policy::Text {
+                keep_written_newlines(source, shared)
+            } else {
+                shared
             };
             if shared.len() == source.len() {
                 out.replace_range(piece.range.clone(), &shared);
@@ -383,6 +393,21 @@ pub(super) fn policy(key: Option<&str>, kind: FileKind) -> Policy {
         Some("name") if kind != FileKind::Other => Policy::Name,
         _ => Policy::Text,
     }
+}
+
+/// `shared` (a placeholder of `source`, character for character) with the `n` of every `\n`
+/// written in `source` kept.
+fn keep_written_newlines(source: &str, shared: String) -> String {
+    if shared.len() != source.len() || !source.contains("\\n") {
+        return shared;
+    }
+    let mut bytes = shared.into_bytes();
+    for (at, _) in source.match_indices("\\n") {
+        if bytes.get(at) == Some(&b'\\') {
+            bytes[at + 1] = b'n';
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// True when two values have the same structure, whatever their scalars hold.

@@ -169,22 +169,25 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
 
 /// One line: the tokens every session starts with, and how much of it is the user's text.
 fn session_cost(cost: &SessionCost) -> Html {
-    let (ib, sl, ms, total) = (
+    let (ib, sl, ms, ag, total) = (
         cost.instruction_block,
         cost.skills_listing,
         cost.memory_section,
+        cost.agents,
         cost.total,
     );
     let user_tip = format!(
-        "Your files as sent: {} · your skills' listing lines: {}",
+        "Your files as sent: {} · your skills' listing lines: {} · your sub-agents' listing lines: {}",
         grouped(ib.user),
-        grouped(sl.user)
+        grouped(sl.user),
+        grouped(ag.user)
     );
     let claude_tip = format!(
-        "The instruction block's header and one \"Contents of …\" line per file: {} · the skills listing's header and built-in skills: {} · the memory instructions: {}",
+        "The instruction block's header and one \"Contents of …\" line per file: {} · the skills listing's header and built-in skills: {} · the memory instructions: {} · the built-in sub-agents: {}",
         grouped(ib.claude_code),
         grouped(sl.claude_code),
-        grouped(ms.claude_code)
+        grouped(ms.claude_code),
+        grouped(ag.claude_code)
     );
     html! {
         <p class="session-cost" data-testid="session-cost"
@@ -292,9 +295,20 @@ pub fn Contributors(props: &ContributorsProps) -> Html {
             "skills",
         ));
     }
+    if cost.agents.user > 0 {
+        parts.push((
+            format!(
+                "Your sub-agents' listing lines ({})",
+                report.session.agents.len()
+            ),
+            cost.agents.user,
+            None,
+            "agents",
+        ));
+    }
     if cost.total.claude_code > 0 {
         parts.push((
-            "Claude Code's own text (headers, one line per file, memory instructions, built-in skills)".to_owned(),
+            "Claude Code's own text (headers, one line per file, memory instructions, built-in skills and agents)".to_owned(),
             cost.total.claude_code,
             None,
             "claude-code",

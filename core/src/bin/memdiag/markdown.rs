@@ -96,6 +96,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         ("Instruction block", cost.instruction_block),
         ("Skills listing", cost.skills_listing),
         ("Memory section", cost.memory_section),
+        ("Sub-agents listing", cost.agents),
         ("**Every session**", cost.total),
     ] {
         let _ = writeln!(

@@ -205,6 +205,7 @@ fn session(out: &mut String, report: &Report) {
         ("instruction block", cost.instruction_block),
         ("skills listing", cost.skills_listing),
         ("memory section", cost.memory_section),
+        ("sub-agents listing", cost.agents),
     ] {
         let _ = writeln!(
             out,
