@@ -136,7 +136,7 @@ pub struct ShareLimits {
     /// and it keeps every sum of sizes (at most `max_files` of them) far from overflowing.
     pub max_file_bytes: u64,
     /// Longest length a quoted name (`quoted`: a path or a skill name) may claim, in each of
-    /// its measures: longer than any path a system accepts is damage.
+    /// its measures: longer than any path a snapshot can hold is damage.
     pub max_quoted_length: u64,
     /// Most files with frontmatter (rules, skills, agents, memory topics) a payload may carry:
     /// each one's YAML is parsed and its globs compiled.
@@ -171,8 +171,9 @@ impl Default for ShareLimits {
             max_files: 20_000,
             // 16 TiB: the largest file ext4 and NTFS hold with their usual 4 KiB blocks.
             max_file_bytes: 1 << 44,
-            // Windows' long paths reach 32,767 UTF-16 units; Linux's PATH_MAX is 4,096 bytes.
-            max_quoted_length: 32_768,
+            // A zip entry's name is at most 65,535 bytes (a dropped folder's paths are far
+            // shorter): twice that leaves room for the folder the zip is opened at.
+            max_quoted_length: 1 << 17,
             max_frontmatter_files: 1_000,
             max_nesting: 8,
             max_braces: 32,

@@ -596,7 +596,7 @@ fn numbers_and_repeats_are_refused_with_their_reason() {
         u64::MAX
     ));
     assert!(
-        why.contains("quoted length") && why.contains("at most 32,768"),
+        why.contains("quoted length") && why.contains("at most 131,072"),
         "{why}"
     );
     let why = refusal(&format!(r#","quoted":{{"s":[1,1,{},1]}}"#, u64::MAX));
