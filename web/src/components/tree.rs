@@ -3,8 +3,14 @@
 //! Items are rendered flat with `aria-level`, in the order [`crate::state::State::visible_items`]
 //! gives, so that the keyboard order and the DOM order are one and the same. Focus stays on
 //! the tree element and `aria-activedescendant` names the selected item.
+//!
+//! A group draws at most [`ROWS_SHOWN`] of its rows (a crafted shared link can list twenty
+//! thousand files in one rules folder, and drawing every row took the tab 14 s); the rest
+//! fold behind one line, and a button under the tree draws the next batch. The selected row
+//! is always drawn, wherever it lies, so that a finding, a search or the keyboard can reach
+//! any file.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use memdiag_core::report::comparison::{RowChange, RowChangeKind};
@@ -12,8 +18,8 @@ use memdiag_core::report::{FileRow, FileStatus, Group, Report, Scope, Unresolved
 use memdiag_core::PINNED;
 use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::{
-    component, html, use_effect_with, use_node_ref, use_state, Callback, Event, Html, InputEvent,
-    Properties, TargetCast,
+    component, html, use_effect_with, use_memo, use_node_ref, use_state, Callback, Event, Html,
+    InputEvent, Properties, TargetCast,
 };
 
 use crate::components::{reveal_in, Reveal};
@@ -48,6 +54,10 @@ pub struct TreeProps {
     #[prop_or_default]
     pub approval: ApprovalHint,
 }
+
+/// How many rows of one group the tree draws at first, and how many more each press of its
+/// "Show more" button adds.
+pub const ROWS_SHOWN: usize = 200;
 
 /// Indentation by reference depth, as classes: the page's CSP allows no style attributes.
 const DEPTH_CLASSES: [&str; 7] = ["d0", "d1", "d2", "d3", "d4", "d5", "d6"];
@@ -114,14 +124,45 @@ pub fn TreeView(props: &TreeProps) -> Html {
         let sent_sizes = sent_sizes.clone();
         Callback::from(move |_: yew::MouseEvent| sent_sizes.set(!*sent_sizes))
     };
+    // Rows each group draws beyond the first `ROWS_SHOWN`, for the report they were asked
+    // for: a new report starts folded again.
+    let more = use_state(|| None::<(Shared<Report>, BTreeMap<Group, usize>)>);
+    let extra = match &*more {
+        Some((report, extra)) if *report == props.report => extra.clone(),
+        _ => BTreeMap::new(),
+    };
+    let facts = use_memo(props.report.clone(), |report| RowFacts::of(report));
     let report = &props.report;
     let filtering = !props.filter.trim().is_empty();
-    let mut nodes: Vec<Html> = Vec::with_capacity(props.items.len() + 8);
+    let mut nodes: Vec<Html> = Vec::with_capacity(props.items.len().min(2_000) + 8);
     let mut last_agent: Option<(Option<String>, Option<Scope>)> = None;
+    // The group being drawn, how many of its rows came so far, how many of them are folded
+    // in the current run (not yet said), and in all.
+    let mut group_now: Option<Group> = None;
+    let (mut seen, mut folded_run, mut folded) = (0usize, 0usize, 0usize);
+    let mut folded_groups: Vec<(Group, usize)> = Vec::new();
     for (position, &item) in props.items.iter().enumerate() {
         let selected = props.cursor == Some(item);
+        if let TreeItem::File(index) = item {
+            let limit = ROWS_SHOWN + group_now.and_then(|g| extra.get(&g)).copied().unwrap_or(0);
+            seen += 1;
+            if seen > limit && !selected {
+                folded_run += 1;
+                folded += 1;
+                continue;
+            }
+            if folded_run > 0 {
+                nodes.push(fold_line(index, folded_run));
+                folded_run = 0;
+                last_agent = None;
+            }
+        }
         match item {
             TreeItem::Group(group) => {
+                if let Some(previous) = group_now {
+                    end_group(&mut nodes, &mut folded_groups, previous, folded_run, folded);
+                }
+                (group_now, seen, folded_run, folded) = (Some(group), 0, 0, 0);
                 last_agent = None;
                 let expanded = filtering || !props.collapsed.contains(&group);
                 let next_is_row = matches!(props.items.get(position + 1), Some(TreeItem::File(_)));
@@ -153,6 +194,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
                     has_children && (filtering || !props.collapsed_rows.contains(&index));
                 nodes.push(file_row(
                     props,
+                    &facts,
                     *sent_sizes,
                     index,
                     row,
@@ -163,6 +205,31 @@ pub fn TreeView(props: &TreeProps) -> Html {
             }
         }
     }
+    if let Some(last) = group_now {
+        end_group(&mut nodes, &mut folded_groups, last, folded_run, folded);
+    }
+    // One button per group with folded rows, under the tree: a tree holds only its items.
+    let more_buttons = folded_groups.into_iter().map(|(group, folded)| {
+        let onclick = {
+            let more = more.clone();
+            let report = props.report.clone();
+            let extra = extra.clone();
+            Callback::from(move |_: yew::MouseEvent| {
+                let mut extra = extra.clone();
+                *extra.entry(group).or_default() += ROWS_SHOWN;
+                more.set(Some((report.clone(), extra)));
+            })
+        };
+        let next = folded.min(ROWS_SHOWN);
+        html! {
+            <button type="button" class="tree-more" key={group_slug(group)}
+                data-testid="tree-more" data-group={group.name()} data-folded={folded.to_string()}
+                aria-controls="memory-tree" {onclick}>
+                { format!("Show {} more file{} in {}", grouped(next as u64), if next == 1 { "" } else { "s" }, group.name()) }
+                <span class="muted">{ format!(" ({} not shown)", grouped(folded as u64)) }</span>
+            </button>
+        }
+    });
     let active = props.cursor.map(item_id);
     html! {
         <section class="tree-panel" aria-label="Memory files" data-size-mode={if *sent_sizes { "sent" } else { "disk" }}>
@@ -190,6 +257,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
             }
             <ul
                 ref={tree_ref}
+                id="memory-tree"
                 class="tree"
                 role="tree"
                 aria-label="Files Claude Code would load, by group"
@@ -200,7 +268,76 @@ pub fn TreeView(props: &TreeProps) -> Html {
             >
                 { for nodes }
             </ul>
+            <div class="tree-more-list">{ for more_buttons }</div>
         </section>
+    }
+}
+
+/// What a row shows that depends on other rows, worked out once per report: a row's repeat
+/// mark and its unreadable finding took a pass over the rows and the findings for each row,
+/// quadratic in a snapshot of thousands of files.
+#[derive(PartialEq)]
+struct RowFacts {
+    /// True for a row whose path is listed above in its group.
+    repeat: Vec<bool>,
+    /// The message of each unreadable file's finding, by path.
+    unreadable: BTreeMap<String, String>,
+}
+
+impl RowFacts {
+    fn of(report: &Report) -> RowFacts {
+        let mut listed = BTreeSet::new();
+        let repeat = report
+            .files
+            .iter()
+            .map(|row| !listed.insert((row.path.as_str(), row.group)))
+            .collect();
+        let mut unreadable = BTreeMap::new();
+        for finding in &report.diagnostics {
+            if finding.code == memdiag_core::report::Code::FileUnreadable {
+                if let Some(path) = &finding.path {
+                    unreadable
+                        .entry(path.clone())
+                        .or_insert_with(|| finding.message.clone());
+                }
+            }
+        }
+        RowFacts { repeat, unreadable }
+    }
+}
+
+/// Ends a group's rows: says how many of its last rows are folded, and notes the group for
+/// a "Show more" button when any of its rows are.
+fn end_group(
+    nodes: &mut Vec<Html>,
+    folded_groups: &mut Vec<(Group, usize)>,
+    group: Group,
+    folded_run: usize,
+    folded: usize,
+) {
+    if folded_run > 0 {
+        nodes.push(fold_line_at_end(group, folded_run));
+    }
+    if folded > 0 {
+        folded_groups.push((group, folded));
+    }
+}
+
+/// The line that stands for `count` rows not drawn, before row `index`.
+fn fold_line(index: usize, count: usize) -> Html {
+    fold_line_keyed(format!("fold-{index}"), count)
+}
+
+/// The line that stands for the last `count` rows of `group`, not drawn.
+fn fold_line_at_end(group: Group, count: usize) -> Html {
+    fold_line_keyed(format!("fold-end-{}", group_slug(group)), count)
+}
+
+fn fold_line_keyed(key: String, count: usize) -> Html {
+    html! {
+        <li role="none" class="tree-fold" {key} data-testid="tree-fold" data-count={count.to_string()}>
+            { format!("{} more file{} not shown: “Show more” under the list draws them", grouped(count as u64), if count == 1 { "" } else { "s" }) }
+        </li>
     }
 }
 
@@ -276,8 +413,10 @@ fn agent_header(index: usize, row: &FileRow) -> Html {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn file_row(
     props: &TreeProps,
+    facts: &RowFacts,
     sent_sizes: bool,
     index: usize,
     row: &FileRow,
@@ -302,13 +441,9 @@ fn file_row(
     let level = 2 + row.depth;
     // A file that could not be read (a damaged zip entry, a read error) says so on its row,
     // with the reason, rather than the "skipped" every unread file gets.
-    let unreadable = props.report.diagnostics.iter().find(|d| {
-        d.code == memdiag_core::report::Code::FileUnreadable
-            && d.path.as_deref() == Some(row.path.as_str())
-    });
-    let marks = match unreadable {
-        Some(finding) => html! {
-            <span class="badge status unreadable" title={finding.message.clone()}
+    let marks = match facts.unreadable.get(&row.path) {
+        Some(message) => html! {
+            <span class="badge status unreadable" title={message.clone()}
                 data-testid="unreadable">{ "could not be read" }</span>
         },
         None => status_marks(row, props.approval),
@@ -330,9 +465,11 @@ fn file_row(
     });
     // A file listed again (imported twice, linked from two places) is the same file: it
     // loads once.
-    let repeat = props.report.files[..index]
-        .iter()
-        .any(|other| other.path == row.path && other.group == row.group)
+    let repeat = facts
+        .repeat
+        .get(index)
+        .copied()
+        .unwrap_or(false)
         .then(|| html! { <span class="badge" title="Listed above too: the same file, sent once" data-testid="repeat">{ "repeat" }</span> });
     let cut = row
         .truncation
