@@ -2,6 +2,8 @@
 //! severity, with long runs of one kind folded into one line with a count. Each finding is a
 //! button that opens its file at its line.
 
+use std::collections::BTreeMap;
+
 use memdiag_core::report::{Diagnostic, Report, Severity};
 use web_sys::HtmlSelectElement;
 use yew::{component, html, use_state, Callback, Event, Html, Properties, TargetCast};
@@ -17,6 +19,10 @@ pub const FOLD_AFTER: usize = 3;
 /// carry no date gives each its own), which were half the elements of a large project's
 /// report and most of its render.
 pub const GROUPS_SHOWN: usize = 25;
+
+/// How many findings a folded run lists when opened: a crafted shared snapshot can give
+/// twenty thousand files one finding of one kind each, and its fold then drew them all.
+pub const FOLD_SHOWN: usize = 200;
 
 /// Props of [`DiagnosticsList`].
 #[derive(Properties, PartialEq)]
@@ -56,6 +62,13 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
         .filter(|&i| report.diagnostics[i].severity <= least)
         .collect();
     let d = &report.diagnostics;
+    // Looked up once per finding: a search of the rows and of the groups for each finding
+    // took seconds at twenty thousand of them.
+    let mut rows = BTreeMap::new();
+    for row in &report.files {
+        rows.entry(row.path.as_str()).or_insert(row);
+    }
+    let mut placed: BTreeMap<String, usize> = BTreeMap::new();
     crate::sort_by(&mut order, |&a, &b| {
         (d[a].severity, &d[a].path, d[a].line, d[a].code.as_str()).cmp(&(
             d[b].severity,
@@ -69,16 +82,22 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
             Grouping::File => d[i]
                 .path
                 .as_deref()
-                .map(|p| shown(report, p))
+                .map(|p| {
+                    rows.get(p)
+                        .map_or_else(|| p.to_owned(), |row| display_path(row, &report.context))
+                })
                 .unwrap_or_else(|| "Not about one file".to_owned()),
             Grouping::Kind => d[i].code.as_str().to_owned(),
         };
-        match groups.iter_mut().find(|g| g.key == key) {
-            Some(group) => group.items.push(i),
-            None => groups.push(FindingGroup {
-                key,
-                items: vec![i],
-            }),
+        match placed.get(&key) {
+            Some(&at) => groups[at].items.push(i),
+            None => {
+                placed.insert(key.clone(), groups.len());
+                groups.push(FindingGroup {
+                    key,
+                    items: vec![i],
+                });
+            }
         }
     }
     // Within a group, one kind's findings stay together so that a long run can fold.
@@ -277,12 +296,21 @@ fn runs(
         out.push(item(report, run[0], grouping, on_open));
         if run.len() > FOLD_AFTER {
             let rest = &run[1..];
+            let listed = &rest[..rest.len().min(FOLD_SHOWN)];
+            let unlisted = rest.len() - listed.len();
             out.push(html! {
                 <li key={format!("fold-{}", run[0])} class="diag-fold" data-testid="finding-fold"
                     data-code={code.as_str()} data-count={run.len().to_string()}>
                     <details>
                         <summary>{ format!("{} more of this kind ({} in all): {}", rest.len(), run.len(), code.as_str()) }</summary>
-                        <ul>{ for rest.iter().map(|&i| item(report, i, grouping, on_open)) }</ul>
+                        <ul>
+                            { for listed.iter().map(|&i| item(report, i, grouping, on_open)) }
+                            if unlisted > 0 {
+                                <li class="muted small" data-testid="finding-unlisted">
+                                    { format!("and {} more of this kind, not listed here: the file tree lists every file", crate::state::grouped(unlisted as u64)) }
+                                </li>
+                            }
+                        </ul>
                     </details>
                 </li>
             });
