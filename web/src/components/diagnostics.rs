@@ -2,8 +2,6 @@
 //! severity, with long runs of one kind folded into one line with a count. Each finding is a
 //! button that opens its file at its line.
 
-use std::collections::BTreeMap;
-
 use memdiag_core::report::{Diagnostic, Report, Severity};
 use web_sys::HtmlSelectElement;
 use yew::{component, html, use_state, Callback, Event, Html, Properties, TargetCast};
@@ -62,13 +60,11 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
         .filter(|&i| report.diagnostics[i].severity <= least)
         .collect();
     let d = &report.diagnostics;
-    // Looked up once per finding: a search of the rows and of the groups for each finding
-    // took seconds at twenty thousand of them.
-    let mut rows = BTreeMap::new();
-    for row in &report.files {
-        rows.entry(row.path.as_str()).or_insert(row);
-    }
-    let mut placed: BTreeMap<String, usize> = BTreeMap::new();
+    // A search of the rows and of the groups for each finding took seconds at twenty
+    // thousand of them: the rows are sorted by path once, and the groups found by sorting
+    // the keys (the shared sort, not a map of its own: the page's wasm is on a budget).
+    let files = &report.files;
+    let by_path = crate::sorted_indices(files.len(), &|a, b| files[a].path.cmp(&files[b].path));
     crate::sort_by(&mut order, |&a, &b| {
         (d[a].severity, &d[a].path, d[a].line, d[a].code.as_str()).cmp(&(
             d[b].severity,
@@ -77,27 +73,45 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
             d[b].code.as_str(),
         ))
     });
-    for i in order {
-        let key = match grouping {
+    let keys: Vec<String> = order
+        .iter()
+        .map(|&i| match grouping {
             Grouping::File => d[i]
                 .path
                 .as_deref()
                 .map(|p| {
-                    rows.get(p)
-                        .map_or_else(|| p.to_owned(), |row| display_path(row, &report.context))
+                    by_path
+                        .binary_search_by(|&r| files[r].path.as_str().cmp(p))
+                        .map_or_else(
+                            |_| p.to_owned(),
+                            |at| display_path(&files[by_path[at]], &report.context),
+                        )
                 })
                 .unwrap_or_else(|| "Not about one file".to_owned()),
             Grouping::Kind => d[i].code.as_str().to_owned(),
+        })
+        .collect();
+    // Each finding's group is the first finding with its key (a stable sort keeps equal
+    // keys in their order); groups come in the order of their first findings.
+    let by_key = crate::sorted_indices(keys.len(), &|a, b| keys[a].cmp(&keys[b]));
+    let mut first = vec![0; keys.len()];
+    for (k, &at) in by_key.iter().enumerate() {
+        first[at] = if k > 0 && keys[by_key[k - 1]] == keys[at] {
+            first[by_key[k - 1]]
+        } else {
+            at
         };
-        match placed.get(&key) {
-            Some(&at) => groups[at].items.push(i),
-            None => {
-                placed.insert(key.clone(), groups.len());
-                groups.push(FindingGroup {
-                    key,
-                    items: vec![i],
-                });
-            }
+    }
+    let mut slot = vec![0; keys.len()];
+    for (at, (&i, key)) in order.iter().zip(keys).enumerate() {
+        if first[at] == at {
+            slot[at] = groups.len();
+            groups.push(FindingGroup {
+                key,
+                items: vec![i],
+            });
+        } else {
+            groups[slot[first[at]]].items.push(i);
         }
     }
     // Within a group, one kind's findings stay together so that a long run can fold.

@@ -10,7 +10,7 @@
 //! is always drawn, wherever it lies, so that a finding, a search or the keyboard can reach
 //! any file.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use memdiag_core::report::comparison::{RowChange, RowChangeKind};
@@ -124,13 +124,10 @@ pub fn TreeView(props: &TreeProps) -> Html {
         let sent_sizes = sent_sizes.clone();
         Callback::from(move |_: yew::MouseEvent| sent_sizes.set(!*sent_sizes))
     };
-    // Rows each group draws beyond the first `ROWS_SHOWN`, for the report they were asked
-    // for: a new report starts folded again.
-    let more = use_state(|| None::<(Shared<Report>, BTreeMap<Group, usize>)>);
-    let extra = match &*more {
-        Some((report, extra)) if *report == props.report => extra.clone(),
-        _ => BTreeMap::new(),
-    };
+    // Rows each group (by its place in `Group::ALL`) draws beyond the first `ROWS_SHOWN`.
+    // They stay asked for when a new report comes: only a press draws more.
+    let more = use_state(|| [0usize; Group::ALL.len()]);
+    let extra = *more;
     let facts = use_memo(props.report.clone(), |report| RowFacts::of(report));
     let report = &props.report;
     let filtering = !props.filter.trim().is_empty();
@@ -144,7 +141,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
     for (position, &item) in props.items.iter().enumerate() {
         let selected = props.cursor == Some(item);
         if let TreeItem::File(index) = item {
-            let limit = ROWS_SHOWN + group_now.and_then(|g| extra.get(&g)).copied().unwrap_or(0);
+            let limit = ROWS_SHOWN + group_now.map_or(0, |g| extra[place_of(g)]);
             seen += 1;
             if seen > limit && !selected {
                 folded_run += 1;
@@ -152,7 +149,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
                 continue;
             }
             if folded_run > 0 {
-                nodes.push(fold_line(index, folded_run));
+                nodes.push(fold_line(format!("fold-{index}"), folded_run));
                 folded_run = 0;
                 last_agent = None;
             }
@@ -212,12 +209,10 @@ pub fn TreeView(props: &TreeProps) -> Html {
     let more_buttons = folded_groups.into_iter().map(|(group, folded)| {
         let onclick = {
             let more = more.clone();
-            let report = props.report.clone();
-            let extra = extra.clone();
             Callback::from(move |_: yew::MouseEvent| {
-                let mut extra = extra.clone();
-                *extra.entry(group).or_default() += ROWS_SHOWN;
-                more.set(Some((report.clone(), extra)));
+                let mut extra = extra;
+                extra[place_of(group)] += ROWS_SHOWN;
+                more.set(extra);
             })
         };
         let next = folded.min(ROWS_SHOWN);
@@ -225,8 +220,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
             <button type="button" class="tree-more" key={group_slug(group)}
                 data-testid="tree-more" data-group={group.name()} data-folded={folded.to_string()}
                 aria-controls="memory-tree" {onclick}>
-                { format!("Show {} more file{} in {}", grouped(next as u64), if next == 1 { "" } else { "s" }, group.name()) }
-                <span class="muted">{ format!(" ({} not shown)", grouped(folded as u64)) }</span>
+                { format!("Show {} more file{} in {} ({} not shown)", grouped(next as u64), if next == 1 { "" } else { "s" }, group.name(), grouped(folded as u64)) }
             </button>
         }
     });
@@ -273,35 +267,35 @@ pub fn TreeView(props: &TreeProps) -> Html {
     }
 }
 
+/// A group's place in [`Group::ALL`].
+fn place_of(group: Group) -> usize {
+    Group::ALL.iter().position(|g| *g == group).unwrap_or(0)
+}
+
 /// What a row shows that depends on other rows, worked out once per report: a row's repeat
-/// mark and its unreadable finding took a pass over the rows and the findings for each row,
-/// quadratic in a snapshot of thousands of files.
+/// mark took a pass over the rows above it, quadratic in a snapshot of thousands of files.
 #[derive(PartialEq)]
 struct RowFacts {
     /// True for a row whose path is listed above in its group.
     repeat: Vec<bool>,
-    /// The message of each unreadable file's finding, by path.
-    unreadable: BTreeMap<String, String>,
+    /// The unreadable-file findings (a few at most), by index in `report.diagnostics`.
+    unreadable: Vec<usize>,
 }
 
 impl RowFacts {
     fn of(report: &Report) -> RowFacts {
-        let mut listed = BTreeSet::new();
-        let repeat = report
-            .files
-            .iter()
-            .map(|row| !listed.insert((row.path.as_str(), row.group)))
-            .collect();
-        let mut unreadable = BTreeMap::new();
-        for finding in &report.diagnostics {
-            if finding.code == memdiag_core::report::Code::FileUnreadable {
-                if let Some(path) = &finding.path {
-                    unreadable
-                        .entry(path.clone())
-                        .or_insert_with(|| finding.message.clone());
-                }
-            }
+        // Sorted by path and group (stably, so the first listed comes first), each row but
+        // the first of its kind is a repeat. The shared sort keeps the page's wasm small.
+        let files = &report.files;
+        let key = |i: usize| (files[i].path.as_str(), files[i].group);
+        let order = crate::sorted_indices(files.len(), &|a, b| key(a).cmp(&key(b)));
+        let mut repeat = vec![false; files.len()];
+        for pair in order.windows(2) {
+            repeat[pair[1]] = key(pair[0]) == key(pair[1]);
         }
+        let unreadable = (0..report.diagnostics.len())
+            .filter(|&i| report.diagnostics[i].code == memdiag_core::report::Code::FileUnreadable)
+            .collect();
         RowFacts { repeat, unreadable }
     }
 }
@@ -316,27 +310,21 @@ fn end_group(
     folded: usize,
 ) {
     if folded_run > 0 {
-        nodes.push(fold_line_at_end(group, folded_run));
+        nodes.push(fold_line(
+            format!("fold-end-{}", group_slug(group)),
+            folded_run,
+        ));
     }
     if folded > 0 {
         folded_groups.push((group, folded));
     }
 }
 
-/// The line that stands for `count` rows not drawn, before row `index`.
-fn fold_line(index: usize, count: usize) -> Html {
-    fold_line_keyed(format!("fold-{index}"), count)
-}
-
-/// The line that stands for the last `count` rows of `group`, not drawn.
-fn fold_line_at_end(group: Group, count: usize) -> Html {
-    fold_line_keyed(format!("fold-end-{}", group_slug(group)), count)
-}
-
-fn fold_line_keyed(key: String, count: usize) -> Html {
+/// The line that stands for `count` rows not drawn.
+fn fold_line(key: String, count: usize) -> Html {
     html! {
         <li role="none" class="tree-fold" {key} data-testid="tree-fold" data-count={count.to_string()}>
-            { format!("{} more file{} not shown: “Show more” under the list draws them", grouped(count as u64), if count == 1 { "" } else { "s" }) }
+            { format!("{} more not shown", grouped(count as u64)) }
         </li>
     }
 }
@@ -441,9 +429,14 @@ fn file_row(
     let level = 2 + row.depth;
     // A file that could not be read (a damaged zip entry, a read error) says so on its row,
     // with the reason, rather than the "skipped" every unread file gets.
-    let marks = match facts.unreadable.get(&row.path) {
-        Some(message) => html! {
-            <span class="badge status unreadable" title={message.clone()}
+    let unreadable = facts
+        .unreadable
+        .iter()
+        .map(|&i| &props.report.diagnostics[i])
+        .find(|d| d.path.as_deref() == Some(row.path.as_str()));
+    let marks = match unreadable {
+        Some(finding) => html! {
+            <span class="badge status unreadable" title={finding.message.clone()}
                 data-testid="unreadable">{ "could not be read" }</span>
         },
         None => status_marks(row, props.approval),
