@@ -41,14 +41,14 @@ pub fn framed() -> bool {
         Reflect::get(&window, &"top".into()),
         Reflect::get(&window, &"self".into()),
     ) {
-        (Ok(top), Ok(own)) => !js_sys::Object::is(&top, &own),
+        (Ok(top), Ok(own)) => top != own,
         _ => true,
     }
 }
 
 /// What the page says where it opens no folder in place because it is framed.
-pub const FRAMED_NOTE: &str = "This page is inside another page, so it reads a copy of the \
-    folder: open this page in its own tab to open folders in place.";
+pub const FRAMED_NOTE: &str =
+    "Framed by another page: open this page in its own tab to open folders in place.";
 
 /// The page clock, in milliseconds.
 pub fn now_ms() -> f64 {

@@ -18,8 +18,8 @@ use memdiag_core::report::{FileRow, FileStatus, Group, Report, Scope, Unresolved
 use memdiag_core::PINNED;
 use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::{
-    component, html, use_effect_with, use_memo, use_node_ref, use_state, Callback, Event, Html,
-    InputEvent, Properties, TargetCast,
+    component, html, use_effect_with, use_node_ref, use_state, Callback, Event, Html, InputEvent,
+    Properties, TargetCast,
 };
 
 use crate::components::{reveal_in, Reveal};
@@ -128,7 +128,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
     // They stay asked for when a new report comes: only a press draws more.
     let more = use_state(|| [0usize; Group::ALL.len()]);
     let extra = *more;
-    let facts = use_memo(props.report.clone(), |report| RowFacts::of(report));
+    let facts = RowFacts::of(&props.report);
     let report = &props.report;
     let filtering = !props.filter.trim().is_empty();
     let mut nodes: Vec<Html> = Vec::with_capacity(props.items.len().min(2_000) + 8);
@@ -262,19 +262,18 @@ pub fn TreeView(props: &TreeProps) -> Html {
             >
                 { for nodes }
             </ul>
-            <div class="tree-more-list">{ for more_buttons }</div>
+            { for more_buttons }
         </section>
     }
 }
 
-/// A group's place in [`Group::ALL`].
+/// A group's place in [`Group::ALL`], which lists them in their declared order.
 fn place_of(group: Group) -> usize {
-    Group::ALL.iter().position(|g| *g == group).unwrap_or(0)
+    group as usize
 }
 
 /// What a row shows that depends on other rows, worked out once per report: a row's repeat
 /// mark took a pass over the rows above it, quadratic in a snapshot of thousands of files.
-#[derive(PartialEq)]
 struct RowFacts {
     /// True for a row whose path is listed above in its group.
     repeat: Vec<bool>,
