@@ -272,12 +272,14 @@ fn place_of(group: Group) -> usize {
     group as usize
 }
 
-/// What a row shows that depends on other rows, worked out once per report: a row's repeat
-/// mark took a pass over the rows above it, quadratic in a snapshot of thousands of files.
+/// What a row shows that depends on other rows, worked out once per draw of the tree: a
+/// row's repeat mark took a pass over the rows above it, quadratic in a snapshot of
+/// thousands of files.
 struct RowFacts {
     /// True for a row whose path is listed above in its group.
     repeat: Vec<bool>,
-    /// The unreadable-file findings (a few at most), by index in `report.diagnostics`.
+    /// The unreadable-file findings, by index in `report.diagnostics`: a few in a real
+    /// report, and each drawn row looks through them.
     unreadable: Vec<usize>,
 }
 
