@@ -322,8 +322,10 @@ ensure_all() {
 #   node -e "$MEMDIAG_STATIC_SERVER_JS" DIR PORT [PORTFILE]
 # serves DIR on http://127.0.0.1:PORT/. PORT 0 picks a free port; the chosen
 # port is written to PORTFILE. The query string is ignored, so /?demo serves
-# index.html. Start it with node directly (not through a function) when it
-# runs in the background, so that $! is the server itself.
+# index.html. Each file goes out with the headers DIR/_headers lists for its
+# path (scripts/headers.cjs), as Netlify and Cloudflare Pages send them. Start
+# it with node directly (not through a function) when it runs in the
+# background, so that $! is the server itself.
 # shellcheck disable=SC2016  # JavaScript, not shell
 MEMDIAG_STATIC_SERVER_JS='
     const http = require("http"), fs = require("fs"), path = require("path");
@@ -333,15 +335,18 @@ MEMDIAG_STATIC_SERVER_JS='
       ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon",
       ".txt": "text/plain; charset=utf-8", ".map": "application/json", ".woff2": "font/woff2", ".zip": "application/zip" };
     const base = path.resolve(root);
+    const { readHeaders, headersFor } = require(process.env.MEMDIAG_HEADERS_JS);
+    const rules = readHeaders(base);
     const server = http.createServer((req, res) => {
       let rel;
       try { rel = decodeURIComponent(new URL(req.url, "http://x").pathname); } catch { rel = "/"; }
       let file = path.join(base, rel);
       if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403).end(); return; }
       try { if (fs.statSync(file).isDirectory()) file = path.join(file, "index.html"); } catch {}
+      const headers = headersFor(rules, rel);
       fs.readFile(file, (err, body) => {
-        if (err) { res.writeHead(404, { "content-type": "text/plain" }).end("not found\n"); return; }
-        res.writeHead(200, { "content-type": types[path.extname(file).toLowerCase()] || "application/octet-stream",
+        if (err) { res.writeHead(404, { ...headers, "content-type": "text/plain" }).end("not found\n"); return; }
+        res.writeHead(200, { ...headers, "content-type": types[path.extname(file).toLowerCase()] || "application/octet-stream",
           "cache-control": "no-store" });
         res.end(req.method === "HEAD" ? undefined : body);
       });
@@ -357,6 +362,9 @@ MEMDIAG_STATIC_SERVER_JS='
     });
     for (const s of ["SIGINT", "SIGTERM"]) process.on(s, () => process.exit(0));
 '
+
+# The `_headers` reader the static server requires (the tests' server shares it).
+export MEMDIAG_HEADERS_JS="$MEMDIAG_ROOT/scripts/headers.cjs"
 
 memdiag_static_server() { node -e "$MEMDIAG_STATIC_SERVER_JS" "$@"; }
 

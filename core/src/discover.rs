@@ -940,6 +940,13 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
+/// The sum of `values`, stopping at `u64::MAX` rather than wrapping: a shared snapshot's
+/// numbers are range-checked ([`crate::share::ShareLimits`]), and a sum of lengths and sizes
+/// must stay sane whatever a crafted one gets past.
+pub(crate) fn saturating_sum(values: impl IntoIterator<Item = u64>) -> u64 {
+    values.into_iter().fold(0, u64::saturating_add)
+}
+
 /// A byte count for a person: `512 B`, `4.0 MiB`.
 pub(crate) fn format_bytes(n: u64) -> String {
     const KIB: f64 = 1024.0;

@@ -132,6 +132,12 @@ pub struct ShareLimits {
     pub max_payload_bytes: u64,
     /// Most files a payload may list.
     pub max_files: usize,
+    /// Largest size a file may claim, in bytes: more than any file system holds is damage,
+    /// and it keeps every sum of sizes (at most `max_files` of them) far from overflowing.
+    pub max_file_bytes: u64,
+    /// Longest length a quoted name (`quoted`: a path or a skill name) may claim, in each of
+    /// its measures: longer than any path a snapshot can hold is damage.
+    pub max_quoted_length: u64,
     /// Most files with frontmatter (rules, skills, agents, memory topics) a payload may carry:
     /// each one's YAML is parsed and its globs compiled.
     pub max_frontmatter_files: usize,
@@ -163,6 +169,11 @@ impl Default for ShareLimits {
             max_link_payload_bytes: 16 * 1024 * 1024,
             max_payload_bytes: 16 * 1024 * 1024,
             max_files: 20_000,
+            // 16 TiB: the largest file ext4 and NTFS hold with their usual 4 KiB blocks.
+            max_file_bytes: 1 << 44,
+            // A zip entry's name is at most 65,535 bytes (a dropped folder's paths are far
+            // shorter): twice that leaves room for the folder the zip is opened at.
+            max_quoted_length: 1 << 17,
             max_frontmatter_files: 1_000,
             max_nesting: 8,
             max_braces: 32,
@@ -286,9 +297,8 @@ fn link_payload(link: &str, limits: &ShareLimits) -> Result<(u32, Vec<u8>), Shar
     if format == 0 {
         return Err(ShareError::NotAShare("format 0 does not exist".to_owned()));
     }
-    let deflated = base64url_decode(data).ok_or_else(|| {
-        ShareError::Corrupt("the link holds characters base64url does not".to_owned())
-    })?;
+    let deflated = base64url_decode(data)
+        .map_err(|why| ShareError::Corrupt(format!("the link's data does not read: {why}")))?;
     Ok((format, inflate(&deflated, limits.max_link_payload_bytes)?))
 }
 
@@ -692,18 +702,30 @@ impl Payload {
         }
         for file in self.files {
             let at = path(&file.path)?;
+            // A sender lists each file once; a second copy would silently replace the first.
+            if tree.file(&at).is_some() {
+                return Err(ShareError::Corrupt(format!("{at} is listed twice")));
+            }
             // Only a file that carries its bytes may leave its size out (it is their length).
             let size = match file.size {
                 Some(size) => size,
                 None if file.text.is_some() || file.base64.is_some() => 0,
                 None => return Err(ShareError::Corrupt(format!("{at} has no size"))),
             };
+            if size > limits.max_file_bytes {
+                return Err(ShareError::Corrupt(format!(
+                    "{at} claims {} bytes, more than a file can hold (at most {})",
+                    crate::discover::group_digits(size),
+                    crate::discover::group_digits(limits.max_file_bytes)
+                )));
+            }
             let contents = match (file.text, file.base64, file.entry, file.unreadable) {
                 (Some(text), None, None, false) => Contents::Loaded(text.into_bytes()),
-                (None, Some(data), None, false) => Contents::Loaded(
-                    base64url_decode(&data)
-                        .ok_or_else(|| ShareError::Corrupt(format!("the bytes of {at}")))?,
-                ),
+                (None, Some(data), None, false) => {
+                    Contents::Loaded(base64url_decode(&data).map_err(|why| {
+                        ShareError::Corrupt(format!("the bytes of {at} do not read: {why}"))
+                    })?)
+                }
                 (None, None, Some(name), false) => Contents::Loaded(entry(&name, size)?),
                 (None, None, None, true) => Contents::Unreadable(WAS_UNREADABLE.to_owned()),
                 (None, None, None, false) => Contents::Unreadable(SIZE_ONLY.to_owned()),
@@ -745,6 +767,21 @@ impl Payload {
                 limits.max_files * 2
             )));
         }
+        if let Some((name, longest)) = self.quoted.iter().find_map(|(name, length)| {
+            let longest = match length {
+                Quoted::Same(n) => *n,
+                Quoted::Each(each) => each.iter().copied().max().unwrap_or(0),
+            };
+            (longest > limits.max_quoted_length).then_some((name, longest))
+        }) {
+            return Err(ShareError::Corrupt(format!(
+                "the quoted length of a name ({} characters) is {}, longer than any path or \
+                 name can be (at most {})",
+                name.chars().count(),
+                crate::discover::group_digits(longest),
+                crate::discover::group_digits(limits.max_quoted_length)
+            )));
+        }
         tree.set_quoted(
             self.quoted
                 .into_iter()
@@ -754,6 +791,13 @@ impl Payload {
         set_order(&mut tree, self.order, &path)?;
         set_listing_orders(&mut tree, self.listing_order, &path)?;
         for finding in self.findings {
+            // No file has more lines than bytes.
+            if let Some(line) = finding.line.filter(|&l| l > limits.max_file_bytes) {
+                return Err(ShareError::Corrupt(format!(
+                    "a finding names line {}, past the end of any file",
+                    crate::discover::group_digits(line)
+                )));
+            }
             // A code this build does not know (a newer sender, a crafted link) is left out.
             let Ok(code) = finding.code.parse::<Code>() else {
                 continue;
@@ -1131,10 +1175,30 @@ fn base64url_encode(bytes: &[u8]) -> String {
     BASE64URL.encode(bytes)
 }
 
-/// Decodes base64url, with or without padding; `None` on any other character or a length
-/// no encoder writes.
-fn base64url_decode(text: &str) -> Option<Vec<u8>> {
-    BASE64URL.decode(text).ok()
+/// Decodes base64url, with or without padding.
+///
+/// # Errors
+/// What is wrong, in words: a character base64url does not use (and where), a length no
+/// encoder writes, or stray bits at the end.
+fn base64url_decode(text: &str) -> Result<Vec<u8>, String> {
+    use base64::DecodeError;
+    BASE64URL.decode(text).map_err(|error| match error {
+        DecodeError::InvalidByte(at, byte) => format!(
+            "character {} ({:?}) is not base64url",
+            at + 1,
+            char::from(byte)
+        ),
+        DecodeError::InvalidLength(length) => {
+            format!("its length ({length}) is one no base64url encoder writes")
+        }
+        DecodeError::InvalidLastSymbol(at, _) => {
+            format!(
+                "its last character (character {}) leaves stray bits",
+                at + 1
+            )
+        }
+        DecodeError::InvalidPadding => "its padding is wrong".to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -1147,11 +1211,7 @@ mod tests {
             let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
             let text = base64url_encode(&bytes);
             assert!(!text.contains(['+', '/', '=']));
-            assert_eq!(
-                base64url_decode(&text).as_deref(),
-                Some(&bytes[..]),
-                "{len}"
-            );
+            assert_eq!(base64url_decode(&text).as_deref(), Ok(&bytes[..]), "{len}");
         }
         assert_eq!(
             base64url_encode(b"any carnal pleas"),
@@ -1161,9 +1221,18 @@ mod tests {
             base64url_decode("YW55IGNhcm5hbCBwbGVhcw==").unwrap(),
             b"any carnal pleas"
         );
-        assert_eq!(base64url_decode("a"), None);
-        assert_eq!(base64url_decode("ab+c"), None);
-        assert_eq!(base64url_decode("ab c"), None);
+        assert_eq!(
+            base64url_decode("a").unwrap_err(),
+            "its length (1) is one no base64url encoder writes"
+        );
+        assert_eq!(
+            base64url_decode("ab+c").unwrap_err(),
+            "character 3 ('+') is not base64url"
+        );
+        assert_eq!(
+            base64url_decode("ab c").unwrap_err(),
+            "character 3 (' ') is not base64url"
+        );
     }
 
     #[test]

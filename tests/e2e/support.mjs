@@ -39,22 +39,32 @@ export const chromiumArgs = [
   ...(process.env.MEMDIAG_CHROMIUM_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 
-/** Serves `dir` on a free port of 127.0.0.1. */
+/** The `_headers` reader the local servers share (scripts/headers.cjs). */
+export const { readHeaders, headersFor } = require(path.join(root, 'scripts', 'headers.cjs'));
+
+/**
+ * Serves `dir` on a free port of 127.0.0.1, with the headers its `_headers` file lists for
+ * each path (as Netlify and Cloudflare Pages do), so that the tests run under the page's real
+ * header policy: the CSP that reaches the worker, and no framing.
+ */
 export function serve(dir) {
   const types = {
     '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
     '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
+    '.svg': 'image/svg+xml',
   };
   const base = path.resolve(dir);
+  const rules = readHeaders(base);
   const srv = http.createServer((req, res) => {
     let rel;
     try { rel = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { rel = '/'; }
     let file = path.join(base, rel);
     if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403).end(); return; }
     try { if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html'); } catch {}
+    const headers = headersFor(rules, rel);
     fs.readFile(file, (err, body) => {
-      if (err) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      if (err) { res.writeHead(404, headers).end('not found'); return; }
+      res.writeHead(200, { ...headers, 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
       res.end(body);
     });
   });

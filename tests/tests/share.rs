@@ -586,6 +586,66 @@ fn a_payload_is_checked_before_it_becomes_a_tree() {
     ));
 }
 
+#[test]
+fn numbers_and_repeats_are_refused_with_their_reason() {
+    let base = r#""format":1,"made":"2026-11-30","home":"/home/a""#;
+    let refusal = |extra: &str| match decode_link(&link_of(&format!("{{{base}{extra}}}"))) {
+        Err(ShareError::Corrupt(why)) => why,
+        other => panic!("{extra} was not refused as damaged: {other:?}"),
+    };
+    // Issue 30: a quoted length of u64::MAX wrapped the skills listing's count.
+    let why = refusal(&format!(
+        r#","files":[{{"path":"/home/a/x.md","size":1}}],"quoted":{{"/home/a/x.md":{}}}"#,
+        u64::MAX
+    ));
+    assert!(
+        why.contains("quoted length") && why.contains("at most 131,072"),
+        "{why}"
+    );
+    let why = refusal(&format!(r#","quoted":{{"s":[1,1,{},1]}}"#, u64::MAX));
+    assert!(why.contains("quoted length"), "{why}");
+    let why = refusal(&format!(
+        r#","files":[{{"path":"/home/a/big.jsonl","size":{}}}]"#,
+        u64::MAX
+    ));
+    assert!(
+        why.contains("/home/a/big.jsonl") && why.contains("more than a file can hold"),
+        "{why}"
+    );
+    let why = refusal(&format!(
+        r#","findings":[{{"code":"zip-entry-rejected","severity":"warning","line":{}}}]"#,
+        u64::MAX
+    ));
+    assert!(why.contains("line"), "{why}");
+    // The later copy of a path used to replace the earlier one silently.
+    let why = refusal(
+        r#","files":[{"path":"/home/a/x.md","text":"one"},{"path":"/home/a/x.md","text":"two"}]"#,
+    );
+    assert_eq!(why, "/home/a/x.md is listed twice");
+    // Two spellings of one path are one path.
+    let why =
+        refusal(r#","files":[{"path":"/home/a/x.md","size":1},{"path":"/home/a//x.md","size":1}]"#);
+    assert!(why.contains("listed twice"), "{why}");
+    // A body that is not base64url says which file and what is wrong.
+    let why = refusal(r#","files":[{"path":"/home/a/x.bin","base64":"YW*x"}]"#);
+    assert_eq!(
+        why,
+        "the bytes of /home/a/x.bin do not read: character 3 ('*') is not base64url"
+    );
+    let why = refusal(r#","files":[{"path":"/home/a/x.bin","base64":"YWJjZ"}]"#);
+    assert!(
+        why.starts_with("the bytes of /home/a/x.bin do not read: its length"),
+        "{why}"
+    );
+    // The largest sizes a file can have, and long real names, still open.
+    let snapshot = decode_link(&link_of(&format!(
+        "{{{base},\"files\":[{{\"path\":\"/home/a/big.jsonl\",\"size\":{}}}],\"quoted\":{{\"/home/a/big.jsonl\":[4096,4096,4096,4096]}}}}",
+        ShareLimits::default().max_file_bytes
+    )))
+    .unwrap();
+    assert_eq!(snapshot.tree.len(), 1);
+}
+
 /// Replaces every occurrence of `from` in the zip's bytes (local and central headers).
 fn patch(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
     assert_eq!(from.len(), to.len());

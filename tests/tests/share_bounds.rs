@@ -210,12 +210,13 @@ fn the_costliest_accepted_links_analyse_within_the_bound() {
             })
             .collect()
     }));
-    // Twenty thousand files (the file cap) that the analysis lists but never parses.
+    // Twenty thousand files (the file cap) that the analysis lists but never parses. Each
+    // path once: a payload that lists one twice is refused.
     at_the_caps.push(("twenty thousand plain files", {
         (0..20_000)
             .map(|i| {
                 (
-                    format!("/home/a/p/d{}/CLAUDE.md", i % 500),
+                    format!("/home/a/p/d{}/e{}/CLAUDE.md", i % 500, i / 500),
                     format!("line {i}\n"),
                 )
             })

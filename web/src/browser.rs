@@ -26,6 +26,30 @@ pub fn document() -> web_sys::Document {
         .expect("the page runs in a browser window")
 }
 
+/// True when the page runs inside another page's frame (`window.top !== window.self`).
+///
+/// The host's headers forbid framing (`frame-ancestors 'none'` in `_headers`), but a host
+/// that sends none cannot: framed, the page opens no folder in place, so that a page around
+/// it cannot have the person grant it a folder.
+pub fn framed() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    // A cross-origin `top` may be compared but not read; reaching it cannot fail for a
+    // window, and if it ever did the page acts as framed.
+    match (
+        Reflect::get(&window, &"top".into()),
+        Reflect::get(&window, &"self".into()),
+    ) {
+        (Ok(top), Ok(own)) => top != own,
+        _ => true,
+    }
+}
+
+/// What the page says where it opens no folder in place because it is framed.
+pub const FRAMED_NOTE: &str =
+    "Framed by another page: open this page in its own tab to open folders in place.";
+
 /// The page clock, in milliseconds.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()

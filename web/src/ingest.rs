@@ -1486,9 +1486,11 @@ pub fn dropped_items(transfer: &web_sys::DataTransfer) -> Vec<DroppedItem> {
             continue;
         }
         // getAsFileSystemHandle is not in every browser; ask for it only where it exists,
-        // and before webkitGetAsEntry while the item is still live.
+        // and before webkitGetAsEntry while the item is still live. Inside another page's
+        // frame a drop is read as a copy: no folder opens in place there.
         let handle = Reflect::get(&item, &JsValue::from_str("getAsFileSystemHandle"))
             .ok()
+            .filter(|_| !crate::browser::framed())
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
             .and_then(|f| f.call0(&item).ok())
             .and_then(|p| p.dyn_into::<Promise>().ok());

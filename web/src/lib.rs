@@ -89,7 +89,10 @@ pub fn sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> std::cmp::Orde
 }
 
 /// The indices `0..len` in the order `compare` gives them (stable).
-fn sorted_indices(len: usize, compare: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
+pub(crate) fn sorted_indices(
+    len: usize,
+    compare: &dyn Fn(usize, usize) -> std::cmp::Ordering,
+) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
     order.sort_by(|&a, &b| compare(a, b));
     order

@@ -755,11 +755,14 @@ impl crate::write::Backups for OriginBackups {
 
 // ----- the browser's handles -------------------------------------------------------------
 
-/// True where the page can open live folders (Chromium-based browsers).
+/// True where the page can open live folders (Chromium-based browsers), and the page is not
+/// inside another page's frame ([`crate::browser::framed`]).
 pub fn supported() -> bool {
-    web_sys::window().is_some_and(|w| {
-        Reflect::get(&w, &JsValue::from_str("showDirectoryPicker")).is_ok_and(|f| f.is_function())
-    })
+    !crate::browser::framed()
+        && web_sys::window().is_some_and(|w| {
+            Reflect::get(&w, &JsValue::from_str("showDirectoryPicker"))
+                .is_ok_and(|f| f.is_function())
+        })
 }
 
 /// What the live mode adds, for the browsers without it.

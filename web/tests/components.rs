@@ -470,6 +470,143 @@ async fn keyboard_navigation_moves_the_selection() {
     root.remove();
 }
 
+/// A report of one project file and `rules` rules in one folder: a crafted shared link held
+/// 19,950 (issue 30).
+fn many_rules_report(rules: usize) -> Report {
+    let mut files = vec![row(
+        "/home/alice/work/shop/CLAUDE.md",
+        Group::Project,
+        LoadType::Always,
+        None,
+    )];
+    files.extend((0..rules).map(|i| {
+        row(
+            &format!("/home/alice/work/shop/.claude/rules/r{i:05}.md"),
+            Group::Rules,
+            LoadType::Always,
+            None,
+        )
+    }));
+    Report {
+        files,
+        ..Report::default()
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_group_of_thousands_draws_a_batch_and_the_rest_on_request() {
+    use memdiag_web::components::tree::ROWS_SHOWN;
+    let rules = 2 * ROWS_SHOWN + 50;
+    let root = container();
+    let _app = yew::Renderer::<TreeHarness>::with_root_and_props(
+        root.clone(),
+        TreeHarnessProps {
+            report: Shared::new(many_rules_report(rules)),
+        },
+    )
+    .render();
+    settle().await;
+    let drawn_rules = |root: &Element| {
+        all(root, "[data-testid=tree-row]")
+            .iter()
+            .filter(|r| attr(r, "data-path").contains("/rules/"))
+            .count()
+    };
+    assert_eq!(drawn_rules(&root), ROWS_SHOWN);
+    // The header still counts every rule; a line in the tree stands for the folded rows.
+    assert_eq!(
+        attr(&one(&root, "[data-testid=group-rules]"), "data-count"),
+        rules.to_string()
+    );
+    let fold = one(&root, "[data-testid=tree-fold]");
+    assert_eq!(attr(&fold, "role"), "none");
+    assert_eq!(attr(&fold, "data-count"), (rules - ROWS_SHOWN).to_string());
+    // The button is a real button, outside the tree (a tree holds only its items), and says
+    // how many it draws and how many are left.
+    let more = one(&root, "button[data-testid=tree-more]");
+    assert!(more.closest("[role=tree]").unwrap().is_none());
+    assert_eq!(attr(&more, "type"), "button");
+    assert_eq!(attr(&more, "aria-controls"), "memory-tree");
+    assert!(root.query_selector("#memory-tree").unwrap().is_some());
+    assert_eq!(attr(&more, "data-group"), "Rules");
+    assert_eq!(
+        more.text_content().unwrap_or_default(),
+        format!(
+            "Show {ROWS_SHOWN} more files in Rules ({} not shown)",
+            rules - ROWS_SHOWN
+        )
+    );
+    click(&more);
+    settle().await;
+    assert_eq!(drawn_rules(&root), 2 * ROWS_SHOWN);
+    let more = one(&root, "button[data-testid=tree-more]");
+    assert_eq!(
+        more.text_content().unwrap_or_default(),
+        "Show 50 more files in Rules (50 not shown)"
+    );
+    click(&more);
+    settle().await;
+    assert_eq!(drawn_rules(&root), rules);
+    assert!(root
+        .query_selector("[data-testid=tree-more], [data-testid=tree-fold]")
+        .unwrap()
+        .is_none());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_selected_row_in_the_folded_part_is_drawn() {
+    use memdiag_web::components::tree::ROWS_SHOWN;
+    let rules = ROWS_SHOWN + 300;
+    let root = container();
+    let _app = yew::Renderer::<TreeHarness>::with_root_and_props(
+        root.clone(),
+        TreeHarnessProps {
+            report: Shared::new(many_rules_report(rules)),
+        },
+    )
+    .render();
+    settle().await;
+    let tree = one(&root, "[role=tree]");
+    // End reaches the last group header (Agent Memory); up past Skills and Auto Memory is
+    // the last rule, far in the folded part: it is drawn, selected and named as active.
+    press(&tree, "End");
+    for _ in 0..3 {
+        press(&tree, "ArrowUp");
+    }
+    settle().await;
+    let last = format!("ti-f-{rules}");
+    assert_eq!(selected_id(&root), last);
+    assert_eq!(attr(&tree, "aria-activedescendant"), last);
+    assert_eq!(
+        all(&root, "[data-testid=tree-row]")
+            .iter()
+            .filter(|r| attr(r, "data-path").contains("/rules/"))
+            .count(),
+        ROWS_SHOWN + 1
+    );
+    // The folded rows before it are one line; none are left after it.
+    let folds = all(&root, "[data-testid=tree-fold]");
+    assert_eq!(folds.len(), 1);
+    assert_eq!(
+        attr(&folds[0], "data-count"),
+        (rules - ROWS_SHOWN - 1).to_string()
+    );
+    // Up once more walks into the fold: that row is drawn, and the last folds again.
+    press(&tree, "ArrowUp");
+    settle().await;
+    assert_eq!(selected_id(&root), format!("ti-f-{}", rules - 1));
+    let folds: Vec<String> = all(&root, "[data-testid=tree-fold]")
+        .iter()
+        .map(|f| attr(f, "data-count"))
+        .collect();
+    assert_eq!(
+        folds,
+        [(rules - ROWS_SHOWN - 2).to_string(), "1".to_owned()]
+    );
+    root.remove();
+}
+
 // --- the file view -------------------------------------------------------------------------
 
 fn memory_report(first_dropped: u64) -> (Report, usize) {

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::skills::{
     built_in_units_lost, fit_listing, listed_measure, shown_line, Shown, SkillLine, SkillSource,
 };
-use super::{family_dir, Discovery};
+use super::{family_dir, saturating_sum, Discovery};
 use crate::footprint::estimate_tokens;
 use crate::report::{
     Cost, Figure, FileRow, FileStatus, Group, Health, LaterCost, LoadType, Measure, ReadAnswer,
@@ -96,7 +96,7 @@ impl Discovery<'_> {
         for (skill, shown) in listed.iter().zip(&shown) {
             let line = shown_line(&skill.line, &skill.shown, *shown, columns);
             let measured = listed_measure(self.tree, &line, &skill.shown).0;
-            skills_units += measured.utf16;
+            skills_units = u64::saturating_add(skills_units, measured.utf16);
             if let Some(index) = top_level_index(rows, &skill.path) {
                 rows[index].counted = true;
                 rows[index].skill_listing = Some(Measure {
@@ -123,14 +123,16 @@ impl Discovery<'_> {
         let mut cost = SessionCost::default();
         if !files.is_empty() {
             cost.instruction_block = Cost {
-                user: files.iter().map(|f: &SentFile| f.loaded.utf16).sum(),
-                claude_code: own.block_wrap
-                    + files
-                        .iter()
-                        .map(|f| {
-                            ENTRY_FRAME_UTF16 + self.quoted_utf16(&f.path) + label_units(f.label)
-                        })
-                        .sum::<u64>(),
+                user: saturating_sum(files.iter().map(|f: &SentFile| f.loaded.utf16)),
+                claude_code: own
+                    .block_wrap
+                    .saturating_add(saturating_sum(files.iter().map(|f| {
+                        saturating_sum([
+                            ENTRY_FRAME_UTF16,
+                            self.quoted_utf16(&f.path),
+                            label_units(f.label),
+                        ])
+                    }))),
             };
         }
         // A release without built-in skills sends no listing unless the user has skills;
@@ -152,7 +154,11 @@ impl Discovery<'_> {
             // The section names the folder with a trailing slash.
             cost.memory_section = Cost {
                 user: 0,
-                claude_code: own.memory_section + self.quoted_utf16(dir.as_str()) + 1,
+                claude_code: saturating_sum([
+                    own.memory_section,
+                    self.quoted_utf16(dir.as_str()),
+                    1,
+                ]),
             };
         }
         let (agents, agents_units) = self.agent_listing();
@@ -161,11 +167,17 @@ impl Discovery<'_> {
             claude_code: self.own_agent_listing() + AGENT_LINE_FRAME_UTF16 * agents.len() as u64,
         };
         cost.total = Cost {
-            user: cost.instruction_block.user + cost.skills_listing.user + cost.agents.user,
-            claude_code: cost.instruction_block.claude_code
-                + cost.skills_listing.claude_code
-                + cost.memory_section.claude_code
-                + cost.agents.claude_code,
+            user: saturating_sum([
+                cost.instruction_block.user,
+                cost.skills_listing.user,
+                cost.agents.user,
+            ]),
+            claude_code: saturating_sum([
+                cost.instruction_block.claude_code,
+                cost.skills_listing.claude_code,
+                cost.memory_section.claude_code,
+                cost.agents.claude_code,
+            ]),
         };
         cost.tokens_estimate = estimate_tokens(cost.total.total());
         Session {
@@ -354,7 +366,7 @@ impl Discovery<'_> {
                 .0
                 .utf16
                 .saturating_sub(2 * utf16(rel))
-                + 2 * self.quoted_utf16(rel);
+                .saturating_add(2u64.saturating_mul(self.quoted_utf16(rel)));
             reached.push((announced, units));
         }
         let announced = match self.paths.rules.skill_announcement {
@@ -364,15 +376,17 @@ impl Discovery<'_> {
                 std::mem::replace(&mut self.announce_on_next_read, reached)
             }
         };
-        let skill_units: u64 = announced.iter().map(|(_, units)| units).sum();
+        let skill_units = saturating_sum(announced.iter().map(|(_, units)| *units));
         answer.skills = announced.into_iter().map(|(line, _)| line).collect();
         answer.cost = Cost {
-            user: answer.files.iter().map(|f| f.loaded.utf16).sum::<u64>() + skill_units,
-            claude_code: answer
-                .files
-                .iter()
-                .map(|f| ATTACHED_FRAME_UTF16 + self.quoted_utf16(&f.path))
-                .sum(),
+            user: saturating_sum(answer.files.iter().map(|f| f.loaded.utf16))
+                .saturating_add(skill_units),
+            claude_code: saturating_sum(
+                answer
+                    .files
+                    .iter()
+                    .map(|f| ATTACHED_FRAME_UTF16.saturating_add(self.quoted_utf16(&f.path))),
+            ),
         };
         answer
     }

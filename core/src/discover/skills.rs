@@ -3,7 +3,7 @@
 //! the project folder and each parent up to the git root. A subfolder's skills are announced
 //! only after Claude reads a file there.
 
-use super::{Discovery, Node};
+use super::{saturating_sum, Discovery, Node};
 use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
@@ -310,7 +310,10 @@ pub(super) fn fit_listing(
         lines.push((name + 2 + description, name, skill.fixed));
     }
     let joins = lines.len().saturating_sub(1) as u64;
-    let whole = lines.iter().map(|l| l.0).sum::<u64>() + joins;
+    // Sums saturate and the budget (any `u64` the environment gives) is clamped into `i64`:
+    // a shared snapshot's quoted lengths are range-checked, but nothing here may wrap.
+    let whole = saturating_sum(lines.iter().map(|l| l.0)).saturating_add(joins);
+    let signed = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let competing = lines.iter().filter(|l| !l.2).count() as i64;
     if whole <= budget || competing == 0 {
         return vec![Shown::Whole; lines.len()];
@@ -318,33 +321,39 @@ pub(super) fn fit_listing(
     if !rules.has(Behaviour::ListingFillsInOrder) {
         // One length for every competing description: what the budget leaves after the
         // fixed lines (each with its newline) and the competing `- <name>: ` and newlines.
-        let fixed: u64 = lines.iter().filter(|l| l.2).map(|l| l.0 + 1).sum();
-        let names: u64 =
-            lines.iter().filter(|l| !l.2).map(|l| l.1 + 2).sum::<u64>() + competing as u64 - 1;
-        let cut = (budget as i64 - fixed as i64 - names as i64).div_euclid(competing);
+        let fixed = saturating_sum(lines.iter().filter(|l| l.2).map(|l| l.0.saturating_add(1)));
+        let names = saturating_sum(lines.iter().filter(|l| !l.2).map(|l| l.1.saturating_add(2)))
+            .saturating_add(competing as u64 - 1);
+        let cut = signed(budget)
+            .saturating_sub(signed(fixed))
+            .saturating_sub(signed(names))
+            .div_euclid(competing);
         return lines
             .iter()
             .map(|&(full, name, fixed)| match () {
                 () if fixed => Shown::Whole,
                 () if cut < MIN_CUT_DESCRIPTION => Shown::NameOnly,
-                () if full - name - 2 > cut as u64 => Shown::Cut(cut as u64),
+                () if full.saturating_sub(name).saturating_sub(2) > cut as u64 => {
+                    Shown::Cut(cut as u64)
+                }
                 () => Shown::Whole,
             })
             .collect();
     }
-    let base = lines
-        .iter()
-        .map(|&(full, name, fixed)| if fixed { full } else { name })
-        .sum::<u64>()
-        + joins;
-    let mut room = budget as i64 - base as i64;
+    let base = saturating_sum(
+        lines
+            .iter()
+            .map(|&(full, name, fixed)| if fixed { full } else { name }),
+    )
+    .saturating_add(joins);
+    let mut room = signed(budget).saturating_sub(signed(base));
     lines
         .iter()
         .map(|&(full, name, fixed)| {
             if fixed {
                 return Shown::Whole;
             }
-            let more = (full - name) as i64;
+            let more = signed(full.saturating_sub(name));
             if more <= room {
                 room -= more;
                 Shown::Whole

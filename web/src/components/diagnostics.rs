@@ -18,6 +18,11 @@ pub const FOLD_AFTER: usize = 3;
 /// report and most of its render.
 pub const GROUPS_SHOWN: usize = 25;
 
+/// How many findings a folded run lists when opened: a crafted shared snapshot can give
+/// twenty thousand files one finding of one kind each, and its fold then drew them all.
+/// (The summary of a longer run says "the first 200 listed".)
+pub const FOLD_SHOWN: usize = 200;
+
 /// Props of [`DiagnosticsList`].
 #[derive(Properties, PartialEq)]
 pub struct DiagnosticsProps {
@@ -56,6 +61,11 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
         .filter(|&i| report.diagnostics[i].severity <= least)
         .collect();
     let d = &report.diagnostics;
+    // A search of the rows and of the groups for each finding took seconds at twenty
+    // thousand of them: the rows are sorted by path once, and the groups found by sorting
+    // the keys (the shared sort, not a map of its own: the page's wasm is on a budget).
+    let files = &report.files;
+    let by_path = crate::sorted_indices(files.len(), &|a, b| files[a].path.cmp(&files[b].path));
     crate::sort_by(&mut order, |&a, &b| {
         (d[a].severity, &d[a].path, d[a].line, d[a].code.as_str()).cmp(&(
             d[b].severity,
@@ -64,21 +74,45 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
             d[b].code.as_str(),
         ))
     });
-    for i in order {
-        let key = match grouping {
+    let keys: Vec<String> = order
+        .iter()
+        .map(|&i| match grouping {
             Grouping::File => d[i]
                 .path
                 .as_deref()
-                .map(|p| shown(report, p))
+                .map(|p| {
+                    by_path
+                        .binary_search_by(|&r| files[r].path.as_str().cmp(p))
+                        .map_or_else(
+                            |_| p.to_owned(),
+                            |at| display_path(&files[by_path[at]], &report.context),
+                        )
+                })
                 .unwrap_or_else(|| "Not about one file".to_owned()),
             Grouping::Kind => d[i].code.as_str().to_owned(),
+        })
+        .collect();
+    // Each finding's group is the first finding with its key (a stable sort keeps equal
+    // keys in their order); groups come in the order of their first findings.
+    let by_key = crate::sorted_indices(keys.len(), &|a, b| keys[a].cmp(&keys[b]));
+    let mut first = vec![0; keys.len()];
+    for (k, &at) in by_key.iter().enumerate() {
+        first[at] = if k > 0 && keys[by_key[k - 1]] == keys[at] {
+            first[by_key[k - 1]]
+        } else {
+            at
         };
-        match groups.iter_mut().find(|g| g.key == key) {
-            Some(group) => group.items.push(i),
-            None => groups.push(FindingGroup {
+    }
+    let mut slot = vec![0; keys.len()];
+    for (at, (&i, key)) in order.iter().zip(keys).enumerate() {
+        if first[at] == at {
+            slot[at] = groups.len();
+            groups.push(FindingGroup {
                 key,
                 items: vec![i],
-            }),
+            });
+        } else {
+            groups[slot[first[at]]].items.push(i);
         }
     }
     // Within a group, one kind's findings stay together so that a long run can fold.
@@ -277,12 +311,14 @@ fn runs(
         out.push(item(report, run[0], grouping, on_open));
         if run.len() > FOLD_AFTER {
             let rest = &run[1..];
+            let listed = &rest[..rest.len().min(FOLD_SHOWN)];
             out.push(html! {
                 <li key={format!("fold-{}", run[0])} class="diag-fold" data-testid="finding-fold"
                     data-code={code.as_str()} data-count={run.len().to_string()}>
                     <details>
-                        <summary>{ format!("{} more of this kind ({} in all): {}", rest.len(), run.len(), code.as_str()) }</summary>
-                        <ul>{ for rest.iter().map(|&i| item(report, i, grouping, on_open)) }</ul>
+                        <summary>{ format!("{} more of this kind ({} in all{}): {}", rest.len(), run.len(),
+                            if listed.len() < rest.len() { ", the first 200 listed" } else { "" }, code.as_str()) }</summary>
+                        <ul>{ for listed.iter().map(|&i| item(report, i, grouping, on_open)) }</ul>
                     </details>
                 </li>
             });

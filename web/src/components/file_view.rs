@@ -652,7 +652,7 @@ fn group_summary(report: &Report, group: Option<Group>) -> Html {
             if let Some(f) = figures {
                 <p class="muted">{ format!("In every session: {} files · {} chars · {} bytes", f.files, grouped(f.chars), grouped(f.bytes)) }</p>
             }
-            <p class="muted small">{ format!("Size of every file of the group: {}", human_bytes(report.files.iter().filter(|r| r.group == group).filter_map(|r| r.size).sum())) }</p>
+            <p class="muted small">{ format!("Size of every file of the group: {}", human_bytes(report.files.iter().filter(|r| r.group == group).filter_map(|r| r.size).fold(0, u64::saturating_add))) }</p>
         </div>
     }
 }

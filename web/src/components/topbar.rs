@@ -147,7 +147,7 @@ pub fn TopBar() -> Html {
             { brand }
             <div class="source-controls">
                 <nav class="actions" aria-label="Sources">
-                    <button class="primary" onclick={crate::live::choose_folder(click(&folder_input), engine.clone(), state.sources.inputs.clone())} data-testid="choose-folder" title={crate::live::choose_folder_title()}>{ "Choose folder" }</button>
+                    <button class="primary" onclick={crate::live::choose_folder(click(&folder_input), engine.clone(), state.sources.inputs.clone())} data-testid="choose-folder" title={if crate::browser::framed() { crate::browser::FRAMED_NOTE } else { crate::live::choose_folder_title() }}>{ "Choose folder" }</button>
                     <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
                     <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
                     <span class="sep" aria-hidden="true"></span>

@@ -3,6 +3,12 @@
 //! Items are rendered flat with `aria-level`, in the order [`crate::state::State::visible_items`]
 //! gives, so that the keyboard order and the DOM order are one and the same. Focus stays on
 //! the tree element and `aria-activedescendant` names the selected item.
+//!
+//! A group draws at most [`ROWS_SHOWN`] of its rows (a crafted shared link can list twenty
+//! thousand files in one rules folder, and drawing every row took the tab 14 s); the rest
+//! fold behind one line, and a button under the tree draws the next batch. The selected row
+//! is always drawn, wherever it lies, so that a finding, a search or the keyboard can reach
+//! any file.
 
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -48,6 +54,10 @@ pub struct TreeProps {
     #[prop_or_default]
     pub approval: ApprovalHint,
 }
+
+/// How many rows of one group the tree draws at first, and how many more each press of its
+/// "Show more" button adds.
+pub const ROWS_SHOWN: usize = 200;
 
 /// Indentation by reference depth, as classes: the page's CSP allows no style attributes.
 const DEPTH_CLASSES: [&str; 7] = ["d0", "d1", "d2", "d3", "d4", "d5", "d6"];
@@ -114,14 +124,42 @@ pub fn TreeView(props: &TreeProps) -> Html {
         let sent_sizes = sent_sizes.clone();
         Callback::from(move |_: yew::MouseEvent| sent_sizes.set(!*sent_sizes))
     };
+    // Rows each group (by its place in `Group::ALL`) draws beyond the first `ROWS_SHOWN`.
+    // They stay asked for when a new report comes: only a press draws more.
+    let more = use_state(|| [0usize; Group::ALL.len()]);
+    let extra = *more;
+    let facts = RowFacts::of(&props.report);
     let report = &props.report;
     let filtering = !props.filter.trim().is_empty();
-    let mut nodes: Vec<Html> = Vec::with_capacity(props.items.len() + 8);
+    let mut nodes: Vec<Html> = Vec::with_capacity(props.items.len().min(2_000) + 8);
     let mut last_agent: Option<(Option<String>, Option<Scope>)> = None;
+    // The group being drawn, how many of its rows came so far, how many of them are folded
+    // in the current run (not yet said), and in all.
+    let mut group_now: Option<Group> = None;
+    let (mut seen, mut folded_run, mut folded) = (0usize, 0usize, 0usize);
+    let mut folded_groups: Vec<(Group, usize)> = Vec::new();
     for (position, &item) in props.items.iter().enumerate() {
         let selected = props.cursor == Some(item);
+        if let TreeItem::File(index) = item {
+            let limit = ROWS_SHOWN + group_now.map_or(0, |g| extra[place_of(g)]);
+            seen += 1;
+            if seen > limit && !selected {
+                folded_run += 1;
+                folded += 1;
+                continue;
+            }
+            if folded_run > 0 {
+                nodes.push(fold_line(format!("fold-{index}"), folded_run));
+                folded_run = 0;
+                last_agent = None;
+            }
+        }
         match item {
             TreeItem::Group(group) => {
+                if let Some(previous) = group_now {
+                    end_group(&mut nodes, &mut folded_groups, previous, folded_run, folded);
+                }
+                (group_now, seen, folded_run, folded) = (Some(group), 0, 0, 0);
                 last_agent = None;
                 let expanded = filtering || !props.collapsed.contains(&group);
                 let next_is_row = matches!(props.items.get(position + 1), Some(TreeItem::File(_)));
@@ -153,6 +191,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
                     has_children && (filtering || !props.collapsed_rows.contains(&index));
                 nodes.push(file_row(
                     props,
+                    &facts,
                     *sent_sizes,
                     index,
                     row,
@@ -163,6 +202,28 @@ pub fn TreeView(props: &TreeProps) -> Html {
             }
         }
     }
+    if let Some(last) = group_now {
+        end_group(&mut nodes, &mut folded_groups, last, folded_run, folded);
+    }
+    // One button per group with folded rows, under the tree: a tree holds only its items.
+    let more_buttons = folded_groups.into_iter().map(|(group, folded)| {
+        let onclick = {
+            let more = more.clone();
+            Callback::from(move |_: yew::MouseEvent| {
+                let mut extra = extra;
+                extra[place_of(group)] += ROWS_SHOWN;
+                more.set(extra);
+            })
+        };
+        let next = folded.min(ROWS_SHOWN);
+        html! {
+            <button type="button" class="tree-more" key={group_slug(group)}
+                data-testid="tree-more" data-group={group.name()} data-folded={folded.to_string()}
+                aria-controls="memory-tree" {onclick}>
+                { format!("Show {} more file{} in {} ({} not shown)", grouped(next as u64), if next == 1 { "" } else { "s" }, group.name(), grouped(folded as u64)) }
+            </button>
+        }
+    });
     let active = props.cursor.map(item_id);
     html! {
         <section class="tree-panel" aria-label="Memory files" data-size-mode={if *sent_sizes { "sent" } else { "disk" }}>
@@ -190,6 +251,7 @@ pub fn TreeView(props: &TreeProps) -> Html {
             }
             <ul
                 ref={tree_ref}
+                id="memory-tree"
                 class="tree"
                 role="tree"
                 aria-label="Files Claude Code would load, by group"
@@ -200,7 +262,71 @@ pub fn TreeView(props: &TreeProps) -> Html {
             >
                 { for nodes }
             </ul>
+            { for more_buttons }
         </section>
+    }
+}
+
+/// A group's place in [`Group::ALL`], which lists them in their declared order.
+fn place_of(group: Group) -> usize {
+    group as usize
+}
+
+/// What a row shows that depends on other rows, worked out once per draw of the tree: a
+/// row's repeat mark took a pass over the rows above it, quadratic in a snapshot of
+/// thousands of files.
+struct RowFacts {
+    /// True for a row whose path is listed above in its group.
+    repeat: Vec<bool>,
+    /// The unreadable-file findings, by index in `report.diagnostics`: a few in a real
+    /// report, and each drawn row looks through them.
+    unreadable: Vec<usize>,
+}
+
+impl RowFacts {
+    fn of(report: &Report) -> RowFacts {
+        // Sorted by path and group (stably, so the first listed comes first), each row but
+        // the first of its kind is a repeat. The shared sort keeps the page's wasm small.
+        let files = &report.files;
+        let key = |i: usize| (files[i].path.as_str(), files[i].group);
+        let order = crate::sorted_indices(files.len(), &|a, b| key(a).cmp(&key(b)));
+        let mut repeat = vec![false; files.len()];
+        for pair in order.windows(2) {
+            repeat[pair[1]] = key(pair[0]) == key(pair[1]);
+        }
+        let unreadable = (0..report.diagnostics.len())
+            .filter(|&i| report.diagnostics[i].code == memdiag_core::report::Code::FileUnreadable)
+            .collect();
+        RowFacts { repeat, unreadable }
+    }
+}
+
+/// Ends a group's rows: says how many of its last rows are folded, and notes the group for
+/// a "Show more" button when any of its rows are.
+fn end_group(
+    nodes: &mut Vec<Html>,
+    folded_groups: &mut Vec<(Group, usize)>,
+    group: Group,
+    folded_run: usize,
+    folded: usize,
+) {
+    if folded_run > 0 {
+        nodes.push(fold_line(
+            format!("fold-end-{}", group_slug(group)),
+            folded_run,
+        ));
+    }
+    if folded > 0 {
+        folded_groups.push((group, folded));
+    }
+}
+
+/// The line that stands for `count` rows not drawn.
+fn fold_line(key: String, count: usize) -> Html {
+    html! {
+        <li role="none" class="tree-fold" {key} data-testid="tree-fold" data-count={count.to_string()}>
+            { format!("{} more not shown", grouped(count as u64)) }
+        </li>
     }
 }
 
@@ -276,8 +402,10 @@ fn agent_header(index: usize, row: &FileRow) -> Html {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn file_row(
     props: &TreeProps,
+    facts: &RowFacts,
     sent_sizes: bool,
     index: usize,
     row: &FileRow,
@@ -302,10 +430,11 @@ fn file_row(
     let level = 2 + row.depth;
     // A file that could not be read (a damaged zip entry, a read error) says so on its row,
     // with the reason, rather than the "skipped" every unread file gets.
-    let unreadable = props.report.diagnostics.iter().find(|d| {
-        d.code == memdiag_core::report::Code::FileUnreadable
-            && d.path.as_deref() == Some(row.path.as_str())
-    });
+    let unreadable = facts
+        .unreadable
+        .iter()
+        .map(|&i| &props.report.diagnostics[i])
+        .find(|d| d.path.as_deref() == Some(row.path.as_str()));
     let marks = match unreadable {
         Some(finding) => html! {
             <span class="badge status unreadable" title={finding.message.clone()}
@@ -330,9 +459,11 @@ fn file_row(
     });
     // A file listed again (imported twice, linked from two places) is the same file: it
     // loads once.
-    let repeat = props.report.files[..index]
-        .iter()
-        .any(|other| other.path == row.path && other.group == row.group)
+    let repeat = facts
+        .repeat
+        .get(index)
+        .copied()
+        .unwrap_or(false)
         .then(|| html! { <span class="badge" title="Listed above too: the same file, sent once" data-testid="repeat">{ "repeat" }</span> });
     let cut = row
         .truncation
