@@ -619,3 +619,111 @@ fn one_line(text: &str) -> String {
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memdiag_core::report::{Code, Severity, VerdictLine};
+
+    fn line(harm: Harm, text: &str) -> VerdictLine {
+        VerdictLine {
+            harm,
+            code: Code::MemoryIndexTruncated,
+            severity: Severity::Warning,
+            count: 1,
+            text: text.to_owned(),
+            path: None,
+            line: None,
+        }
+    }
+
+    #[test]
+    fn the_context_keeps_to_its_bound_and_counts_what_it_leaves_out() {
+        let lines: Vec<String> = (1..=20)
+            .map(|n| format!("finding {n}: {}", "x".repeat(60)))
+            .collect();
+        let listed = bounded_list("header:", &lines, MAX_CONTEXT_CHARS);
+        assert!(listed.chars().count() <= MAX_CONTEXT_CHARS, "{listed}");
+        let shown = listed.matches("\n- ").count();
+        assert!(shown >= 4, "{listed}");
+        assert!(listed.ends_with(&format!("\n({} more: run memdiag)", 20 - shown)));
+
+        // One line longer than the bound is shortened, not left out.
+        let long = vec!["y".repeat(1000), "second".to_owned()];
+        let listed = bounded_list("header:", &long, MAX_CONTEXT_CHARS);
+        assert_eq!(listed.chars().count(), MAX_CONTEXT_CHARS, "{listed}");
+        assert!(listed.contains("y…\n(1 more: run memdiag)"), "{listed}");
+
+        // Every line that fits is there, with no count.
+        let few = vec!["a".to_owned(), "b".to_owned()];
+        assert_eq!(bounded_list("h:", &few, 400), "h:\n- a\n- b");
+    }
+
+    #[test]
+    fn only_what_cuts_or_drops_reaches_the_session() {
+        let mut report = Report {
+            verdict: vec![line(Harm::Wastes, "big"), line(Harm::Warns, "look")],
+            ..Report::default()
+        };
+        assert_eq!(session_start_answer(&report), None);
+        report
+            .verdict
+            .insert(0, line(Harm::Drops, "a rule never loads\nreally"));
+        let answer: Value = serde_json::from_str(&session_start_answer(&report).unwrap()).unwrap();
+        let context = answer["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert!(
+            context.ends_with("\n- a rule never loads really"),
+            "{context}"
+        );
+        assert!(!context.contains("big"));
+        assert_eq!(
+            answer["systemMessage"],
+            "memdiag: a rule never loads really"
+        );
+    }
+
+    #[test]
+    fn figures_round_down_so_nothing_under_a_cap_shows_as_the_cap() {
+        assert_eq!(short(999), "999");
+        assert_eq!(short(1000), "1k");
+        assert_eq!(short(23_950), "23.9k");
+        assert_eq!(short(24_999), "24.9k");
+        assert_eq!(short(25_000), "25k");
+    }
+
+    #[test]
+    fn watched_files_by_name() {
+        let kind = |path: &str| kind_of(Path::new(path));
+        assert_eq!(
+            kind("/h/.claude/projects/-a/memory/MEMORY.md"),
+            Some(Watched::Index)
+        );
+        assert_eq!(
+            kind("/a/.claude/agent-memory/x/MEMORY.md"),
+            Some(Watched::Index)
+        );
+        assert_eq!(kind("/a/CLAUDE.md"), Some(Watched::Instructions));
+        assert_eq!(kind("/a/CLAUDE.local.md"), Some(Watched::Instructions));
+        assert_eq!(kind("/a/.claude/rules/x/y.md"), Some(Watched::Instructions));
+        assert_eq!(kind("/a/.claude/rules/notes.txt"), None);
+        assert_eq!(kind("/a/rules/y.md"), None);
+        assert_eq!(kind("/a/memory.md"), None);
+    }
+
+    #[test]
+    fn subcommands_are_recognised_before_the_flags() {
+        let of = |args: &[&str]| {
+            Subcommand::of(&args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>())
+        };
+        assert_eq!(of(&["statusline"]), Some(Ok(Subcommand::StatusLine)));
+        assert_eq!(
+            of(&["hook", "post-tool-use"]),
+            Some(Ok(Subcommand::PostToolUse))
+        );
+        assert!(matches!(of(&["hook"]), Some(Err(_))));
+        assert_eq!(of(&["--format", "json"]), None);
+        assert_eq!(of(&[]), None);
+    }
+}
