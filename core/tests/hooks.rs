@@ -540,3 +540,31 @@ fn a_run_past_the_time_limit_ends_quietly() {
         "{log:?}"
     );
 }
+
+/// A panic is caught (in a debug build the test can provoke one): exit 0, nothing printed,
+/// nothing on stderr, the panic in the log.
+#[test]
+fn a_panic_ends_quietly() {
+    let machine = Machine::new();
+    machine.write(&machine.index(), &index_lines(215));
+    let mut child = Command::new(MEMDIAG)
+        .args(["hook", "session-start"])
+        .env("HOME", machine.home())
+        .env("MEMDIAG_HOOK_TEST_PANIC", "1")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&machine.session_start());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(quiet_success(&output), "");
+    let log = machine.log();
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert!(log[0].contains("panic: "), "{log:?}");
+}

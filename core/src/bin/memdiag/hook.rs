@@ -100,6 +100,10 @@ pub(crate) fn main(subcommand: Subcommand) -> ExitCode {
     });
     let answer = std::panic::catch_unwind(|| {
         let stdin = read_stdin()?;
+        // Debug builds only: lets the tests reach the panic path.
+        if cfg!(debug_assertions) && std::env::var_os("MEMDIAG_HOOK_TEST_PANIC").is_some() {
+            panic!("MEMDIAG_HOOK_TEST_PANIC is set");
+        }
         match subcommand {
             Subcommand::SessionStart => session_start(&stdin),
             Subcommand::PostToolUse => post_tool_use(&stdin),
