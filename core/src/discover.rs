@@ -73,10 +73,10 @@ use crate::vpath::VPath;
 use settings::EffectiveSettings;
 
 /// A CLAUDE.md larger than this is skipped by Claude Code (4 MiB).
-pub(crate) const CLAUDE_MD_MAX_BYTES: u64 = 4 * 1024 * 1024;
+pub const CLAUDE_MD_MAX_BYTES: u64 = 4 * 1024 * 1024;
 /// Claude Code warns about an instruction file longer than this many characters (UTF-16
 /// units): `max(40000, context window × 0.05 × chars per token)`, 40,000 for a 200k window.
-pub(crate) const LARGE_FILE_CHARS: u64 = 40_000;
+pub const LARGE_FILE_CHARS: u64 = 40_000;
 /// Claude Code warns when all instruction files together are longer than this:
 /// `max(120000, the large-file threshold)`.
 pub(crate) const TOTAL_CHARS: u64 = 120_000;

@@ -195,9 +195,21 @@ pub use limits::is_bulk_data;
 pub use report::comparison::{compare, Comparison};
 pub use report::{Diagnostic, Report, Severity};
 pub use sanitize::{sanitize, SanitizeOptions, Sanitized};
-/// Claude Code's caps on a `MEMORY.md` index, for a page that draws them.
+/// Claude Code's caps on a `MEMORY.md` index, for a page that draws them and for the
+/// command's hooks, which measure one index without an analysis.
 pub mod caps {
+    pub use crate::discover::{CLAUDE_MD_MAX_BYTES, LARGE_FILE_CHARS};
     pub use crate::text::memory_index::{MAX_LINES, MAX_UTF16, REMINDER_LINES};
+
+    /// What loads of a `MEMORY.md` (or an agent's) whose text is `raw`, under the rules of
+    /// the pinned release: the same cut the analysis makes, for a caller that has read one
+    /// index and wants its headroom (the command's `hook post-tool-use` and `statusline`).
+    pub fn cut_index(raw: &str) -> crate::report::Truncation {
+        let caps = crate::version::Rules::of(None)
+            .expect("the pinned release's rules")
+            .index_caps();
+        crate::text::memory_index::cut_with(raw, caps).truncation
+    }
 }
 pub use share::{
     decode_link, decode_link_with, encode_link, inspect_link, is_share_zip, open_share_zip,

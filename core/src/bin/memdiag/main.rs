@@ -21,6 +21,7 @@ use std::time::SystemTime;
 use memdiag_core::report::{Os, Report};
 use memdiag_core::{Input, Severity, VPath};
 
+mod hook;
 mod local;
 mod markdown;
 mod sarif;
@@ -31,7 +32,9 @@ use local::{Mount, Sources};
 const USAGE: &str = "\
 memdiag: what Claude Code loads in a project, and what it costs
 
-usage: memdiag [--format text|json|sarif|markdown] [--fail-on warning|error]
+usage: memdiag hook session-start|post-tool-use   (a Claude Code hook: JSON on stdin)
+       memdiag statusline                        (a Claude Code status line segment)
+       memdiag [--format text|json|sarif|markdown] [--fail-on warning|error]
                [--max-every-session-chars N] [--max-every-session-tokens N]
                [--home H] [--project P] [--config C] [--os linux|macos|windows]
                [--claude-version V] [--today YYYY-MM-DD] [--read PATH ...]
@@ -95,6 +98,15 @@ fn main() -> ExitCode {
                 .map_err(|arg| format!("argument {arg:?} is not valid UTF-8"))
         })
         .collect();
+    if let Some(subcommand) = args.as_deref().ok().and_then(hook::Subcommand::of) {
+        return match subcommand {
+            Ok(subcommand) => hook::main(subcommand),
+            Err(message) => {
+                eprintln!("memdiag: {message}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let command = args.and_then(|args| parse_args(&args, &Host::from_env()));
     match command.and_then(run) {
         Ok(code) => code,
@@ -237,6 +249,16 @@ impl Host {
             skill_listing_budget: std::env::var("SLASH_COMMAND_TOOL_CHAR_BUDGET").ok(),
             today: Some(local::utc_date(SystemTime::now())),
         }
+    }
+}
+
+/// The inputs `memdiag` runs with when started with no arguments in the folder `project`:
+/// what the hooks and the status line analyse, set up by the same code as the command.
+fn project_scan(project: &str) -> Result<(Input, Sources), String> {
+    let args = ["--project".to_owned(), project.to_owned()];
+    match parse_args(&args, &Host::from_env())? {
+        Command::Scan(scan) => Ok((scan.input, scan.sources)),
+        Command::Help | Command::Version => Err("no scan to run".to_owned()),
     }
 }
 
