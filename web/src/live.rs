@@ -692,7 +692,7 @@ impl OriginBackups {
                 out.push(Backup { name, made, plan });
             }
         }
-        out.sort_by(|a, b| b.name.cmp(&a.name));
+        crate::sort_by(&mut out, |a, b| b.name.cmp(&a.name));
         Ok(out)
     }
 
@@ -724,7 +724,7 @@ impl crate::write::Backups for OriginBackups {
                 .filter(|(_, kind)| *kind == Kind::File)
                 .map(|(name, _)| name)
                 .collect();
-            existing.sort();
+            crate::sort_by(&mut existing, |a, b| a.cmp(b));
             // Sortable by time: the ISO time without its punctuation, then a counter.
             let stamp: String = made.chars().filter(char::is_ascii_alphanumeric).collect();
             let mut n = 1;

@@ -147,7 +147,7 @@ pub(crate) fn session_start_answer(report: &Report) -> Option<String> {
         .verdict
         .iter()
         .filter(|line| matches!(line.harm, Harm::Cuts | Harm::Drops))
-        .map(|line| one_line(&line.text))
+        .map(|line| one_line(&line.message))
         .collect();
     let first = lines.first()?;
     let context = bounded_list(
@@ -635,7 +635,7 @@ mod tests {
             code: Code::MemoryIndexTruncated,
             severity: Severity::Warning,
             count: 1,
-            text: text.to_owned(),
+            message: text.to_owned(),
             path: None,
             line: None,
         }
