@@ -33,6 +33,18 @@ pub enum Ask {
     Compact(String, Compaction),
 }
 
+/// A plan with its unified diff and its shell script, made where it was planned: the page's
+/// first-paint wasm holds neither the diff's nor the script's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// The plan.
+    pub plan: Plan,
+    /// [`Plan::diff`].
+    pub diff: String,
+    /// [`Plan::script`].
+    pub script: String,
+}
+
 /// The plan for `ask` over the analysis shown: from the worker (`remote`), or made here
 /// where the page has no worker.
 ///
@@ -43,14 +55,37 @@ pub async fn plan(
     report: &Report,
     tree: &Tree,
     ask: Ask,
-) -> Result<Plan, String> {
+) -> Result<Planned, String> {
     match remote {
         Some(remote) => {
             let answer = remote.ask("plan", vec![("ask", pack::to_js(&ask))]).await?;
-            pack::from_js(&get(&answer, "plan"))
-                .ok_or_else(|| "the analysis worker sent no plan".to_owned())
+            let plan = pack::from_js(&get(&answer, "plan"))
+                .ok_or_else(|| "the analysis worker sent no plan".to_owned())?;
+            Ok(Planned {
+                plan,
+                diff: get(&answer, "diff").as_string().unwrap_or_default(),
+                script: get(&answer, "script").as_string().unwrap_or_default(),
+            })
         }
-        None => plan_here(report, tree, &ask),
+        None => plan_here(report, tree, &ask).map(planned),
+    }
+}
+
+#[cfg(feature = "engine")]
+fn planned(plan: Plan) -> Planned {
+    Planned {
+        diff: plan.diff(),
+        script: plan.script(),
+        plan,
+    }
+}
+
+#[cfg(not(feature = "engine"))]
+fn planned(plan: Plan) -> Planned {
+    Planned {
+        plan,
+        diff: String::new(),
+        script: String::new(),
     }
 }
 
@@ -112,7 +147,110 @@ pub(crate) fn answer(data: &JsValue) {
     };
     let tree = tree_from(&get(data, "tree"));
     match plan_here(&report, &tree, &ask) {
-        Ok(plan) => post(&[("type", "plan".into()), ("plan", pack::to_js(&plan))]),
+        Ok(plan) => post(&[
+            ("type", "plan".into()),
+            ("diff", plan.diff().into()),
+            ("script", plan.script().into()),
+            ("plan", pack::to_js(&plan)),
+        ]),
+        Err(message) => failed(&message),
+    }
+}
+
+/// Makes a reviewed plan in the live folders of `targets`: in the analysis worker, which
+/// holds the code that writes ([`crate::write`], with its backup in the browser's storage),
+/// handed the folders' handles; or here where the page has no worker (the component tests).
+/// With `restore`, the plan is a backup's, and what is made is putting back its files
+/// ([`crate::write::restoring`]).
+///
+/// # Errors
+/// A message for a person: what was changed, if anything, and why not the rest.
+pub async fn apply(
+    remote: Option<&Remote>,
+    plan: &Plan,
+    targets: &[crate::live::Target],
+    restore: bool,
+) -> Result<(), String> {
+    match remote {
+        Some(remote) => {
+            let places = js_sys::Array::new();
+            for target in targets {
+                let handle = target.root.dir.handle().ok_or_else(|| {
+                    format!("{} is in no folder the browser handed over", target.path)
+                })?;
+                let place = js_sys::Array::of3(
+                    &target.path.as_str().into(),
+                    &target.rel.as_str().into(),
+                    &handle,
+                );
+                places.push(&place);
+            }
+            remote
+                .ask(
+                    "apply",
+                    vec![
+                        ("plan", pack::to_js(plan)),
+                        ("targets", places.into()),
+                        ("restore", restore.into()),
+                    ],
+                )
+                .await
+                .map(|_| ())
+        }
+        None => apply_here(plan, targets, restore).await,
+    }
+}
+
+#[cfg(feature = "engine")]
+async fn apply_here(
+    plan: &Plan,
+    targets: &[crate::live::Target],
+    restore: bool,
+) -> Result<(), String> {
+    let backups = crate::live::OriginBackups;
+    if restore {
+        let restoring = crate::write::restoring(plan, targets).await?;
+        crate::write::apply(&restoring, targets, &backups).await
+    } else {
+        crate::write::apply(plan, targets, &backups).await
+    }
+    .map(|_| ())
+}
+
+#[cfg(not(feature = "engine"))]
+async fn apply_here(_: &Plan, _: &[crate::live::Target], _: bool) -> Result<(), String> {
+    Err(crate::worker_host::NO_WORKER.to_owned())
+}
+
+/// The worker's answer to an `apply` message: the plan made in the folders whose handles
+/// the message carries, then `applied`, or why not (a `failed` message).
+#[cfg(feature = "engine")]
+pub(crate) async fn answer_apply(data: JsValue) {
+    use std::rc::Rc;
+
+    use crate::live::{Dir, JsDir, LiveRoot, Target};
+    use crate::worker::{failed, post};
+    let Some(plan) = pack::from_js::<Plan>(&get(&data, "plan")) else {
+        return failed("the clean-up to make could not be read");
+    };
+    let places: js_sys::Array = get(&data, "targets").into();
+    let mut targets = Vec::new();
+    for place in places.iter() {
+        let place: js_sys::Array = place.into();
+        let (Some(path), Some(rel)) = (place.get(0).as_string(), place.get(1).as_string()) else {
+            return failed("the clean-up's places could not be read");
+        };
+        targets.push(Target {
+            path,
+            rel,
+            root: Rc::new(LiveRoot {
+                dir: Rc::new(JsDir(place.get(2))) as Rc<dyn Dir>,
+            }),
+        });
+    }
+    let restore = get(&data, "restore").as_bool().unwrap_or(false);
+    match apply_here(&plan, &targets, restore).await {
+        Ok(()) => post(&[("type", "applied".into())]),
         Err(message) => failed(&message),
     }
 }

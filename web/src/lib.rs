@@ -62,6 +62,7 @@ pub mod state;
 #[cfg(feature = "engine")]
 pub mod worker;
 pub mod worker_host;
+#[cfg(feature = "engine")]
 pub mod write;
 
 use browser::Listener;
@@ -177,7 +178,7 @@ pub fn App() -> Html {
                 }
                 // The verdict first: what is lost or broken is what a person came for.
                 if let Some(report) = state.loaded.report.clone() {
-                    <components::verdict::Verdict report={report} on_open={open_path(&state.dispatcher())} />
+                    { components::verdict::verdict(&report, &open_path(&state.dispatcher())) }
                 }
                 <ContextBar inputs={state.sources.inputs.clone()} sources={state.sources.infos.clone()}
                     on_change={inputs_changed(&state, &engine)} on_project={project_typed(&state, &engine)}

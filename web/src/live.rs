@@ -93,6 +93,9 @@ pub trait Dir {
     ///
     /// # Errors
     /// When the browser refuses.
+    // Only the analysis worker makes clean-ups (`crate::cleanups::apply`): the page's own
+    // wasm declares neither this nor `write_if`, so that no vtable of its holds them.
+    #[cfg(feature = "engine")]
     fn remove_if<'a>(&'a self, name: &'a str, expected: &'a [u8]) -> Task<'a, bool> {
         Box::pin(async move {
             let Some(file) = self.file(name, false).await? else {
@@ -103,6 +106,11 @@ pub trait Dir {
             }
             self.remove(name).await.map(|()| true)
         })
+    }
+    /// The browser's handle behind the folder, which the page hands the analysis worker to
+    /// make a clean-up there; `None` for a folder that is no browser handle (the tests').
+    fn handle(&self) -> Option<JsValue> {
+        None
     }
     /// Whether the page may read (or, with `write`, also write) the folder; with `ask`, asks
     /// the person when it may not yet.
@@ -128,6 +136,7 @@ pub trait FileRef {
     ///
     /// # Errors
     /// When the page may not write, or the write fails.
+    #[cfg(feature = "engine")]
     fn write(&self, bytes: Vec<u8>) -> Task<'_, ()>;
     /// Replaces its bytes only while it holds `expected`; `Ok(false)` when it holds anything
     /// else, and then nothing is written. The default reads, compares and writes; the
@@ -136,6 +145,7 @@ pub trait FileRef {
     ///
     /// # Errors
     /// When the page may not write, or the write fails.
+    #[cfg(feature = "engine")]
     fn write_if<'a>(&'a self, expected: &'a [u8], bytes: Vec<u8>) -> Task<'a, bool> {
         Box::pin(async move {
             if self.read().await? != expected {
@@ -708,6 +718,7 @@ impl OriginBackups {
     }
 }
 
+#[cfg(feature = "engine")]
 impl crate::write::Backups for OriginBackups {
     fn keep<'a>(&'a self, plan: &'a Plan) -> Task<'a, String> {
         Box::pin(async move {
@@ -885,6 +896,10 @@ impl Dir for JsDir {
         get(&self.0, "name").as_string().unwrap_or_default()
     }
 
+    fn handle(&self) -> Option<JsValue> {
+        Some(self.0.clone())
+    }
+
     fn entries(&self, limit: Option<usize>) -> Task<'_, Vec<(String, Kind)>> {
         let iterator = call(&self.0, "values", &[]);
         Box::pin(async move {
@@ -941,6 +956,9 @@ impl Dir for JsDir {
         Box::pin(async move { settle(started).await.map(|_| ()).map_err(|e| message(&e)) })
     }
 
+    // Clean-ups are made in the analysis worker (`crate::cleanups::apply`): the page's own
+    // wasm keeps the default.
+    #[cfg(feature = "engine")]
     fn remove_if<'a>(&'a self, name: &'a str, expected: &'a [u8]) -> Task<'a, bool> {
         Box::pin(async move {
             let handle = match settle(call(&self.0, "getFileHandle", &[name.into()])).await {
@@ -1043,6 +1061,7 @@ impl FileRef for JsFile {
         })
     }
 
+    #[cfg(feature = "engine")]
     fn write(&self, bytes: Vec<u8>) -> Task<'_, ()> {
         let started = call(&self.0, "createWritable", &[]);
         Box::pin(async move {
@@ -1051,6 +1070,7 @@ impl FileRef for JsFile {
         })
     }
 
+    #[cfg(feature = "engine")]
     fn write_if<'a>(&'a self, expected: &'a [u8], bytes: Vec<u8>) -> Task<'a, bool> {
         let started = call(&self.0, "createWritable", &[]);
         Box::pin(async move {
@@ -1074,6 +1094,7 @@ impl FileRef for JsFile {
 }
 
 /// Writes the bytes to an open writable stream and closes it (aborting it on failure).
+#[cfg(feature = "engine")]
 async fn finish_write(stream: &JsValue, bytes: &[u8]) -> Result<(), String> {
     let data = Uint8Array::from(bytes);
     if let Err(e) = settle(call(stream, "write", &[data.into()])).await {

@@ -192,6 +192,7 @@ fn handle(data: JsValue) {
         "zip" => wasm_bindgen_futures::spawn_local(open_zip(data)),
         "share" => crate::share::answer(&data),
         "plan" => crate::cleanups::answer(&data),
+        "apply" => wasm_bindgen_futures::spawn_local(crate::cleanups::answer_apply(data)),
         "preview" => crate::components::markdown::answer(&data),
         "report-json" => report_json(&data),
         _ => {}

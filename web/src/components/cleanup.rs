@@ -36,6 +36,9 @@ use crate::{browser, live, Page};
 #[derive(Clone)]
 struct Entry {
     plan: Plan,
+    /// Its diff and script, as planned (empty for an undo, which shows neither).
+    diff: Rc<str>,
+    script: Rc<str>,
     /// The report the plan was made from ([`report_key`]): a review of an older one is
     /// closed, never confirmed.
     report: usize,
@@ -95,10 +98,15 @@ fn ask_for(remote: Option<Remote>, report: Shared<Report>, tree: Shared<Tree>, a
 }
 
 /// Opens a plan for review (a planning error becomes the message).
-fn review(plan: Result<Plan, String>, report: usize) {
-    with_store(|store| match plan {
-        Ok(plan) => {
-            store.reviewing = Some(Entry { plan, report });
+fn review(planned: Result<crate::cleanups::Planned, String>, report: usize) {
+    with_store(|store| match planned {
+        Ok(planned) => {
+            store.reviewing = Some(Entry {
+                plan: planned.plan,
+                diff: planned.diff.into(),
+                script: planned.script.into(),
+                report,
+            });
             store.message = None;
         }
         Err(error) => {
@@ -117,7 +125,16 @@ fn writable(plan: &Plan, sources: &[Rc<Source>], inputs: &Inputs, read_only: boo
 #[component]
 pub fn CleanupPanel() -> Html {
     // A health view mounted on its own (its component tests) has no page, and no clean-ups.
-    let Some(page) = use_context::<Page>() else {
+    let page = use_context::<Page>();
+    // Redrawn when the store changes (the backups listed), and the backups read on mount.
+    let update = use_force_update();
+    use_effect_with((), move |_| {
+        let listener = Callback::from(move |_: ()| update.force_update());
+        STORE.with(|s| s.borrow_mut().listeners.push(listener.clone()));
+        load_backups();
+        move || STORE.with(|s| s.borrow_mut().listeners.retain(|l| *l != listener))
+    });
+    let Some(page) = page else {
         return Html::default();
     };
     let state = &page.state;
@@ -165,7 +182,7 @@ pub fn CleanupPanel() -> Html {
             { for with_work.into_iter().map(|m| html! {
                 <FolderCleanups key={format!("{}#{report_id}", m.index)} cleanups={Rc::new(m.clone())} />
             }) }
-            <BackupList />
+            { backup_list(&page) }
         </section>
     }
 }
@@ -317,17 +334,10 @@ pub fn FolderCleanups(props: &FolderProps) -> Html {
 
 /// The backups of the clean-ups made from this browser, each with Restore and Delete. A
 /// restore puts back the files that still hold what the clean-up wrote, and refuses when one
-/// changed since; it needs the folder opened live, as the clean-up did.
-#[component]
-fn BackupList() -> Html {
-    let page = use_context::<Page>().expect("inside the page");
-    let update = use_force_update();
-    use_effect_with((), move |_| {
-        let listener = Callback::from(move |_: ()| update.force_update());
-        STORE.with(|s| s.borrow_mut().listeners.push(listener.clone()));
-        load_backups();
-        move || STORE.with(|s| s.borrow_mut().listeners.retain(|l| *l != listener))
-    });
+/// changed since; it needs the folder opened live, as the clean-up did. A plain function of
+/// [`CleanupPanel`], which redraws when the store changes: a component of its own costs the
+/// page's first-paint wasm some kilobytes.
+fn backup_list(page: &Page) -> Html {
     let (backups, busy) = STORE.with(|s| {
         let s = s.borrow();
         (s.backups.clone(), s.busy)
@@ -336,7 +346,7 @@ fn BackupList() -> Html {
         return Html::default();
     }
     let restore = |backup: &live::Backup| {
-        let (page, plan) = (page.clone(), backup.plan.clone());
+        let (page, plan) = ((*page).clone(), backup.plan.clone());
         Callback::from(move |_: MouseEvent| {
             let (page, plan) = (page.clone(), plan.clone());
             with_store(|s| s.busy = true);
@@ -351,8 +361,8 @@ fn BackupList() -> Html {
                         )
                     })?;
                     live::ask_write(&targets).await?;
-                    let restoring = crate::write::restoring(&plan, &targets).await?;
-                    crate::write::apply(&restoring, &targets, &live::OriginBackups).await
+                    let remote = page.state.loaded.remote.clone();
+                    crate::cleanups::apply(remote.as_ref(), &plan, &targets, true).await
                 }
                 .await;
                 with_store(|s| {
@@ -514,7 +524,10 @@ pub fn CleanupHost() -> Html {
                     let result = async {
                         let targets = live::targets(&plan, &sources, &inputs)?;
                         live::ask_write(&targets).await?;
-                        crate::write::apply(&plan, &targets, &live::OriginBackups).await
+                        let remote = page.state.loaded.remote.clone();
+                        // An undo puts back what the plan made, file by file (the worker
+                        // reverses it), and refuses when a file changed since.
+                        crate::cleanups::apply(remote.as_ref(), &plan, &targets, undo).await
                     }
                     .await;
                     with_store(|s| {
@@ -524,17 +537,14 @@ pub fn CleanupHost() -> Html {
                             Ok(_) => {
                                 s.reviewing = None;
                                 if undo {
-                                    s.made.retain(|e| e.plan.reverse() != plan);
-                                    s.message = Some((
-                                        false,
-                                        format!(
-                                            "Undone: {}.",
-                                            short_title(&plan).trim_start_matches("Undo: ")
-                                        ),
-                                    ));
+                                    s.made.retain(|e| e.plan != plan);
+                                    s.message =
+                                        Some((false, format!("Undone: {}.", short_title(&plan))));
                                 } else {
                                     s.made.push(Entry {
                                         plan: plan.clone(),
+                                        diff: Rc::from(""),
+                                        script: Rc::from(""),
                                         report: 0,
                                     });
                                     s.message = Some((
@@ -565,7 +575,8 @@ pub fn CleanupHost() -> Html {
         let can_write = writable(&plan, &sources, &inputs, read_only);
         let confirm = run(plan.clone(), false);
         html! {
-            <Review plan={Rc::new(plan)} {can_write} {busy} on_confirm={confirm} on_cancel={cancel.clone()} />
+            <Review plan={Rc::new(plan)} diff={entry.diff.clone()} script={entry.script.clone()}
+                {can_write} {busy} on_confirm={confirm} on_cancel={cancel.clone()} />
         }
     });
     html! {
@@ -587,11 +598,11 @@ pub fn CleanupHost() -> Html {
                         if !made.is_empty() {
                             <div class="cleanup-undo" data-testid="cleanup-undo" aria-label="Clean-ups made in this session">
                                 { for made.iter().rev().map(|entry| {
-                                    let reverse = entry.plan.reverse();
+                                    let made = entry.plan.clone();
                                     html! {
                                         <div class="cleanup-made">
                                             <span class="small" title={entry.plan.title.clone()}>{ short_title(&entry.plan) }</span>
-                                            <button data-testid="cleanup-undo-button" disabled={busy} onclick={run(reverse, true)}>{ "Undo" }</button>
+                                            <button data-testid="cleanup-undo-button" disabled={busy} onclick={run(made, true)}>{ "Undo" }</button>
                                         </div>
                                     }
                                 }) }
@@ -613,6 +624,10 @@ pub fn CleanupHost() -> Html {
 struct ReviewProps {
     /// The plan under review.
     plan: Rc<Plan>,
+    /// Its unified diff.
+    diff: Rc<str>,
+    /// Its shell script.
+    script: Rc<str>,
     /// True when every change lands in a live folder the page may write to.
     can_write: bool,
     /// True while a write is under way.
@@ -641,9 +656,9 @@ fn Review(props: &ReviewProps) -> Html {
     let plan = &props.plan;
     let can_write = props.can_write;
     let download = {
-        let plan = plan.clone();
+        let script = props.script.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Err(error) = save_script(&plan) {
+            if let Err(error) = save_script(&script) {
                 with_store(|s| {
                     s.folded = false;
                     s.message = Some((
@@ -670,7 +685,7 @@ fn Review(props: &ReviewProps) -> Html {
                 { for plan.changes.iter().map(|c| html! { <li><code>{ c.path.clone() }</code>{ format!(": {}", c.summary) }</li> }) }
             </ul>
             { for plan.notes.iter().map(|n| html! { <p class="warn small" data-testid="cleanup-note">{ n.clone() }</p> }) }
-            <pre class="cleanup-diff" data-testid="cleanup-diff" tabindex="0" aria-label="The changes as a diff">{ diff_lines(&plan.diff()) }</pre>
+            <pre class="cleanup-diff" data-testid="cleanup-diff" tabindex="0" aria-label="The changes as a diff">{ diff_lines(&props.diff) }</pre>
             <p class="small muted">
                 if can_write {
                     { "Only the files listed are touched. Each is read again first and right before it is written; if one changed since the page read it, nothing is changed, and a step that fails puts back the ones before it. Before the first write, a copy of every file listed is kept in this browser's own storage for this page (Backups, in the Health view), to restore also after a reload." }
@@ -928,9 +943,9 @@ pub fn ScanWatch() -> Html {
     }
 }
 
-/// Saves a plan's script as `memdiag-cleanup.sh`.
-fn save_script(plan: &Plan) -> Result<(), JsValue> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(&plan.script()));
+/// Saves a plan's script (`Plan::script`, made where it was planned) as `memdiag-cleanup.sh`.
+fn save_script(script: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(script));
     let options = BlobPropertyBag::new();
     options.set_type("text/x-shellscript");
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;

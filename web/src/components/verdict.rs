@@ -6,22 +6,12 @@
 use memdiag_core::report::{Harm, Report};
 use yew::prelude::*;
 
-use crate::state::{grouped, Shared};
+use crate::state::grouped;
 
-/// Props of [`Verdict`].
-#[derive(Properties, PartialEq)]
-pub struct VerdictProps {
-    /// The report.
-    pub report: Shared<Report>,
-    /// Opens a file at a line.
-    #[prop_or_default]
-    pub on_open: Callback<(String, Option<u64>)>,
-}
-
-/// The verdict block.
-#[component]
-pub fn Verdict(props: &VerdictProps) -> Html {
-    let report = &props.report;
+/// The verdict block of `report`; a line's click hands `on_open` its file and line. A plain
+/// function, not a component: it holds no state, and a component of its own costs the
+/// page's first-paint wasm some kilobytes.
+pub fn verdict(report: &Report, on_open: &Callback<(String, Option<u64>)>) -> Html {
     let cost = report.session.cost;
     if report.verdict.is_empty() {
         return html! {
@@ -63,7 +53,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                     let body = match &line.path {
                         Some(path) => {
                             let target = (path.clone(), line.line);
-                            let onclick = props.on_open.reform(move |_: MouseEvent| target.clone());
+                            let onclick = on_open.reform(move |_: MouseEvent| target.clone());
                             html! {
                                 <button class="linkish" data-testid="verdict-link" data-path={path.clone()}
                                     title={path.clone()} {onclick}>{ text }</button>
