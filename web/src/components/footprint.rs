@@ -456,8 +456,8 @@ pub fn SummaryCards(props: &SummaryCardsProps) -> Html {
     html! {
         <section class="cards" aria-label="Footprint summary">
             { card("files", "Files in every session", f.files, "Files Claude Code sends in every session's instruction block; the status line counts every file listed") }
-            { card("chars", "Chars", f.chars, "Characters of your text: those files as sent, and your skills' listing lines") }
-            { card("bytes", "Bytes", f.bytes, "UTF-8 bytes of the same") }
+            { card("chars", "Chars", props.cost.total.user, "Characters (UTF-16 units) of your text in every session: those files as sent, and your skills' and sub-agents' listing lines") }
+            { card("bytes", "Bytes", f.bytes, "UTF-8 bytes of those files as sent") }
             { card("always", "Of them always loaded", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
             <div class="card estimate" data-testid="card-tokens" data-value={tokens.to_string()}
                 title="Your text and Claude Code's own text around it, in UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
