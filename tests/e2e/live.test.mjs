@@ -222,12 +222,22 @@ test('a live folder: opened once, an outside edit seen on r, a clean-up with a d
   await page.waitForSelector('[data-testid=cleanup-undo]');
   await ready(page, run);
   assert.equal(await readOpfs(page, `${MEMORY}/MEMORY.md`), '- [Build](build.md) — how the build runs\n');
-  // The person's files: only the index. Before it, the page kept a backup in its own storage
-  // (the origin-private folder, here the same one the test opened as the live folder).
-  const written = (await log(page)).written;
-  assert.deepEqual(written.filter((p) => !p.startsWith('memdiag-backups/')), [`${MEMORY}/MEMORY.md`]);
-  assert.equal(written.length, 2, JSON.stringify(written));
-  assert.match(written[0], /^memdiag-backups\/\d{8}T\d+Z-1\.backup$/, 'the backup is written first');
+  // The analysis worker made it (the page handed it the folder's handle): of the person's
+  // files only the index changed, and a backup of its text as it was is kept in the page's
+  // own storage, beside (not in) the folder opened, and listed.
+  for (const [rel, text] of Object.entries(FILES)) {
+    // CLAUDE.md was edited above, as the person's editor would.
+    if (rel !== `${MEMORY}/MEMORY.md` && rel !== 'CLAUDE.md') assert.equal(await readOpfs(page, rel), text, rel);
+  }
+  const backups = await page.evaluate(async () => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('memdiag-backups');
+    const out = [];
+    for await (const [name, handle] of dir.entries()) out.push([name, await (await handle.getFile()).text()]);
+    return out;
+  });
+  assert.equal(backups.length, 1, JSON.stringify(backups.map(([n]) => n)));
+  assert.match(backups[0][0], /^\d{8}T\d+Z-1\.backup$/);
+  assert.ok(backups[0][1].includes(FILES[`${MEMORY}/MEMORY.md`]), 'the backup holds the index as it was');
   await page.waitForSelector('[data-testid=cleanup-backup]', { state: 'attached' });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=dead-line]').length === 0);
   await shot(page, '41-live-cleanup-done');
