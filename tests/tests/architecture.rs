@@ -189,7 +189,6 @@ fn components_reach_no_file_or_worker_code() {
         ("web/src/components/cleanup.rs", "ingest"),
         ("web/src/components/cleanup.rs", "live"),
         ("web/src/components/cleanup.rs", "worker_host"),
-        ("web/src/components/cleanup.rs", "write"),
         // The Markdown preview asks the worker to lay a file out.
         ("web/src/components/markdown.rs", "messages"),
         ("web/src/components/markdown.rs", "worker"),
