@@ -64,7 +64,9 @@ async function cards(page) {
 function cardsOf(report) {
   const f = report.footprint;
   // The token card estimates the whole session: the user's text and Claude Code's own.
-  return { files: f.files, chars: f.chars, bytes: f.bytes, always_loaded: f.always_loaded, tokens_estimate: report.session.cost.tokens_estimate };
+  // The Chars card counts the user's text of the whole session (the files as sent, the skills'
+  // and sub-agents' listing lines): the session cost's user part.
+  return { files: f.files, chars: report.session.cost.total.user, bytes: f.bytes, always_loaded: f.always_loaded, tokens_estimate: report.session.cost.tokens_estimate };
 }
 
 /** The cost line: what every session carries, the user's text apart from Claude Code's own. */
