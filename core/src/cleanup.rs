@@ -763,19 +763,12 @@ impl Plan {
         }
         let changes = self.in_safe_order();
         for change in &changes {
-            match &change.before {
-                Some(before) => {
-                    let _ = writeln!(
-                        out,
-                        "unchanged {} '{}'",
-                        quote(&change.path),
-                        cksum(before.as_bytes())
-                    );
-                }
-                None => {
-                    let _ = writeln!(out, "absent {}", quote(&change.path));
-                }
-            }
+            holds(
+                &mut out,
+                "unchanged",
+                &change.path,
+                change.before.as_deref(),
+            );
         }
         out.push_str("\nmkdir -p \"$backup\"\n");
         for change in changes.iter().filter(|c| c.before.is_some()) {
@@ -785,19 +778,7 @@ impl Plan {
         for (n, change) in changes.iter().enumerate() {
             let _ = writeln!(out, "\n# {}. {}", n + 1, comment(&change.summary));
             // Checked once more right before its own write.
-            match &change.before {
-                Some(before) => {
-                    let _ = writeln!(
-                        out,
-                        "again {} '{}'",
-                        quote(&change.path),
-                        cksum(before.as_bytes())
-                    );
-                }
-                None => {
-                    let _ = writeln!(out, "absent {}", quote(&change.path));
-                }
-            }
+            holds(&mut out, "again", &change.path, change.before.as_deref());
             match &change.after {
                 None => {
                     let _ = writeln!(out, "rm -f -- {}", quote(&change.path));
@@ -817,16 +798,9 @@ impl Plan {
                     let _ = writeln!(out, "printf '%s' {} > {}", quote(text), quote(&change.path));
                 }
             }
-            // Read back: the file holds what was written.
+            // Read back: the file holds what was written, or is gone.
             match &change.after {
-                Some(text) => {
-                    let _ = writeln!(
-                        out,
-                        "written {} '{}'",
-                        quote(&change.path),
-                        cksum(text.as_bytes())
-                    );
-                }
+                Some(_) => holds(&mut out, "written", &change.path, change.after.as_deref()),
                 None => {
                     let _ = writeln!(
                         out,
@@ -838,6 +812,16 @@ impl Plan {
         }
         out
     }
+}
+
+/// One line of a plan's script that checks `path` holds `text` with the shell function
+/// `check` (`unchanged`, `again`, `written`: the same test, each with its own message), or,
+/// for no text, that nothing is there (`absent`).
+fn holds(out: &mut String, check: &str, path: &str, text: Option<&str>) {
+    let _ = match text {
+        Some(text) => writeln!(out, "{check} {} '{}'", quote(path), cksum(text.as_bytes())),
+        None => writeln!(out, "absent {}", quote(path)),
+    };
 }
 
 /// The POSIX `cksum` of some bytes, as the command prints it for standard input: the CRC
