@@ -5,9 +5,9 @@
 //! discovery already built, with diagnostics as its evidence; the memory figures (line
 //! lengths, timestamps, orphans, types, growth) come from the files discovery read.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::rules::RuleGlobs;
 use super::{Discovery, Text};
 use crate::date;
 use crate::encode::{encode_project_path, seed_encode_project_path};
@@ -16,7 +16,6 @@ use crate::report::{
     Health, LoadType, Measure, MemoryHealth, MemoryLookup, ReadFor, ReasonCheck, ReasonId, Scope,
     Severity, WeekCount,
 };
-use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, strip_for_loading};
 use crate::text::references;
 use crate::tree::Tree;
@@ -646,8 +645,8 @@ impl Discovery<'_> {
             }
             let mut valid = 0;
             for glob in &globs {
-                match Glob::new(glob.trim_start_matches('!')) {
-                    Ok(_) => valid += 1,
+                match RuleGlobs::check(glob) {
+                    Ok(()) => valid += 1,
                     Err(error) => self.diagnostics.push(Diagnostic::new(
                         Code::RulePathsInvalid,
                         Severity::Warning,
@@ -673,7 +672,7 @@ impl Discovery<'_> {
             // The files as the rule's globs see them: relative to the folder that holds its
             // `.claude/` (the project for the user's and the managed rules).
             let base = self.rule_base(&path, &project);
-            let rule = RuleMatcher::new(&globs, &project, &base);
+            let rule = RuleGlobs::new(&globs).seen_from(&project, &base);
             // The first file matched shows the rule can load; a shared snapshot keeps it.
             if let Some(witness) = files.iter().find(|file| rule.matches(file)) {
                 if let Ok(witness) = project.join(witness) {
@@ -769,95 +768,6 @@ fn project_files_of<'t>(tree: &'t Tree, project: &VPath) -> Option<Vec<&'t str>>
             .take(RULE_MATCH_FILES)
             .collect(),
     )
-}
-
-/// One conditional rule's `paths`, compiled once, matched against the project's files as the
-/// rule sees them: relative to its base folder, case ignored (the same matching as
-/// `rules::globs_match`, without a glob built or a path lower-cased per file).
-struct RuleMatcher {
-    /// Each glob, lower-cased, and whether it is negated (`!`): the last that matches wins.
-    globs: Vec<(bool, Glob)>,
-    /// Text a file must contain (lower-cased) for some glob that is not negated to match
-    /// it, any one of these ([`Glob::required_tails`]); `None` when a glob requires none.
-    tails: Option<Vec<String>>,
-    /// The project relative to the rule's base (lower-cased), when the base is above it.
-    prefix: Option<String>,
-    /// The base relative to the project, with a slash, when the base is below it.
-    below: Option<String>,
-}
-
-impl RuleMatcher {
-    fn new(globs: &[String], project: &VPath, base: &VPath) -> RuleMatcher {
-        let globs: Vec<(bool, Glob)> = globs
-            .iter()
-            .filter_map(|pattern| {
-                let (negated, glob) = match pattern.strip_prefix('!') {
-                    Some(rest) => (true, rest),
-                    None => (false, pattern.as_str()),
-                };
-                Glob::new(&glob.to_lowercase()).ok().map(|g| (negated, g))
-            })
-            .collect();
-        let tails = globs
-            .iter()
-            .filter(|(negated, _)| !negated)
-            .map(|(_, glob)| glob.required_tails())
-            .try_fold(Vec::new(), |mut all, tails| {
-                all.extend(tails?);
-                Some(all)
-            });
-        RuleMatcher {
-            globs,
-            tails,
-            // Lower-casing a path equals lower-casing its segments apart.
-            prefix: project.strip_prefix(base).map(str::to_lowercase),
-            below: base.strip_prefix(project).map(|r| format!("{r}/")),
-        }
-    }
-
-    /// True when the rule's globs match `file` (relative to the project, as listed).
-    fn matches(&self, file: &str) -> bool {
-        let rest = match (&self.prefix, &self.below) {
-            (Some(_), _) => file,
-            (None, Some(below)) => match file.strip_prefix(below.as_str()) {
-                Some(rest) => rest,
-                None => return false,
-            },
-            (None, None) => return false,
-        };
-        let prefix = self.prefix.as_deref().filter(|p| !p.is_empty());
-        if let (Some(tails), None) = (&self.tails, prefix) {
-            if !tails.iter().any(|tail| contains_lowered(rest, tail)) {
-                return false;
-            }
-        }
-        let lower = rest.to_lowercase();
-        let seen = match prefix {
-            Some(p) => Cow::Owned(format!("{p}/{lower}")),
-            None => Cow::Borrowed(lower.as_str()),
-        };
-        let mut matched = false;
-        for (negated, glob) in &self.globs {
-            if glob.matches_relative(&seen) {
-                matched = !negated;
-            }
-        }
-        matched
-    }
-}
-
-/// True when `text`, lower-cased, contains `lower` (lower-case already): without a copy when
-/// `text` is ASCII, whose lower case is byte for byte.
-fn contains_lowered(text: &str, lower: &str) -> bool {
-    if !text.is_ascii() {
-        return text.to_lowercase().contains(lower);
-    }
-    let needle = lower.as_bytes();
-    needle.is_empty()
-        || text
-            .as_bytes()
-            .windows(needle.len())
-            .any(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// The memory folder of an agent row: the folder named after the agent in its scope root.
@@ -1082,86 +992,6 @@ mod tests {
         assert!(contains_word("no longer flaky", "no longer"));
         assert!(!contains_word("a note about knots", "not"));
         assert!(contains_word("actually, it's pnpm", "actually"));
-    }
-
-    /// The rule check's shortcut (no path lower-cased, most files ruled out by their text)
-    /// answers as matching every file in full does: case ignored in Unicode, negations, a
-    /// folder that matches taking its files along, a base below or above the project.
-    #[test]
-    fn rule_matcher_answers_as_the_full_match() {
-        let project = VPath::new("/p/App").unwrap();
-        let files = [
-            "src/Main.TS",
-            "src/x.ts/index.js",
-            "docs/\u{212a}elvin.md",
-            "lib/ÉTÉ.Md",
-            "test/a.spec.ts",
-            "README",
-        ];
-        let cases: [(&[&str], &str, &[bool]); 6] = [
-            (
-                &["**/*.ts"],
-                "/p/App",
-                &[true, true, false, false, true, false],
-            ),
-            (
-                &["*.ts", "!test/**"],
-                "/p/App",
-                &[true, true, false, false, false, false],
-            ),
-            (
-                &["**/*k*"],
-                "/p/App",
-                &[false, false, true, false, false, false],
-            ),
-            (
-                &["**/*.md"],
-                "/p/App",
-                &[false, false, true, true, false, false],
-            ),
-            (
-                &["main.ts"],
-                "/p/App/src",
-                &[true, false, false, false, false, false],
-            ),
-            (
-                &["app/readme"],
-                "/p",
-                &[false, false, false, false, false, true],
-            ),
-        ];
-        for (globs, base, expected) in cases {
-            let globs: Vec<String> = globs.iter().map(|g| (*g).to_owned()).collect();
-            let rule = RuleMatcher::new(&globs, &project, &VPath::new(base).unwrap());
-            for (file, want) in files.iter().zip(expected) {
-                assert_eq!(rule.matches(file), *want, "{globs:?} from {base} on {file}");
-                // The same answer as matching the lower-cased path with every glob.
-                let seen = match (project.strip_prefix(&VPath::new(base).unwrap()), base) {
-                    (Some(""), _) => Some(file.to_lowercase()),
-                    (Some(p), _) => Some(format!("{}/{}", p.to_lowercase(), file.to_lowercase())),
-                    (None, _) => file.strip_prefix("src/").map(str::to_lowercase),
-                };
-                let full = seen.is_some_and(|seen| {
-                    let mut matched = false;
-                    for g in &globs {
-                        let (negated, g) = g
-                            .strip_prefix('!')
-                            .map_or((false, g.as_str()), |r| (true, r));
-                        if Glob::new(&g.to_lowercase())
-                            .unwrap()
-                            .matches_relative(&seen)
-                        {
-                            matched = !negated;
-                        }
-                    }
-                    matched
-                });
-                assert_eq!(full, *want, "full match of {globs:?} from {base} on {file}");
-            }
-        }
-        assert!(contains_lowered("SRC/A.TS", ".ts"));
-        assert!(!contains_lowered("src/a.js", ".ts"));
-        assert!(contains_lowered("\u{212a}", "k"));
     }
 
     #[test]

@@ -147,22 +147,122 @@ impl Discovery<'_> {
     }
 }
 
-/// True when `relative` (a path relative to the rule's base folder) matches the rule's
-/// globs as the program matches them, with the `ignore` package: gitignore rules, case
-/// ignored, a `!pattern` taking back what earlier patterns matched, the last match winning.
-pub(super) fn globs_match(globs: &[String], relative: &str) -> bool {
-    let relative = relative.to_lowercase();
-    let mut matched = false;
-    for pattern in globs {
-        let (negated, glob) = match pattern.strip_prefix('!') {
-            Some(rest) => (true, rest),
-            None => (false, pattern.as_str()),
-        };
-        if Glob::new(&glob.to_lowercase()).is_ok_and(|g| g.matches_relative(&relative)) {
-            matched = !negated;
+/// A rule's `paths`, compiled once: the one matcher that discovery, reads and the health
+/// check use. Claude Code matches with the `ignore` package: gitignore rules, case ignored, a
+/// `!pattern` taking back what earlier patterns matched, the last match winning. A pattern
+/// that does not compile matches nothing (the health check reports it).
+pub(super) struct RuleGlobs {
+    /// Each glob, lower-cased, and whether it is negated (`!`).
+    globs: Vec<(bool, Glob)>,
+}
+
+impl RuleGlobs {
+    pub(super) fn new(patterns: &[String]) -> RuleGlobs {
+        let globs = patterns
+            .iter()
+            .filter_map(|pattern| {
+                let (negated, glob) = match pattern.strip_prefix('!') {
+                    Some(rest) => (true, rest),
+                    None => (false, pattern.as_str()),
+                };
+                Glob::new(&glob.to_lowercase()).ok().map(|g| (negated, g))
+            })
+            .collect();
+        RuleGlobs { globs }
+    }
+
+    /// Why one written pattern (`!` allowed) cannot be matched, as the health check says it.
+    pub(super) fn check(pattern: &str) -> Result<(), String> {
+        Glob::new(pattern.trim_start_matches('!')).map(drop)
+    }
+
+    /// True when `relative` (a path relative to the rule's base folder) matches.
+    pub(super) fn matches(&self, relative: &str) -> bool {
+        self.matches_lowered(&relative.to_lowercase())
+    }
+
+    fn matches_lowered(&self, lowered: &str) -> bool {
+        let mut matched = false;
+        for (negated, glob) in &self.globs {
+            if glob.matches_relative(lowered) {
+                matched = !negated;
+            }
+        }
+        matched
+    }
+
+    /// The same matching over a project's listed files (relative to `project`), for a rule
+    /// whose base is `base`: built once per rule, it rules most files out by their text
+    /// without lower-casing them.
+    pub(super) fn seen_from(self, project: &VPath, base: &VPath) -> RuleOverProject {
+        let tails = self
+            .globs
+            .iter()
+            .filter(|(negated, _)| !negated)
+            .map(|(_, glob)| glob.required_tails())
+            .try_fold(Vec::new(), |mut all, tails| {
+                all.extend(tails?);
+                Some(all)
+            });
+        RuleOverProject {
+            globs: self,
+            tails,
+            // Lower-casing a path equals lower-casing its segments apart.
+            prefix: project.strip_prefix(base).map(str::to_lowercase),
+            below: base.strip_prefix(project).map(|r| format!("{r}/")),
         }
     }
-    matched
+}
+
+/// A rule's globs matched against files listed relative to the project ([`RuleGlobs::seen_from`]).
+pub(super) struct RuleOverProject {
+    globs: RuleGlobs,
+    /// Text a file must contain (lower-cased) for some glob that is not negated to match
+    /// it, any one of these ([`Glob::required_tails`]); `None` when a glob requires none.
+    tails: Option<Vec<String>>,
+    /// The project relative to the rule's base (lower-cased), when the base is above it.
+    prefix: Option<String>,
+    /// The base relative to the project, with a slash, when the base is below it.
+    below: Option<String>,
+}
+
+impl RuleOverProject {
+    /// True when the rule's globs match `file` (relative to the project, as listed).
+    pub(super) fn matches(&self, file: &str) -> bool {
+        let rest = match (&self.prefix, &self.below) {
+            (Some(_), _) => file,
+            (None, Some(below)) => match file.strip_prefix(below.as_str()) {
+                Some(rest) => rest,
+                None => return false,
+            },
+            (None, None) => return false,
+        };
+        let prefix = self.prefix.as_deref().filter(|p| !p.is_empty());
+        if let (Some(tails), None) = (&self.tails, prefix) {
+            if !tails.iter().any(|tail| contains_lowered(rest, tail)) {
+                return false;
+            }
+        }
+        let lower = rest.to_lowercase();
+        match prefix {
+            Some(p) => self.globs.matches_lowered(&format!("{p}/{lower}")),
+            None => self.globs.matches_lowered(&lower),
+        }
+    }
+}
+
+/// True when `text`, lower-cased, contains `lower` (lower-case already): without a copy when
+/// `text` is ASCII, whose lower case is byte for byte.
+fn contains_lowered(text: &str, lower: &str) -> bool {
+    if !text.is_ascii() {
+        return text.to_lowercase().contains(lower);
+    }
+    let needle = lower.as_bytes();
+    needle.is_empty()
+        || text
+            .as_bytes()
+            .windows(needle.len())
+            .any(|window| window.eq_ignore_ascii_case(needle))
 }
 
 impl Discovery<'_> {
@@ -198,7 +298,9 @@ pub(super) fn effective_globs(globs: Vec<String>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::effective_globs;
+    use super::{contains_lowered, effective_globs, RuleGlobs};
+    use crate::text::glob::Glob;
+    use crate::vpath::VPath;
 
     #[test]
     fn star_star_alone_is_unconditional_and_trailing_star_star_goes() {
@@ -208,5 +310,85 @@ mod tests {
         assert!(of(&["**", "**"]).is_empty());
         assert_eq!(of(&["src/**"]), ["src"]);
         assert_eq!(of(&["**", "a/*.ts"]), ["**", "a/*.ts"]);
+    }
+
+    /// The rule check's shortcut (no path lower-cased, most files ruled out by their text)
+    /// answers as matching every file in full does: case ignored in Unicode, negations, a
+    /// folder that matches taking its files along, a base below or above the project.
+    #[test]
+    fn rule_matcher_answers_as_the_full_match() {
+        let project = VPath::new("/p/App").unwrap();
+        let files = [
+            "src/Main.TS",
+            "src/x.ts/index.js",
+            "docs/\u{212a}elvin.md",
+            "lib/ÉTÉ.Md",
+            "test/a.spec.ts",
+            "README",
+        ];
+        let cases: [(&[&str], &str, &[bool]); 6] = [
+            (
+                &["**/*.ts"],
+                "/p/App",
+                &[true, true, false, false, true, false],
+            ),
+            (
+                &["*.ts", "!test/**"],
+                "/p/App",
+                &[true, true, false, false, false, false],
+            ),
+            (
+                &["**/*k*"],
+                "/p/App",
+                &[false, false, true, false, false, false],
+            ),
+            (
+                &["**/*.md"],
+                "/p/App",
+                &[false, false, true, true, false, false],
+            ),
+            (
+                &["main.ts"],
+                "/p/App/src",
+                &[true, false, false, false, false, false],
+            ),
+            (
+                &["app/readme"],
+                "/p",
+                &[false, false, false, false, false, true],
+            ),
+        ];
+        for (globs, base, expected) in cases {
+            let globs: Vec<String> = globs.iter().map(|g| (*g).to_owned()).collect();
+            let rule = RuleGlobs::new(&globs).seen_from(&project, &VPath::new(base).unwrap());
+            for (file, want) in files.iter().zip(expected) {
+                assert_eq!(rule.matches(file), *want, "{globs:?} from {base} on {file}");
+                // The same answer as matching the lower-cased path with every glob.
+                let seen = match (project.strip_prefix(&VPath::new(base).unwrap()), base) {
+                    (Some(""), _) => Some(file.to_lowercase()),
+                    (Some(p), _) => Some(format!("{}/{}", p.to_lowercase(), file.to_lowercase())),
+                    (None, _) => file.strip_prefix("src/").map(str::to_lowercase),
+                };
+                let full = seen.is_some_and(|seen| {
+                    let mut matched = false;
+                    for g in &globs {
+                        let (negated, g) = g
+                            .strip_prefix('!')
+                            .map_or((false, g.as_str()), |r| (true, r));
+                        if Glob::new(&g.to_lowercase())
+                            .unwrap()
+                            .matches_relative(&seen)
+                        {
+                            matched = !negated;
+                        }
+                    }
+                    matched
+                });
+                assert_eq!(full, *want, "full match of {globs:?} from {base} on {file}");
+            }
+        }
+        assert!(contains_lowered("SRC/A.TS", ".ts"));
+        assert!(!contains_lowered("src/a.js", ".ts"));
+        assert!(contains_lowered("\u{212a}", "k"));
     }
 }

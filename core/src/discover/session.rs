@@ -402,7 +402,7 @@ impl Discovery<'_> {
         let Some(relative) = target.strip_prefix(&base).filter(|r| !r.is_empty()) else {
             return false;
         };
-        super::rules::globs_match(row.paths.as_deref().unwrap_or_default(), relative)
+        super::rules::RuleGlobs::new(row.paths.as_deref().unwrap_or_default()).matches(relative)
     }
 
     /// Each declared sub-agent receives the session's instruction block (project files and
