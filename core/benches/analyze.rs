@@ -257,6 +257,49 @@ fn analyze_benches(c: &mut Criterion) {
     group.finish();
 }
 
+/// Rules in the one folder of the hostile-folder benchmark (issue: a folder of 100,000
+/// rules took over 60 s, its rows looked up by scanning them).
+const RULES_IN_ONE_FOLDER: usize = 100_000;
+
+fn one_folder_benches(c: &mut Criterion) {
+    let rules = format!("{}/.claude/rules", project(0));
+    let mut entries = Vec::with_capacity(RULES_IN_ONE_FOLDER);
+    let mut contents = HashMap::with_capacity(RULES_IN_ONE_FOLDER);
+    for index in 0..RULES_IN_ONE_FOLDER {
+        let path = format!("{rules}/r{index}.md");
+        let text = format!("rule {index}\n").into_bytes();
+        entries.push(Entry {
+            path: path.clone(),
+            size: text.len() as u64,
+            bytes: None,
+            modified: None,
+        });
+        contents.insert(VPath::new(&path).expect("a valid path"), text);
+    }
+    let tree = Tree::from_entries(&[HOME], entries);
+    let source = CountingSource {
+        contents,
+        reads: 0,
+        transcript_reads: 0,
+    };
+    let input = input();
+    let mut group = c.benchmark_group("one folder");
+    // One analysis of 100,000 files takes about a second: ten samples need longer.
+    group.measurement_time(Duration::from_secs(15));
+    group.bench_function("100,000 rules", |b| {
+        b.iter_batched(
+            || (tree.clone(), source.clone()),
+            |(mut tree, mut source)| {
+                let report = analyze_with(&mut tree, &input, &mut source).expect("valid input");
+                assert_eq!(source.reads, RULES_IN_ONE_FOLDER);
+                report
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.finish();
+}
+
 fn config() -> Criterion {
     // Ten samples over two seconds keep each group well under ten seconds on two cores.
     Criterion::default()
@@ -268,6 +311,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = tree_benches, zip_benches, analyze_benches
+    targets = one_folder_benches, tree_benches, zip_benches, analyze_benches
 }
 criterion_main!(benches);

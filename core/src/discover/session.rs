@@ -8,7 +8,7 @@
 //! (`fixtures/conformance/*/capture.json`, `releases/<ver>.json`) hold the lengths they must
 //! reproduce, and `tests/tests/conformance.rs` checks them to the character.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::skills::{
     built_in_units_lost, fit_listing, listed_measure, shown_line, Shown, SkillLine, SkillSource,
@@ -45,8 +45,9 @@ impl Discovery<'_> {
         let mut sent = BTreeSet::new();
         let mut files = Vec::new();
         let top: Vec<VPath> = self.startup.clone();
+        let top_level = TopLevel::of(rows);
         for path in &top {
-            let Some(index) = top_level_index(rows, path) else {
+            let Some(index) = top_level.get(path) else {
                 continue;
             };
             let label = label_of(&rows[index], &self.paths.rules);
@@ -97,7 +98,7 @@ impl Discovery<'_> {
             let line = shown_line(&skill.line, &skill.shown, *shown, columns);
             let measured = listed_measure(self.tree, &line, &skill.shown).0;
             skills_units = u64::saturating_add(skills_units, measured.utf16);
-            if let Some(index) = top_level_index(rows, &skill.path) {
+            if let Some(index) = top_level.get(&skill.path) {
                 rows[index].counted = true;
                 rows[index].skill_listing = Some(Measure {
                     lines: 0,
@@ -303,10 +304,11 @@ impl Discovery<'_> {
             row.depth == 0 && row.load == LoadType::Conditional && row.status == FileStatus::Ok
         };
         let mut indices = Vec::new();
+        let top_level = TopLevel::of(rows);
         for dir in &dirs {
             for (owner, file) in &self.attach {
                 if owner == dir {
-                    indices.extend(top_level_index(rows, file));
+                    indices.extend(top_level.get(file));
                 }
             }
             for (index, row) in rows.iter().enumerate() {
@@ -488,10 +490,23 @@ fn later_cost(
     later
 }
 
-/// The index of the depth-0 row for `path`.
-fn top_level_index(rows: &[FileRow], path: &VPath) -> Option<usize> {
-    rows.iter()
-        .position(|r| r.depth == 0 && r.path == path.as_str())
+/// Each depth-0 row's index by its path (the first such row), built once per pass: looking
+/// rows up by scanning them made a folder of 100,000 rules quadratic.
+struct TopLevel(HashMap<String, usize>);
+
+impl TopLevel {
+    fn of(rows: &[FileRow]) -> TopLevel {
+        let mut index = HashMap::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.depth == 0) {
+            index.entry(row.path.clone()).or_insert(i);
+        }
+        TopLevel(index)
+    }
+
+    /// The index of the depth-0 row for `path`.
+    fn get(&self, path: &VPath) -> Option<usize> {
+        self.0.get(path.as_str()).copied()
+    }
 }
 
 /// The rows of the subtree at `index` that are sent: the row itself when it loads, then
