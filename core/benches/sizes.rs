@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use memdiag_core::{
-    analyze_with, Analysis, ContentSource, Entry, Input, ListingAsk, Report, Step, Tree, VPath,
+    analyze_with, drive_at_once, Answerer, ContentSource, Entry, Input, ListingAsk, Probe, Report,
+    Tree, VPath,
 };
 
 const HOME: &str = "/home/bench";
@@ -487,55 +488,81 @@ struct Rounds {
     turns_time: Duration,
 }
 
-/// The page's analysis loop (`analysis_loop` in `web/src/ingest.rs`) over `disk`, without
-/// the waiting: a turn, then the sizes it asked for, then the contents it asked for and the
-/// ones it wanted once sized, in one round, then the next turn. With `one_round` false, the
-/// loop as it was: a turn that asked for sizes only has them answered, and runs again
-/// before anything is read.
-fn page_loop(tree: &mut Tree, input: &Input, disk: &Disk, one_round: bool) -> (Report, Rounds) {
-    let mut analysis = Analysis::new(input);
-    let mut rounds = Rounds::default();
-    loop {
-        let started = Instant::now();
-        let step = analysis.turn(tree).expect("the analysis runs");
-        rounds.turns_time += started.elapsed();
-        rounds.turns += 1;
-        let stats = tree.take_stats_asked();
-        for path in &stats {
-            let (size, modified) = disk
+/// The page's worker as it answers the analysis (`Dropped` in `web/src/ingest.rs`), over
+/// `disk`, without the waiting: the core's driver asks for the sizes a turn looked at,
+/// then the contents it asked for and the ones it wanted once sized, in one round.
+struct PageDisk<'d> {
+    disk: &'d Disk,
+    rounds: Rounds,
+    turn_started: Option<Instant>,
+    looked_up: bool,
+}
+
+impl PageDisk<'_> {
+    fn round(&mut self) {
+        if !std::mem::replace(&mut self.looked_up, true) {
+            self.rounds.rounds += 1;
+        }
+    }
+}
+
+impl Answerer for PageDisk<'_> {
+    async fn list(&mut self, _: &mut Tree, _: &[ListingAsk]) {}
+
+    async fn probe(&mut self, _: &mut Tree, _: &[Probe]) {}
+
+    async fn stat(&mut self, tree: &mut Tree, paths: &[VPath]) {
+        self.round();
+        self.rounds.stats += paths.len();
+        for path in paths {
+            let (size, modified) = self
+                .disk
                 .get(path)
                 .map_or((0, None), |(size, modified, _)| (*size, modified.clone()));
             tree.set_stat(path, size, modified);
         }
-        let sized = tree.take_reads_once_sized();
-        let mut paths = match step {
-            Step::Done(report) if stats.is_empty() => return (*report, rounds),
-            Step::Done(_) => Vec::new(),
-            Step::NeedsContents(paths) => paths,
-        };
-        if one_round {
-            paths.extend(sized);
-        } else if !stats.is_empty() {
-            paths.clear();
-        }
-        rounds.rounds += 1;
-        rounds.stats += stats.len();
-        rounds.reads += paths.len();
-        for path in &paths {
-            let contents = match disk.get(path) {
+    }
+
+    async fn read(&mut self, tree: &mut Tree, paths: &[VPath]) {
+        self.round();
+        self.rounds.reads += paths.len();
+        for path in paths {
+            let contents = match self.disk.get(path) {
                 Some((_, _, Some(bytes))) => Ok(bytes.clone()),
                 _ => Err("not generated with contents".to_owned()),
             };
             tree.set_contents(path, contents);
         }
     }
+
+    fn turn_starts(&mut self) {
+        self.turn_started = Some(Instant::now());
+        self.looked_up = false;
+    }
+
+    fn turn_ends(&mut self) {
+        self.rounds.turns += 1;
+        if let Some(started) = self.turn_started.take() {
+            self.rounds.turns_time += started.elapsed();
+        }
+    }
+}
+
+fn page_loop(tree: &mut Tree, input: &Input, disk: &Disk) -> (Report, Rounds) {
+    let mut page = PageDisk {
+        disk,
+        rounds: Rounds::default(),
+        turn_started: None,
+        looked_up: false,
+    };
+    let report = drive_at_once(tree, input, &mut page).expect("the analysis runs");
+    (report, page.rounds)
 }
 
 /// The page's loop over the two drops at each size (issue 13: "`~/.claude` and project
 /// together"), printed: how many turns and rounds of look-ups it takes, how many sizes and
-/// contents it asks for, and the core's time (medians), for the loop that reads in the
-/// round it looks sizes up and for the one that waited a turn. Both must give the report
-/// of the tree listed with every size and content, and read the same files.
+/// contents it asks for, and the core's time (medians). It must give the report of the
+/// tree listed with every size and content.
 fn page(_: &mut Criterion) {
     let input = input();
     let mut rows = Vec::new();
@@ -545,44 +572,30 @@ fn page(_: &mut Criterion) {
         let (tree, disk) = page_tree(&entries);
         let whole = Tree::from_entries(&[CLAUDE, PROJECT], entries.clone());
         let expected = analyze_with(&mut whole.clone(), &input, &mut Listed).unwrap();
-        let mut read = Vec::new();
-        for one_round in [false, true] {
-            let mut read_tree = tree.clone();
-            let (report, rounds) = page_loop(&mut read_tree, &input, &disk, one_round);
-            assert_eq!(
-                report, expected,
-                "the page's loop gives the report of the tree listed whole"
-            );
-            read.push(read_tree);
-            let mut times: Vec<(Duration, Duration)> = (0..samples)
-                .map(|_| {
-                    let mut tree = tree.clone();
-                    let start = Instant::now();
-                    let (_, rounds) = black_box(page_loop(&mut tree, &input, &disk, one_round));
-                    (start.elapsed(), rounds.turns_time)
-                })
-                .collect();
-            times.sort_unstable();
-            let (all, turns) = times[times.len() / 2];
-            rows.push((size, entries.len(), one_round, rounds, all, turns));
-        }
+        let (report, rounds) = page_loop(&mut tree.clone(), &input, &disk);
         assert_eq!(
-            read[0], read[1],
-            "reading in the round the sizes arrive reads the same files"
+            report, expected,
+            "the page's loop gives the report of the tree listed whole"
         );
+        let mut times: Vec<(Duration, Duration)> = (0..samples)
+            .map(|_| {
+                let mut tree = tree.clone();
+                let start = Instant::now();
+                let (_, rounds) = black_box(page_loop(&mut tree, &input, &disk));
+                (start.elapsed(), rounds.turns_time)
+            })
+            .collect();
+        times.sort_unstable();
+        let (all, turns) = times[times.len() / 2];
+        rows.push((size, entries.len(), rounds, all, turns));
     }
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!("\nthe page's loop (all files listed by name only, the ~/.claude and the project)");
-    println!("| entries | loop | turns | rounds | sizes | contents | turns ms | loop ms |");
-    println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (size, count, one_round, rounds, all, turns) in rows {
-        let how = if one_round {
-            "sizes and contents in one round"
-        } else {
-            "a turn between sizes and contents"
-        };
+    println!("| entries | turns | rounds | sizes | contents | turns ms | loop ms |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (size, count, rounds, all, turns) in rows {
         println!(
-            "| {size} ({count}) | {how} | {} | {} | {} | {} | {:.1} | {:.1} |",
+            "| {size} ({count}) | {} | {} | {} | {} | {:.1} | {:.1} |",
             rounds.turns,
             rounds.rounds,
             rounds.stats,

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::answer::Requests;
 use crate::date;
 use crate::discover::{self, Found, Paths};
 use crate::footprint;
@@ -10,7 +11,7 @@ use crate::report::{
     BehaviourInForce, Context, Diagnostic, Group, GroupSummary, Os, Report, RulesInForce,
     REPORT_SCHEMA,
 };
-use crate::tree::{ContentSource, Tree};
+use crate::tree::Tree;
 use crate::version::{
     ClaudeVersion, Rules, Unsimulated, AGENT_LISTING_MEASURED_FROM, NOT_REPRODUCED, RULE_CHANGES,
 };
@@ -76,8 +77,8 @@ impl SessionKind {
 /// One turn of the analysis loop.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
-    /// Read these files and hand them to [`Tree::set_contents`], then call [`analyze`] again.
-    NeedsContents(Vec<VPath>),
+    /// Answer these ([`crate::Answerer`]), then run the next turn.
+    Needs(Requests),
     /// The analysis is complete.
     Done(Box<Report>),
 }
@@ -111,14 +112,35 @@ impl std::error::Error for AnalyzeError {}
 
 /// Runs one turn of the analysis over `tree`.
 ///
-/// Returns the files whose contents are still needed, or the finished report once every
-/// file the analysis reads has arrived (or failed to). Each turn is a pure function of the
-/// tree: calling it again without new contents gives the same answer.
+/// Returns what the turn still needs (folders to list, paths to look up, sizes, contents),
+/// or the finished report once every file the analysis reads has arrived (or failed to).
+/// Calling it again without answers gives the same answer.
 ///
 /// # Errors
 /// When an input path is not a valid absolute path, or the release to simulate is older
 /// than the first one measured.
 pub fn analyze(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
+    let step = analyze_both(tree, input)?;
+    // What the turn looked into that the tree could not answer yet, recorded by the tree's
+    // queries while discovery ran.
+    let mut needs = Requests {
+        listings: tree.take_listings_asked(),
+        probes: tree.take_probes_asked(),
+        stats: tree.take_stats_asked(),
+        reads: Vec::new(),
+    };
+    match step {
+        Step::Done(report) if needs.is_empty() => Ok(Step::Done(report)),
+        Step::Done(_) => Ok(Step::Needs(needs)),
+        Step::Needs(Requests { reads, .. }) => {
+            needs.reads = reads;
+            Ok(Step::Needs(needs))
+        }
+    }
+}
+
+/// One turn under the input's rules and, for a simulated release, the pinned ones too.
+fn analyze_both(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
     let step = analyze_once(tree, input)?;
     if input.version.is_none() {
         return Ok(step);
@@ -138,15 +160,13 @@ pub fn analyze(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
             simulated.comparison = Some(compare(&pinned, &simulated));
             Ok(Step::Done(simulated))
         }
-        (Step::NeedsContents(mut needs), Step::NeedsContents(more)) => {
-            needs.extend(more);
-            needs.sort();
-            needs.dedup();
-            Ok(Step::NeedsContents(needs))
+        (Step::Needs(mut needs), Step::Needs(more)) => {
+            needs.reads.extend(more.reads);
+            needs.reads.sort();
+            needs.reads.dedup();
+            Ok(Step::Needs(needs))
         }
-        (Step::NeedsContents(needs), _) | (_, Step::NeedsContents(needs)) => {
-            Ok(Step::NeedsContents(needs))
-        }
+        (Step::Needs(needs), _) | (_, Step::Needs(needs)) => Ok(Step::Needs(needs)),
     }
 }
 
@@ -155,7 +175,10 @@ fn analyze_once(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
     let paths = resolve_input(input)?;
     let found = discover::run(tree, paths.clone());
     if !found.needs.is_empty() {
-        return Ok(Step::NeedsContents(found.needs.into_iter().collect()));
+        return Ok(Step::Needs(Requests {
+            reads: found.needs.into_iter().collect(),
+            ..Requests::default()
+        }));
     }
     Ok(Step::Done(Box::new(finish(tree, &paths, found))))
 }
@@ -164,12 +187,9 @@ fn analyze_once(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
 /// revealed (an import, a nested rule, a skill), so real trees finish in a handful.
 pub const MAX_TURNS: u32 = 64;
 
-/// The analysis loop, driven by its caller: the one loop the page (which reads contents
-/// asynchronously), the scan command and the tests all run.
-///
-/// Call [`Analysis::turn`] on the tree, put the contents it asks for into the tree, and call
-/// it again until it is done; after [`MAX_TURNS`] turns it gives up with
-/// [`AnalyzeError::Endless`] rather than loop for ever.
+/// The analysis loop's turns, bounded: [`crate::drive`] runs it, answering each turn's
+/// requests; after [`MAX_TURNS`] turns it gives up with [`AnalyzeError::Endless`] rather
+/// than loop for ever.
 #[derive(Debug, Clone)]
 pub struct Analysis<'a> {
     input: &'a Input,
@@ -197,50 +217,6 @@ impl<'a> Analysis<'a> {
     /// How many turns have run.
     pub fn turns(&self) -> u32 {
         self.turns
-    }
-}
-
-/// Runs the analysis to completion, reading each requested file from `source`.
-///
-/// # Errors
-/// As [`Analysis::turn`].
-pub fn analyze_with(
-    tree: &mut Tree,
-    input: &Input,
-    source: &mut dyn ContentSource,
-) -> Result<Report, AnalyzeError> {
-    let mut analysis = Analysis::new(input);
-    loop {
-        let step = analysis.turn(tree)?;
-        // A lazily listed tree: the folders and sizes this turn looked at come first, since
-        // what a folder holds and how large a file is decide what is read; the contents the
-        // turn asked for are read in the same round.
-        let listings = tree.take_listings_asked();
-        for ask in &listings {
-            source.list(tree, ask);
-        }
-        // A path looked up by name inside a folder nobody listed is asked for alone, after
-        // the listings (which may have answered it).
-        let probes = tree.take_probes_asked();
-        for probe in &probes {
-            source.probe(tree, probe);
-        }
-        let stats = tree.take_stats_asked();
-        for path in &stats {
-            source.stat(tree, path);
-        }
-        // What the turn wanted read while the sizes were pending, now that they are known.
-        let sized = tree.take_reads_once_sized();
-        let again = !listings.is_empty() || !probes.is_empty() || !stats.is_empty();
-        let paths = match step {
-            Step::Done(report) if !again => return Ok(*report),
-            Step::Done(_) => Vec::new(),
-            Step::NeedsContents(paths) => paths,
-        };
-        for path in paths.into_iter().chain(sized) {
-            let contents = source.read(&path);
-            tree.set_contents(&path, contents);
-        }
     }
 }
 
@@ -411,7 +387,8 @@ fn rules_in_force(rules: &Rules, skills_listing_budget: u64) -> RulesInForce {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::Entry;
+    use crate::answer::analyze_with;
+    use crate::tree::{ContentSource, Entry};
     use std::collections::BTreeMap;
 
     fn waiting_tree() -> (Tree, Input) {
@@ -436,7 +413,7 @@ mod tests {
         let (tree, input) = waiting_tree();
         let mut analysis = Analysis::new(&input);
         for _ in 0..MAX_TURNS {
-            assert!(matches!(analysis.turn(&tree), Ok(Step::NeedsContents(_))));
+            assert!(matches!(analysis.turn(&tree), Ok(Step::Needs(_))));
         }
         assert_eq!(analysis.turns(), MAX_TURNS);
         assert_eq!(analysis.turn(&tree), Err(AnalyzeError::Endless));
@@ -498,9 +475,11 @@ mod tests {
         let (mut tree, input, _) = unstatted_tree(14);
         let claude_md = VPath::new("/home/alice/.claude/CLAUDE.md").unwrap();
         // The turn never asks to read a file whose size it does not know...
-        let step = analyze(&tree, &input).unwrap();
-        assert!(!matches!(step, Step::NeedsContents(paths) if paths.contains(&claude_md)));
-        assert_eq!(tree.take_stats_asked(), std::slice::from_ref(&claude_md));
+        let Step::Needs(needs) = analyze(&tree, &input).unwrap() else {
+            panic!("the size is pending");
+        };
+        assert!(!needs.reads.contains(&claude_md));
+        assert_eq!(needs.stats, std::slice::from_ref(&claude_md));
         // ...but names it, to be read as soon as the size says it is read at all.
         tree.set_stat(&claude_md, 14, None);
         assert_eq!(tree.take_reads_once_sized(), [claude_md]);

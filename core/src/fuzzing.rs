@@ -202,8 +202,8 @@ pub fn pipeline(data: &[u8]) -> Result<(), String> {
         };
         let of_link = match analyze(&opened.tree, &opened.input) {
             Ok(Step::Done(report)) => report,
-            Ok(Step::NeedsContents(paths)) => {
-                return Err(format!("the link's snapshot asks for {paths:?}"))
+            Ok(Step::Needs(needs)) => {
+                return Err(format!("the link's snapshot asks for {needs:?}"))
             }
             Err(e) => return Err(format!("the link's snapshot: {e}")),
         };

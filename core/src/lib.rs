@@ -34,11 +34,11 @@
 //!    caller fetches ([`ZipInPlace`], [`Fetch`]; the entries of a turn in a few merged ranges,
 //!    [`ZipBatch`]). A source may list files by name only
 //!    ([`Tree::mark_unstatted`]): the tree records which of their entries the analysis looks at,
-//!    and the caller's loop hands their sizes and dates over, then reads in the same round the
-//!    files the turn wanted once sized ([`Tree::take_reads_once_sized`]), before the turn runs
-//!    again. A source that lists lazily ([`Tree::add_unlisted_dir`]) is asked for the folders a
-//!    turn looks into and for single paths inside unlisted ones ([`Tree::take_probes_asked`],
-//!    [`ContentSource::probe`]), so bulk folders are never listed. The tree is a tree of folders,
+//!    the turn asks for their sizes and dates, and the driver reads in the same round the
+//!    files the turn wanted once sized, before the turn runs again. A source that lists lazily
+//!    ([`Tree::add_unlisted_dir`]) is asked for the folders a turn looks into and for single
+//!    paths inside unlisted ones ([`Probe`](tree::Probe), [`ContentSource::probe`]), so bulk
+//!    folders are never listed. The tree is a tree of folders,
 //!    its byte order made once per batch. A source that sees symbolic links records where a
 //!    followed one leads ([`Tree::add_link`]: the command's file and folder links on the host's own
 //!    paths, the conformance replay), for imports that resolve beside the target, and for linked
@@ -49,12 +49,13 @@
 //!    byte order. Paths are [`VPath`]s, made by one normalising constructor that rejects escapes.
 //!    Every source (the page's folder reader, the zip mount, the command) reads with the one limit
 //!    and bulk-data list of [`limits`].
-//! 2. **Analysis loop** ([`analyze()`](analyze())): [`analyze`] returns either the contents it
-//!    still needs ([`Step::NeedsContents`]) or the finished [`Report`]. The caller reads the
-//!    requested files, hands them over with [`Tree::set_contents`] and calls again.
-//!    [`Analysis`] is that loop, bounded to [`MAX_TURNS`] turns: the page (which reads
-//!    asynchronously, in its worker) drives it turn by turn, and [`analyze_with`] runs it for
-//!    a synchronous [`ContentSource`] (the command, the tests, a shared snapshot). Session
+//! 2. **Analysis protocol** (`answer`, [`analyze()`](analyze())): a turn ([`analyze`]) returns
+//!    either everything it still needs as a value ([`Step::Needs`] with [`Requests`]: folders to
+//!    list, paths to look up, sizes, contents) or the finished [`Report`]. One driver,
+//!    [`drive`], runs the turns ([`Analysis`], bounded to [`MAX_TURNS`]) and has an
+//!    [`Answerer`] answer each turn's requests into the tree: the page's worker (which reads
+//!    asynchronously) is one, and [`analyze_with`] drives a synchronous [`ContentSource`] (the
+//!    command, a zip, the tests, a shared snapshot) through [`Synchronous`]. Session
 //!    transcripts and other bulk data are never requested. The [`Input`] names home,
 //!    project, config directory and OS, optionally a release to simulate (`version`), today's
 //!    date, the paths whose Read to answer and the kind of session they are in
@@ -170,6 +171,7 @@ pub mod tree;
 pub mod vpath;
 
 mod analyze;
+mod answer;
 mod archive;
 mod discover;
 mod encode;
@@ -182,9 +184,8 @@ pub mod share;
 mod text;
 mod version;
 
-pub use analyze::{
-    analyze, analyze_with, Analysis, AnalyzeError, Input, SessionKind, Step, MAX_TURNS,
-};
+pub use analyze::{analyze, Analysis, AnalyzeError, Input, SessionKind, Step, MAX_TURNS};
+pub use answer::{analyze_with, drive, drive_at_once, Answerer, Requests, Synchronous};
 pub use archive::{
     mount_zip, mount_zip_in_place, BatchStep, Fetch, ZipBatch, ZipError, ZipInPlace, ZipLimits,
     ZipSource, MAX_BATCH_GAP, MAX_BATCH_HELD, MAX_OPEN_FETCHES,

@@ -292,8 +292,9 @@ pub struct Probe {
 
 /// Something that can fetch a file's bytes on request: a zip archive, a native directory.
 ///
-/// The browser does not implement this: it reads asynchronously and drives
-/// [`crate::analyze()`] itself.
+/// A synchronous answerer of the analysis' requests ([`crate::Synchronous`] makes it an
+/// [`crate::Answerer`]); the page's worker, which reads asynchronously, is an `Answerer`
+/// of its own.
 pub trait ContentSource {
     /// Reads the file at `path`.
     ///
@@ -921,7 +922,7 @@ impl Tree {
 
     /// The files listed without size and date whose entry was looked at since the last
     /// call, in byte order; the record starts afresh.
-    pub fn take_stats_asked(&self) -> Vec<VPath> {
+    pub(crate) fn take_stats_asked(&self) -> Vec<VPath> {
         let asked = std::mem::take(&mut *self.asked.borrow_mut());
         let mut out: Vec<VPath> = asked
             .into_iter()
@@ -955,12 +956,12 @@ impl Tree {
     /// since with [`Tree::set_stat`], is within the caps the turn held them to, in byte
     /// order; the record starts afresh.
     ///
-    /// The analysis never asks to read a file whose size is pending ([`crate::Step`] names
-    /// only files of known size): a size decides whether a file is read at all. So the loop
-    /// answers [`Tree::take_stats_asked`] first, then reads these together with the turn's
-    /// [`crate::Step::NeedsContents`], in one round, where waiting for the next turn to ask
-    /// for them would cost a turn and a round of reads per level of the walk.
-    pub fn take_reads_once_sized(&self) -> Vec<VPath> {
+    /// The analysis never asks to read a file whose size is pending ([`crate::Requests`]
+    /// names only files of known size): a size decides whether a file is read at all. So the
+    /// driver ([`crate::drive`]) has the sizes answered first, then reads these together with
+    /// the turn's own reads, in one round, where waiting for the next turn to ask for them
+    /// would cost a turn and a round of reads per level of the walk.
+    pub(crate) fn take_reads_once_sized(&self) -> Vec<VPath> {
         let wanted = std::mem::take(&mut *self.reads_once_sized.borrow_mut());
         let mut out: Vec<VPath> = wanted
             .into_iter()
@@ -1075,7 +1076,7 @@ impl Tree {
 
     /// The unlisted folders a query depended on since the last call, in byte order (a deep
     /// ask of a folder covers the asks below it); the record starts afresh.
-    pub fn take_listings_asked(&self) -> Vec<ListingAsk> {
+    pub(crate) fn take_listings_asked(&self) -> Vec<ListingAsk> {
         let asked = std::mem::take(&mut *self.listings_asked.borrow_mut());
         let mut asked: Vec<ListingAsk> = asked
             .into_iter()
@@ -1103,11 +1104,19 @@ impl Tree {
     /// The paths inside unlisted folders that a query looked up or into since the last call
     /// ([`ContentSource::probe`]), in byte order, leaving out those the listings since
     /// answered; the record starts afresh.
-    pub fn take_probes_asked(&self) -> Vec<Probe> {
+    pub(crate) fn take_probes_asked(&self) -> Vec<Probe> {
         std::mem::take(&mut *self.probes_asked.borrow_mut())
             .into_iter()
             .filter(|(path, list)| self.probe_wanted(path, *list))
             .map(|(path, list)| Probe { path, list })
+            .collect()
+    }
+
+    /// The probes of a turn that the listings answered since are left out.
+    pub(crate) fn probes_still_wanted(&self, probes: Vec<Probe>) -> Vec<Probe> {
+        probes
+            .into_iter()
+            .filter(|probe| self.probe_wanted(&probe.path, probe.list))
             .collect()
     }
 

@@ -180,7 +180,7 @@ fn check_invariant(what: &str, original: &Report, shared: &Sanitized) -> Report 
     assert!(shared.warnings.is_empty(), "{what}: {:#?}", shared.warnings);
     let report = match analyze(&shared.tree, &shared.input).expect("shared input is valid") {
         Step::Done(report) => *report,
-        Step::NeedsContents(paths) => panic!("{what}: the shared tree lacks {paths:?}"),
+        Step::Needs(needs) => panic!("{what}: the shared tree lacks {needs:?}"),
     };
     // Other projects' memory folders are left out unless asked for; every other figure stays.
     let mut original = original.clone();
@@ -212,7 +212,7 @@ fn check_round_trips(what: &str, shared: &Sanitized, expected: &Report) {
         assert_eq!(snapshot.input, shared.input, "{what} via {carrier}");
         let report = match analyze(&snapshot.tree, &snapshot.input).unwrap() {
             Step::Done(report) => serde_json::to_string(&report).unwrap(),
-            Step::NeedsContents(paths) => panic!("{what} via {carrier}: asks for {paths:?}"),
+            Step::Needs(needs) => panic!("{what} via {carrier}: asks for {needs:?}"),
         };
         assert_eq!(report, expected, "{what} via {carrier}");
     }
@@ -284,7 +284,7 @@ fn discovery_records_everything_its_report_depends_on() {
         let basis = memdiag_core::sanitize::basis(&tree, &report);
         let again = match analyze(&basis, &input).expect("the input is valid") {
             Step::Done(report) => *report,
-            Step::NeedsContents(paths) => panic!("{what}: the recorded tree lacks {paths:?}"),
+            Step::Needs(needs) => panic!("{what}: the recorded tree lacks {needs:?}"),
         };
         let (expected, actual) = (
             serde_json::to_string_pretty(&report).unwrap(),
@@ -548,7 +548,7 @@ fn a_generated_seventy_row_snapshot_links_well_under_8_kb() {
         let opened = decode_link(&link).expect("the link opens");
         let again = match analyze(&opened.tree, &opened.input).unwrap() {
             Step::Done(report) => report,
-            Step::NeedsContents(paths) => panic!("seed {seed}: asks for {paths:?}"),
+            Step::Needs(needs) => panic!("seed {seed}: asks for {needs:?}"),
         };
         assert_eq!(
             again.footprint,

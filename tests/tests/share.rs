@@ -76,7 +76,7 @@ fn small() -> (Report, Sanitized) {
 fn report_of(tree: &Tree, input: &Input) -> Report {
     match analyze(tree, input).expect("a shared input is valid") {
         Step::Done(report) => *report,
-        Step::NeedsContents(paths) => panic!("a shared snapshot asks for {paths:?}"),
+        Step::Needs(needs) => panic!("a shared snapshot asks for {needs:?}"),
     }
 }
 

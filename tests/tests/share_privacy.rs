@@ -60,7 +60,7 @@ fn only_the_vocabulary_of_kept_keys_survives() {
     assert!(!all.contains("10:00"), "{all}");
     let again = match analyze(&shared.tree, &shared.input).unwrap() {
         Step::Done(report) => *report,
-        Step::NeedsContents(paths) => panic!("asks for {paths:?}"),
+        Step::Needs(needs) => panic!("asks for {needs:?}"),
     };
     assert_eq!(again.health.memories.len(), report.health.memories.len());
     assert!(

@@ -26,8 +26,8 @@ use memdiag_core::infer::{self, FolderKind};
 use memdiag_core::report::Report;
 #[cfg(feature = "engine")]
 use memdiag_core::{
-    analyze_with, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip, Analysis, BatchStep,
-    ContentSource, Fetch, Step, ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME, MAX_OPEN_FETCHES,
+    analyze_with, is_share_zip, mount_zip, mount_zip_in_place, open_share_zip, BatchStep,
+    ContentSource, Fetch, ZipInPlace, ZipLimits, ZipSource, MANIFEST_NAME, MAX_OPEN_FETCHES,
 };
 use memdiag_core::{is_bulk_data, Diagnostic, Entry, Input, SharedSnapshot, Tree, VPath};
 use wasm_bindgen::{JsCast, JsValue};
@@ -1211,102 +1211,129 @@ where
     G: std::future::Future<Output = Vec<Stat>>,
 {
     let started = js_sys::Date::now();
-    let mut phases = Phases::default();
     let Mounted { mut tree, origins } = mount(sources, inputs);
-    phases.mount_ms = js_sys::Date::now() - started;
-    let mut seen = Progress {
+    let seen = Progress {
         entries: tree.len() as u64,
         ..Progress::default()
     };
     progress(seen);
     yield_now().await;
-    let mut analysis = Analysis::new(&input);
-    loop {
-        let turn = js_sys::Date::now();
-        let step = analysis.turn(&tree).map_err(|e| e.to_string());
-        phases.analyze_ms += js_sys::Date::now() - turn;
-        phases.turns += 1;
-        PHASES.with(|last| last.set(phases));
-        let step = step?;
-        // Sizes and dates first: a size decides whether a file is read at all. The turn
-        // names what it reads once they are known (`take_reads_once_sized`), so they are
-        // read in the same round as the contents it asked for, not a turn later.
-        let asked = tree.take_stats_asked();
-        let statted = !asked.is_empty();
-        if statted {
-            let started = js_sys::Date::now();
-            let places: Vec<(VPath, (usize, usize))> = asked
-                .into_iter()
-                .map(|path| {
-                    let place = origins.get(&path).copied();
-                    (path, place.unwrap_or((usize::MAX, 0)))
-                })
-                .collect();
-            seen.files_to_go = places.len() as u64;
-            progress(seen);
-            for chunk in places.chunks(STAT_BATCH) {
-                let known: Vec<(usize, usize)> = chunk
-                    .iter()
-                    .map(|(_, place)| *place)
-                    .filter(|(s, _)| *s != usize::MAX)
-                    .collect();
-                let mut stats = stat(known).await.into_iter();
-                for (path, (s, _)) in chunk {
-                    let (size, modified) = match *s {
-                        usize::MAX => (0, None),
-                        _ => stats.next().unwrap_or((0, None)),
-                    };
-                    tree.set_stat(path, size, modified);
-                }
-                seen.files_to_go -= chunk.len() as u64;
-                progress(seen);
-            }
-            phases.stat_ms += js_sys::Date::now() - started;
-            phases.statted += places.len() as u32;
+    let mut dropped = Dropped {
+        origins,
+        read,
+        stat,
+        progress,
+        seen,
+        phases: Phases {
+            mount_ms: js_sys::Date::now() - started,
+            ..Phases::default()
+        },
+        turn_started: 0.0,
+    };
+    let report = memdiag_core::drive(&mut tree, &input, &mut dropped).await;
+    PHASES.with(|last| last.set(dropped.phases));
+    Ok(Analysed {
+        report: report.map_err(|e| e.to_string())?,
+        tree,
+        input,
+        origins: dropped.origins,
+    })
+}
+
+#[cfg(feature = "engine")]
+/// The dropped files as they answer the analysis: sizes and contents asked for from the
+/// browser's files in batches (`read` and `stat`: source and file indexes in, answers out in
+/// the same order), with progress and the time of each phase. Everything was listed at the
+/// mount, so there is never a folder to list or a path to look up.
+struct Dropped<R, S, P> {
+    origins: HashMap<VPath, (usize, usize)>,
+    read: R,
+    stat: S,
+    progress: P,
+    seen: Progress,
+    phases: Phases,
+    turn_started: f64,
+}
+
+#[cfg(feature = "engine")]
+impl<R, F, S, G, P> memdiag_core::Answerer for Dropped<R, S, P>
+where
+    R: Fn(Vec<(usize, usize)>) -> F,
+    F: std::future::Future<Output = Vec<Result<Vec<u8>, String>>>,
+    S: Fn(Vec<(usize, usize)>) -> G,
+    G: std::future::Future<Output = Vec<Stat>>,
+    P: Fn(Progress),
+{
+    async fn list(&mut self, tree: &mut Tree, asks: &[memdiag_core::ListingAsk]) {
+        for ask in asks {
+            tree.set_listed(&ask.dir);
         }
-        let sized = tree.take_reads_once_sized();
-        let paths = match step {
-            Step::Done(report) if !statted => {
-                return Ok(Analysed {
-                    report: *report,
-                    tree,
-                    input,
-                    origins,
-                })
+    }
+
+    async fn probe(&mut self, _: &mut Tree, _: &[memdiag_core::Probe]) {}
+
+    async fn stat(&mut self, tree: &mut Tree, paths: &[VPath]) {
+        let started = js_sys::Date::now();
+        self.seen.files_to_go = paths.len() as u64;
+        (self.progress)(self.seen);
+        for chunk in paths.chunks(STAT_BATCH) {
+            let known: Vec<(usize, usize)> = chunk
+                .iter()
+                .filter_map(|path| self.origins.get(path).copied())
+                .collect();
+            let mut stats = (self.stat)(known).await.into_iter();
+            for path in chunk {
+                let (size, modified) = match self.origins.get(path) {
+                    Some(_) => stats.next().unwrap_or((0, None)),
+                    None => (0, None),
+                };
+                tree.set_stat(path, size, modified);
             }
-            Step::Done(_) => sized,
-            Step::NeedsContents(mut paths) => {
-                paths.extend(sized);
-                paths
-            }
-        };
+            self.seen.files_to_go -= chunk.len() as u64;
+            (self.progress)(self.seen);
+        }
+        self.phases.stat_ms += js_sys::Date::now() - started;
+        self.phases.statted += paths.len() as u32;
+    }
+
+    async fn read(&mut self, tree: &mut Tree, paths: &[VPath]) {
         let mut wanted = Vec::new();
         for path in paths {
-            match origins.get(&path) {
+            match self.origins.get(path) {
                 Some(&place) => wanted.push((path, place)),
-                None => tree.set_contents(&path, Err("not part of the dropped files".to_owned())),
+                None => tree.set_contents(path, Err("not part of the dropped files".to_owned())),
             }
         }
-        seen.files_to_go = wanted.len() as u64;
+        self.seen.files_to_go = wanted.len() as u64;
         if !wanted.is_empty() {
-            progress(seen);
+            (self.progress)(self.seen);
         }
         for chunk in wanted.chunks(READ_BATCH) {
             let asked = js_sys::Date::now();
-            let contents = read(chunk.iter().map(|(_, place)| *place).collect()).await;
-            phases.read_ms += js_sys::Date::now() - asked;
+            let contents = (self.read)(chunk.iter().map(|(_, place)| *place).collect()).await;
+            self.phases.read_ms += js_sys::Date::now() - asked;
             for ((path, _), contents) in chunk.iter().zip(contents) {
                 if let Ok(bytes) = &contents {
-                    seen.files_read += 1;
-                    seen.bytes_read += bytes.len() as u64;
+                    self.seen.files_read += 1;
+                    self.seen.bytes_read += bytes.len() as u64;
                 }
                 tree.set_contents(path, contents);
             }
-            seen.files_to_go -= chunk.len() as u64;
-            progress(seen);
+            self.seen.files_to_go -= chunk.len() as u64;
+            (self.progress)(self.seen);
             yield_now().await;
         }
-        progress(seen);
+        (self.progress)(self.seen);
+    }
+
+    fn turn_starts(&mut self) {
+        self.turn_started = js_sys::Date::now();
+    }
+
+    fn turn_ends(&mut self) {
+        self.phases.analyze_ms += js_sys::Date::now() - self.turn_started;
+        self.phases.turns += 1;
+        PHASES.with(|last| last.set(self.phases));
     }
 }
 

@@ -2197,7 +2197,7 @@ fn alice_snapshot() -> (Tree, memdiag_core::Input, Report) {
     };
     let report = match memdiag_core::analyze(&tree, &input).unwrap() {
         memdiag_core::Step::Done(report) => *report,
-        memdiag_core::Step::NeedsContents(paths) => panic!("every content is there: {paths:?}"),
+        memdiag_core::Step::Needs(needs) => panic!("every content is there: {needs:?}"),
     };
     (tree, input, report)
 }
@@ -2347,7 +2347,7 @@ async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
     assert_eq!(shared.made, "2026-11-30T12:22:30Z");
     let again = match memdiag_core::analyze(&shared.tree, &shared.input).unwrap() {
         memdiag_core::Step::Done(report) => *report,
-        memdiag_core::Step::NeedsContents(_) => panic!("a shared snapshot analyses in one turn"),
+        memdiag_core::Step::Needs(_) => panic!("a shared snapshot analyses in one turn"),
     };
     assert_eq!(again.footprint, report.footprint);
     for (path, file) in shared.tree.files() {

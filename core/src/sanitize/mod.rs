@@ -272,10 +272,10 @@ impl Sanitized {
     pub fn verify(&self, original: &Report) -> Vec<String> {
         let shared = match analyze(&self.tree, &self.input) {
             Ok(Step::Done(report)) => *report,
-            Ok(Step::NeedsContents(paths)) => {
+            Ok(Step::Needs(needs)) => {
                 return vec![format!(
                     "the shared snapshot lacks the contents of {} files the analysis reads",
-                    paths.len()
+                    needs.reads.len()
                 )]
             }
             Err(error) => return vec![error.to_string()],

@@ -7,7 +7,7 @@
 //! it ([`ContentSource::list`] and [`ContentSource::stat`], driven by
 //! [`memdiag_core::analyze_with`]). So the transcripts of projects the report never opens,
 //! and folders nothing reads, are never listed. Contents are read when the analysis names
-//! them (`Step::NeedsContents`), never otherwise, and `*.jsonl` transcripts and the bulk
+//! them (`Requests::reads`), never otherwise, and `*.jsonl` transcripts and the bulk
 //! folders of a config directory are never read (not even sized).
 //!
 //! **Links.** A symbolic link to a file is followed as Claude Code follows it (measured on
