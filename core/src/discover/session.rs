@@ -513,23 +513,29 @@ impl TopLevel {
 /// each import that loads with it, depth first, as the program appends them.
 fn sent_subtree(rows: &[FileRow], index: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut loads = vec![false; rows.len()];
     let sendable = |row: &FileRow| {
         row.status == FileStatus::Ok && row.loaded.is_some_and(|l| l.utf16 > 0 || l.bytes > 0)
     };
     if !sendable(&rows[index]) || rows[index].group == Group::Skills {
         return out;
     }
-    loads[index] = true;
+    // Whether each row of the subtree loads, by its place after `index`: the subtree ends at
+    // the next top-level row, so this stays as small as the subtree (one flag per row of
+    // the whole report, made for each file, was quadratic in a folder of many rules).
+    let mut loads = vec![true];
     out.push(index);
-    for i in index + 1..rows.len() {
-        if rows[i].depth == 0 {
+    for row in &rows[index + 1..] {
+        if row.depth == 0 {
             break;
         }
-        let parent_loads = rows[i].parent_index.is_some_and(|p| loads[p]);
-        if parent_loads && rows[i].load == LoadType::Import && sendable(&rows[i]) {
-            loads[i] = true;
-            out.push(i);
+        let parent_loads = row
+            .parent_index
+            .and_then(|p| p.checked_sub(index))
+            .is_some_and(|p| loads.get(p).copied().unwrap_or(false));
+        let sent = parent_loads && row.load == LoadType::Import && sendable(row);
+        loads.push(sent);
+        if sent {
+            out.push(index + loads.len() - 1);
         }
     }
     out
