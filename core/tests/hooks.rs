@@ -470,6 +470,12 @@ fn the_plugin_parses_and_its_hooks_run_the_command() {
         "{start}"
     );
     assert!(edit.contains("exec memdiag hook post-tool-use;"), "{edit}");
+    let (loaded, matcher) = command_of("InstructionsLoaded");
+    assert_eq!(matcher, None);
+    assert!(
+        loaded.contains("exec memdiag hook instructions-loaded;"),
+        "{loaded}"
+    );
 
     // Installed: the hook is the command's answer.
     let machine = Machine::new();

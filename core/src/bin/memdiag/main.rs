@@ -28,6 +28,7 @@ mod markdown;
 mod mcp;
 mod sarif;
 mod text;
+mod verify;
 
 use local::{Mount, Sources};
 
@@ -108,6 +109,11 @@ fn main() -> ExitCode {
     if let Ok([first, rest @ ..]) = args.as_deref() {
         if first == "mcp" {
             return mcp::main(rest);
+        }
+    }
+    if let Ok([first, rest @ ..]) = args.as_deref() {
+        if first == "verify" {
+            return verify::main(rest);
         }
     }
     if let Some(subcommand) = args.as_deref().ok().and_then(hook::Subcommand::of) {
