@@ -7,7 +7,7 @@
 //   of `read_attaches` gets memdiag's answer in the tool_result.
 // - A scripted Write to MEMORY.md brings the PostToolUse headroom message.
 // - The InstructionsLoaded log of the session (startup, a Read that attaches a nested
-//   CLAUDE.md and a conditional rule) verifies with no difference; a log with a file the
+//   CLAUDE.md and a conditional rule, a sub-agent) verifies with no difference; a log with a file the
 //   session never loaded is reported (exit 1).
 //
 //   MEMDIAG_BIN=<folder holding memdiag> node --test tests/plugin/live.test.mjs
@@ -58,6 +58,7 @@ function layOut(name, { cut }) {
   write(path.join(cwd, 'src/CLAUDE.md'), 'the source folder\n');
   write(path.join(cwd, 'src/main.py'), 'print()\n');
   write(path.join(cwd, '.claude/rules/py.md'), '---\npaths: "**/*.py"\n---\npython\n');
+  write(path.join(cwd, '.claude/agents/helper.md'), '---\nname: helper\ndescription: helps\n---\nhelp\n');
   const index = path.join(home, '.claude/projects', memoryKey(cwd), 'memory/MEMORY.md');
   const lines = cut ? 230 : 20;
   write(index, Array.from({ length: lines }, (_, i) => `- entry ${i + 1}\n`).join(''));
@@ -131,6 +132,8 @@ test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS
     { tool: `${SERVER}why`, input: { path: 'vendor/CLAUDE.md' } },
     { tool: `${SERVER}read_attaches`, input: { path: 'src/main.py' } },
     { tool: 'Write', input: { file_path: where.index, content: '- one entry\n- two entries\n' } },
+    // A sub-agent: 2.1.328 sends no InstructionsLoaded event for it, and verify still agrees.
+    { tool: 'Agent', input: { subagent_type: 'helper', description: 'ask helper', prompt: 'go' } },
   ];
   const bodies = await session(where, script, [`${SERVER}why`, `${SERVER}read_attaches`, 'Write']);
   const first = JSON.stringify(bodies[0]);
@@ -155,7 +158,7 @@ test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS
   assert.ok(reads.includes(`${where.cwd}/.claude/rules/py.md`), reads);
 
   // The Write of MEMORY.md brought the headroom after it.
-  const after = JSON.stringify(bodies.at(-1));
+  const after = JSON.stringify(bodies.filter((b) => !JSON.stringify(b.system ?? '').includes('cc_is_subagent=true')).at(-1));
   assert.ok(after.includes('MEMORY.md 2/200 lines'), 'the PostToolUse headroom is in a later request');
 
   // The InstructionsLoaded log verifies against memdiag's prediction.
