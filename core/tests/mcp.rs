@@ -266,6 +266,9 @@ fn malformed_messages_get_errors_and_the_server_goes_on() {
     assert_eq!(error_code(&early), Some(-32002), "{early}");
     session.send_raw("this is not json");
     assert_eq!(error_code(&session.next()), Some(-32700));
+    // An initialize without its parameters is refused; a good one after it still starts.
+    let bad = session.request(2, "initialize", Value::Null);
+    assert_eq!(error_code(&bad), Some(-32602), "{bad}");
 
     session.initialize();
     session.send_raw("{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\"");

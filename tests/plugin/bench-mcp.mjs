@@ -71,7 +71,7 @@ async function server(home) {
 const TOOLS = [
   ['every_session', {}],
   ['why', { path: '/home/bench/work/app/CLAUDE.md' }],
-  ['read_attaches', { path: '/home/bench/work/app/src/index.ts' }],
+  ['read_attaches', { path: '/home/bench/work/app/src/module-0.ts' }],
   ['memory_health', {}],
   ['subagent', { name: 'reviewer' }],
 ];

@@ -644,7 +644,7 @@ fn save_cache(path: Option<&Path>, cache: &Map<String, Value>) {
 }
 
 /// Appends one line to `<config>/memdiag/hooks.log`, keeping it small; never fails.
-fn log(what: &str, message: &str) {
+pub(crate) fn log(what: &str, message: &str) {
     let Some(config) = config_dir() else { return };
     let dir = config.join("memdiag");
     let file = dir.join("hooks.log");

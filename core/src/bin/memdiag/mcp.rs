@@ -49,6 +49,11 @@ off; `subagent` for what a sub-agent receives.";
 
 /// Runs the server until standard input closes.
 pub(crate) fn main(args: &[String]) -> ExitCode {
+    // A panic in an analysis ends the process (the release build aborts): say why first, in
+    // the hooks' log, since stderr is Claude Code's.
+    std::panic::set_hook(Box::new(|info| {
+        crate::hook::log("mcp", &format!("panic: {info}"))
+    }));
     let (input, sources) = match inputs(args) {
         Ok(found) => found,
         Err(message) => {
