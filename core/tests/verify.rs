@@ -53,6 +53,9 @@ fn run(root: &Path, args: &[&str], stdin: &[u8]) -> Output {
         .env("HOME", root.join("home"))
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+        // What Claude Code sets for its hooks, set here only where a test means it.
+        .env_remove("AI_AGENT")
+        .env_remove("CLAUDE_CODE_ENTRYPOINT")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

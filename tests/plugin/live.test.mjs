@@ -165,11 +165,16 @@ test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS
   const log = path.join(where.home, '.claude/memdiag/instructions-loaded.jsonl');
   const logged = fs.readFileSync(log, 'utf8');
   assert.ok(logged.includes('"load_reason":"path_glob_match"'), logged);
+  // The hook records the release and the kind of session; verify applies them.
+  assert.match(logged, /"release":"\d+\.\d+\.\d+"/);
+  assert.ok(logged.includes('"entrypoint":"sdk-cli"'), logged);
   const env = { ...process.env, HOME: where.home };
   delete env.CLAUDE_CONFIG_DIR;
   // The Write changed MEMORY.md, which no event is about: the prediction stands.
   const verified = spawnSync(MEMDIAG, ['verify', log], { env, encoding: 'utf8' });
   assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+  const release = JSON.parse(logged.trim().split('\n')[0]).release;
+  assert.ok(verified.stdout.includes(`Claude Code ${release}\n`), verified.stdout);
   assert.match(verified.stdout, /✓ at startup: 3 file\(s\) loaded, as predicted/);
   assert.match(verified.stdout, /✓ on the Read of .*src\/main\.py: 2 file\(s\) loaded, as predicted/);
 

@@ -218,10 +218,8 @@ pub(crate) fn bounded_list(header: &str, lines: &[String], limit: usize) -> Stri
 /// Appends the event to the InstructionsLoaded log; answers nothing.
 fn instructions_loaded(stdin: &str) -> Result<Option<String>, String> {
     let payload = parse(stdin)?;
-    let line = event_line(
-        &payload,
-        &local::iso_8601_utc(SystemTime::now()).unwrap_or_default(),
-    )?;
+    let when = local::iso_8601_utc(SystemTime::now()).unwrap_or_default();
+    let line = event_line(&payload, &when, &SessionFacts::from_env())?;
     let dir = config_dir()
         .ok_or("no home folder to keep the log in")?
         .join("memdiag");
@@ -241,9 +239,43 @@ fn instructions_loaded(stdin: &str) -> Result<Option<String>, String> {
     Ok(None)
 }
 
+/// What the hook's environment says about the session, beside the payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SessionFacts {
+    /// The release, from `AI_AGENT=claude-code_2-1-328_harness` (2.1.328 sets it for hooks).
+    pub(crate) release: Option<String>,
+    /// `CLAUDE_CODE_ENTRYPOINT`: `cli` for an interactive session, `sdk-cli` for `claude -p`.
+    pub(crate) entrypoint: Option<String>,
+}
+
+impl SessionFacts {
+    fn from_env() -> SessionFacts {
+        SessionFacts {
+            release: std::env::var("AI_AGENT")
+                .ok()
+                .as_deref()
+                .and_then(release_of),
+            entrypoint: std::env::var("CLAUDE_CODE_ENTRYPOINT").ok(),
+        }
+    }
+}
+
+/// `2.1.328` from `claude-code_2-1-328_harness`; `None` for anything else.
+pub(crate) fn release_of(ai_agent: &str) -> Option<String> {
+    let rest = ai_agent.strip_prefix("claude-code_")?;
+    let version = rest.split('_').next()?.replace('-', ".");
+    let numeric = |p: &&str| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit());
+    let parts: Vec<&str> = version.split('.').collect();
+    (parts.len() == 3 && parts.iter().all(numeric)).then_some(version)
+}
+
 /// The log's line for one InstructionsLoaded payload: the fields `memdiag verify` reads,
 /// each text bounded, in a fixed order, ending in a newline.
-pub(crate) fn event_line(payload: &Value, when: &str) -> Result<String, String> {
+pub(crate) fn event_line(
+    payload: &Value,
+    when: &str,
+    session: &SessionFacts,
+) -> Result<String, String> {
     const FIELDS: [&str; 9] = [
         "session_id",
         "cwd",
@@ -276,6 +308,15 @@ pub(crate) fn event_line(payload: &Value, when: &str) -> Result<String, String> 
             .map(|g| Value::String(cut_chars(g, 1024)))
             .collect();
         line.insert("globs".to_owned(), Value::Array(globs));
+    }
+    if let Some(release) = &session.release {
+        line.insert("release".to_owned(), Value::String(release.clone()));
+    }
+    if let Some(entrypoint) = &session.entrypoint {
+        line.insert(
+            "entrypoint".to_owned(),
+            Value::String(cut_chars(entrypoint, 64)),
+        );
     }
     let mut text = Value::Object(line).to_string();
     text.push('\n');
@@ -774,6 +815,45 @@ mod tests {
             answer["systemMessage"],
             "memdiag: a rule never loads really"
         );
+    }
+
+    #[test]
+    fn the_release_comes_from_ai_agent() {
+        assert_eq!(
+            release_of("claude-code_2-1-328_harness").as_deref(),
+            Some("2.1.328")
+        );
+        assert_eq!(release_of("claude-code_2-1-69").as_deref(), Some("2.1.69"));
+        assert_eq!(release_of("claude-code_latest_harness"), None);
+        assert_eq!(release_of("cursor_1-2-3"), None);
+        assert_eq!(release_of("claude-code_2-1_x"), None);
+    }
+
+    #[test]
+    fn an_event_line_keeps_the_fields_verify_reads() {
+        let payload = json!({
+            "hook_event_name": "InstructionsLoaded",
+            "session_id": "s",
+            "transcript_path": "/t.jsonl",
+            "file_path": "/p/CLAUDE.md",
+            "memory_type": "Project",
+            "load_reason": "session_start",
+            "globs": ["**/*.py", 5],
+        });
+        let facts = SessionFacts {
+            release: Some("2.1.328".to_owned()),
+            entrypoint: Some("sdk-cli".to_owned()),
+        };
+        let line = event_line(&payload, "2026-12-07T00:00:00Z", &facts).unwrap();
+        assert!(line.ends_with('\n'));
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["release"], "2.1.328");
+        assert_eq!(value["entrypoint"], "sdk-cli");
+        assert_eq!(value["globs"], json!(["**/*.py"]));
+        assert_eq!(value.get("transcript_path"), None);
+        assert!(event_line(&json!({"file_path": 3}), "", &facts).is_err());
+        let stop = json!({"hook_event_name": "Stop", "file_path": "/x"});
+        assert!(event_line(&stop, "", &facts).is_err());
     }
 
     #[test]

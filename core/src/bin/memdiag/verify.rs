@@ -12,8 +12,10 @@
 //! Read's files with what memdiag says it attaches, each sub-agent's with what it receives.
 //! Files are compared as sets: each event is a hook process of its own, and they reach the
 //! log in the order they finish, not the order Claude Code loaded the files.
-//! Exit 0 when all agree, 1 when something differs (each difference on a line), 2 when the
-//! log cannot be read.
+//! The release is the one the hook saw (`release` in the log, from Claude Code's `AI_AGENT`),
+//! and the session `print` when its `entrypoint` is the SDK's (`claude -p`), unless
+//! `--claude-version` or `--session` say otherwise. Exit 0 when all agree, 1 when something
+//! differs (each difference on a line), 2 when the log cannot be read.
 
 use std::collections::BTreeSet;
 use std::process::ExitCode;
@@ -130,6 +132,35 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             .ok_or("the events name no cwd: give --project")?;
         rest.extend(["--project".to_owned(), cwd]);
     }
+    // The release and the kind of session the hook saw, unless the flags say otherwise.
+    let facts = |key: &str| {
+        text.lines()
+            .rev()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v.get("session_id").and_then(Value::as_str) == Some(session.as_str()))
+            .find_map(|v| v.get(key).and_then(Value::as_str).map(str::to_owned))
+    };
+    let flag_given = |flag: &str| {
+        rest.iter()
+            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
+    };
+    let mut more = Vec::new();
+    if !flag_given("--claude-version") {
+        if let Some(release) = facts("release") {
+            more.extend(["--claude-version".to_owned(), release]);
+        }
+    }
+    if !flag_given("--session") {
+        if let Some(entrypoint) = facts("entrypoint") {
+            let kind = if entrypoint.starts_with("sdk") {
+                "print"
+            } else {
+                "interactive"
+            };
+            more.extend(["--session".to_owned(), kind.to_owned()]);
+        }
+    }
+    rest.extend(more);
     rest.extend(
         loaded
             .reads()
