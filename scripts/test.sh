@@ -101,6 +101,15 @@ conformance_live() {
   fi
 }
 
+# The plugin inside the pinned Claude Code (tests/plugin/live.test.mjs): its hooks, its MCP
+# server and `memdiag verify`, with the `memdiag` command `cargo test` built on PATH.
+plugin_live() {
+  cargo build -p memdiag-core --features cli
+  MEMDIAG_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug" \
+  MEMDIAG_CLAUDE="$MEMDIAG_CLAUDE" \
+    node --test tests/plugin/live.test.mjs
+}
+
 # The end-to-end test serves dist/ itself (see the contract at the top).
 e2e() {
   local files=()
@@ -129,6 +138,7 @@ step "cargo test (native)" cargo test --workspace
 # The pinned Claude Code itself, on every case of fixtures/conformance/: fails when what the
 # program loads no longer matches a case's recorded capture (see tests/conformance/run.mjs).
 step "conformance (live, Claude Code $(memdiag_claude_pin))" conformance_live
+step "plugin (live, Claude Code $(memdiag_claude_pin))" plugin_live
 step "benchmarks build" cargo bench -p memdiag-core --no-run
 step "core builds for wasm32" cargo build -p memdiag-core --target wasm32-unknown-unknown
 if [ "$SKIP_BROWSER" = 1 ]; then

@@ -468,17 +468,18 @@ impl Discovery<'_> {
             Code::ClaudeMdExcluded,
             Severity::Info,
             Some(&row.path),
-            format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
+            format!("excluded by claudeMdExcludes pattern {pattern}; not loaded"),
         ));
     }
 
-    /// The first `claudeMdExcludes` pattern that matches `path`.
+    /// The first `claudeMdExcludes` pattern that matches `path`, quoted, with the settings
+    /// file that set it: `"**/a/**" in /p/.claude/settings.json`.
     fn exclude_pattern(&self, path: &VPath) -> Option<String> {
         self.settings
             .excludes
             .iter()
-            .find(|(_, glob)| glob.matches(path.as_str()))
-            .map(|(pattern, _)| pattern.clone())
+            .find(|(_, glob, _)| glob.matches(path.as_str()))
+            .map(|(pattern, _, from)| format!("{pattern:?} in {from}"))
     }
 
     /// Claude Code's size notices: one per instruction file over the large-file threshold,

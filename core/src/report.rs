@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 mod codes;
 pub mod comparison;
 pub mod verdict;
+pub mod why;
 
 pub use codes::Code;
 

@@ -14,8 +14,8 @@ pub(super) struct EffectiveSettings {
     pub(super) enabled_from: Option<VPath>,
     /// Every layer that set `autoMemoryEnabled`, in precedence order: the last one wins.
     pub(super) votes: Vec<(VPath, bool)>,
-    /// `claudeMdExcludes` of every layer, compiled.
-    pub(super) excludes: Vec<(String, Glob)>,
+    /// `claudeMdExcludes` of every layer, compiled, each with the settings file that set it.
+    pub(super) excludes: Vec<(String, Glob, VPath)>,
     /// `autoMemoryDirectory`, resolved: the memory folder itself.
     pub(super) memory_directory: Option<(VPath, VPath)>,
     /// Where the memory folders of projects live (`<config>/projects`).
@@ -135,7 +135,12 @@ impl Discovery<'_> {
             if layer == Layer::Policy {
                 self.settings.managed_claude_md = parsed.claude_md;
             } else {
-                patterns.extend(parsed.claude_md_excludes);
+                patterns.extend(
+                    parsed
+                        .claude_md_excludes
+                        .into_iter()
+                        .map(|pattern| (pattern, path.clone())),
+                );
             }
             // Releases before 2.1.157 read it from every layer but the project's.
             let read_here = layer != Layer::Project || self.paths.rules.project_memory_directory;
@@ -146,9 +151,9 @@ impl Discovery<'_> {
                 }
             }
         }
-        for pattern in patterns {
+        for (pattern, from) in patterns {
             match Glob::new(&pattern) {
-                Ok(glob) => self.settings.excludes.push((pattern, glob)),
+                Ok(glob) => self.settings.excludes.push((pattern, glob, from)),
                 Err(error) => self.diagnostics.push(Diagnostic::new(
                     Code::InvalidSettings,
                     Severity::Warning,

@@ -24,16 +24,23 @@ use memdiag_core::{Input, Severity, VPath};
 mod hook;
 mod local;
 mod markdown;
+#[cfg(not(target_arch = "wasm32"))]
+mod mcp;
 mod sarif;
 mod text;
+mod verify;
 
 use local::{Mount, Sources};
 
 const USAGE: &str = "\
 memdiag: what Claude Code loads in a project, and what it costs
 
-usage: memdiag hook session-start|post-tool-use   (a Claude Code hook: JSON on stdin)
+usage: memdiag hook session-start|post-tool-use|instructions-loaded
+                                                 (a Claude Code hook: JSON on stdin)
        memdiag statusline                        (a Claude Code status line segment)
+       memdiag mcp [--project P] [scan options]  (an MCP server on stdin and stdout)
+       memdiag verify LOG [scan options]         (a session's InstructionsLoaded log
+                                                  against memdiag's prediction)
        memdiag [--format text|json|sarif|markdown] [--fail-on warning|error]
                [--max-every-session-chars N] [--max-every-session-tokens N]
                [--home H] [--project P] [--config C] [--os linux|macos|windows]
@@ -98,6 +105,17 @@ fn main() -> ExitCode {
                 .map_err(|arg| format!("argument {arg:?} is not valid UTF-8"))
         })
         .collect();
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok([first, rest @ ..]) = args.as_deref() {
+        if first == "mcp" {
+            return mcp::main(rest);
+        }
+    }
+    if let Ok([first, rest @ ..]) = args.as_deref() {
+        if first == "verify" {
+            return verify::main(rest);
+        }
+    }
     if let Some(subcommand) = args.as_deref().ok().and_then(hook::Subcommand::of) {
         return match subcommand {
             Ok(subcommand) => hook::main(subcommand),
