@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Prints the rows of `AGENT_LISTINGS` (core/src/version.rs) from the raw requests that
-`releases.mjs record VER --case agents-listing-fifty-in-a-subfolder` keeps under
-$MEMDIAG_RELEASES/raw/<ver>/ (fixtures/conformance/README.md, "Other releases"):
+`releases.mjs record VER --case agents-listing-…` keeps under $MEMDIAG_RELEASES/raw/<ver>/
+(fixtures/conformance/README.md, "Other releases"):
 
   python3 tests/conformance/agent-rows.py [RAW_DIR] > rows.rs
 
-The case's own agents are `helper-NN`, so every other line of the listing of agent types is
-a built-in agent's: its name and its line's UTF-16 units (with `- ` and the line break) are
-printed, never its text. The listing is read where the release sends it: a system message
+Every line of the listing of agent types whose name is not among the case's own lines (its
+release capture's `agent_types`) is a built-in agent's: its name and its line's UTF-16 units
+(with `- ` and the line break) are printed, never its text. The listing is read where the release sends it: a system message
 of the first turn (`Available agent types for the Agent tool:`, then the note on launching
 agents together where the release has it), or, in older releases, the description of the
 `Agent` or `Task` tool (`Available agent types and the tools they have access to:`). A row
@@ -17,7 +17,11 @@ import json, os, re, sys
 
 RAW = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.environ.get('MEMDIAG_RELEASES', '/work/releases'), 'raw')
-CASE = 'agents-listing-fifty-in-a-subfolder'
+# The cases whose listing is read, in this order of preference; a line is a built-in agent's
+# when its name is not among the case's own lines in that release's capture.
+CASES = ['agents-listing-fifty-in-a-subfolder', 'agents-listing-line-forms-and-order',
+         'agents-listing-sources-subfolders-and-shadowing']
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = 'Available agent types for the Agent tool:\n'
 TOOL_MARKER = 'Available agent types and the tools they have access to:\n'
 NOTE = ('When you launch multiple agents for independent work, send them in a single message '
@@ -49,10 +53,17 @@ def texts(body):
             yield 'tool', tool['description']
 
 
-def listing(ver):
+def own_names(case, ver):
+    """The names of the case's own lines in the release's capture."""
+    capture = json.load(open(os.path.join(ROOT, 'fixtures/conformance', case, 'releases', f'{ver}.json')))
+    return {e[:e.index(': ')] for e in (capture.get('agent_types') or {}).get('entries', [])}
+
+
+def listing(ver, case):
     """(opening units, built-in (name, units) pairs, note units) as the release sent them."""
-    raw = json.load(open(os.path.join(RAW, ver, f'{CASE}.json')))
+    raw = json.load(open(os.path.join(RAW, ver, f'{case}.json')))
     body = raw['records'][0]['body']
+    own = own_names(case, ver)
     for where, text in texts(body):
         marker = MARKER if where == 'message' else TOOL_MARKER
         at = text.find(marker)
@@ -69,7 +80,7 @@ def listing(ver):
             end = re.search(r'\n\nWhen |$', rest).start()
         lines = re.split(r'(?<=\))\n(?=- )', rest[:end])
         built_ins = [(l[2:l.index(': ')], u16(l) + 1) for l in lines
-                     if not l.startswith('- helper-')]
+                     if l[2:l.index(': ')] not in own]
         return u16(marker), built_ins, note
     return None
 
@@ -93,9 +104,10 @@ def row(ver, found):
 
 prev = None
 for ver in sorted(os.listdir(RAW), key=V):
-    if not os.path.exists(os.path.join(RAW, ver, f'{CASE}.json')):
+    cases = [c for c in CASES if os.path.exists(os.path.join(RAW, ver, f'{c}.json'))]
+    if not cases:
         continue
-    found = listing(ver)
+    found = listing(ver, cases[0])
     if found is None:
         print(f'// {ver}: no listing of agent types found', file=sys.stderr)
         continue

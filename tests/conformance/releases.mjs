@@ -283,8 +283,10 @@ function normal(c) {
     reads: c.reads,
     agents: c.agents?.map(({ agent_types: listed, ...rest }) => (listed ? { ...rest, agent_types: true } : rest)),
   };
-  // The user's lines of the listing of agent types, where it was captured (null: none sent).
-  if (c.agent_types !== undefined) out.agent_types = c.agent_types?.entries ?? null;
+  // The user's lines of the listing of agent types, where it was captured (null: none sent),
+  // as a set: releases up to 2.1.84 at least list them in no stable order (the same layout
+  // gives another order on the next run), which no bisection can place.
+  if (c.agent_types !== undefined) out.agent_types = c.agent_types ? [...c.agent_types.entries].sort() : null;
   return out;
 }
 
