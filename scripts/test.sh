@@ -130,6 +130,9 @@ e2e() {
 
 step "install tools" ensure_all
 step "cargo fmt --check" cargo fmt --all -- --check
+# The release watch's listing (tests/conformance/watch.mjs) against a recorded registry
+# answer (fixtures/registry/claude-code.json): no network, well under a second.
+step "release watch listing" node --test tests/conformance/watch.test.mjs
 step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 # The page's first-paint wasm is memdiag-web without its `engine` feature (index.html).

@@ -11,9 +11,7 @@ use crate::report::{
     REPORT_SCHEMA,
 };
 use crate::tree::{ContentSource, Tree};
-use crate::version::{
-    ClaudeVersion, Rules, Unsimulated, AGENT_LISTING_MEASURED_FROM, NOT_REPRODUCED, RULE_CHANGES,
-};
+use crate::version::{ClaudeVersion, Rules, Unsimulated, NOT_REPRODUCED, RULE_CHANGES};
 use crate::vpath::VPath;
 
 /// What the analysis is told about the host; everything else comes from the tree.
@@ -392,18 +390,6 @@ fn rules_in_force(rules: &Rules, skills_listing_budget: u64) -> RulesInForce {
             .iter()
             .filter(|gap| rules.release.is_some_and(|v| gap.from <= v && v <= gap.to))
             .map(|gap| gap.summary.to_owned())
-            .chain(
-                rules
-                    .release
-                    .filter(|v| *v < AGENT_LISTING_MEASURED_FROM)
-                    .map(|_| {
-                        format!(
-                            "the listing of sub-agents was measured from \
-                             {AGENT_LISTING_MEASURED_FROM} on: its built-in agents are \
-                             counted at that release's length"
-                        )
-                    }),
-            )
             .collect(),
     }
 }

@@ -582,14 +582,17 @@ fn print_fit_line(
 }
 
 /// What the user's files made a release send, without Claude Code's own text: the files
-/// and texts, the user's skills, the memory folder, reads and sub-agents.
-fn behaviour(capture: &Value) -> Value {
+/// and texts, the user's skills, the memory folder, reads and sub-agents, and the user's
+/// lines of the listing of agent types when `agent_types` (captures recorded before it was
+/// read hold none: compared only when both sides hold it).
+fn behaviour(capture: &Value, agent_types: bool) -> Value {
     serde_json::json!({
         "startup": capture["startup"]["files"],
         "skills": capture["skills"]["entries"],
         "memory": [capture["memory"]["enabled"], capture["memory"]["dir"]],
         "reads": capture["reads"],
         "agents": capture["agents"],
+        "agent_types": if agent_types { capture["agent_types"]["entries"].clone() } else { Value::Null },
     })
 }
 
@@ -624,7 +627,9 @@ fn each_rule_change_is_shown_by_the_captures_it_names() {
                 ));
                 continue;
             };
-            if behaviour(&before) == behaviour(&after) {
+            let agent_types =
+                before.get("agent_types").is_some() && after.get("agent_types").is_some();
+            if behaviour(&before, agent_types) == behaviour(&after, agent_types) {
                 failures.push(format!(
                     "{} ({}): {name} sends the same on {} and {}",
                     change.behaviour.id(),

@@ -20,6 +20,7 @@ use crate::report::{
     Scope, SentFile, SentLabel, Session, SessionCost,
 };
 use crate::text::measure::measure;
+use crate::text::memory_index;
 use crate::version::{Behaviour, ListingBudget, Rules, SkillAnnouncement};
 use crate::vpath::VPath;
 
@@ -123,17 +124,29 @@ impl Discovery<'_> {
         let own = self.paths.rules.own_text;
         let mut cost = SessionCost::default();
         if !files.is_empty() {
+            // From 2.1.337 a `MEMORY.md` goes after Claude Code's sentence on quoted notes:
+            // sent as part of the file, but Claude Code's text, not the user's.
+            let preambles = if self.paths.rules.memory_index_quoted {
+                utf16(memory_index::QUOTED_PREAMBLE)
+                    * files
+                        .iter()
+                        .filter(|f| f.label == Some(SentLabel::AutoMemory) && f.loaded.utf16 > 0)
+                        .count() as u64
+            } else {
+                0
+            };
+            let sent = saturating_sum(files.iter().map(|f: &SentFile| f.loaded.utf16));
             cost.instruction_block = Cost {
-                user: saturating_sum(files.iter().map(|f: &SentFile| f.loaded.utf16)),
-                claude_code: own
-                    .block_wrap
-                    .saturating_add(saturating_sum(files.iter().map(|f| {
+                user: sent.saturating_sub(preambles),
+                claude_code: saturating_sum([own.block_wrap, preambles]).saturating_add(
+                    saturating_sum(files.iter().map(|f| {
                         saturating_sum([
                             ENTRY_FRAME_UTF16,
                             self.quoted_utf16(&f.path),
                             label_units(f.label),
                         ])
-                    }))),
+                    })),
+                ),
             };
         }
         // A release without built-in skills sends no listing unless the user has skills;

@@ -432,7 +432,7 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
 
 /// True when `text` opens with frontmatter that strict YAML reads (without the lenient
 /// reading that later releases give an unquoted second colon).
-fn strict_yaml(text: &str) -> bool {
+pub(super) fn strict_yaml(text: &str) -> bool {
     crate::text::frontmatter::locate(text)
         .is_some_and(|block| crate::text::frontmatter::parse_value(&text[block.yaml]).is_ok())
 }
