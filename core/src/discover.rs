@@ -27,6 +27,7 @@
 mod agents;
 mod health;
 mod memory;
+mod not_counted;
 mod references;
 mod rules;
 pub(crate) mod session;
@@ -199,6 +200,8 @@ struct Discovery<'a> {
     /// Files whose size was checked against Claude Code's 4 MiB cap while still pending
     /// ([`Tree::mark_unstatted`]): read once sized only under that cap too.
     size_capped: BTreeSet<VPath>,
+    /// Hooks and MCP servers found (`not_counted`): listed, never run, never counted.
+    not_counted: Vec<crate::report::NotCounted>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -222,6 +225,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         attached: BTreeMap::new(),
         sources: BTreeMap::new(),
         read: BTreeSet::new(),
+        not_counted: Vec::new(),
     };
     walk.run()
 }
@@ -251,6 +255,7 @@ impl Discovery<'_> {
                 None => project,
             };
             self.read_claude_json(&key);
+            self.find_not_counted(&key);
         }
 
         // The instruction block, in the program's order.

@@ -929,3 +929,49 @@ fn the_pipeline_regressions_stay_fixed() {
         });
     }
 }
+
+#[test]
+fn ten_thousand_hooks_and_a_malformed_mcp_json_are_findings() {
+    let one = r#"{"type": "command", "command": "/opt/x/guard --token secret"}"#;
+    let settings = format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{}]}}]}}}}"#,
+        vec![one; 10_000].join(",")
+    );
+    let servers: Vec<String> = (0..5_000)
+        .map(|i| format!(r#""s{i}": {{"command": "srv"}}"#))
+        .collect();
+    let mut tree = tree(vec![
+        ("/home/a/.claude/settings.json".to_owned(), settings.into_bytes()),
+        ("/home/a/p/.mcp.json".to_owned(), b"{\"mcpServers\": [".to_vec()),
+        (
+            "/home/a/.mcp.json".to_owned(),
+            format!(r#"{{"mcpServers": {{{}}}}}"#, servers.join(",")).into_bytes(),
+        ),
+    ]);
+    let report = bounded("ten thousand hooks", || run(&mut tree, &mut Nothing));
+    assert_finding(
+        &report,
+        Code::SessionTextNotCounted,
+        Some("/home/a/.claude/settings.json"),
+        "9000 more hooks",
+    );
+    assert_finding(
+        &report,
+        Code::InvalidSettings,
+        Some("/home/a/p/.mcp.json"),
+        "MCP configuration ignored",
+    );
+    assert_finding(
+        &report,
+        Code::SessionTextNotCounted,
+        Some("/home/a/.mcp.json"),
+        "4000 more",
+    );
+    assert_eq!(report.session.not_counted.len(), 2_000);
+    // The program by its name only: never a folder or an argument.
+    assert!(report
+        .session
+        .not_counted
+        .iter()
+        .all(|n| n.program.as_deref().is_some_and(|p| p == "guard" || p == "srv")));
+}

@@ -191,6 +191,7 @@ impl Discovery<'_> {
                 &self.attached,
                 self.paths.rules.reads_attach(self.paths.session),
             ),
+            not_counted: self.not_counted.clone(),
         }
     }
 

@@ -290,6 +290,10 @@ impl<'a> Builder<'a> {
                 let text = self.claude_json(bytes);
                 (text.len() as u64, Contents::Loaded(text))
             }
+            (Contents::Loaded(bytes), Role::McpConfig) => {
+                let text = self.mcp_config(bytes);
+                (text.len() as u64, Contents::Loaded(text))
+            }
         };
         FileEntry {
             size,

@@ -25,6 +25,11 @@ pub(super) const NAME_FIELDS: &[&str] = &[
     "paths",
     // A source's key: the project key `~/.claude.json` was read under.
     "key",
+    // Hooks and MCP servers (`session.not_counted`): a server's name, the program a hook
+    // or a server runs, a hook's matcher.
+    "server",
+    "program",
+    "matcher",
 ];
 
 /// Sentences for a person: they quote names and text, so they are not compared.
@@ -94,6 +99,11 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
     walk(&mut value, None, None, rename);
     if let Some(Json::Array(agents)) = value.pointer_mut("/health/agents") {
         agents.sort_by_key(Json::to_string);
+    }
+    // Hooks and MCP servers come in each file's key order, which the pseudonyms need not
+    // keep.
+    if let Some(Json::Array(found)) = value.pointer_mut("/session/not_counted") {
+        found.sort_by_key(Json::to_string);
     }
     if let Some(Json::Array(diagnostics)) = value.get_mut("diagnostics") {
         diagnostics.sort_by_key(Json::to_string);

@@ -58,6 +58,13 @@ pub(super) const WELL_KNOWN: &[&str] = &[
     "ide",
     "session",
     "env",
+    // `.mcp.json`, `managed-mcp.json`: MCP configurations discovery looks for.
+    "mcp",
+    // A `SessionStart` hook's matcher decides when it runs.
+    "startup",
+    "resume",
+    "clear",
+    "compact",
 ];
 
 /// Names the first pass met, to be placed in the table.

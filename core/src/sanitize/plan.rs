@@ -14,8 +14,11 @@ pub(super) enum Role {
     Settings,
     /// A `.git` file: only its `gitdir:` path matters.
     GitFile,
-    /// `~/.claude.json`: only the project's external-import approval is kept.
+    /// `~/.claude.json`: only the project's external-import approval and the MCP servers'
+    /// names and programs are kept.
     ClaudeJson,
+    /// An MCP configuration: its servers' names and programs, renamed.
+    McpConfig,
     /// The analysis never reads it: its size is kept, not its contents.
     SizeOnly,
 }
@@ -105,6 +108,7 @@ impl Plan {
             let role = match source.why {
                 ReadFor::Settings => Role::Settings,
                 ReadFor::ClaudeJson => Role::ClaudeJson,
+                ReadFor::McpConfig => Role::McpConfig,
                 ReadFor::GitFile => Role::GitFile,
                 ReadFor::AgentDefinition => Role::Text(FileKind::Agent),
                 ReadFor::Text => Role::Text(FileKind::Other),

@@ -38,6 +38,18 @@ impl Builder<'_> {
                 ("claudeMd", Json::String(text)) => {
                     Json::String(text_placeholder(text, self.options.keep_text))
                 }
+                ("hooks", Json::Object(events)) => self.hooks(events),
+                ("enabledMcpjsonServers" | "disabledMcpjsonServers", Json::Array(items)) => {
+                    Json::Array(
+                        items
+                            .iter()
+                            .map(|item| match item {
+                                Json::String(name) => Json::String(self.namer.name(name)),
+                                _ => Json::Null,
+                            })
+                            .collect(),
+                    )
+                }
                 ("claudeMdExcludes", Json::Array(items)) => Json::Array(
                     items
                         .iter()
@@ -71,8 +83,99 @@ impl Builder<'_> {
         out
     }
 
-    /// `~/.claude.json` reduced to the one key the analysis reads, for the project only:
-    /// its history, other projects and account data never leave.
+    /// A `hooks` object with only what the analysis reads: each event (Claude Code's own
+    /// word) and group kept in place, a matcher renamed, a command hook's command replaced
+    /// by its program's name renamed (never its arguments or folders), any other hook by its
+    /// type alone.
+    fn hooks(&mut self, events: &Map<String, Json>) -> Json {
+        let mut out = Map::new();
+        for (event, groups) in events {
+            let Json::Array(groups) = groups else {
+                out.insert(event.clone(), Json::Null);
+                continue;
+            };
+            let groups = groups
+                .iter()
+                .map(|group| {
+                    let mut kept = Map::new();
+                    if let Some(Json::String(matcher)) = group.get("matcher") {
+                        kept.insert("matcher".to_owned(), Json::String(self.namer.name(matcher)));
+                    }
+                    if let Some(Json::Array(hooks)) = group.get("hooks") {
+                        let hooks = hooks
+                            .iter()
+                            .map(|hook| {
+                                let Json::Object(hook) = hook else {
+                                    return Json::Null;
+                                };
+                                let mut one = Map::new();
+                                if let Some(Json::String(kind)) = hook.get("type") {
+                                    let kind = match kind.as_str() {
+                                        "command" | "prompt" | "agent" | "http" => kind.clone(),
+                                        _ => "other".to_owned(),
+                                    };
+                                    one.insert("type".to_owned(), Json::String(kind));
+                                }
+                                if let Some(Json::String(command)) = hook.get("command") {
+                                    let program = crate::text::settings::program_name(command);
+                                    one.insert(
+                                        "command".to_owned(),
+                                        Json::String(self.namer.name(&program)),
+                                    );
+                                }
+                                Json::Object(one)
+                            })
+                            .collect();
+                        kept.insert("hooks".to_owned(), Json::Array(hooks));
+                    }
+                    Json::Object(kept)
+                })
+                .collect();
+            out.insert(event.clone(), Json::Array(groups));
+        }
+        Json::Object(out)
+    }
+
+    /// An `mcpServers` object with each server's name renamed and only the program it starts
+    /// (renamed, by its name alone); a server reached by URL keeps neither URL nor headers.
+    fn mcp_servers(&mut self, servers: &Json) -> Json {
+        let Json::Object(servers) = servers else {
+            return Json::Array(Vec::new());
+        };
+        let mut out = Map::new();
+        for (name, server) in servers {
+            let mut one = Map::new();
+            if let Some(Json::String(command)) = server.get("command") {
+                let program = crate::text::settings::program_name(command);
+                one.insert(
+                    "command".to_owned(),
+                    Json::String(self.namer.name(&program)),
+                );
+            }
+            out.insert(self.namer.name(name), Json::Object(one));
+        }
+        Json::Object(out)
+    }
+
+    /// An MCP configuration reduced to its servers' names and programs; one that does not
+    /// parse stays one that does not parse.
+    pub(super) fn mcp_config(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let Ok(map) = serde_json::from_str::<Map<String, Json>>(text) else {
+            return b"{".to_vec();
+        };
+        let mut reduced = Map::new();
+        if let Some(servers) = map.get("mcpServers") {
+            reduced.insert("mcpServers".to_owned(), self.mcp_servers(servers));
+        }
+        serde_json::to_string_pretty(&Json::Object(reduced))
+            .expect("a JSON value serialises")
+            .into_bytes()
+    }
+
+    /// `~/.claude.json` reduced to the keys the analysis reads, for the project only: its
+    /// history, other projects and account data never leave.
     pub(super) fn claude_json(&mut self, bytes: &[u8]) -> Vec<u8> {
         let text = String::from_utf8_lossy(bytes);
         // The key discovery read the approval under (the main worktree's root for a linked
@@ -86,12 +189,40 @@ impl Builder<'_> {
         let approved = key.as_deref().and_then(|key| {
             crate::text::settings::external_includes_approved(&text, key).map(|v| (key, v))
         });
-        let reduced = match approved {
-            Some((key, value)) => serde_json::json!({
-                "projects": { self.namer.name(key): { "hasClaudeMdExternalIncludesApproved": value } }
-            }),
-            None => serde_json::json!({}),
-        };
+        let parsed = serde_json::from_str::<Map<String, Json>>(
+            text.strip_prefix('\u{feff}').unwrap_or(&text),
+        )
+        .ok();
+        let mut reduced = Map::new();
+        // The user's MCP servers, and the project's (local scope) under the same key.
+        if let Some(servers) = parsed.as_ref().and_then(|m| m.get("mcpServers")) {
+            let servers = self.mcp_servers(servers);
+            reduced.insert("mcpServers".to_owned(), servers);
+        }
+        let local = key.as_deref().and_then(|key| {
+            let servers = parsed
+                .as_ref()?
+                .get("projects")?
+                .get(key)?
+                .get("mcpServers")?;
+            Some((key, servers.clone()))
+        });
+        let mut project = Map::new();
+        if let Some((_, value)) = approved {
+            project.insert(
+                "hasClaudeMdExternalIncludesApproved".to_owned(),
+                Json::Bool(value),
+            );
+        }
+        if let Some((_, servers)) = &local {
+            project.insert("mcpServers".to_owned(), self.mcp_servers(servers));
+        }
+        if let Some(key) = approved.map(|(k, _)| k).or(local.as_ref().map(|(k, _)| *k)) {
+            let mut projects = Map::new();
+            projects.insert(self.namer.name(key), Json::Object(project));
+            reduced.insert("projects".to_owned(), Json::Object(projects));
+        }
+        let reduced = Json::Object(reduced);
         serde_json::to_string_pretty(&reduced)
             .expect("a JSON value serialises")
             .into_bytes()

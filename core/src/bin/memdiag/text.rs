@@ -32,6 +32,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     verdict(&mut out, report, &home);
     simulated(&mut out, report, &home);
     session(&mut out, report);
+    not_counted(&mut out, report, &home);
     reads(&mut out, report, &home);
     files(&mut out, report, &home);
     findings(&mut out, report, &home);
@@ -237,6 +238,36 @@ fn session(out: &mut String, report: &Report) {
             out,
             "  later, not in every session: {}",
             figures.join(" · ")
+        );
+    }
+    out.push('\n');
+}
+
+/// Hooks and MCP servers: listed with where they are configured, never run, not counted.
+fn not_counted(out: &mut String, report: &Report, home: &Home<'_>) {
+    let found = &report.session.not_counted;
+    if found.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{BOLD}Not counted:{BOLD:#} {} add text that depends on running them; the figure \
+         above leaves it out",
+        plural(found.len() as u64, "hook or MCP server")
+    );
+    for item in found {
+        let program = item
+            .program
+            .as_deref()
+            .map(|p| format!(" runs {p}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {}{program} {DIM}· {} · {} ({}){DIM:#}",
+            item.describe(),
+            item.when.label(),
+            home.show(&item.path),
+            item.layer.label()
         );
     }
     out.push('\n');
