@@ -105,6 +105,10 @@ pub(crate) struct Paths {
     pub(crate) skill_listing_budget_env: Option<String>,
     /// How the session was started, for what a Read attaches.
     pub(crate) session: crate::analyze::SessionKind,
+    /// `--add-dir` folders.
+    pub(crate) additional_dirs: Vec<VPath>,
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set: their instruction files load.
+    pub(crate) additional_claude_md: bool,
 }
 
 /// What one discovery pass found.
@@ -267,6 +271,8 @@ impl Discovery<'_> {
             let walked = self.directory_walk(&project, git.as_ref());
             add(&mut groups, walked);
         }
+        let additional = self.additional_dirs_files();
+        add(&mut groups, additional);
         let memory = self.auto_memory(git.as_ref());
         let memory_facts = memory.facts;
         add(&mut groups, memory.nodes);

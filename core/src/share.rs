@@ -825,6 +825,8 @@ impl Payload {
                 disable_auto_memory_env: self.auto_memory_off_by_env.then(|| "1".to_owned()),
                 skill_listing_budget_env: self.skill_listing_budget_env.map(|n| n.to_string()),
                 session: crate::SessionKind::Interactive,
+                additional_dirs: Vec::new(),
+                additional_dirs_claude_md_env: None,
             },
             made: self.made,
             text_kept: self.text_kept,

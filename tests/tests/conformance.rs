@@ -147,6 +147,21 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
                 format!("{root}/{dir}")
             }
         }),
+        // `--add-dir D` in the case's `args` (`$ROOT` is the case's root), and the variable
+        // that makes D's instruction files load.
+        additional_dirs: spec["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|pair| pair[0] == "--add-dir")
+            .map(|pair| pair[1].replace("$ROOT", root))
+            .collect(),
+        additional_dirs_claude_md_env: spec["env"]["CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"]
+            .as_str()
+            .map(str::to_owned),
         // The runner starts every case as `claude -p`, which on some releases decides what
         // a Read attaches (version::Behaviour::PrintSessionReadsAttach).
         session: SessionKind::Print,

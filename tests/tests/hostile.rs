@@ -941,8 +941,14 @@ fn ten_thousand_hooks_and_a_malformed_mcp_json_are_findings() {
         .map(|i| format!(r#""s{i}": {{"command": "srv"}}"#))
         .collect();
     let mut tree = tree(vec![
-        ("/home/a/.claude/settings.json".to_owned(), settings.into_bytes()),
-        ("/home/a/p/.mcp.json".to_owned(), b"{\"mcpServers\": [".to_vec()),
+        (
+            "/home/a/.claude/settings.json".to_owned(),
+            settings.into_bytes(),
+        ),
+        (
+            "/home/a/p/.mcp.json".to_owned(),
+            b"{\"mcpServers\": [".to_vec(),
+        ),
         (
             "/home/a/.mcp.json".to_owned(),
             format!(r#"{{"mcpServers": {{{}}}}}"#, servers.join(",")).into_bytes(),
@@ -969,9 +975,8 @@ fn ten_thousand_hooks_and_a_malformed_mcp_json_are_findings() {
     );
     assert_eq!(report.session.not_counted.len(), 2_000);
     // The program by its name only: never a folder or an argument.
-    assert!(report
-        .session
-        .not_counted
-        .iter()
-        .all(|n| n.program.as_deref().is_some_and(|p| p == "guard" || p == "srv")));
+    assert!(report.session.not_counted.iter().all(|n| n
+        .program
+        .as_deref()
+        .is_some_and(|p| p == "guard" || p == "srv")));
 }

@@ -56,6 +56,12 @@ impl Discovery<'_> {
         let mut found = Vec::new();
         let user = self.paths.config.child("agents");
         self.agent_folder(&user, Scope::User, &mut found);
+        // The `--add-dir` folders' agents (measured on 2.1.328); put before the project's, so
+        // that a project agent of the same name is the one in force (not measured).
+        for dir in self.paths.additional_dirs.clone() {
+            let agents = dir.child(".claude").child("agents");
+            self.agent_folder(&agents, Scope::Project, &mut found);
+        }
         if let Some(project) = self.paths.project.clone() {
             // Parents first, so that a deeper folder's agent is the one in force.
             let mut dirs = Vec::new();

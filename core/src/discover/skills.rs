@@ -62,6 +62,12 @@ impl Discovery<'_> {
                 nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
             }
         }
+        // The `--add-dir` folders' skills, after the project's (measured on 2.1.328 with
+        // one skill: its place among the project's is not).
+        for dir in self.paths.additional_dirs.clone() {
+            let skills = dir.child(".claude").child("skills");
+            nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
+        }
         if let Some(project) = self.paths.project.clone() {
             // Only a folder with a `.claude/` can hold skills.
             for dir in self.dirs_holding(&project, &[".claude"]) {

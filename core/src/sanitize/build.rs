@@ -133,6 +133,10 @@ impl<'a> Builder<'a> {
                 .and_then(crate::discover::session::listing_budget_from_env)
                 .map(|n| n.to_string()),
             session: crate::SessionKind::Interactive,
+            // Not carried yet: the share payload has no place for them, so a report made
+            // with `--add-dir` is told apart by the verify (the sharer is warned).
+            additional_dirs: Vec::new(),
+            additional_dirs_claude_md_env: None,
         };
         let quoted = self.quoted();
         out.set_quoted(quoted.clone());
