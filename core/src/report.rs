@@ -16,7 +16,7 @@ pub mod verdict;
 pub use codes::Code;
 
 /// The schema name carried by every report, bumped when a field changes meaning.
-pub const REPORT_SCHEMA: &str = "memdiag-report/3";
+pub const REPORT_SCHEMA: &str = "memdiag-report/4";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -459,6 +459,8 @@ pub enum Group {
     AutoMemory,
     /// SKILL.md files.
     Skills,
+    /// Custom slash commands (`.claude/commands/**/*.md`), listed with the skills.
+    Commands,
     /// Sub-agents' memory folders.
     #[serde(rename = "Agent Memory")]
     AgentMemory,
@@ -466,13 +468,14 @@ pub enum Group {
 
 impl Group {
     /// Every group in display order.
-    pub const ALL: [Group; 7] = [
+    pub const ALL: [Group; 8] = [
         Group::ManagedPolicy,
         Group::User,
         Group::Project,
         Group::Rules,
         Group::AutoMemory,
         Group::Skills,
+        Group::Commands,
         Group::AgentMemory,
     ];
 
@@ -485,6 +488,7 @@ impl Group {
             Group::Rules => "Rules",
             Group::AutoMemory => "Auto Memory",
             Group::Skills => "Skills",
+            Group::Commands => "Commands",
             Group::AgentMemory => "Agent Memory",
         }
     }
