@@ -25,6 +25,7 @@
 //! pure function of the tree, so the last pass is the answer.
 
 mod agents;
+mod commands;
 mod health;
 mod memory;
 mod not_counted;
@@ -185,6 +186,9 @@ struct Discovery<'a> {
     git_root: Option<VPath>,
     /// Each skill that can be listed: its `SKILL.md`, its listing line, where it lists.
     skill_lines: Vec<skills::SkillLine>,
+    /// The names the listed skills are invoked with (their folders'): a command of one of
+    /// these names is not listed.
+    skill_names: BTreeSet<String>,
     /// Every sub-agent definition found, in the listing's order, shadowed ones marked.
     agents: Vec<agents::AgentDefinition>,
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
@@ -222,6 +226,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         memory_dir: None,
         git_root: None,
         skill_lines: Vec::new(),
+        skill_names: BTreeSet::new(),
         agents: Vec::new(),
         announce_on_next_read: Vec::new(),
         skill_order_unknown: Vec::new(),
@@ -284,6 +289,9 @@ impl Discovery<'_> {
         }
         let skills = self.skills();
         add(&mut groups, skills);
+        let names = std::mem::take(&mut self.skill_names);
+        let commands = self.commands(&names);
+        add(&mut groups, commands);
         let agent_memory = self.agent_memory();
         add(&mut groups, agent_memory);
         self.agents = self.find_agents();

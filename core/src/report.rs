@@ -591,6 +591,8 @@ pub enum Group {
     AutoMemory,
     /// SKILL.md files.
     Skills,
+    /// Custom slash commands (`.claude/commands/**/*.md`), listed with the skills.
+    Commands,
     /// Sub-agents' memory folders.
     #[serde(rename = "Agent Memory")]
     AgentMemory,
@@ -598,13 +600,14 @@ pub enum Group {
 
 impl Group {
     /// Every group in display order.
-    pub const ALL: [Group; 7] = [
+    pub const ALL: [Group; 8] = [
         Group::ManagedPolicy,
         Group::User,
         Group::Project,
         Group::Rules,
         Group::AutoMemory,
         Group::Skills,
+        Group::Commands,
         Group::AgentMemory,
     ];
 
@@ -617,6 +620,7 @@ impl Group {
             Group::Rules => "Rules",
             Group::AutoMemory => "Auto Memory",
             Group::Skills => "Skills",
+            Group::Commands => "Commands",
             Group::AgentMemory => "Agent Memory",
         }
     }

@@ -451,7 +451,7 @@ choices! {
     Os { Linux, Macos, Windows }
     SessionKind { Interactive, Print }
     MemoryLookup { Path, Worktree, SeedEncoding, Suffix }
-    Group { ManagedPolicy, User, Project, Rules, AutoMemory, Skills, AgentMemory }
+    Group { ManagedPolicy, User, Project, Rules, AutoMemory, Skills, Commands, AgentMemory }
     LoadType { Always, Startup, Conditional, OnDemand, Tree, Import, Link }
     Scope { Managed, User, Project, Local }
     FileStatus { Ok, Unresolved, Excluded, Disabled, Skipped, TooDeep, NeedsApproval, Empty,

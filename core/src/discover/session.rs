@@ -455,7 +455,7 @@ fn later_cost(
     // What every session already sends is not counted again; a listed skill's body is.
     let mut seen: BTreeSet<&str> = rows
         .iter()
-        .filter(|r| r.counted && r.group != Group::Skills)
+        .filter(|r| r.counted && !matches!(r.group, Group::Skills | Group::Commands))
         .map(|r| r.path.as_str())
         .collect();
     for (index, row) in rows.iter().enumerate() {
@@ -503,7 +503,7 @@ fn sent_subtree(rows: &[FileRow], index: usize) -> Vec<usize> {
     let sendable = |row: &FileRow| {
         row.status == FileStatus::Ok && row.loaded.is_some_and(|l| l.utf16 > 0 || l.bytes > 0)
     };
-    if !sendable(&rows[index]) || rows[index].group == Group::Skills {
+    if !sendable(&rows[index]) || matches!(rows[index].group, Group::Skills | Group::Commands) {
         return out;
     }
     loads[index] = true;
