@@ -50,6 +50,8 @@ pub struct Input {
     pub additional_dirs: Vec<String>,
     /// The value of `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`, when the caller knows it.
     pub additional_dirs_claude_md_env: Option<String>,
+    /// Folders given with `--plugin-dir`, absolute: each loads as an enabled plugin.
+    pub plugin_dirs: Vec<String>,
 }
 
 /// How a Claude Code session was started, which on some releases decides what a Read
@@ -289,6 +291,11 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
             .additional_dirs
             .iter()
             .map(|dir| absolute("additional directory", dir))
+            .collect::<Result<_, _>>()?,
+        plugin_dirs: input
+            .plugin_dirs
+            .iter()
+            .map(|dir| absolute("plugin directory", dir))
             .collect::<Result<_, _>>()?,
         additional_claude_md: input
             .additional_dirs_claude_md_env

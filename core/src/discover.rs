@@ -29,6 +29,7 @@ mod commands;
 mod health;
 mod memory;
 mod not_counted;
+mod plugins;
 mod references;
 mod rules;
 pub(crate) mod session;
@@ -108,6 +109,8 @@ pub(crate) struct Paths {
     pub(crate) session: crate::analyze::SessionKind,
     /// `--add-dir` folders.
     pub(crate) additional_dirs: Vec<VPath>,
+    /// `--plugin-dir` folders.
+    pub(crate) plugin_dirs: Vec<VPath>,
     /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set: their instruction files load.
     pub(crate) additional_claude_md: bool,
 }
@@ -210,6 +213,10 @@ struct Discovery<'a> {
     size_capped: BTreeSet<VPath>,
     /// Hooks and MCP servers found (`not_counted`): listed, never run, never counted.
     not_counted: Vec<crate::report::NotCounted>,
+    /// The plugins that load.
+    plugins: Vec<plugins::Plugin>,
+    /// Every plugin found, for the report.
+    plugin_infos: Vec<crate::report::PluginInfo>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -235,6 +242,8 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         sources: BTreeMap::new(),
         read: BTreeSet::new(),
         not_counted: Vec::new(),
+        plugins: Vec::new(),
+        plugin_infos: Vec::new(),
     };
     walk.run()
 }
@@ -247,6 +256,7 @@ impl Discovery<'_> {
             self.looked_at(mount, ReadFor::Mount);
         }
         self.read_settings();
+        self.find_plugins();
         let mut groups: BTreeMap<Group, Vec<Node>> = BTreeMap::new();
         let add = |groups: &mut BTreeMap<Group, Vec<Node>>, nodes: Vec<Node>| {
             for node in nodes {
@@ -292,6 +302,8 @@ impl Discovery<'_> {
         let names = std::mem::take(&mut self.skill_names);
         let commands = self.commands(&names);
         add(&mut groups, commands);
+        let plugin_skills = self.plugin_skills();
+        add(&mut groups, plugin_skills);
         let agent_memory = self.agent_memory();
         add(&mut groups, agent_memory);
         self.agents = self.find_agents();

@@ -160,6 +160,9 @@ pub enum ReadFor {
     /// An MCP configuration (`.mcp.json`, `managed-mcp.json`): its servers' names and the
     /// programs they start, listed in `session.not_counted`.
     McpConfig,
+    /// A plugin's configuration: `installed_plugins.json`, `known_marketplaces.json`, a
+    /// `marketplace.json`, a `plugin.json`, a plugin's `hooks/hooks.json`.
+    PluginConfig,
 }
 
 impl ReadFor {
@@ -178,6 +181,7 @@ impl ReadFor {
                 | ReadFor::Text
                 | ReadFor::AgentDefinition
                 | ReadFor::McpConfig
+                | ReadFor::PluginConfig
         )
     }
 }
@@ -252,6 +256,25 @@ pub struct Session {
     /// are listed, never run. In the order they were found: the settings layers (the
     /// managed policy, the user's, the project's, local), then the MCP configuration.
     pub not_counted: Vec<NotCounted>,
+    /// The plugins found: installed ones (enabled or not) and `--plugin-dir` ones, in the
+    /// order their entries are listed.
+    pub plugins: Vec<PluginInfo>,
+}
+
+/// A plugin and where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PluginInfo {
+    /// The name its skills, commands and agents are listed under (`<name>:<skill>`): its
+    /// manifest's `name`, else the installed key's.
+    pub name: String,
+    /// Where it comes from: its marketplace, or null for a `--plugin-dir` folder.
+    pub marketplace: Option<String>,
+    /// The folder its content is read from (the cached copy at `installPath`, a folder of
+    /// its marketplace, or the `--plugin-dir`).
+    pub folder: String,
+    /// True when it loads: `enabledPlugins` says true (a `--plugin-dir` one always loads).
+    pub enabled: bool,
 }
 
 /// A hook or an MCP server: configured in a file, it adds text when it runs.
@@ -302,6 +325,8 @@ pub enum ConfigLayer {
     Project,
     /// `.claude/settings.local.json`, or the project's MCP servers in `~/.claude.json`.
     Local,
+    /// A plugin's `hooks/hooks.json` or `.mcp.json`.
+    Plugin,
 }
 
 impl NotCounted {
@@ -330,6 +355,7 @@ impl ConfigLayer {
             ConfigLayer::User => "user",
             ConfigLayer::Project => "project",
             ConfigLayer::Local => "local",
+            ConfigLayer::Plugin => "plugin",
         }
     }
 }

@@ -827,6 +827,7 @@ impl Payload {
                 session: crate::SessionKind::Interactive,
                 additional_dirs: Vec::new(),
                 additional_dirs_claude_md_env: None,
+                plugin_dirs: Vec::new(),
             },
             made: self.made,
             text_kept: self.text_kept,

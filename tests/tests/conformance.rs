@@ -159,6 +159,16 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
             .filter(|pair| pair[0] == "--add-dir")
             .map(|pair| pair[1].replace("$ROOT", root))
             .collect(),
+        plugin_dirs: spec["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|pair| pair[0] == "--plugin-dir")
+            .map(|pair| pair[1].replace("$ROOT", root))
+            .collect(),
         additional_dirs_claude_md_env: spec["env"]["CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"]
             .as_str()
             .map(str::to_owned),

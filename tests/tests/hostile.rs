@@ -980,3 +980,80 @@ fn ten_thousand_hooks_and_a_malformed_mcp_json_are_findings() {
         .as_deref()
         .is_some_and(|p| p == "guard" || p == "srv")));
 }
+
+#[test]
+fn a_malformed_or_huge_installed_plugins_json_and_a_malformed_manifest_are_findings() {
+    let settings = br#"{"enabledPlugins": {"p@m": true, "q@m": true}}"#.to_vec();
+    // Malformed.
+    let mut bad = tree(vec![
+        ("/home/a/.claude/settings.json".to_owned(), settings.clone()),
+        (
+            "/home/a/.claude/plugins/installed_plugins.json".to_owned(),
+            b"{\"version\": 2, \"plugins\": {".to_vec(),
+        ),
+    ]);
+    let report = bounded("malformed installed_plugins.json", || {
+        run(&mut bad, &mut Nothing)
+    });
+    assert_finding(
+        &report,
+        Code::InvalidSettings,
+        Some("/home/a/.claude/plugins/installed_plugins.json"),
+        "installed plugins ignored",
+    );
+    assert!(report.session.plugins.is_empty());
+    // 50 MB of installed plugins: read, parsed in bounded time, at most 1,000 kept.
+    let entries: Vec<String> = (0..370_000)
+        .map(|i| {
+            format!(
+                r#""plugin-{i:06}@market": [{{"scope": "user", "installPath": "/home/a/.claude/plugins/cache/market/plugin-{i:06}/1.0.0", "version": "1.0.0"}}]"#
+            )
+        })
+        .collect();
+    let huge = format!(r#"{{"version": 2, "plugins": {{{}}}}}"#, entries.join(",")).into_bytes();
+    assert!(huge.len() > 50_000_000, "{}", huge.len());
+    let mut big = tree(vec![
+        ("/home/a/.claude/settings.json".to_owned(), settings.clone()),
+        (
+            "/home/a/.claude/plugins/installed_plugins.json".to_owned(),
+            huge,
+        ),
+    ]);
+    let report = bounded("50 MB installed_plugins.json", || {
+        run(&mut big, &mut Nothing)
+    });
+    assert_eq!(report.session.plugins.len(), 1_000);
+    assert!(report.session.plugins.iter().all(|p| !p.enabled));
+    // A plugin whose manifest does not parse still loads, under its installed name.
+    let installed = br#"{"version": 2, "plugins": {"p@m": [{"installPath": "/home/a/.claude/plugins/cache/m/p/1"}]}}"#;
+    let mut broken = tree(vec![
+        ("/home/a/.claude/settings.json".to_owned(), settings),
+        (
+            "/home/a/.claude/plugins/installed_plugins.json".to_owned(),
+            installed.to_vec(),
+        ),
+        (
+            "/home/a/.claude/plugins/cache/m/p/1/.claude-plugin/plugin.json".to_owned(),
+            b"{ not json".to_vec(),
+        ),
+        (
+            "/home/a/.claude/plugins/cache/m/p/1/agents/x.md".to_owned(),
+            b"---\nname: x\ndescription: An agent\n---\n".to_vec(),
+        ),
+    ]);
+    let report = bounded("malformed plugin manifest", || {
+        run(&mut broken, &mut Nothing)
+    });
+    assert_finding(
+        &report,
+        Code::InvalidSettings,
+        Some("/home/a/.claude/plugins/cache/m/p/1/.claude-plugin/plugin.json"),
+        "plugin manifest does not parse",
+    );
+    assert_eq!(report.session.plugins.len(), 1);
+    assert!(report
+        .session
+        .agents
+        .iter()
+        .any(|a| a.starts_with("p:x: An agent")));
+}

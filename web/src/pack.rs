@@ -35,9 +35,9 @@ use memdiag_core::report::{
     AgentInfo, BehaviourInForce, Code, ConfigLayer, Context, Cost, CutBy, Diagnostic,
     DiagnosticData, DroppedEntry, Figure, FileRow, FileStatus, Footprint, FrontmatterField, Group,
     GroupFootprint, GroupSummary, Growth, Harm, Health, LaterCost, LoadType, Measure, MemoryFolder,
-    MemoryHealth, MemoryLookup, NotCounted, NotCountedKind, Os, ReadAnswer, ReadFor, ReasonCheck,
-    ReasonId, ReferenceKind, ReferenceSite, Report, RulesInForce, RunsWhen, Scope, SentFile,
-    SentLabel, Session, SessionCost, Severity, SourceRead, Truncation, UnresolvedReason,
+    MemoryHealth, MemoryLookup, NotCounted, NotCountedKind, Os, PluginInfo, ReadAnswer, ReadFor,
+    ReasonCheck, ReasonId, ReferenceKind, ReferenceSite, Report, RulesInForce, RunsWhen, Scope,
+    SentFile, SentLabel, Session, SessionCost, Severity, SourceRead, Truncation, UnresolvedReason,
     VerdictLine, WeekCount,
 };
 use memdiag_core::{Input, SessionKind};
@@ -389,7 +389,8 @@ records! {
         file_max_bytes, large_file_chars, total_chars, skills_listing_budget,
         skills_listing_counts_columns, behaviours, not_reproduced }
     BehaviourInForce { id, since, summary, applies }
-    Session { files, skills, agents, memory_dir, cost, later, not_counted }
+    Session { files, skills, agents, memory_dir, cost, later, not_counted, plugins }
+    PluginInfo { name, marketplace, folder, enabled }
     NotCounted { kind, event, server, matcher, program, path, layer, when }
     Figure { files, utf16 }
     LaterCost { on_read, conditional_rules, on_demand, agent_memory }
@@ -428,7 +429,7 @@ records! {
     FigureChange { name, base, other }
     Input { home, project, config_dir, os, version, today, disable_auto_memory_env,
         skill_listing_budget_env, reads, session, additional_dirs,
-        additional_dirs_claude_md_env }
+        additional_dirs_claude_md_env, plugin_dirs }
     Inputs { home, project, os, config_dir, project_mount, version, reads }
     MemoryCleanups { folder, index, agent, dead_lines, orphans, over_cap }
     DeadLine { line, text, missing, live_links }
@@ -442,9 +443,10 @@ records! {
 
 choices! {
     ReadFor { Settings, ClaudeJson, GitFile, GitDir, Text, Unread, Counted, Exists, RuleWitness,
-        Folder, Mount, AgentDefinition, Dated, McpConfig }
+        Folder, Mount, AgentDefinition, Dated, McpConfig,
+        PluginConfig }
     NotCountedKind { Hook, McpServer }
-    ConfigLayer { Managed, User, Project, Local }
+    ConfigLayer { Managed, User, Project, Local, Plugin }
     RunsWhen { Startup, SessionResumed, EachPrompt, ToolCalls, OtherEvent, EverySession,
         NeedsApproval, Disabled }
     SentLabel { Managed, User, Project, Local, AutoMemory }

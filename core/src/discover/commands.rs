@@ -167,9 +167,20 @@ impl Discovery<'_> {
                 }
             }
         }
+        let mut folders: Vec<(VPath, Scope, Option<String>)> =
+            folders.into_iter().map(|(d, s)| (d, s, None)).collect();
+        // The plugins' commands, `<plugin>:<name>`, sorted with the others (measured on
+        // 2.1.328 with a plugin's commands alone).
+        for plugin in self.plugins.clone() {
+            folders.push((
+                plugin.root.child("commands"),
+                Scope::User,
+                Some(plugin.name),
+            ));
+        }
         let mut found: Vec<(CommandFile, Scope)> = Vec::new();
-        for (dir, scope) in folders {
-            let (files, bounded) = commands_in(self.tree, &dir, None);
+        for (dir, scope, prefix) in folders {
+            let (files, bounded) = commands_in(self.tree, &dir, prefix.as_deref());
             if bounded {
                 self.diagnostics.push(crate::report::Diagnostic::new(
                     crate::report::Code::ScanSkipped,

@@ -126,6 +126,7 @@ impl Discovery<'_> {
             });
         }
 
+        self.plugin_not_counted(&mut out);
         for (path, over) in std::mem::take(&mut self.settings.hooks_left_out) {
             self.left_out(&path, over);
         }
@@ -231,7 +232,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// `startup` as Claude Code matches it: empty or `*` matches every source, a list of words
 /// (`startup|clear`) names them; a regular expression is taken to match a new session when
 /// it names `startup` (the core has no regular expressions).
-fn hook_runs(event: &str, matcher: Option<&str>) -> RunsWhen {
+pub(super) fn hook_runs(event: &str, matcher: Option<&str>) -> RunsWhen {
     match event {
         "SessionStart" => {
             let starts = match matcher.map(str::trim) {

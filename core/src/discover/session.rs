@@ -192,6 +192,7 @@ impl Discovery<'_> {
                 self.paths.rules.reads_attach(self.paths.session),
             ),
             not_counted: self.not_counted.clone(),
+            plugins: self.plugin_infos.clone(),
         }
     }
 

@@ -43,6 +43,8 @@ pub(super) struct EffectiveSettings {
     pub(super) enabled_mcpjson: Vec<String>,
     /// `disabledMcpjsonServers` of every layer.
     pub(super) disabled_mcpjson: Vec<String>,
+    /// `enabledPlugins` of every layer, in the layers' order: the last of a key wins.
+    pub(super) enabled_plugins: Vec<(String, bool)>,
 }
 
 impl EffectiveSettings {
@@ -65,6 +67,7 @@ impl EffectiveSettings {
             enable_all_project_mcp: false,
             enabled_mcpjson: Vec::new(),
             disabled_mcpjson: Vec::new(),
+            enabled_plugins: Vec::new(),
         }
     }
 }
@@ -176,6 +179,7 @@ impl Discovery<'_> {
             self.settings
                 .disabled_mcpjson
                 .extend(parsed.disabled_mcpjson_servers);
+            self.settings.enabled_plugins.extend(parsed.enabled_plugins);
             if layer == Layer::Policy {
                 self.settings.managed_claude_md = parsed.claude_md;
             } else {

@@ -81,7 +81,12 @@ impl Discovery<'_> {
         nodes
     }
 
-    fn skill_folder(&mut self, dir: &VPath, scope: Scope, source: SkillSource) -> Vec<Node> {
+    pub(super) fn skill_folder(
+        &mut self,
+        dir: &VPath,
+        scope: Scope,
+        source: SkillSource,
+    ) -> Vec<Node> {
         let mut nodes = Vec::new();
         let deeper: Vec<VPath> = self
             .tree

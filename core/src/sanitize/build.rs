@@ -137,6 +137,7 @@ impl<'a> Builder<'a> {
             // with `--add-dir` is told apart by the verify (the sharer is warned).
             additional_dirs: Vec::new(),
             additional_dirs_claude_md_env: None,
+            plugin_dirs: Vec::new(),
         };
         let quoted = self.quoted();
         out.set_quoted(quoted.clone());

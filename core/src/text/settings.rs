@@ -30,6 +30,8 @@ pub(crate) struct Settings {
     pub(crate) enabled_mcpjson_servers: Vec<String>,
     /// `disabledMcpjsonServers`: `.mcp.json` servers switched off by name.
     pub(crate) disabled_mcpjson_servers: Vec<String>,
+    /// `enabledPlugins`: each plugin key (`name@marketplace`) with its switch.
+    pub(crate) enabled_plugins: Vec<(String, bool)>,
 }
 
 /// How many hooks, or MCP servers, one file may list before the rest are only counted: a
@@ -58,7 +60,7 @@ pub(crate) struct McpServer {
 
 /// The keys [`parse`] reads, in the order it reads them; a shared snapshot keeps these and
 /// no other (a test below keeps the list true).
-pub(crate) const READ_KEYS: [&str; 11] = [
+pub(crate) const READ_KEYS: [&str; 12] = [
     "autoMemoryEnabled",
     "autoMemoryDirectory",
     "claudeMd",
@@ -70,6 +72,7 @@ pub(crate) const READ_KEYS: [&str; 11] = [
     "enableAllProjectMcpServers",
     "enabledMcpjsonServers",
     "disabledMcpjsonServers",
+    "enabledPlugins",
 ];
 
 /// Parses a settings file. A key of the wrong type is ignored with a warning in `warnings`.
@@ -163,6 +166,13 @@ pub(crate) fn parse(text: &str) -> Result<(Settings, Vec<String>), String> {
         "disabledMcpjsonServers",
         &mut warnings,
     );
+    match map.get("enabledPlugins") {
+        None => {}
+        Some(value @ Value::Object(_)) => {
+            settings.enabled_plugins = crate::text::plugins::enabled(value);
+        }
+        Some(_) => warnings.push("enabledPlugins is not an object; ignored".to_owned()),
+    }
     Ok((settings, warnings))
 }
 

@@ -352,8 +352,9 @@ impl Reader {
         })?;
         self.list_dir(&project, &project_local, &confine)
             .map_err(|error| format!("cannot list {}: {error}", project_local.display()))?;
-        // The `--add-dir` folders, whole (never their parents: Claude Code reads none).
-        for dir in &input.additional_dirs {
+        // The `--add-dir` and `--plugin-dir` folders, whole (never their parents: Claude
+        // Code reads none).
+        for dir in input.additional_dirs.iter().chain(&input.plugin_dirs) {
             let dir = VPath::new(dir).map_err(|error| format!("--add-dir: {error}"))?;
             if project.starts_with(&dir) || dir.starts_with(&project) {
                 continue;

@@ -38,7 +38,7 @@ usage: memdiag hook session-start|post-tool-use   (a Claude Code hook: JSON on s
                [--max-every-session-chars N] [--max-every-session-tokens N]
                [--home H] [--project P] [--config C] [--os linux|macos|windows]
                [--claude-version V] [--today YYYY-MM-DD] [--read PATH ...]
-               [--add-dir D ...] [--session interactive|print]
+               [--add-dir D ...] [--plugin-dir D ...] [--session interactive|print]
                [--mount VIRTUAL=LOCAL ...] [--color auto|always|never]
                [--share-zip FILE | --share-link] [--keep-names] [--keep-user-name]
                [--keep-text] [--other-projects]
@@ -73,6 +73,8 @@ the analysis asks for are read; session transcripts never are.
   --add-dir D    a folder given to Claude Code with --add-dir: its skills and agents are
                  listed, and with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1 its
                  CLAUDE.md, .claude/CLAUDE.md, rules and CLAUDE.local.md are sent; repeatable
+  --plugin-dir D a plugin folder given to Claude Code with --plugin-dir: its skills,
+                 commands and agents are listed as plugin:name; repeatable
   --session KIND interactive (default) or print: the session the Reads are in is claude -p
                  or the Agent SDK, whose Reads attach nothing before 2.1.69
   --mount V=L    read a snapshot instead of this machine: the folder or .zip file L shown
@@ -378,6 +380,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
     let mut mounts = Vec::new();
     let mut reads = Vec::new();
     let mut add_dirs = Vec::new();
+    let mut plugin_dirs = Vec::new();
     let mut session = None;
     let mut share_zip = None;
     let mut share_link = false;
@@ -439,6 +442,10 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             }
             "--add-dir" => {
                 add_dirs.push(value_of(flag, inline, &mut args)?);
+                continue;
+            }
+            "--plugin-dir" => {
+                plugin_dirs.push(value_of(flag, inline, &mut args)?);
                 continue;
             }
             _ if flag.starts_with('-') => {
@@ -557,6 +564,10 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
                 .map(|dir| absolute("--add-dir", dir))
                 .collect::<Result<_, _>>()?,
             additional_dirs_claude_md_env: host.additional_claude_md.clone(),
+            plugin_dirs: plugin_dirs
+                .into_iter()
+                .map(|dir| absolute("--plugin-dir", dir))
+                .collect::<Result<_, _>>()?,
         };
         (input, Sources::Host)
     } else {
@@ -576,6 +587,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             // A snapshot's folders are virtual paths, as --project's.
             additional_dirs: add_dirs,
             additional_dirs_claude_md_env: host.additional_claude_md.clone(),
+            plugin_dirs,
         };
         (input, Sources::Mounts(mounts))
     };

@@ -123,6 +123,24 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         }
         out.push('\n');
     }
+    if !report.session.plugins.is_empty() {
+        let _ = writeln!(out, "| Plugin | Source | Loads | Folder |");
+        let _ = writeln!(out, "| --- | --- | --- | --- |");
+        for plugin in &report.session.plugins {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | `{}` |",
+                escape(&plugin.name),
+                plugin
+                    .marketplace
+                    .as_deref()
+                    .map_or_else(|| "`--plugin-dir`".to_owned(), escape),
+                if plugin.enabled { "yes" } else { "no" },
+                code(&show(&plugin.folder))
+            );
+        }
+        out.push('\n');
+    }
     let not_counted = &report.session.not_counted;
     if !not_counted.is_empty() {
         let _ = writeln!(

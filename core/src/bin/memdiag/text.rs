@@ -32,6 +32,7 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     verdict(&mut out, report, &home);
     simulated(&mut out, report, &home);
     session(&mut out, report);
+    plugins(&mut out, report, &home);
     not_counted(&mut out, report, &home);
     reads(&mut out, report, &home);
     files(&mut out, report, &home);
@@ -238,6 +239,37 @@ fn session(out: &mut String, report: &Report) {
             out,
             "  later, not in every session: {}",
             figures.join(" · ")
+        );
+    }
+    out.push('\n');
+}
+
+/// Plugins: each with its source and whether it loads.
+fn plugins(out: &mut String, report: &Report, home: &Home<'_>) {
+    let found = &report.session.plugins;
+    if found.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{BOLD}Plugins:{BOLD:#} {} (their skills, commands and agents are listed as plugin:name)",
+        plural(found.len() as u64, "plugin")
+    );
+    for plugin in found {
+        let source = plugin
+            .marketplace
+            .as_deref()
+            .map_or_else(|| "--plugin-dir".to_owned(), |m| format!("marketplace {m}"));
+        let state = if plugin.enabled {
+            "enabled"
+        } else {
+            "not enabled"
+        };
+        let _ = writeln!(
+            out,
+            "  {} {DIM}· {state} · {source} · {}{DIM:#}",
+            plugin.name,
+            home.show(&plugin.folder)
         );
     }
     out.push('\n');
