@@ -149,19 +149,24 @@ impl Discovery<'_> {
             );
             // A plugin's skill takes no plain name from a command.
             self.skill_names = names_before;
+            let prefixed = |name: &str| format!("{}:{name}", plugin.name);
+            let mut shown_of = std::collections::BTreeMap::new();
             for line in &mut self.skill_lines[lines_before..] {
-                line.shown = format!("{}:{}", plugin.name, line.shown);
-                line.line = format!("{}:{}", plugin.name, line.line);
+                let shown = prefixed(&line.shown);
+                line.line = prefixed(&line.line);
+                shown_of.insert(line.path.clone(), (shown.clone(), line.line.clone()));
+                line.shown = shown;
             }
             for node in &mut found {
                 if let Some(name) = &node.row.skill_name {
-                    node.row.skill_name = Some(format!("{}:{name}", plugin.name));
+                    node.row.skill_name = Some(prefixed(name));
                 }
-                if let Some(measure) = &mut node.row.skill_listing {
-                    let prefix = plugin.name.encode_utf16().count() as u64 + 1;
-                    measure.utf16 += prefix;
-                    measure.chars += plugin.name.chars().count() as u64 + 1;
-                    measure.bytes += plugin.name.len() as u64 + 1;
+                let path = VPath::new(&node.row.path).ok();
+                if let Some((shown, line)) = path.and_then(|p| shown_of.get(&p)) {
+                    node.row.skill_listing = Some(crate::report::Measure {
+                        lines: 0,
+                        ..super::skills::listed_measure(self.tree, line, shown).0
+                    });
                 }
             }
             nodes.extend(found);

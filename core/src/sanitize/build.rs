@@ -184,6 +184,11 @@ impl<'a> Builder<'a> {
             let (Some(name), Ok(path)) = (&row.skill_name, VPath::new(&row.path)) else {
                 continue;
             };
+            // A command, or a plugin's skill, is listed by its name alone (`ns:x`,
+            // `plugin:x`).
+            if name.contains(':') || row.group == crate::report::Group::Commands {
+                note(name, self.namer.name(name));
+            }
             // A Read below a folder with its own skills announces each one, quoting that
             // folder relative to the project twice.
             if let Some((folder, shared_folder)) = announced_folder(
@@ -297,6 +302,10 @@ impl<'a> Builder<'a> {
             }
             (Contents::Loaded(bytes), Role::McpConfig) => {
                 let text = self.mcp_config(bytes);
+                (text.len() as u64, Contents::Loaded(text))
+            }
+            (Contents::Loaded(bytes), Role::PluginConfig) => {
+                let text = self.plugin_config(bytes, original.file_name());
                 (text.len() as u64, Contents::Loaded(text))
             }
         };

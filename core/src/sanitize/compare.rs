@@ -30,6 +30,8 @@ pub(super) const NAME_FIELDS: &[&str] = &[
     "server",
     "program",
     "matcher",
+    // A plugin's marketplace (`session.plugins`).
+    "marketplace",
 ];
 
 /// Sentences for a person: they quote names and text, so they are not compared.
@@ -55,6 +57,13 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
                 format!("{folder} ({name})")
             })
         })
+        // A command's or a plugin's entry is listed by its name alone (`ns:x`, `plugin:x`).
+        .chain(
+            report
+                .files
+                .iter()
+                .filter_map(|row| row.skill_name.clone().filter(|n| n.contains(':'))),
+        )
         .collect();
     if let Some(Json::Array(lines)) = value.pointer_mut("/session/skills") {
         for line in lines {
@@ -160,7 +169,7 @@ pub(super) fn walk(
                             }
                         }
                     }
-                    "name" if matches!(list, Some("memory_folders" | "agents")) => {
+                    "name" if matches!(list, Some("memory_folders" | "agents" | "plugins")) => {
                         rename_in(inner, rename);
                     }
                     "memory_folder_name" => {

@@ -19,6 +19,8 @@ pub(super) enum Role {
     ClaudeJson,
     /// An MCP configuration: its servers' names and programs, renamed.
     McpConfig,
+    /// A plugin's configuration: the names and paths that decide what loads, renamed.
+    PluginConfig,
     /// The analysis never reads it: its size is kept, not its contents.
     SizeOnly,
 }
@@ -109,6 +111,7 @@ impl Plan {
                 ReadFor::Settings => Role::Settings,
                 ReadFor::ClaudeJson => Role::ClaudeJson,
                 ReadFor::McpConfig => Role::McpConfig,
+                ReadFor::PluginConfig => Role::PluginConfig,
                 ReadFor::GitFile => Role::GitFile,
                 ReadFor::AgentDefinition => Role::Text(FileKind::Agent),
                 ReadFor::Text => Role::Text(FileKind::Other),

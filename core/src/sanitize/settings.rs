@@ -39,6 +39,18 @@ impl Builder<'_> {
                     Json::String(text_placeholder(text, self.options.keep_text))
                 }
                 ("hooks", Json::Object(events)) => self.hooks(events),
+                ("enabledPlugins", Json::Object(keys)) => Json::Object(
+                    keys.iter()
+                        .map(|(key, on)| {
+                            let on = if on.is_boolean() {
+                                on.clone()
+                            } else {
+                                Json::Null
+                            };
+                            (self.namer.name(key), on)
+                        })
+                        .collect(),
+                ),
                 ("enabledMcpjsonServers" | "disabledMcpjsonServers", Json::Array(items)) => {
                     Json::Array(
                         items
@@ -155,6 +167,100 @@ impl Builder<'_> {
             out.insert(self.namer.name(name), Json::Object(one));
         }
         Json::Object(out)
+    }
+
+    /// A plugin configuration file reduced to what decides which plugins load and where
+    /// from, names and paths renamed: `installed_plugins.json` (each key's `installPath`),
+    /// `known_marketplaces.json` (each `installLocation`), `marketplace.json` (each plugin's
+    /// name and a relative source), `plugin.json` (its name), `hooks.json` (as a settings
+    /// file's hooks). Descriptions, URLs, repositories and versions never leave. One that
+    /// does not parse stays one that does not parse.
+    pub(super) fn plugin_config(&mut self, bytes: &[u8], file: &str) -> Vec<u8> {
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let Ok(map) = serde_json::from_str::<Map<String, Json>>(text) else {
+            return b"{".to_vec();
+        };
+        let mut reduced = Map::new();
+        let path_of = |b: &mut Self, value: Option<&Json>| -> Json {
+            match value {
+                Some(Json::String(path)) => Json::String(b.namer.name(path)),
+                _ => Json::Null,
+            }
+        };
+        match file {
+            "installed_plugins.json" => {
+                if let Some(version) = map.get("version") {
+                    reduced.insert("version".to_owned(), version.clone());
+                }
+                if let Some(Json::Object(plugins)) = map.get("plugins") {
+                    let mut out = Map::new();
+                    for (key, entries) in plugins {
+                        let first = entries.as_array().and_then(|e| e.first());
+                        let entry = match first {
+                            Some(first) => {
+                                let mut one = Map::new();
+                                one.insert(
+                                    "installPath".to_owned(),
+                                    path_of(self, first.get("installPath")),
+                                );
+                                Json::Array(vec![Json::Object(one)])
+                            }
+                            None => Json::Array(Vec::new()),
+                        };
+                        out.insert(self.namer.name(key), entry);
+                    }
+                    reduced.insert("plugins".to_owned(), Json::Object(out));
+                } else if let Some(other) = map.get("plugins") {
+                    reduced.insert("plugins".to_owned(), empty_like(other));
+                }
+            }
+            "known_marketplaces.json" => {
+                for (name, entry) in &map {
+                    let mut one = Map::new();
+                    one.insert(
+                        "installLocation".to_owned(),
+                        path_of(self, entry.get("installLocation")),
+                    );
+                    reduced.insert(self.namer.name(name), Json::Object(one));
+                }
+            }
+            "marketplace.json" => {
+                let plugins = map
+                    .get("plugins")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                    .map(|plugin| {
+                        let mut one = Map::new();
+                        if let Some(Json::String(name)) = plugin.get("name") {
+                            one.insert("name".to_owned(), Json::String(self.namer.name(name)));
+                        }
+                        if let Some(Json::String(source)) = plugin.get("source") {
+                            one.insert("source".to_owned(), Json::String(self.namer.name(source)));
+                        } else if plugin.get("source").is_some() {
+                            one.insert("source".to_owned(), Json::Object(Map::new()));
+                        }
+                        Json::Object(one)
+                    })
+                    .collect();
+                reduced.insert("plugins".to_owned(), Json::Array(plugins));
+            }
+            "plugin.json" => {
+                if let Some(Json::String(name)) = map.get("name") {
+                    reduced.insert("name".to_owned(), Json::String(self.namer.name(name)));
+                }
+            }
+            _ => {
+                if let Some(Json::Object(events)) = map.get("hooks") {
+                    let hooks = self.hooks(events);
+                    reduced.insert("hooks".to_owned(), hooks);
+                }
+            }
+        }
+        serde_json::to_string_pretty(&Json::Object(reduced))
+            .expect("a JSON value serialises")
+            .into_bytes()
     }
 
     /// An MCP configuration reduced to its servers' names and programs; one that does not
