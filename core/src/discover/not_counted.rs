@@ -210,12 +210,13 @@ impl Discovery<'_> {
             if servers > 0 {
                 parts.push(plural(servers, "MCP server", "MCP servers"));
             }
+            let verb = if hooks + servers == 1 { "adds" } else { "add" };
             self.diagnostics.push(Diagnostic::new(
                 Code::SessionTextNotCounted,
                 Severity::Info,
                 Some(file),
                 format!(
-                    "{} configured here add text when they run, which no file tells: the \
+                    "{} configured here {verb} text when run, which no file tells: the \
                      every-session figure leaves it out",
                     parts.join(" and ")
                 ),

@@ -283,9 +283,14 @@ fn not_counted(out: &mut String, report: &Report, home: &Home<'_>) {
     }
     let _ = writeln!(
         out,
-        "{BOLD}Not counted:{BOLD:#} {} add text that depends on running them; the figure \
-         above leaves it out",
-        plural(found.len() as u64, "hook or MCP server")
+        "{BOLD}Not counted:{BOLD:#} {} {} text that depends on running them; the \
+         figure above leaves it out",
+        found.len(),
+        if found.len() == 1 {
+            "hook or MCP server adds"
+        } else {
+            "hooks and MCP servers add"
+        }
     );
     for item in found {
         let program = item
