@@ -4,9 +4,11 @@
 //! - `<config>/plugins/installed_plugins.json` (version 2) lists the installed plugins by
 //!   key (`name@marketplace`); one loads when the merged settings' `enabledPlugins` say
 //!   `true` for its key (installed but not named, or `false`: it does not).
-//! - Its content is the cached copy at the entry's `installPath`, unless its marketplace
-//!   (`known_marketplaces.json`'s `installLocation`, its `.claude-plugin/marketplace.json`)
-//!   gives the plugin a path of its own (`"source": "./x"`): then that folder.
+//! - Its content is the cached copy at the entry's `installPath`, unless its marketplace is a
+//!   local folder (`known_marketplaces.json`: `"source": {"source": "directory"}`) whose
+//!   `.claude-plugin/marketplace.json` gives the plugin a relative path (`"source": "./x"`):
+//!   then that folder, read in place (`plugins-local-marketplace-read-in-place`). A GitHub
+//!   marketplace's relative source still reads the cached copy.
 //! - `--plugin-dir DIR` loads one the same way, always enabled.
 //! - Its skills (`skills/<folder>/SKILL.md`), commands (`commands/**/*.md`) and agents
 //!   (`agents/**/*.md`) are listed as `<plugin>:<name>`, the plugin's name from its
@@ -59,9 +61,11 @@ impl Discovery<'_> {
                             .rev()
                             .find(|(key, _)| *key == entry.key)
                             .is_some_and(|(_, on)| *on);
-                        // A marketplace that gives the plugin a folder of its own.
+                        // A local marketplace reads a plugin it holds by a relative path in
+                        // place; any other, the cached copy (measured on 2.1.328).
                         let own = market.and_then(|market| {
-                            let (_, location) = markets.iter().find(|(m, _)| m == market)?;
+                            let (_, location, _) =
+                                markets.iter().find(|(m, _, local)| m == market && *local)?;
                             let location = VPath::new(location).ok()?;
                             let listing =
                                 location.child(".claude-plugin").child("marketplace.json");

@@ -222,6 +222,18 @@ impl Builder<'_> {
                         "installLocation".to_owned(),
                         path_of(self, entry.get("installLocation")),
                     );
+                    // Whether it is a local folder decides where its plugins are read.
+                    let local = entry
+                        .get("source")
+                        .and_then(|s| s.get("source"))
+                        .and_then(Json::as_str)
+                        == Some("directory");
+                    if local {
+                        one.insert(
+                            "source".to_owned(),
+                            serde_json::json!({ "source": "directory" }),
+                        );
+                    }
                     reduced.insert(self.namer.name(name), Json::Object(one));
                 }
             }

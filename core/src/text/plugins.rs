@@ -55,8 +55,9 @@ pub(crate) fn installed(text: &str) -> Result<Vec<Installed>, String> {
         .collect())
 }
 
-/// `known_marketplaces.json`: each marketplace's `installLocation`.
-pub(crate) fn marketplaces(text: &str) -> Vec<(String, String)> {
+/// `known_marketplaces.json`: each marketplace's `installLocation`, and whether it is a
+/// local folder (`"source": {"source": "directory"}`), whose plugins are read in place.
+pub(crate) fn marketplaces(text: &str) -> Vec<(String, String, bool)> {
     let Ok(map) = object(text) else {
         return Vec::new();
     };
@@ -64,7 +65,12 @@ pub(crate) fn marketplaces(text: &str) -> Vec<(String, String)> {
         .take(MAX_PLUGINS)
         .filter_map(|(name, entry)| {
             let location = entry.get("installLocation")?.as_str()?;
-            Some((name.clone(), location.to_owned()))
+            let local = entry
+                .get("source")
+                .and_then(|s| s.get("source"))
+                .and_then(Value::as_str)
+                == Some("directory");
+            Some((name.clone(), location.to_owned(), local))
         })
         .collect()
 }
