@@ -133,11 +133,25 @@ impl<'a> Builder<'a> {
                 .and_then(crate::discover::session::listing_budget_from_env)
                 .map(|n| n.to_string()),
             session: crate::SessionKind::Interactive,
-            // Not carried yet: the share payload has no place for them, so a report made
-            // with `--add-dir` is told apart by the verify (the sharer is warned).
-            additional_dirs: Vec::new(),
-            additional_dirs_claude_md_env: None,
-            plugin_dirs: Vec::new(),
+            // The `--add-dir` and `--plugin-dir` folders, renamed; the variable as a switch.
+            additional_dirs: self
+                .input
+                .additional_dirs
+                .iter()
+                .map(|d| self.namer.name(d))
+                .collect(),
+            additional_dirs_claude_md_env: self
+                .input
+                .additional_dirs_claude_md_env
+                .as_deref()
+                .filter(|v| crate::discover::settings::is_truthy(v))
+                .map(|_| "1".to_owned()),
+            plugin_dirs: self
+                .input
+                .plugin_dirs
+                .iter()
+                .map(|d| self.namer.name(d))
+                .collect(),
         };
         let quoted = self.quoted();
         out.set_quoted(quoted.clone());
