@@ -42,6 +42,14 @@ pub struct Input {
     /// How the session whose Reads are answered was started: on some releases a Read
     /// attaches nothing in a `claude -p` or SDK session ([`SessionKind`]).
     pub session: SessionKind,
+    /// Folders given with `--add-dir`, absolute: their skills and agents are listed, and
+    /// with [`Input::additional_dirs_claude_md_env`] set their instruction files are sent.
+    /// (`permissions.additionalDirectories` in the settings loads none of this.)
+    pub additional_dirs: Vec<String>,
+    /// The value of `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`, when the caller knows it.
+    pub additional_dirs_claude_md_env: Option<String>,
+    /// Folders given with `--plugin-dir`, absolute: each loads as an enabled plugin.
+    pub plugin_dirs: Vec<String>,
 }
 
 /// How a Claude Code session was started, which on some releases decides what a Read
@@ -277,6 +285,20 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
         disable_auto_memory_env: input.disable_auto_memory_env.clone(),
         skill_listing_budget_env: input.skill_listing_budget_env.clone(),
         session: input.session,
+        additional_dirs: input
+            .additional_dirs
+            .iter()
+            .map(|dir| absolute("additional directory", dir))
+            .collect::<Result<_, _>>()?,
+        plugin_dirs: input
+            .plugin_dirs
+            .iter()
+            .map(|dir| absolute("plugin directory", dir))
+            .collect::<Result<_, _>>()?,
+        additional_claude_md: input
+            .additional_dirs_claude_md_env
+            .as_deref()
+            .is_some_and(crate::discover::settings::is_truthy),
     })
 }
 

@@ -345,6 +345,39 @@ function agentMemory(body) {
   return { dir, index };
 }
 
+const HOOK_OUTPUT = /(SessionStart:[a-z]+|UserPromptSubmit) hook success: ([^\n]*)/g;
+const MCP_FAILED = 'MCP servers are configured but failed to connect';
+
+/**
+ * What hooks and MCP servers added to the session's first request, which no file tells and
+ * the report leaves out of its figure: each hook's output line (`<event> hook success: <text>`)
+ * and each MCP server named as configured (the cases' servers never connect, so the
+ * program names each under "failed to connect"). Sorted: the program runs hooks in
+ * parallel, so their order changes from run to run. Null when there is neither (so every
+ * other capture keeps its shape).
+ */
+function sessionTime(body) {
+  const texts = [systemText(body)];
+  for (const m of body.messages) for (const b of textBlocks(m)) if (b.type === 'text') texts.push(b.text);
+  const hooks = [];
+  const mcp = new Set();
+  for (const text of texts) {
+    for (const m of text.matchAll(HOOK_OUTPUT)) hooks.push(`${m[1]}: ${m[2]}`);
+    let at = text.indexOf(MCP_FAILED);
+    while (at >= 0) {
+      const lines = text.slice(at).split('\n').slice(1);
+      for (const line of lines) {
+        const m = /^(\S+) \([A-Za-z_]+\): /.exec(line);
+        if (!m) break;
+        mcp.add(m[1]);
+      }
+      at = text.indexOf(MCP_FAILED, at + 1);
+    }
+  }
+  if (!hooks.length && !mcp.size) return null;
+  return { hooks: hooks.sort(), mcp_servers: [...mcp].sort() };
+}
+
 /**
  * Builds the capture from the stand-in's records and the case's script.
  * `script` is the list of steps the stand-in was given: { tool: 'Read', path } or
@@ -380,6 +413,8 @@ export function buildCapture({ release, records, script, builtIns, builtInAgents
     reads: [],
     agents: [],
   };
+  const extra = sessionTime(first);
+  if (extra) capture.session_time = extra;
   script.forEach((step, i) => {
     const at = main.findIndex((r) => r.step === i);
     if (step.tool === 'Read') {

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use memdiag_core::report::{Measure, Report, SentFile, SentLabel};
+use memdiag_core::report::{Measure, NotCountedKind, Report, RunsWhen, SentFile, SentLabel};
 use memdiag_core::{
     analyze_with, AnalyzeError, ClaudeVersion, ContentSource, Entry, Input, SessionKind, Tree,
     VPath, FIRST_SIMULATED, NOT_REPRODUCED, RULE_CHANGES,
@@ -147,6 +147,31 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
                 format!("{root}/{dir}")
             }
         }),
+        // `--add-dir D` in the case's `args` (`$ROOT` is the case's root), and the variable
+        // that makes D's instruction files load.
+        additional_dirs: spec["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|pair| pair[0] == "--add-dir")
+            .map(|pair| pair[1].replace("$ROOT", root))
+            .collect(),
+        plugin_dirs: spec["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|pair| pair[0] == "--plugin-dir")
+            .map(|pair| pair[1].replace("$ROOT", root))
+            .collect(),
+        additional_dirs_claude_md_env: spec["env"]["CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"]
+            .as_str()
+            .map(str::to_owned),
         // The runner starts every case as `claude -p`, which on some releases decides what
         // a Read attaches (version::Behaviour::PrintSessionReadsAttach).
         session: SessionKind::Print,
@@ -350,6 +375,52 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
             "memory section: {} characters, the core says {}",
             memory["chars"],
             session.cost.memory_section.total()
+        ));
+    }
+
+    // 5b. Hooks and MCP servers: what ran (a hook's output line, a server named as
+    // configured) against what the core lists as running at startup, on each prompt or with
+    // every session. Their text is not in any figure above.
+    let ran = &capture["session_time"];
+    let mut hooks: Vec<String> = ran["hooks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h.as_str()?.split(": ").next().map(str::to_owned))
+        .collect();
+    hooks.sort();
+    let mut listed_hooks: Vec<String> = session
+        .not_counted
+        .iter()
+        .filter(|n| n.kind == NotCountedKind::Hook)
+        .filter_map(|n| match n.when {
+            RunsWhen::Startup => Some(format!("{}:startup", n.event.as_deref()?)),
+            RunsWhen::EachPrompt => n.event.clone(),
+            _ => None,
+        })
+        .collect();
+    listed_hooks.sort();
+    if hooks != listed_hooks {
+        out.push(format!(
+            "hooks: the program ran {hooks:?}, the core lists {listed_hooks:?}"
+        ));
+    }
+    let servers: Vec<&str> = ran["mcp_servers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut listed_servers: Vec<&str> = session
+        .not_counted
+        .iter()
+        .filter(|n| n.kind == NotCountedKind::McpServer && n.when == RunsWhen::EverySession)
+        .filter_map(|n| n.server.as_deref())
+        .collect();
+    listed_servers.sort();
+    if servers != listed_servers {
+        out.push(format!(
+            "MCP servers: the program started {servers:?}, the core lists {listed_servers:?}"
         ));
     }
 

@@ -61,6 +61,21 @@ impl Discovery<'_> {
         let mut found = Vec::new();
         let user = self.paths.config.child("agents");
         self.agent_folder(&user, Scope::User, &mut found);
+        // The plugins' agents, `<plugin>:<name>` (measured on 2.1.328).
+        for plugin in self.plugins.clone() {
+            let before = found.len();
+            self.agent_folder(&plugin.root.child("agents"), Scope::User, &mut found);
+            for agent in &mut found[before..] {
+                agent.name = format!("{}:{}", plugin.name, agent.name);
+                agent.line = format!("{}:{}", plugin.name, agent.line);
+            }
+        }
+        // The `--add-dir` folders' agents (measured on 2.1.328); put before the project's, so
+        // that a project agent of the same name is the one in force (not measured).
+        for dir in self.paths.additional_dirs.clone() {
+            let agents = dir.child(".claude").child("agents");
+            self.agent_folder(&agents, Scope::Project, &mut found);
+        }
         if let Some(project) = self.paths.project.clone() {
             // Parents first, so that a deeper folder's agent is the one in force (before
             // `Behaviour::DeeperAgentsShadow`, the working directory's first: a parent's won).

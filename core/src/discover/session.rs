@@ -205,6 +205,8 @@ impl Discovery<'_> {
                 &self.attached,
                 self.paths.rules.reads_attach(self.paths.session),
             ),
+            not_counted: self.not_counted.clone(),
+            plugins: self.plugin_infos.clone(),
         }
     }
 
@@ -469,7 +471,7 @@ fn later_cost(
     // What every session already sends is not counted again; a listed skill's body is.
     let mut seen: BTreeSet<&str> = rows
         .iter()
-        .filter(|r| r.counted && r.group != Group::Skills)
+        .filter(|r| r.counted && !matches!(r.group, Group::Skills | Group::Commands))
         .map(|r| r.path.as_str())
         .collect();
     for (index, row) in rows.iter().enumerate() {
@@ -529,7 +531,7 @@ fn sent_subtree(rows: &[FileRow], index: usize) -> Vec<usize> {
     let sendable = |row: &FileRow| {
         row.status == FileStatus::Ok && row.loaded.is_some_and(|l| l.utf16 > 0 || l.bytes > 0)
     };
-    if !sendable(&rows[index]) || rows[index].group == Group::Skills {
+    if !sendable(&rows[index]) || matches!(rows[index].group, Group::Skills | Group::Commands) {
         return out;
     }
     // Whether each row of the subtree loads, by its place after `index`: the subtree ends at
