@@ -101,6 +101,15 @@ conformance_live() {
   fi
 }
 
+# The plugin inside the pinned Claude Code (tests/plugin/live.test.mjs): its hooks, its MCP
+# server and `memdiag verify`, with the `memdiag` command `cargo test` built on PATH.
+plugin_live() {
+  cargo build -p memdiag-core --features cli
+  MEMDIAG_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug" \
+  MEMDIAG_CLAUDE="$MEMDIAG_CLAUDE" \
+    node --test tests/plugin/live.test.mjs
+}
+
 # The end-to-end test serves dist/ itself (see the contract at the top).
 e2e() {
   local files=()
@@ -121,6 +130,9 @@ e2e() {
 
 step "install tools" ensure_all
 step "cargo fmt --check" cargo fmt --all -- --check
+# The release watch's listing (tests/conformance/watch.mjs) against a recorded registry
+# answer (fixtures/registry/claude-code.json): no network, well under a second.
+step "release watch listing" node --test tests/conformance/watch.test.mjs
 step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 # The page's first-paint wasm is memdiag-web without its `engine` feature (index.html).
@@ -129,6 +141,7 @@ step "cargo test (native)" cargo test --workspace
 # The pinned Claude Code itself, on every case of fixtures/conformance/: fails when what the
 # program loads no longer matches a case's recorded capture (see tests/conformance/run.mjs).
 step "conformance (live, Claude Code $(memdiag_claude_pin))" conformance_live
+step "plugin (live, Claude Code $(memdiag_claude_pin))" plugin_live
 step "benchmarks build" cargo bench -p memdiag-core --no-run
 step "core builds for wasm32" cargo build -p memdiag-core --target wasm32-unknown-unknown
 if [ "$SKIP_BROWSER" = 1 ]; then

@@ -12,9 +12,7 @@ use crate::report::{
     REPORT_SCHEMA,
 };
 use crate::tree::Tree;
-use crate::version::{
-    ClaudeVersion, Rules, Unsimulated, AGENT_LISTING_MEASURED_FROM, NOT_REPRODUCED, RULE_CHANGES,
-};
+use crate::version::{ClaudeVersion, Rules, Unsimulated, NOT_REPRODUCED, RULE_CHANGES};
 use crate::vpath::VPath;
 
 /// What the analysis is told about the host; everything else comes from the tree.
@@ -45,6 +43,14 @@ pub struct Input {
     /// How the session whose Reads are answered was started: on some releases a Read
     /// attaches nothing in a `claude -p` or SDK session ([`SessionKind`]).
     pub session: SessionKind,
+    /// Folders given with `--add-dir`, absolute: their skills and agents are listed, and
+    /// with [`Input::additional_dirs_claude_md_env`] set their instruction files are sent.
+    /// (`permissions.additionalDirectories` in the settings loads none of this.)
+    pub additional_dirs: Vec<String>,
+    /// The value of `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`, when the caller knows it.
+    pub additional_dirs_claude_md_env: Option<String>,
+    /// Folders given with `--plugin-dir`, absolute: each loads as an enabled plugin.
+    pub plugin_dirs: Vec<String>,
 }
 
 /// How a Claude Code session was started, which on some releases decides what a Read
@@ -255,6 +261,20 @@ fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
         disable_auto_memory_env: input.disable_auto_memory_env.clone(),
         skill_listing_budget_env: input.skill_listing_budget_env.clone(),
         session: input.session,
+        additional_dirs: input
+            .additional_dirs
+            .iter()
+            .map(|dir| absolute("additional directory", dir))
+            .collect::<Result<_, _>>()?,
+        plugin_dirs: input
+            .plugin_dirs
+            .iter()
+            .map(|dir| absolute("plugin directory", dir))
+            .collect::<Result<_, _>>()?,
+        additional_claude_md: input
+            .additional_dirs_claude_md_env
+            .as_deref()
+            .is_some_and(crate::discover::settings::is_truthy),
     })
 }
 
@@ -368,18 +388,6 @@ fn rules_in_force(rules: &Rules, skills_listing_budget: u64) -> RulesInForce {
             .iter()
             .filter(|gap| rules.release.is_some_and(|v| gap.from <= v && v <= gap.to))
             .map(|gap| gap.summary.to_owned())
-            .chain(
-                rules
-                    .release
-                    .filter(|v| *v < AGENT_LISTING_MEASURED_FROM)
-                    .map(|_| {
-                        format!(
-                            "the listing of sub-agents was measured from \
-                             {AGENT_LISTING_MEASURED_FROM} on: its built-in agents are \
-                             counted at that release's length"
-                        )
-                    }),
-            )
             .collect(),
     }
 }

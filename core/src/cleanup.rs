@@ -225,7 +225,7 @@ pub fn can_delete(row: &FileRow) -> bool {
     }
     match (row.group, row.load) {
         (_, LoadType::Startup) => false,
-        (Group::Rules | Group::Skills, _) => true,
+        (Group::Rules | Group::Skills | Group::Commands, _) => true,
         (Group::AutoMemory | Group::AgentMemory, LoadType::OnDemand | LoadType::Link) => true,
         (Group::Project, LoadType::Tree) => true,
         _ => false,

@@ -25,8 +25,11 @@
 //! pure function of the tree, so the last pass is the answer.
 
 mod agents;
+mod commands;
 mod health;
 mod memory;
+mod not_counted;
+mod plugins;
 mod references;
 mod rules;
 pub(crate) mod session;
@@ -104,6 +107,12 @@ pub(crate) struct Paths {
     pub(crate) skill_listing_budget_env: Option<String>,
     /// How the session was started, for what a Read attaches.
     pub(crate) session: crate::analyze::SessionKind,
+    /// `--add-dir` folders.
+    pub(crate) additional_dirs: Vec<VPath>,
+    /// `--plugin-dir` folders.
+    pub(crate) plugin_dirs: Vec<VPath>,
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set: their instruction files load.
+    pub(crate) additional_claude_md: bool,
 }
 
 /// What one discovery pass found.
@@ -180,6 +189,9 @@ struct Discovery<'a> {
     git_root: Option<VPath>,
     /// Each skill that can be listed: its `SKILL.md`, its listing line, where it lists.
     skill_lines: Vec<skills::SkillLine>,
+    /// The names the listed skills are invoked with (their folders'): a command of one of
+    /// these names is not listed.
+    skill_names: BTreeSet<String>,
     /// Every sub-agent definition found, in the listing's order, shadowed ones marked.
     agents: Vec<agents::AgentDefinition>,
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
@@ -199,6 +211,12 @@ struct Discovery<'a> {
     /// Files whose size was checked against Claude Code's 4 MiB cap while still pending
     /// ([`Tree::mark_unstatted`]): read once sized only under that cap too.
     size_capped: BTreeSet<VPath>,
+    /// Hooks and MCP servers found (`not_counted`): listed, never run, never counted.
+    not_counted: Vec<crate::report::NotCounted>,
+    /// The plugins that load.
+    plugins: Vec<plugins::Plugin>,
+    /// Every plugin found, for the report.
+    plugin_infos: Vec<crate::report::PluginInfo>,
 }
 
 /// Runs one discovery pass over `tree`.
@@ -215,6 +233,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         memory_dir: None,
         git_root: None,
         skill_lines: Vec::new(),
+        skill_names: BTreeSet::new(),
         agents: Vec::new(),
         announce_on_next_read: Vec::new(),
         skill_order_unknown: Vec::new(),
@@ -222,6 +241,9 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         attached: BTreeMap::new(),
         sources: BTreeMap::new(),
         read: BTreeSet::new(),
+        not_counted: Vec::new(),
+        plugins: Vec::new(),
+        plugin_infos: Vec::new(),
     };
     walk.run()
 }
@@ -234,6 +256,7 @@ impl Discovery<'_> {
             self.looked_at(mount, ReadFor::Mount);
         }
         self.read_settings();
+        self.find_plugins();
         let mut groups: BTreeMap<Group, Vec<Node>> = BTreeMap::new();
         let add = |groups: &mut BTreeMap<Group, Vec<Node>>, nodes: Vec<Node>| {
             for node in nodes {
@@ -251,6 +274,7 @@ impl Discovery<'_> {
                 None => project,
             };
             self.read_claude_json(&key);
+            self.find_not_counted(&key);
         }
 
         // The instruction block, in the program's order.
@@ -262,6 +286,8 @@ impl Discovery<'_> {
             let walked = self.directory_walk(&project, git.as_ref());
             add(&mut groups, walked);
         }
+        let additional = self.additional_dirs_files();
+        add(&mut groups, additional);
         let memory = self.auto_memory(git.as_ref());
         let memory_facts = memory.facts;
         add(&mut groups, memory.nodes);
@@ -273,6 +299,11 @@ impl Discovery<'_> {
         }
         let skills = self.skills();
         add(&mut groups, skills);
+        let names = std::mem::take(&mut self.skill_names);
+        let commands = self.commands(&names);
+        add(&mut groups, commands);
+        let plugin_skills = self.plugin_skills();
+        add(&mut groups, plugin_skills);
         let agent_memory = self.agent_memory();
         add(&mut groups, agent_memory);
         self.agents = self.find_agents();
@@ -468,17 +499,18 @@ impl Discovery<'_> {
             Code::ClaudeMdExcluded,
             Severity::Info,
             Some(&row.path),
-            format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
+            format!("excluded by claudeMdExcludes pattern {pattern}; not loaded"),
         ));
     }
 
-    /// The first `claudeMdExcludes` pattern that matches `path`.
+    /// The first `claudeMdExcludes` pattern that matches `path`, quoted, with the settings
+    /// file that set it: `"**/a/**" in /p/.claude/settings.json`.
     fn exclude_pattern(&self, path: &VPath) -> Option<String> {
         self.settings
             .excludes
             .iter()
-            .find(|(_, glob)| glob.matches(path.as_str()))
-            .map(|(pattern, _)| pattern.clone())
+            .find(|(_, glob, _)| glob.matches(path.as_str()))
+            .map(|(pattern, _, from)| format!("{pattern:?} in {from}"))
     }
 
     /// Claude Code's size notices: one per instruction file over the large-file threshold,

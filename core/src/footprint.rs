@@ -23,9 +23,9 @@ pub(crate) fn apply(rows: &[FileRow]) -> Footprint {
     // Discovery marks as counted exactly what every session sends (the instruction block's
     // files and the listed skills), each once.
     for row in rows.iter().filter(|r| r.counted) {
-        if row.group == Group::Skills {
+        if matches!(row.group, Group::Skills | Group::Commands) {
             let listing = row.skill_listing.unwrap_or_default();
-            add(&mut footprint, Group::Skills, listing, false, false);
+            add(&mut footprint, row.group, listing, false, false);
         } else {
             let always = matches!(row.load, LoadType::Always | LoadType::Startup);
             add(

@@ -194,6 +194,7 @@ pub use discover::group_digits;
 pub use encode::{decode_guess, encode_project_path};
 pub use limits::is_bulk_data;
 pub use report::comparison::{compare, Comparison};
+pub use report::why::{why, Loads, Why};
 pub use report::{Diagnostic, Report, Severity};
 pub use sanitize::{sanitize, SanitizeOptions, Sanitized};
 /// Claude Code's caps on a `MEMORY.md` index, for a page that draws them and for the

@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 mod codes;
 pub mod comparison;
 pub mod verdict;
+pub mod why;
 
 pub use codes::Code;
 
 /// The schema name carried by every report, bumped when a field changes meaning.
-pub const REPORT_SCHEMA: &str = "memdiag-report/3";
+pub const REPORT_SCHEMA: &str = "memdiag-report/4";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -157,6 +158,12 @@ pub enum ReadFor {
     /// A memory file whose modification day the growth chart read (its frontmatter names
     /// none); only its size besides, unless it is a row.
     Dated,
+    /// An MCP configuration (`.mcp.json`, `managed-mcp.json`): its servers' names and the
+    /// programs they start, listed in `session.not_counted`.
+    McpConfig,
+    /// A plugin's configuration: `installed_plugins.json`, `known_marketplaces.json`, a
+    /// `marketplace.json`, a `plugin.json`, a plugin's `hooks/hooks.json`.
+    PluginConfig,
 }
 
 impl ReadFor {
@@ -174,6 +181,8 @@ impl ReadFor {
                 | ReadFor::GitFile
                 | ReadFor::Text
                 | ReadFor::AgentDefinition
+                | ReadFor::McpConfig
+                | ReadFor::PluginConfig
         )
     }
 }
@@ -243,6 +252,156 @@ pub struct Session {
     pub cost: SessionCost,
     /// What can load later, apart from what every session carries, each kind on its own.
     pub later: LaterCost,
+    /// Hooks and MCP servers found in the configuration: they add text at session time that
+    /// depends on running them, which no file tells, so [`SessionCost`] leaves it out. They
+    /// are listed, never run. In the order they were found: the settings layers (the
+    /// managed policy, the user's, the project's, local), then the MCP configuration.
+    pub not_counted: Vec<NotCounted>,
+    /// The plugins found: installed ones (enabled or not) and `--plugin-dir` ones, in the
+    /// order their entries are listed.
+    pub plugins: Vec<PluginInfo>,
+}
+
+/// A plugin and where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PluginInfo {
+    /// The name its skills, commands and agents are listed under (`<name>:<skill>`): its
+    /// manifest's `name`, else the installed key's.
+    pub name: String,
+    /// Where it comes from: its marketplace, or null for a `--plugin-dir` folder.
+    pub marketplace: Option<String>,
+    /// The folder its content is read from (the cached copy at `installPath`, a folder of
+    /// its marketplace, or the `--plugin-dir`).
+    pub folder: String,
+    /// True when it loads: `enabledPlugins` says true (a `--plugin-dir` one always loads).
+    pub enabled: bool,
+}
+
+/// A hook or an MCP server: configured in a file, it adds text when it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NotCounted {
+    /// A hook or an MCP server.
+    pub kind: NotCountedKind,
+    /// A hook's event (`SessionStart`, `UserPromptSubmit`, …); null for an MCP server.
+    pub event: Option<String>,
+    /// An MCP server's name; null for a hook.
+    pub server: Option<String>,
+    /// A hook's matcher as written; null when it has none or an empty one.
+    pub matcher: Option<String>,
+    /// The program a hook runs or an MCP server starts, its name only: no folder, no
+    /// arguments. Null for a hook that runs no command (a prompt) and a server reached by URL.
+    pub program: Option<String>,
+    /// The file it is configured in.
+    pub path: String,
+    /// Which configuration that file is.
+    pub layer: ConfigLayer,
+    /// When it adds its text.
+    pub when: RunsWhen,
+}
+
+/// What kind of configured program a [`NotCounted`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum NotCountedKind {
+    /// A hook: a command Claude Code runs on an event; what it prints may be sent.
+    Hook,
+    /// An MCP server: its tools' definitions and its instructions are sent with every
+    /// request once it connects.
+    McpServer,
+}
+
+/// Which configuration a hook or an MCP server comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigLayer {
+    /// The managed policy (`managed-settings.json`, `managed-mcp.json`).
+    Managed,
+    /// The user's settings, or the user's MCP servers in `~/.claude.json`.
+    User,
+    /// The project's `.claude/settings.json`, or a `.mcp.json` of the project or a parent.
+    Project,
+    /// `.claude/settings.local.json`, or the project's MCP servers in `~/.claude.json`.
+    Local,
+    /// A plugin's `hooks/hooks.json` or `.mcp.json`.
+    Plugin,
+}
+
+impl NotCounted {
+    /// What it is, for a person: `SessionStart hook (matcher startup)`, `MCP server github`.
+    pub fn describe(&self) -> String {
+        match self.kind {
+            NotCountedKind::Hook => {
+                let event = self.event.as_deref().unwrap_or("?");
+                match &self.matcher {
+                    Some(matcher) => format!("{event} hook (matcher {matcher})"),
+                    None => format!("{event} hook"),
+                }
+            }
+            NotCountedKind::McpServer => {
+                format!("MCP server {}", self.server.as_deref().unwrap_or("?"))
+            }
+        }
+    }
+}
+
+impl ConfigLayer {
+    /// The layer in a word.
+    pub fn label(self) -> &'static str {
+        match self {
+            ConfigLayer::Managed => "managed",
+            ConfigLayer::User => "user",
+            ConfigLayer::Project => "project",
+            ConfigLayer::Local => "local",
+            ConfigLayer::Plugin => "plugin",
+        }
+    }
+}
+
+impl RunsWhen {
+    /// When it runs, in a few words.
+    pub fn label(self) -> &'static str {
+        match self {
+            RunsWhen::Startup => "at startup, its output in the first request",
+            RunsWhen::SessionResumed => "when a session is resumed, cleared or compacted",
+            RunsWhen::EachPrompt => "with every prompt, its output sent with it",
+            RunsWhen::ToolCalls => "on tool calls",
+            RunsWhen::OtherEvent => "on its event",
+            RunsWhen::EverySession => "every session: its tools and instructions",
+            RunsWhen::NeedsApproval => "once approved (asks first)",
+            RunsWhen::Disabled => "never: switched off",
+        }
+    }
+}
+
+/// When a hook or an MCP server adds its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum RunsWhen {
+    /// A `SessionStart` hook that runs when a session starts: its output is in the first
+    /// request.
+    Startup,
+    /// A `SessionStart` hook whose matcher leaves out a new session (`resume`, `clear`,
+    /// `compact`).
+    SessionResumed,
+    /// A `UserPromptSubmit` hook: it runs on every prompt.
+    EachPrompt,
+    /// A hook on tool calls (`PreToolUse`, `PostToolUse`, …).
+    ToolCalls,
+    /// A hook on another event (`Stop`, `Notification`, `PreCompact`, …).
+    OtherEvent,
+    /// An MCP server that starts with every session.
+    EverySession,
+    /// A project's MCP server not approved yet: an interactive session asks first (a
+    /// `claude -p` session starts it, measured on 2.1.328).
+    NeedsApproval,
+    /// Switched off: `disabledMcpjsonServers`, `disableAllHooks`, or a server the managed
+    /// policy's `managed-mcp.json` replaces.
+    Disabled,
 }
 
 /// Files and characters (UTF-16 units, as Claude Code counts) of one kind of later load.
@@ -459,6 +618,8 @@ pub enum Group {
     AutoMemory,
     /// SKILL.md files.
     Skills,
+    /// Custom slash commands (`.claude/commands/**/*.md`), listed with the skills.
+    Commands,
     /// Sub-agents' memory folders.
     #[serde(rename = "Agent Memory")]
     AgentMemory,
@@ -466,13 +627,14 @@ pub enum Group {
 
 impl Group {
     /// Every group in display order.
-    pub const ALL: [Group; 7] = [
+    pub const ALL: [Group; 8] = [
         Group::ManagedPolicy,
         Group::User,
         Group::Project,
         Group::Rules,
         Group::AutoMemory,
         Group::Skills,
+        Group::Commands,
         Group::AgentMemory,
     ];
 
@@ -485,6 +647,7 @@ impl Group {
             Group::Rules => "Rules",
             Group::AutoMemory => "Auto Memory",
             Group::Skills => "Skills",
+            Group::Commands => "Commands",
             Group::AgentMemory => "Agent Memory",
         }
     }

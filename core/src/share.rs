@@ -12,6 +12,7 @@
 //!   "home": "/home/ahaaa", "project": "/home/ahaaa/work/shop" | null,
 //!   "config_dir": null, "os": "linux", "version": null, "today": null,
 //!   "auto_memory_off_by_env": true, "skill_listing_budget_env": 12000,  // when set
+//!   "add_dirs": ["/home/ahaaa/b"], "add_dirs_claude_md": true, "plugin_dirs": [],  // when set
 //!   "mounts": ["/home/ahaaa/.claude", …],        // folders the snapshot covers
 //!   "dirs": ["/home/ahaaa/work/shop/.git", …],  // folders that exist with no file kept
 //!   "files": [ { "path": "/…/CLAUDE.md", "size": 812, "modified": "2026-11-30",
@@ -412,6 +413,9 @@ pub fn open_share_zip_with(
 // ----- the payload -----------------------------------------------------------------------
 
 /// The JSON both carriers hold.
+/// The most `--add-dir` and `--plugin-dir` folders a payload may name.
+const MAX_EXTRA_FOLDERS: usize = 256;
+
 #[derive(Debug, Serialize, Deserialize)]
 struct Payload {
     format: u32,
@@ -433,6 +437,15 @@ struct Payload {
     /// The skills listing's budget `SLASH_COMMAND_TOOL_CHAR_BUDGET` set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     skill_listing_budget_env: Option<u64>,
+    /// `--add-dir` folders (renamed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    add_dirs: Vec<String>,
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` was set to a value that turns it on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    add_dirs_claude_md: bool,
+    /// `--plugin-dir` folders (renamed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    plugin_dirs: Vec<String>,
     #[serde(default)]
     mounts: Vec<String>,
     #[serde(default)]
@@ -620,6 +633,9 @@ impl Payload {
                 .skill_listing_budget_env
                 .as_deref()
                 .and_then(crate::discover::session::listing_budget_from_env),
+            add_dirs: input.additional_dirs.clone(),
+            add_dirs_claude_md: input.additional_dirs_claude_md_env.is_some(),
+            plugin_dirs: input.plugin_dirs.clone(),
             mounts: sanitized
                 .tree
                 .mounts()
@@ -760,6 +776,14 @@ impl Payload {
             _ => 0,
         };
         budget.finish(project_files, limits)?;
+        // Claude Code takes a handful of extra folders; a payload naming thousands is not one
+        // a sharer made.
+        if self.add_dirs.len() + self.plugin_dirs.len() > MAX_EXTRA_FOLDERS {
+            return Err(ShareError::TooLarge(format!(
+                "{} extra and plugin folders, over the {MAX_EXTRA_FOLDERS} accepted",
+                self.add_dirs.len() + self.plugin_dirs.len()
+            )));
+        }
         if self.quoted.len() > limits.max_files * 2 {
             return Err(ShareError::TooLarge(format!(
                 "{} quoted names, over the {} accepted",
@@ -825,6 +849,9 @@ impl Payload {
                 disable_auto_memory_env: self.auto_memory_off_by_env.then(|| "1".to_owned()),
                 skill_listing_budget_env: self.skill_listing_budget_env.map(|n| n.to_string()),
                 session: crate::SessionKind::Interactive,
+                additional_dirs: self.add_dirs,
+                additional_dirs_claude_md_env: self.add_dirs_claude_md.then(|| "1".to_owned()),
+                plugin_dirs: self.plugin_dirs,
             },
             made: self.made,
             text_kept: self.text_kept,

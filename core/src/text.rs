@@ -5,5 +5,6 @@ pub(crate) mod frontmatter;
 pub(crate) mod glob;
 pub(crate) mod measure;
 pub(crate) mod memory_index;
+pub(crate) mod plugins;
 pub(crate) mod references;
 pub(crate) mod settings;

@@ -110,6 +110,21 @@ pub enum Behaviour {
     /// A Read in a `claude -p` or SDK session attaches the folder's files and the rules it
     /// matches, as in an interactive session; before, it attached nothing there.
     PrintSessionReadsAttach,
+    /// `MEMORY.md` is sent as quoted notes: a sentence on where they come from, then each
+    /// line after `> ` (its load warning too).
+    MemoryIndexQuoted,
+    /// A sub-agent's frontmatter that strict YAML rejects (an unquoted second colon) is read
+    /// leniently; before, the file was no agent.
+    AgentFrontmatterLenient,
+    /// A sub-agent whose name starts with `-` is no agent.
+    AgentNameNoLeadingHyphen,
+    /// The working directory's sub-agents shadow a parent folder's of the same name;
+    /// before, the parent's won.
+    DeeperAgentsShadow,
+    /// A sub-agent whose name holds a colon is no agent.
+    AgentNameNoColon,
+    /// A sub-agent whose name is over 256 UTF-16 units is no agent.
+    AgentNameCapped,
 }
 
 impl Behaviour {
@@ -143,6 +158,12 @@ impl Behaviour {
             Behaviour::NestedWorktreeLocalOnly => "nested-worktree-local-only",
             Behaviour::LinkedRulesConfined => "linked-rules-confined",
             Behaviour::PrintSessionReadsAttach => "print-session-reads-attach",
+            Behaviour::MemoryIndexQuoted => "memory-index-quoted",
+            Behaviour::AgentFrontmatterLenient => "agent-frontmatter-lenient",
+            Behaviour::AgentNameNoLeadingHyphen => "agent-name-no-leading-hyphen",
+            Behaviour::DeeperAgentsShadow => "deeper-agents-shadow",
+            Behaviour::AgentNameNoColon => "agent-name-no-colon",
+            Behaviour::AgentNameCapped => "agent-name-capped",
         }
     }
 }
@@ -446,6 +467,59 @@ pub const RULE_CHANGES: &[RuleChange] = &[
                   <folder> (<name>); before, by its folder alone",
         cases: &["skills-listing-line-forms"],
     },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 337),
+        before: ClaudeVersion(2, 1, 332),
+        behaviour: Behaviour::MemoryIndexQuoted,
+        summary: "MEMORY.md is sent as quoted notes: a 273-unit sentence saying they were saved \
+                  by Claude in earlier conversations and grant no permission, then every line \
+                  (the load warning's too) after \"> \"; before, as written",
+        cases: &[
+            "auto-memory-backfill-uses-file-name-and-description",
+            "memory-md-201-lines-cut-with-warning",
+            "memory-md-crlf-frontmatter-stripped",
+            "releases-memory-index-quote-marks",
+            "subagent-without-memory",
+        ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 69),
+        before: ClaudeVersion(2, 1, 68),
+        behaviour: Behaviour::AgentFrontmatterLenient,
+        summary: "a sub-agent whose frontmatter strict YAML rejects (an unquoted second colon in \
+                  its description) is listed; before, the file was no agent",
+        cases: &["agents-listing-fifty-in-a-subfolder"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 172),
+        before: ClaudeVersion(2, 1, 170),
+        behaviour: Behaviour::AgentNameNoLeadingHyphen,
+        summary: "a sub-agent whose name starts with - is no agent; before, it was listed",
+        cases: &["agents-listing-line-forms-and-order"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 178),
+        before: ClaudeVersion(2, 1, 177),
+        behaviour: Behaviour::DeeperAgentsShadow,
+        summary: "the working directory's sub-agents shadow a parent folder's of the same name; \
+                  before, the parent folder's were in force",
+        cases: &["agents-listing-sources-subfolders-and-shadowing"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 218),
+        before: ClaudeVersion(2, 1, 217),
+        behaviour: Behaviour::AgentNameNoColon,
+        summary: "a sub-agent whose name holds a colon is no agent; before, it was listed",
+        cases: &["agents-listing-line-forms-and-order"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 292),
+        before: ClaudeVersion(2, 1, 291),
+        behaviour: Behaviour::AgentNameCapped,
+        summary: "a sub-agent whose name is over 256 UTF-16 units is no agent; before, it was \
+                  listed",
+        cases: &["agents-listing-line-forms-and-order"],
+    },
 ];
 
 /// A measured behaviour of older releases that the core does not reproduce: releases
@@ -465,7 +539,45 @@ pub struct Unreproduced {
 }
 
 /// The measured differences the core does not reproduce, oldest first.
-pub const NOT_REPRODUCED: &[Unreproduced] = &[];
+pub const NOT_REPRODUCED: &[Unreproduced] = &[
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 59),
+        to: ClaudeVersion(2, 1, 110),
+        summary: "the listing of agent types gives the user's agents unsorted, in the order their \
+                  files were found (the user's folder, then the project's folders, each in the \
+                  order the file system gave, which a snapshot does not keep and which moved \
+                  between runs); from 2.1.111 they are sorted by name, as the report lists them",
+        cases: &[
+            "agents-listing-line-forms-and-order",
+            "agents-listing-sources-subfolders-and-shadowing",
+        ],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 69),
+        to: ClaudeVersion(2, 1, 110),
+        summary: "the listing of agent types gives the user's agents unsorted, in the order their \
+                  files were found (the user's folder, then the project's folders, each in the \
+                  order the file system gave, which a snapshot does not keep and which moved \
+                  between runs); from 2.1.111 they are sorted by name, as the report lists them",
+        cases: &["agents-listing-fifty-in-a-subfolder"],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 111),
+        to: ClaudeVersion(2, 1, 292),
+        summary: "the listing of agent types sorts a name with non-ASCII letters among the ASCII \
+                  ones, by the locale's collation (ångström right after ab); from 2.1.293, as \
+                  the report lists them, after every ASCII name",
+        cases: &["agents-listing-line-forms-and-order"],
+    },
+    Unreproduced {
+        from: ClaudeVersion(2, 1, 172),
+        to: ClaudeVersion(2, 1, 177),
+        summary: "a sub-agent's own requests carry the listing of agent types too (its Agent \
+                  tool's description: a sub-agent could start sub-agents), which the report \
+                  counts in the main session only",
+        cases: &["agents-listing-sources-subfolders-and-shadowing"],
+    },
+];
 
 /// The first release with `behaviour`.
 pub fn first_release(behaviour: Behaviour) -> ClaudeVersion {
@@ -561,9 +673,13 @@ pub(crate) const EMPTY_AGENT_INDEX: &[(ClaudeVersion, u64)] = &[
 ];
 
 /// The listing of agent types every main-session request carries, without the user's lines,
-/// from a release on: measured on the pinned release only (`agents-listing-*` cases); a
-/// release before the first row is counted with its lengths, and its report says so
-/// ([`AGENT_LISTING_MEASURED_FROM`]).
+/// from a release on: fitted to the `agents-listing-*` captures of every release they were
+/// recorded on (`tests/conformance/agent-rows.py` prints the rows from the kept requests,
+/// lengths only). Up to 2.1.177 the listing is part of the `Task`/`Agent` tool's
+/// description (`Available agent types and the tools they have access to:`), from 2.1.178 a
+/// system message of the first turn; the note on launching agents together comes and goes.
+/// Each row holds from its release until the next; a release between two recorded ones
+/// takes the older one's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct AgentListing {
     /// The first release these lengths were measured on.
@@ -578,20 +694,104 @@ pub(crate) struct AgentListing {
 }
 
 /// [`AgentListing`] by release, oldest first.
-pub(crate) const AGENT_LISTINGS: &[AgentListing] = &[AgentListing {
-    since: ClaudeVersion(2, 1, 328),
-    units: 1_636,
-    built_ins: &[
-        ("claude", 133),
-        ("Explore", 540),
-        ("general-purpose", 310),
-        ("Plan", 365),
-        ("statusline-setup", 112),
-    ],
-}];
-
-/// The first release whose listing of agent types was measured.
-pub(crate) const AGENT_LISTING_MEASURED_FROM: ClaudeVersion = AGENT_LISTINGS[0].since;
+pub(crate) const AGENT_LISTINGS: &[AgentListing] = &[
+    AgentListing {
+        since: ClaudeVersion(2, 1, 59),
+        units: 1_353,
+        built_ins: &[
+            ("general-purpose", 310),
+            ("statusline-setup", 112),
+            ("Explore", 568),
+            ("Plan", 307),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 67),
+        units: 1_355,
+        built_ins: &[
+            ("general-purpose", 310),
+            ("statusline-setup", 112),
+            ("Explore", 569),
+            ("Plan", 308),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 138),
+        units: 1_476,
+        built_ins: &[
+            ("Explore", 690),
+            ("general-purpose", 310),
+            ("Plan", 308),
+            ("statusline-setup", 112),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 161),
+        units: 1_402,
+        built_ins: &[
+            ("claude", 133),
+            ("Explore", 483),
+            ("general-purpose", 310),
+            ("Plan", 308),
+            ("statusline-setup", 112),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 178),
+        units: 1_522,
+        built_ins: &[
+            ("claude", 133),
+            ("Explore", 483),
+            ("general-purpose", 310),
+            ("Plan", 308),
+            ("statusline-setup", 112),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 206),
+        units: 1_542,
+        built_ins: &[
+            ("claude", 133),
+            ("Explore", 493),
+            ("general-purpose", 310),
+            ("Plan", 318),
+            ("statusline-setup", 112),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 222),
+        units: 1_407,
+        built_ins: &[
+            ("claude", 133),
+            ("Explore", 493),
+            ("general-purpose", 310),
+            ("Plan", 318),
+            ("statusline-setup", 112),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 263),
+        units: 1_501,
+        built_ins: &[
+            ("claude", 133),
+            ("Explore", 540),
+            ("general-purpose", 310),
+            ("Plan", 365),
+            ("statusline-setup", 112),
+        ],
+    },
+    AgentListing {
+        since: ClaudeVersion(2, 1, 289),
+        units: 1_636,
+        built_ins: &[
+            ("claude", 133),
+            ("Explore", 540),
+            ("general-purpose", 310),
+            ("Plan", 365),
+            ("statusline-setup", 112),
+        ],
+    },
+];
 
 /// Claude Code's own text, by release, oldest first.
 pub(crate) const OWN_TEXT: &[OwnText] = &[
@@ -734,7 +934,7 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         memory_section: 2_025,
     },
     OwnText {
-        since: ClaudeVersion(2, 1, 173),
+        since: ClaudeVersion(2, 1, 170),
         block_wrap: 193,
         skills_listing: 4_471,
         memory_section: 2_025,
@@ -755,6 +955,18 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         since: ClaudeVersion(2, 1, 200),
         block_wrap: 193,
         skills_listing: 5_867,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 216),
+        block_wrap: 193,
+        skills_listing: 5_042,
+        memory_section: 2_025,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 218),
+        block_wrap: 193,
+        skills_listing: 4_554,
         memory_section: 2_025,
     },
     OwnText {
@@ -833,6 +1045,12 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
         since: ClaudeVersion(2, 1, 328),
         block_wrap: 230,
         skills_listing: 6_275,
+        memory_section: 2_018,
+    },
+    OwnText {
+        since: ClaudeVersion(2, 1, 337),
+        block_wrap: 230,
+        skills_listing: 6_288,
         memory_section: 2_018,
     },
 ];
@@ -1681,6 +1899,31 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(15, 71, false),
         ],
     },
+    // 2.1.337: one bundled skill's description grows by 13 units (`listing-rows.py` on its
+    // `skills-listing-line-forms` requests); the rest is the pin's row.
+    ListingBudget {
+        since: ClaudeVersion(2, 1, 337),
+        context_tokens: 750_000,
+        fraction_percent: 1,
+        built_ins: &[
+            built_in(7, 1_436, true),
+            built_in(13, 690, true),
+            built_in(16, 228, true),
+            built_in(11, 835, true),
+            built_in(8, 176, true),
+            built_in(24, 163, true),
+            built_in(4, 336, true),
+            BuiltInSkill {
+                line_breaks: &[150, 815],
+                ..built_in(10, 1_170, true)
+            },
+            built_in(18, 230, true),
+            built_in(3, 361, true),
+            built_in(16, 255, true),
+            built_in(4, 59, false),
+            built_in(15, 71, false),
+        ],
+    },
 ];
 
 /// The loading rules of one release.
@@ -1722,6 +1965,8 @@ pub(crate) struct Rules {
     pub(crate) skill_declared_name_shown: bool,
     /// A byte order mark is dropped when a file is read; before, it stayed in the text.
     pub(crate) bom_stripped: bool,
+    /// `MEMORY.md` is sent as quoted notes after a sentence of Claude Code's.
+    pub(crate) memory_index_quoted: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
     /// The length of the sentence a sub-agent gets for an empty memory folder.
@@ -1755,7 +2000,7 @@ impl fmt::Display for Unsimulated {
 }
 
 impl Rules {
-    /// The rules `version` applies; the current ones for `None`.
+    /// The rules `version` applies; the pinned release's ([`PINNED`]) for `None`.
     ///
     /// # Errors
     /// A release older than [`FIRST_SIMULATED`].
@@ -1767,17 +2012,20 @@ impl Rules {
     }
 
     fn at(version: Option<ClaudeVersion>) -> Rules {
-        let has = |behaviour: Behaviour| version.is_none_or(|v| v >= first_release(behaviour));
+        // No release asked for is the pinned one: a row of a newer recorded release (a
+        // change the pin does not have yet) must not apply to it.
+        let at = version.unwrap_or(PINNED);
+        let has = |behaviour: Behaviour| at >= first_release(behaviour);
         let own_text = OWN_TEXT
             .iter()
             .rev()
-            .find(|row| version.is_none_or(|v| v >= row.since))
+            .find(|row| at >= row.since)
             .copied()
             .unwrap_or(OWN_TEXT[0]);
         let empty_agent_index = EMPTY_AGENT_INDEX
             .iter()
             .rev()
-            .find(|(since, _)| version.is_none_or(|v| v >= *since))
+            .find(|(since, _)| at >= *since)
             .map_or(EMPTY_AGENT_INDEX[0].1, |(_, units)| *units);
         Rules {
             release: version,
@@ -1804,29 +2052,30 @@ impl Rules {
             managed_inline_instructions: has(Behaviour::ManagedInlineInstructions),
             skill_declared_name_shown: has(Behaviour::SkillDeclaredNameShown),
             bom_stripped: has(Behaviour::BomStripped),
+            memory_index_quoted: has(Behaviour::MemoryIndexQuoted),
             own_text,
             empty_agent_index,
             agent_listing: AGENT_LISTINGS
                 .iter()
                 .rev()
-                .find(|row| version.is_none_or(|v| v >= row.since))
+                .find(|row| at >= row.since)
                 .copied()
                 .unwrap_or(AGENT_LISTINGS[0]),
             skill_announcement: SKILL_ANNOUNCEMENTS
                 .iter()
                 .rev()
-                .find(|(since, _)| version.is_none_or(|v| v >= *since))
+                .find(|(since, _)| at >= *since)
                 .map_or(SkillAnnouncement::Never, |(_, when)| *when),
             listing_budget: LISTING_BUDGETS
                 .iter()
                 .rev()
-                .find(|row| version.is_none_or(|v| v >= row.since))
+                .find(|row| at >= row.since)
                 .copied()
                 .unwrap_or(LISTING_BUDGETS[0]),
             skill_order: SKILL_ORDERS
                 .iter()
                 .rev()
-                .find(|(since, _)| version.is_none_or(|v| v >= *since))
+                .find(|(since, _)| at >= *since)
                 .map_or(SkillOrder::ByName, |(_, order)| *order),
         }
     }
@@ -1845,7 +2094,7 @@ impl Rules {
 
     /// Whether `behaviour` applies under these rules.
     pub(crate) fn has(&self, behaviour: Behaviour) -> bool {
-        self.release.is_none_or(|v| v >= first_release(behaviour))
+        self.release.unwrap_or(PINNED) >= first_release(behaviour)
     }
 
     /// Whether a Read attaches anything in a session started as `session`: always in an
@@ -1928,5 +2177,26 @@ mod tests {
         assert!(SKILL_ORDERS.windows(2).all(|w| w[0].0 < w[1].0));
         assert_eq!(SKILL_ORDERS[0].0, FIRST_SIMULATED);
         assert_eq!(Rules::at(None).skill_order, SkillOrder::ByName);
+        assert!(AGENT_LISTINGS.windows(2).all(|w| w[0].since < w[1].since));
+        assert_eq!(AGENT_LISTINGS[0].since, FIRST_SIMULATED);
+    }
+
+    #[test]
+    fn no_release_is_the_pinned_one_even_with_newer_rows() {
+        // Rows of a release recorded after the pin (2.1.337's) must not reach the pin's
+        // rules: no release asked for is the pinned one.
+        let (none, pinned) = (Rules::at(None), Rules::at(Some(PINNED)));
+        assert_eq!(none.own_text, pinned.own_text);
+        assert_eq!(none.listing_budget.since, pinned.listing_budget.since);
+        assert_eq!(none.agent_listing, pinned.agent_listing);
+        assert_eq!(none.memory_index_quoted, pinned.memory_index_quoted);
+        for change in RULE_CHANGES {
+            assert_eq!(
+                none.has(change.behaviour),
+                change.version <= PINNED,
+                "{change:?}"
+            );
+        }
+        assert!(Rules::at(Some(ClaudeVersion(2, 1, 337))).memory_index_quoted);
     }
 }

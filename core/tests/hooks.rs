@@ -446,6 +446,10 @@ fn the_plugin_parses_and_its_hooks_run_the_command() {
     let skill =
         std::fs::read_to_string(repository.join(source).join("skills/memdiag/SKILL.md")).unwrap();
     assert!(skill.starts_with("---\nname: memdiag\ndescription: "));
+    // The MCP server is the installed command's `memdiag mcp` (tests/mcp.rs speaks to it).
+    let servers = read(&format!("{source}/.mcp.json"));
+    assert_eq!(servers["mcpServers"]["memdiag"]["command"], "memdiag");
+    assert_eq!(servers["mcpServers"]["memdiag"]["args"], json!(["mcp"]));
 
     let hooks = read(&format!("{source}/hooks/hooks.json"));
     let command_of = |event: &str| -> (String, Option<String>) {
@@ -466,6 +470,12 @@ fn the_plugin_parses_and_its_hooks_run_the_command() {
         "{start}"
     );
     assert!(edit.contains("exec memdiag hook post-tool-use;"), "{edit}");
+    let (loaded, matcher) = command_of("InstructionsLoaded");
+    assert_eq!(matcher, None);
+    assert!(
+        loaded.contains("exec memdiag hook instructions-loaded;"),
+        "{loaded}"
+    );
 
     // Installed: the hook is the command's answer.
     let machine = Machine::new();

@@ -165,19 +165,25 @@ function skillsListing(body, builtIns = BUILT_IN_SKILLS) {
 }
 
 const AGENT_TYPES_MARKER = 'Available agent types for the Agent tool:\n';
+const TOOL_AGENT_TYPES_MARKER = 'Available agent types and the tools they have access to:\n';
 const CONCURRENCY_NOTE = 'When you launch multiple agents for independent work, send them in a single message with multiple tool uses so they run concurrently.';
 
 /** The agent types every session lists whatever the user has; they are kept as lengths only. */
 export const BUILT_IN_AGENTS = new Set(['claude', 'Explore', 'general-purpose', 'Plan', 'statusline-setup']);
 
 /**
- * The listing of agent types a request carries (2.1.328: in the system message of the first
- * user turn, among the environment, the deferred tools and the skills listing), or null:
- * `Available agent types for the Agent tool:`, one `- <name>: <description> (Tools: …)` line
- * per agent, then (in the default permission mode) the note on launching agents together.
- * `chars` counts from the opening to the note's end, the user's entries are kept as text
- * (without `- `), the built-in ones as lengths. An entry ends with `)` before the next `\n- `:
- * a description may hold line breaks, blank lines and `- ` of its own.
+ * The listing of agent types a request carries, or null. 2.1.328 sends it in the system
+ * message of the first user turn, among the environment, the deferred tools and the skills
+ * listing: `Available agent types for the Agent tool:`, one `- <name>: <description> (Tools:
+ * …)` line per agent, then (in the default permission mode) the note on launching agents
+ * together. Older releases send it inside the description of the tool that starts
+ * sub-agents (`Agent`, `Task` before it): `Available agent types and the tools they have
+ * access to:` and the lines, up to the description's next paragraph; such a listing says
+ * `in_tool: true`. `chars` counts from the opening to the note's end (to the last line's
+ * end in a tool's description), the user's entries are kept as text (without `- `), the
+ * built-in ones (`builtIns`: every name the case's own agents do not give) as lengths. An
+ * entry ends with `)` before the next `\n- `: a description may hold line breaks, blank
+ * lines and `- ` of its own.
  */
 function agentTypes(body, builtIns = BUILT_IN_AGENTS) {
   const leading = firstTurn(body).length;
@@ -190,23 +196,36 @@ function agentTypes(body, builtIns = BUILT_IN_AGENTS) {
     const at = text.indexOf(AGENT_TYPES_MARKER);
     if (at < 0) continue;
     const rest = text.slice(at + AGENT_TYPES_MARKER.length);
+    // Up to the note, or (releases without it, 2.1.263 among them) up to the skills listing
+    // that follows in the same message: a description may hold blank lines of its own.
     const noteAt = rest.indexOf(`\n\n${CONCURRENCY_NOTE}`);
-    const end = noteAt >= 0 ? noteAt : rest.search(/\n\n(?!- )|\n<\/system-reminder>|$/);
-    const listing = rest.slice(0, end);
-    const entries = listing.split(/(?<=\))\n(?=- )/).map((l) => l.slice(2));
-    const name = (e) => e.slice(0, e.indexOf(': '));
-    const builtIn = entries.filter((e) => builtIns.has(name(e)));
-    const chars = units(AGENT_TYPES_MARKER) + units(listing)
-      + (noteAt >= 0 ? units(`\n\n${CONCURRENCY_NOTE}`) : 0);
-    return {
-      chars,
-      built_in: builtIn.length,
-      built_in_chars: builtIn.reduce((n, e) => n + units(e) + 3, 0),
-      note: noteAt >= 0,
-      entries: entries.filter((e) => !builtIns.has(name(e))),
-    };
+    const end = noteAt >= 0 ? noteAt : rest.search(/\n\n(?=The following skills)|\n<\/system-reminder>|$/);
+    const note = noteAt >= 0 ? units(`\n\n${CONCURRENCY_NOTE}`) : 0;
+    return { ...agentLines(rest.slice(0, end), units(AGENT_TYPES_MARKER) + note, builtIns), note: noteAt >= 0 };
+  }
+  for (const tool of body.tools || []) {
+    if ((tool.name !== 'Agent' && tool.name !== 'Task') || typeof tool.description !== 'string') continue;
+    const at = tool.description.indexOf(TOOL_AGENT_TYPES_MARKER);
+    if (at < 0) continue;
+    const rest = tool.description.slice(at + TOOL_AGENT_TYPES_MARKER.length);
+    // The tool's next paragraph ("When using the Task tool, …", "When NOT to use …").
+    const end = rest.search(/\n\nWhen |$/);
+    return { ...agentLines(rest.slice(0, end), units(TOOL_AGENT_TYPES_MARKER), builtIns), note: false, in_tool: true };
   }
   return null;
+}
+
+/** The listing's lines split into the user's (as text) and the built-in ones (as lengths). */
+function agentLines(listing, opening, builtIns) {
+  const entries = listing.split(/(?<=\))\n(?=- )/).map((l) => l.slice(2));
+  const name = (e) => e.slice(0, e.indexOf(': '));
+  const builtIn = entries.filter((e) => builtIns.has(name(e)));
+  return {
+    chars: opening + units(listing),
+    built_in: builtIn.length,
+    built_in_chars: builtIn.reduce((n, e) => n + units(e) + 3, 0),
+    entries: entries.filter((e) => !builtIns.has(name(e))),
+  };
 }
 
 /**
@@ -326,13 +345,46 @@ function agentMemory(body) {
   return { dir, index };
 }
 
+const HOOK_OUTPUT = /(SessionStart:[a-z]+|UserPromptSubmit) hook success: ([^\n]*)/g;
+const MCP_FAILED = 'MCP servers are configured but failed to connect';
+
+/**
+ * What hooks and MCP servers added to the session's first request, which no file tells and
+ * the report leaves out of its figure: each hook's output line (`<event> hook success: <text>`)
+ * and each MCP server named as configured (the cases' servers never connect, so the
+ * program names each under "failed to connect"). Sorted: the program runs hooks in
+ * parallel, so their order changes from run to run. Null when there is neither (so every
+ * other capture keeps its shape).
+ */
+function sessionTime(body) {
+  const texts = [systemText(body)];
+  for (const m of body.messages) for (const b of textBlocks(m)) if (b.type === 'text') texts.push(b.text);
+  const hooks = [];
+  const mcp = new Set();
+  for (const text of texts) {
+    for (const m of text.matchAll(HOOK_OUTPUT)) hooks.push(`${m[1]}: ${m[2]}`);
+    let at = text.indexOf(MCP_FAILED);
+    while (at >= 0) {
+      const lines = text.slice(at).split('\n').slice(1);
+      for (const line of lines) {
+        const m = /^(\S+) \([A-Za-z_]+\): /.exec(line);
+        if (!m) break;
+        mcp.add(m[1]);
+      }
+      at = text.indexOf(MCP_FAILED, at + 1);
+    }
+  }
+  if (!hooks.length && !mcp.size) return null;
+  return { hooks: hooks.sort(), mcp_servers: [...mcp].sort() };
+}
+
 /**
  * Builds the capture from the stand-in's records and the case's script.
  * `script` is the list of steps the stand-in was given: { tool: 'Read', path } or
  * { tool: 'Agent', agent }. `builtIns` is the set of skill names the release lists in every
- * session (default: the pinned release's).
+ * session, `builtInAgents` the set of its own agent names (default: the pinned release's).
  */
-export function buildCapture({ release, records, script, builtIns }) {
+export function buildCapture({ release, records, script, builtIns, builtInAgents }) {
   // Older releases do not mark a sub-agent's requests; their system prompt opens otherwise
   // than the main session's (its third line names the agent).
   const flagged = records.some((r) => isSubAgent(r.body));
@@ -356,11 +408,13 @@ export function buildCapture({ release, records, script, builtIns }) {
     release,
     startup: block,
     skills: skillsListing(first, builtIns),
-    agent_types: agentTypes(first),
+    agent_types: agentTypes(first, builtInAgents),
     memory: memorySection(first),
     reads: [],
     agents: [],
   };
+  const extra = sessionTime(first);
+  if (extra) capture.session_time = extra;
   script.forEach((step, i) => {
     const at = main.findIndex((r) => r.step === i);
     if (step.tool === 'Read') {

@@ -42,6 +42,7 @@ if mode == 'deltas':
         print(rel, out)
 elif mode == 'gaps':
     def kind(p):
+        if p.startswith('agent types'): return 'agenttypes'
         if p.startswith('sub-agent'): return 'agent'
         if 'as sent' in p: return 'text'
         if 'has label' in p: return 'label'
@@ -76,6 +77,7 @@ elif mode == 'gaps':
         'label': "the managed policy's files (and their imports) are labelled as the user's instructions",
         'agent': "a sub-agent receives other files or another memory index",
         'memdir': "the memory folder is chosen otherwise (which settings layers autoMemoryDirectory is read from)",
+        'agenttypes': "the listing of agent types holds other lines, or lines in another order",
     }
     # Gaps whose cause was found, by (kind, first, last release): said instead of the kind's
     # summary. Keep them true when the range moves.

@@ -17,9 +17,15 @@
 //       prints (FIRST …) the first release that sends what the newer one sends.
 //   node tests/conformance/releases.mjs list
 //       the published 2.x releases, as `npm view` gives them.
+//   node tests/conformance/releases.mjs watch [--json] [--registry FILE]
+//       the published releases newer than the newest recorded one (none: it says so), from
+//       the registry's answer (`npm view … versions time dist-tags --json`, or FILE holding
+//       one); `--json` prints `{ newest_recorded, unrecorded: [{ version, published, title,
+//       body }] }` for the weekly job (.github/workflows/release-watch.yml). Its listing is
+//       watch.mjs's `unrecorded`, tested by watch.test.mjs against a recorded answer.
 //
-// A release's capture holds only what the release sent (`startup`, `skills`, `memory`,
-// `reads`, `agents`) beside its number, and `dir_order`: every `skills` folder of the
+// A release's capture holds only what the release sent (`startup`, `skills`, `agent_types`,
+// `memory`, `reads`, `agents`) beside its number, and `dir_order`: every `skills` folder of the
 // layout with its entries in the order the file system listed them right before the run
 // (the order 2.1.113 to 2.1.153 list skills in; run.mjs `skillsFolderOrder`); the layout
 // (root, home, `~/.claude.json`, `.git` files) is the case's and lives in its capture.json. A case the release could not run is
@@ -34,24 +40,26 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CASES_DIR, captureCase, caseNames, programRelease } from './run.mjs';
-import { buildCapture, entryName } from './capture.mjs';
+import { buildCapture } from './capture.mjs';
+import {
+  PACKAGE, VIEW_FIELDS, compareVersions, describe, publishedReleases, recordedReleases, unrecorded,
+} from './watch.mjs';
+
+export { compareVersions };
 
 const RELEASES = process.env.MEMDIAG_RELEASES || '/work/releases';
-const PACKAGE = '@anthropic-ai/claude-code';
+
+/** The registry's answer for the package (`npm view … --json`): versions, dates, tags. */
+function registryAnswer(fields = VIEW_FIELDS) {
+  const r = spawnSync('npm', ['view', PACKAGE, ...fields, '--json'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm view failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 
 /** The published 2.x releases in order, from npm. */
 export function published() {
-  const r = spawnSync('npm', ['view', PACKAGE, 'versions', '--json'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm view failed: ${r.stderr}`);
-  return JSON.parse(r.stdout).filter((v) => /^2\.\d+\.\d+$/.test(v));
+  return publishedReleases(registryAnswer(['versions']));
 }
-
-const parts = (v) => v.split('.').map(Number);
-export const compareVersions = (a, b) => {
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] - y[i];
-  return 0;
-};
 
 /** Installs `ver` (once) and returns the program to run: the native binary or cli.js. */
 function install(ver) {
@@ -81,11 +89,21 @@ function uninstall(ver) {
   fs.rmSync(path.join(RELEASES, ver, 'node_modules'), { recursive: true, force: true });
 }
 
-/** What is kept of a request: all but the tools' schemas (a release's own text). */
+/**
+ * What is kept of a request: all but the tools' schemas (a release's own text), and but the
+ * description of the tool that starts sub-agents (`Agent`, `Task` in older releases), where
+ * older releases list the agent types.
+ */
 function slim(records) {
+  const keepsDescription = (t) => t.name === 'Agent' || t.name === 'Task';
   return records.map(({ body, step }) => ({
     step,
-    body: { ...body, tools: (body.tools || []).map((t) => ({ name: t.name })) },
+    body: {
+      ...body,
+      tools: (body.tools || []).map((t) => (keepsDescription(t)
+        ? { name: t.name, description: t.description }
+        : { name: t.name })),
+    },
   }));
 }
 
@@ -131,6 +149,33 @@ function builtInsOf(name) {
   return { has: (n) => !own.has(n) };
 }
 
+/**
+ * A set that holds every agent name but the case's own: those the pinned release listed as
+ * the user's (its capture's `agent_types`) and every `name:` of a `.md` file below an
+ * `agents/` folder of the case's tree. Older releases' built-in agents are other ones.
+ */
+function builtInAgentsOf(name) {
+  const own = new Set();
+  const pinned = path.join(CASES_DIR, name, 'capture.json');
+  if (fs.existsSync(pinned)) {
+    const entries = JSON.parse(fs.readFileSync(pinned, 'utf8')).agent_types?.entries ?? [];
+    for (const e of entries) own.add(e.slice(0, e.indexOf(': ')));
+  }
+  const visit = (dir, inAgents) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const at = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(at, inAgents || entry.name === 'agents');
+      else if (inAgents && entry.name.endsWith('.md')) {
+        const m = /^name:[ \t]*["']?([^"'\n]*?)["']?[ \t]*$/m.exec(fs.readFileSync(at, 'utf8'));
+        if (m) own.add(m[1]);
+      }
+    }
+  };
+  const tree = path.join(CASES_DIR, name, 'tree');
+  if (fs.existsSync(tree)) visit(tree, false);
+  return { has: (n) => !own.has(n) };
+}
+
 function writeCapture(name, ver, capture) {
   const file = captureFile(name, ver);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -149,9 +194,14 @@ function rebuild(ver, names = caseNames()) {
       capture = { release: ver, error: raw.error };
     } else {
       try {
-        const full = buildCapture({ release: ver, records: raw.records, script: raw.script, builtIns });
-        capture = { release: ver, startup: full.startup, skills: full.skills, memory: full.memory,
-          reads: full.reads, agents: full.agents };
+        const full = buildCapture({
+          release: ver, records: raw.records, script: raw.script, builtIns, builtInAgents: builtInAgentsOf(name),
+        });
+        capture = { release: ver, startup: full.startup, skills: full.skills };
+        // The listing of agent types, where the release sends one in the main session's
+        // messages (captures recorded before it was read hold no key: not replayed).
+        if (full.agent_types !== undefined) capture.agent_types = full.agent_types;
+        Object.assign(capture, { memory: full.memory, reads: full.reads, agents: full.agents });
         // The order the file system listed the skills folders in, for the releases that
         // list skills that way (kept from 2.1.113's re-recording on; older raw files lack it).
         if (raw.dir_order && Object.keys(raw.dir_order).length) capture.dir_order = raw.dir_order;
@@ -218,21 +268,44 @@ function loadCapture(name, ver) {
 }
 
 /**
- * What the user's files made a release send: the files and their text, the user's skills,
- * the memory folder, reads and sub-agents; not the lengths of Claude Code's own text.
+ * What the user's files made a release send: the files and their text, the user's skills
+ * and agents, the memory folder, reads and sub-agents; not the lengths of Claude Code's own
+ * text. A sub-agent's `agent_types` (whether its request lists agent types) counts when true
+ * only: captures recorded before it was read lack it, which says no more than false.
  */
 function normal(c) {
   if (!c) return null;
   if (c.error) return { error: c.error };
-  return {
+  const out = {
     startup: c.startup?.files ?? [],
     skills: c.skills?.entries ?? [],
     memory: { enabled: c.memory.enabled, dir: c.memory.dir, index: c.memory.index },
     reads: c.reads,
-    agents: c.agents,
+    agents: c.agents?.map(({ agent_types: listed, ...rest }) => (listed ? { ...rest, agent_types: true } : rest)),
   };
+  // The user's lines of the listing of agent types, where it was captured (null: none sent),
+  // as a set: releases up to 2.1.84 at least list them in no stable order (the same layout
+  // gives another order on the next run), which no bisection can place.
+  if (c.agent_types !== undefined) out.agent_types = c.agent_types ? [...c.agent_types.entries].sort() : null;
+  return out;
 }
-const behaviour = (c) => JSON.stringify(normal(c));
+
+/**
+ * The two captures' `normal` forms, comparable: the listing of agent types only when both
+ * captures hold it (older captures were recorded before it was read).
+ */
+function comparable(x, y) {
+  const [a, b] = [normal(x), normal(y)];
+  if (a && b && !('agent_types' in a && 'agent_types' in b)) {
+    delete a.agent_types;
+    delete b.agent_types;
+  }
+  return [a, b];
+}
+const differ = (x, y) => {
+  const [a, b] = comparable(x, y);
+  return JSON.stringify(a) !== JSON.stringify(b);
+};
 
 function firstDifference(a, b, at = '') {
   if (JSON.stringify(a) === JSON.stringify(b)) return null;
@@ -249,7 +322,7 @@ function diff(a, b, names) {
   for (const name of names) {
     const [x, y] = [loadCapture(name, a), loadCapture(name, b)];
     if (!x || !y) continue;
-    if (behaviour(x) !== behaviour(y)) console.log(`${name}: ${firstDifference(normal(x), normal(y))}`);
+    if (differ(x, y)) console.log(`${name}: ${firstDifference(...comparable(x, y))}`);
   }
 }
 
@@ -262,7 +335,7 @@ function diff(a, b, names) {
 async function bisect(a, b, names, list = published(), found = []) {
   const open = names.filter((n) => {
     const [x, y] = [loadCapture(n, a), loadCapture(n, b)];
-    return x && y && behaviour(x) !== behaviour(y);
+    return x && y && differ(x, y);
   });
   if (!open.length) return found;
   const lo = list.indexOf(a);
@@ -270,7 +343,7 @@ async function bisect(a, b, names, list = published(), found = []) {
   if (lo < 0 || hi < 0 || lo >= hi) throw new Error(`${a} and ${b} are not two published releases in order`);
   if (hi - lo === 1) {
     for (const n of open) {
-      console.log(`FIRST ${b} (after ${a}): ${n}: ${firstDifference(normal(loadCapture(n, a)), normal(loadCapture(n, b)))?.slice(0, 300)}`);
+      console.log(`FIRST ${b} (after ${a}): ${n}: ${firstDifference(...comparable(loadCapture(n, a), loadCapture(n, b)))?.slice(0, 300)}`);
       found.push({ first: b, before: a, case: n });
     }
     return found;
@@ -308,8 +381,15 @@ async function main() {
     for (let i = 0; i + 1 < vers.length; i += 1) await bisect(vers[i], vers[i + 1], names);
   } else if (verb === 'list') {
     console.log(published().join(' '));
+  } else if (verb === 'watch') {
+    const at = args.indexOf('--registry');
+    const answer = at >= 0
+      ? JSON.parse(fs.readFileSync(args[at + 1], 'utf8'))
+      : registryAnswer();
+    const report = unrecorded(answer, recordedReleases(CASES_DIR, { fs, path }));
+    console.log(args.includes('--json') ? JSON.stringify(report, null, 2) : describe(report));
   } else {
-    console.log('usage: releases.mjs record|rebuild|diff|bisect|list … (see the top of this file)');
+    console.log('usage: releases.mjs record|rebuild|diff|bisect|list|watch … (see the top of this file)');
     process.exitCode = 2;
   }
 }

@@ -47,6 +47,8 @@ function readCase(name) {
     worktrees: spec.worktrees ?? [],
     symlinks: spec.symlinks ?? [],
     project: spec.claude_json ?? {},
+    claudeJsonTop: spec.claude_json_top ?? {},
+    args: spec.args ?? [],
     env: spec.env ?? {},
     script: [
       ...(spec.reads ?? []).map((p) => ({ tool: 'Read', path: p })),
@@ -113,6 +115,7 @@ function layOut(c) {
     extras.symlinks[at] = link.target;
   }
   const claudeJson = {
+    ...c.claudeJsonTop,
     hasCompletedOnboarding: true,
     projects: { [cwd]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, ...c.project } },
   };
@@ -149,7 +152,7 @@ async function runProgram(c, where, program, releaseEnv = {}) {
   fs.mkdirSync(env.TMPDIR, { recursive: true });
   try {
     const [command, leading] = programCommand(program);
-    const child = spawn(command, [...leading, '-p', PROMPT], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...leading, ...c.args.map((a) => a.replaceAll('$ROOT', where.root)), '-p', PROMPT], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use memdiag_core::report::{Measure, Report, SentFile, SentLabel};
+use memdiag_core::report::{Measure, NotCountedKind, Report, RunsWhen, SentFile, SentLabel};
 use memdiag_core::{
     analyze_with, AnalyzeError, ClaudeVersion, ContentSource, Entry, Input, SessionKind, Tree,
     VPath, FIRST_SIMULATED, NOT_REPRODUCED, RULE_CHANGES,
@@ -147,6 +147,31 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
                 format!("{root}/{dir}")
             }
         }),
+        // `--add-dir D` in the case's `args` (`$ROOT` is the case's root), and the variable
+        // that makes D's instruction files load.
+        additional_dirs: spec["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|pair| pair[0] == "--add-dir")
+            .map(|pair| pair[1].replace("$ROOT", root))
+            .collect(),
+        plugin_dirs: spec["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|pair| pair[0] == "--plugin-dir")
+            .map(|pair| pair[1].replace("$ROOT", root))
+            .collect(),
+        additional_dirs_claude_md_env: spec["env"]["CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"]
+            .as_str()
+            .map(str::to_owned),
         // The runner starts every case as `claude -p`, which on some releases decides what
         // a Read attaches (version::Behaviour::PrintSessionReadsAttach).
         session: SessionKind::Print,
@@ -350,6 +375,52 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
             "memory section: {} characters, the core says {}",
             memory["chars"],
             session.cost.memory_section.total()
+        ));
+    }
+
+    // 5b. Hooks and MCP servers: what ran (a hook's output line, a server named as
+    // configured) against what the core lists as running at startup, on each prompt or with
+    // every session. Their text is not in any figure above.
+    let ran = &capture["session_time"];
+    let mut hooks: Vec<String> = ran["hooks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h.as_str()?.split(": ").next().map(str::to_owned))
+        .collect();
+    hooks.sort();
+    let mut listed_hooks: Vec<String> = session
+        .not_counted
+        .iter()
+        .filter(|n| n.kind == NotCountedKind::Hook)
+        .filter_map(|n| match n.when {
+            RunsWhen::Startup => Some(format!("{}:startup", n.event.as_deref()?)),
+            RunsWhen::EachPrompt => n.event.clone(),
+            _ => None,
+        })
+        .collect();
+    listed_hooks.sort();
+    if hooks != listed_hooks {
+        out.push(format!(
+            "hooks: the program ran {hooks:?}, the core lists {listed_hooks:?}"
+        ));
+    }
+    let servers: Vec<&str> = ran["mcp_servers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut listed_servers: Vec<&str> = session
+        .not_counted
+        .iter()
+        .filter(|n| n.kind == NotCountedKind::McpServer && n.when == RunsWhen::EverySession)
+        .filter_map(|n| n.server.as_deref())
+        .collect();
+    listed_servers.sort();
+    if servers != listed_servers {
+        out.push(format!(
+            "MCP servers: the program started {servers:?}, the core lists {listed_servers:?}"
         ));
     }
 
@@ -582,14 +653,17 @@ fn print_fit_line(
 }
 
 /// What the user's files made a release send, without Claude Code's own text: the files
-/// and texts, the user's skills, the memory folder, reads and sub-agents.
-fn behaviour(capture: &Value) -> Value {
+/// and texts, the user's skills, the memory folder, reads and sub-agents, and the user's
+/// lines of the listing of agent types when `agent_types` (captures recorded before it was
+/// read hold none: compared only when both sides hold it).
+fn behaviour(capture: &Value, agent_types: bool) -> Value {
     serde_json::json!({
         "startup": capture["startup"]["files"],
         "skills": capture["skills"]["entries"],
         "memory": [capture["memory"]["enabled"], capture["memory"]["dir"]],
         "reads": capture["reads"],
         "agents": capture["agents"],
+        "agent_types": if agent_types { capture["agent_types"]["entries"].clone() } else { Value::Null },
     })
 }
 
@@ -624,7 +698,9 @@ fn each_rule_change_is_shown_by_the_captures_it_names() {
                 ));
                 continue;
             };
-            if behaviour(&before) == behaviour(&after) {
+            let agent_types =
+                before.get("agent_types").is_some() && after.get("agent_types").is_some();
+            if behaviour(&before, agent_types) == behaviour(&after, agent_types) {
                 failures.push(format!(
                     "{} ({}): {name} sends the same on {} and {}",
                     change.behaviour.id(),

@@ -929,3 +929,131 @@ fn the_pipeline_regressions_stay_fixed() {
         });
     }
 }
+
+#[test]
+fn ten_thousand_hooks_and_a_malformed_mcp_json_are_findings() {
+    let one = r#"{"type": "command", "command": "/opt/x/guard --token secret"}"#;
+    let settings = format!(
+        r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{}]}}]}}}}"#,
+        vec![one; 10_000].join(",")
+    );
+    let servers: Vec<String> = (0..5_000)
+        .map(|i| format!(r#""s{i}": {{"command": "srv"}}"#))
+        .collect();
+    let mut tree = tree(vec![
+        (
+            "/home/a/.claude/settings.json".to_owned(),
+            settings.into_bytes(),
+        ),
+        (
+            "/home/a/p/.mcp.json".to_owned(),
+            b"{\"mcpServers\": [".to_vec(),
+        ),
+        (
+            "/home/a/.mcp.json".to_owned(),
+            format!(r#"{{"mcpServers": {{{}}}}}"#, servers.join(",")).into_bytes(),
+        ),
+    ]);
+    let report = bounded("ten thousand hooks", || run(&mut tree, &mut Nothing));
+    assert_finding(
+        &report,
+        Code::SessionTextNotCounted,
+        Some("/home/a/.claude/settings.json"),
+        "9000 more hooks",
+    );
+    assert_finding(
+        &report,
+        Code::InvalidSettings,
+        Some("/home/a/p/.mcp.json"),
+        "MCP configuration ignored",
+    );
+    assert_finding(
+        &report,
+        Code::SessionTextNotCounted,
+        Some("/home/a/.mcp.json"),
+        "4000 more",
+    );
+    assert_eq!(report.session.not_counted.len(), 2_000);
+    // The program by its name only: never a folder or an argument.
+    assert!(report.session.not_counted.iter().all(|n| n
+        .program
+        .as_deref()
+        .is_some_and(|p| p == "guard" || p == "srv")));
+}
+
+#[test]
+fn a_malformed_or_huge_installed_plugins_json_and_a_malformed_manifest_are_findings() {
+    let settings = br#"{"enabledPlugins": {"p@m": true, "q@m": true}}"#.to_vec();
+    // Malformed.
+    let mut bad = tree(vec![
+        ("/home/a/.claude/settings.json".to_owned(), settings.clone()),
+        (
+            "/home/a/.claude/plugins/installed_plugins.json".to_owned(),
+            b"{\"version\": 2, \"plugins\": {".to_vec(),
+        ),
+    ]);
+    let report = bounded("malformed installed_plugins.json", || {
+        run(&mut bad, &mut Nothing)
+    });
+    assert_finding(
+        &report,
+        Code::InvalidSettings,
+        Some("/home/a/.claude/plugins/installed_plugins.json"),
+        "installed plugins ignored",
+    );
+    assert!(report.session.plugins.is_empty());
+    // 50 MB of installed plugins: read, parsed in bounded time, at most 1,000 kept.
+    let entries: Vec<String> = (0..370_000)
+        .map(|i| {
+            format!(
+                r#""plugin-{i:06}@market": [{{"scope": "user", "installPath": "/home/a/.claude/plugins/cache/market/plugin-{i:06}/1.0.0", "version": "1.0.0"}}]"#
+            )
+        })
+        .collect();
+    let huge = format!(r#"{{"version": 2, "plugins": {{{}}}}}"#, entries.join(",")).into_bytes();
+    assert!(huge.len() > 50_000_000, "{}", huge.len());
+    let mut big = tree(vec![
+        ("/home/a/.claude/settings.json".to_owned(), settings.clone()),
+        (
+            "/home/a/.claude/plugins/installed_plugins.json".to_owned(),
+            huge,
+        ),
+    ]);
+    let report = bounded("50 MB installed_plugins.json", || {
+        run(&mut big, &mut Nothing)
+    });
+    assert_eq!(report.session.plugins.len(), 1_000);
+    assert!(report.session.plugins.iter().all(|p| !p.enabled));
+    // A plugin whose manifest does not parse still loads, under its installed name.
+    let installed = br#"{"version": 2, "plugins": {"p@m": [{"installPath": "/home/a/.claude/plugins/cache/m/p/1"}]}}"#;
+    let mut broken = tree(vec![
+        ("/home/a/.claude/settings.json".to_owned(), settings),
+        (
+            "/home/a/.claude/plugins/installed_plugins.json".to_owned(),
+            installed.to_vec(),
+        ),
+        (
+            "/home/a/.claude/plugins/cache/m/p/1/.claude-plugin/plugin.json".to_owned(),
+            b"{ not json".to_vec(),
+        ),
+        (
+            "/home/a/.claude/plugins/cache/m/p/1/agents/x.md".to_owned(),
+            b"---\nname: x\ndescription: An agent\n---\n".to_vec(),
+        ),
+    ]);
+    let report = bounded("malformed plugin manifest", || {
+        run(&mut broken, &mut Nothing)
+    });
+    assert_finding(
+        &report,
+        Code::InvalidSettings,
+        Some("/home/a/.claude/plugins/cache/m/p/1/.claude-plugin/plugin.json"),
+        "plugin manifest does not parse",
+    );
+    assert_eq!(report.session.plugins.len(), 1);
+    assert!(report
+        .session
+        .agents
+        .iter()
+        .any(|a| a.starts_with("p:x: An agent")));
+}

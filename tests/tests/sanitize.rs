@@ -2111,3 +2111,53 @@ fn only_the_days_the_growth_chart_read_are_shared() {
         );
     }
 }
+
+#[test]
+fn extra_folders_and_plugin_folders_travel_renamed() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/p mounts=/home/alice
+        //- /home/alice/p/CLAUDE.md
+        Project.
+        //- /home/alice/extra/CLAUDE.md
+        Extra folder's instructions.
+        //- /home/alice/extra/.claude/skills/x-skill/SKILL.md
+        ---
+        name: x-skill
+        description: A skill of the extra folder
+        ---
+        //- /home/alice/plug/.claude-plugin/plugin.json
+        { "name": "secret-plugin" }
+        //- /home/alice/plug/skills/p-skill/SKILL.md
+        ---
+        name: p-skill
+        description: A plugin skill
+        ---
+        //- /home/alice/plug/hooks/hooks.json
+        { "hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "/opt/x/run-it --token s3cret" } ] } ] } }
+        "#,
+    );
+    fixture.input.additional_dirs = vec!["/home/alice/extra".to_owned()];
+    fixture.input.additional_dirs_claude_md_env = Some("true".to_owned());
+    fixture.input.plugin_dirs = vec!["/home/alice/plug".to_owned()];
+    let report = fixture.analyze();
+    assert_eq!(report.session.files.len(), 2, "{:?}", report.session.files);
+    assert_eq!(report.session.plugins.len(), 1);
+    assert!(report
+        .session
+        .skills
+        .iter()
+        .any(|s| s.starts_with("secret-plugin:p-skill")));
+    for options in OPTIONS {
+        let what = format!("extra folders {options:?}");
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        let shared_report = check_invariant(&what, &report, &shared);
+        check_round_trips(&what, &shared, &shared_report);
+        let payload =
+            String::from_utf8_lossy(&to_zip(&shared, "2026-11-30T09:12:00Z")).into_owned();
+        assert!(!payload.contains("s3cret"), "{what}");
+        if !options.keep_file_names {
+            assert!(!payload.contains("secret-plugin"), "{what}");
+        }
+    }
+}

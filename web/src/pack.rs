@@ -32,12 +32,13 @@ use memdiag_core::report::comparison::{
     Comparison, FigureChange, FigureName, FindingKey, RowChange,
 };
 use memdiag_core::report::{
-    AgentInfo, BehaviourInForce, Code, Context, Cost, CutBy, Diagnostic, DiagnosticData,
-    DroppedEntry, Figure, FileRow, FileStatus, Footprint, FrontmatterField, Group, GroupFootprint,
-    GroupSummary, Growth, Harm, Health, LaterCost, LoadType, Measure, MemoryFolder, MemoryHealth,
-    MemoryLookup, Os, ReadAnswer, ReadFor, ReasonCheck, ReasonId, ReferenceKind, ReferenceSite,
-    Report, RulesInForce, Scope, SentFile, SentLabel, Session, SessionCost, Severity, SourceRead,
-    Truncation, UnresolvedReason, VerdictLine, WeekCount,
+    AgentInfo, BehaviourInForce, Code, ConfigLayer, Context, Cost, CutBy, Diagnostic,
+    DiagnosticData, DroppedEntry, Figure, FileRow, FileStatus, Footprint, FrontmatterField, Group,
+    GroupFootprint, GroupSummary, Growth, Harm, Health, LaterCost, LoadType, Measure, MemoryFolder,
+    MemoryHealth, MemoryLookup, NotCounted, NotCountedKind, Os, PluginInfo, ReadAnswer, ReadFor,
+    ReasonCheck, ReasonId, ReferenceKind, ReferenceSite, Report, RulesInForce, RunsWhen, Scope,
+    SentFile, SentLabel, Session, SessionCost, Severity, SourceRead, Truncation, UnresolvedReason,
+    VerdictLine, WeekCount,
 };
 use memdiag_core::{Input, SessionKind};
 use wasm_bindgen::{JsCast, JsValue};
@@ -388,7 +389,9 @@ records! {
         file_max_bytes, large_file_chars, total_chars, skills_listing_budget,
         skills_listing_counts_columns, behaviours, not_reproduced }
     BehaviourInForce { id, since, summary, applies }
-    Session { files, skills, agents, memory_dir, cost, later }
+    Session { files, skills, agents, memory_dir, cost, later, not_counted, plugins }
+    PluginInfo { name, marketplace, folder, enabled }
+    NotCounted { kind, event, server, matcher, program, path, layer, when }
     Figure { files, utf16 }
     LaterCost { on_read, conditional_rules, on_demand, agent_memory }
     SentFile { path, row, label, loaded }
@@ -425,7 +428,8 @@ records! {
     FindingKey { code, severity, path, message }
     FigureChange { name, base, other }
     Input { home, project, config_dir, os, version, today, disable_auto_memory_env,
-        skill_listing_budget_env, reads, session }
+        skill_listing_budget_env, reads, session, additional_dirs,
+        additional_dirs_claude_md_env, plugin_dirs }
     Inputs { home, project, os, config_dir, project_mount, version, reads }
     MemoryCleanups { folder, index, agent, dead_lines, orphans, over_cap }
     DeadLine { line, text, missing, live_links }
@@ -439,12 +443,17 @@ records! {
 
 choices! {
     ReadFor { Settings, ClaudeJson, GitFile, GitDir, Text, Unread, Counted, Exists, RuleWitness,
-        Folder, Mount, AgentDefinition, Dated }
+        Folder, Mount, AgentDefinition, Dated, McpConfig,
+        PluginConfig }
+    NotCountedKind { Hook, McpServer }
+    ConfigLayer { Managed, User, Project, Local, Plugin }
+    RunsWhen { Startup, SessionResumed, EachPrompt, ToolCalls, OtherEvent, EverySession,
+        NeedsApproval, Disabled }
     SentLabel { Managed, User, Project, Local, AutoMemory }
     Os { Linux, Macos, Windows }
     SessionKind { Interactive, Print }
     MemoryLookup { Path, Worktree, SeedEncoding, Suffix }
-    Group { ManagedPolicy, User, Project, Rules, AutoMemory, Skills, AgentMemory }
+    Group { ManagedPolicy, User, Project, Rules, AutoMemory, Skills, Commands, AgentMemory }
     LoadType { Always, Startup, Conditional, OnDemand, Tree, Import, Link }
     Scope { Managed, User, Project, Local }
     FileStatus { Ok, Unresolved, Excluded, Disabled, Skipped, TooDeep, NeedsApproval, Empty,

@@ -11,6 +11,10 @@
 //!   name is a number, …).
 //! - Which: the project's agents shadow the user's of the same name, and a deeper folder's
 //!   a parent's; the user's shadow the built-in ones.
+//! - Older releases (each a [`Behaviour`], measured with `releases.mjs`): up to 2.1.68 a
+//!   frontmatter strict YAML rejects (an unquoted second colon) is no agent; the name checks
+//!   came one by one (`-` first, then `:`, then the 256-unit cap), and a parent folder's
+//!   agent once shadowed the working directory's.
 //! - The line: `- <name>: <description> (Tools: <tools>)`, the description whole with
 //!   each written `\n` a line break. The lines, the built-in agents' among them, are sorted
 //!   by name: ASCII names first in the locale's order, then the others by UTF-16 code unit.
@@ -21,6 +25,7 @@ use std::collections::HashMap;
 use super::Discovery;
 use crate::report::{ReadFor, Scope};
 use crate::text::frontmatter::{untag, Frontmatter, Value};
+use crate::version::{Behaviour, Rules};
 use crate::vpath::VPath;
 
 /// A definition file larger than this is skipped (1 MiB).
@@ -56,8 +61,24 @@ impl Discovery<'_> {
         let mut found = Vec::new();
         let user = self.paths.config.child("agents");
         self.agent_folder(&user, Scope::User, &mut found);
+        // The plugins' agents, `<plugin>:<name>` (measured on 2.1.328).
+        for plugin in self.plugins.clone() {
+            let before = found.len();
+            self.agent_folder(&plugin.root.child("agents"), Scope::User, &mut found);
+            for agent in &mut found[before..] {
+                agent.name = format!("{}:{}", plugin.name, agent.name);
+                agent.line = format!("{}:{}", plugin.name, agent.line);
+            }
+        }
+        // The `--add-dir` folders' agents (measured on 2.1.328); put before the project's, so
+        // that a project agent of the same name is the one in force (not measured).
+        for dir in self.paths.additional_dirs.clone() {
+            let agents = dir.child(".claude").child("agents");
+            self.agent_folder(&agents, Scope::Project, &mut found);
+        }
         if let Some(project) = self.paths.project.clone() {
-            // Parents first, so that a deeper folder's agent is the one in force.
+            // Parents first, so that a deeper folder's agent is the one in force (before
+            // `Behaviour::DeeperAgentsShadow`, the working directory's first: a parent's won).
             let mut dirs = Vec::new();
             for dir in project.ancestors() {
                 if dir == self.paths.home {
@@ -68,7 +89,10 @@ impl Discovery<'_> {
                     break;
                 }
             }
-            for dir in dirs.iter().rev() {
+            if self.paths.rules.has(Behaviour::DeeperAgentsShadow) {
+                dirs.reverse();
+            }
+            for dir in &dirs {
                 let agents = dir.child(".claude").child("agents");
                 self.agent_folder(&agents, Scope::Project, &mut found);
             }
@@ -88,13 +112,24 @@ impl Discovery<'_> {
             .collect();
         // Claude Code's tool list for an agent with memory depends on auto memory.
         let memory_on = self.settings.auto_memory_enabled;
+        let rules = self.paths.rules;
         for path in files {
             let fm = self.frontmatter_of(&path);
+            // Up to 2.1.68 the frontmatter is read by strict YAML too: an unquoted second
+            // colon (`description: use it when: …`) makes the file no agent.
+            if !rules.has(Behaviour::AgentFrontmatterLenient)
+                && !matches!(self.text(&path), super::Text::Ready(text) if super::skills::strict_yaml(&text))
+            {
+                self.source(&path, ReadFor::AgentDefinition, None);
+                continue;
+            }
             // Its `name` and `memory` decide an agent memory folder, its name, description
             // and tools its line of the listing: sharing renames the name as a name, and
             // keeps the rest of the file at its length.
             self.source(&path, ReadFor::AgentDefinition, None);
-            if let Some(definition) = fm.and_then(|fm| definition(&fm, path, scope, memory_on)) {
+            if let Some(definition) =
+                fm.and_then(|fm| definition(&fm, path, scope, memory_on, &rules))
+            {
                 out.push(definition);
             }
         }
@@ -107,6 +142,7 @@ fn definition(
     path: VPath,
     scope: Scope,
     memory_on: bool,
+    rules: &Rules,
 ) -> Option<AgentDefinition> {
     let text = |key: &str| match fm.value(key).map(untag) {
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
@@ -114,9 +150,10 @@ fn definition(
     };
     let name = text("name")?;
     let colon = ['\u{3a}', '\u{ff1a}', '\u{fe55}', '\u{fe13}'];
-    if name.starts_with('-')
-        || name.contains(colon)
-        || name.encode_utf16().count() > AGENT_NAME_MAX_UTF16
+    if (name.starts_with('-') && rules.has(Behaviour::AgentNameNoLeadingHyphen))
+        || (name.contains(colon) && rules.has(Behaviour::AgentNameNoColon))
+        || (name.encode_utf16().count() > AGENT_NAME_MAX_UTF16
+            && rules.has(Behaviour::AgentNameCapped))
     {
         return None;
     }

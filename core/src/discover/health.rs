@@ -734,9 +734,10 @@ impl Discovery<'_> {
             }
             // The listing cuts the joined description (with ` - <when_to_use>`) in UTF-16
             // units, as the program counts.
-            let units = super::skills::full_description(fm.as_ref(), &body)
-                .encode_utf16()
-                .count();
+            let units =
+                super::skills::escape_angles(&super::skills::full_description(fm.as_ref(), &body))
+                    .encode_utf16()
+                    .count();
             let limit = self.description_limit();
             if units > limit {
                 self.diagnostics.push(Diagnostic::new(

@@ -181,7 +181,11 @@ impl Discovery<'_> {
             return;
         };
         let cut = memory_index::cut_with(&text, self.paths.rules.index_caps());
-        let mut sent = cut.as_sent();
+        let mut sent = if self.paths.rules.memory_index_quoted {
+            cut.as_sent_quoted()
+        } else {
+            cut.as_sent()
+        };
         // Before 2.1.79 an index the caps left whole went untrimmed, like the other files.
         // Before 2.1.72, comments and all: an index of comments alone was sent too.
         if !self.paths.rules.instruction_files_trimmed && cut.truncation.warning.is_none() {
@@ -262,7 +266,11 @@ impl Discovery<'_> {
         let index = dir.child("MEMORY.md");
         let mut row = super::blank_row(&index, group, LoadType::Startup, scope, None);
         let cut = memory_index::cut_with(&lines.join("\n"), self.paths.rules.index_caps());
-        row.loaded = Some(measure(&cut.as_sent()));
+        row.loaded = Some(measure(&if self.paths.rules.memory_index_quoted {
+            cut.as_sent_quoted()
+        } else {
+            cut.as_sent()
+        }));
         row.truncation = Some(cut.truncation);
         row.backfilled = true;
         self.diagnostics.push(Diagnostic::new(

@@ -228,7 +228,7 @@ impl Discovery<'_> {
                 Code::ClaudeMdExcluded,
                 Severity::Info,
                 Some(target.as_str()),
-                format!("excluded by claudeMdExcludes pattern {pattern:?}; not loaded"),
+                format!("excluded by claudeMdExcludes pattern {pattern}; not loaded"),
             )));
             return Some(FileStatus::Excluded);
         }

@@ -20,6 +20,7 @@ use crate::report::{
     Scope, SentFile, SentLabel, Session, SessionCost,
 };
 use crate::text::measure::measure;
+use crate::text::memory_index;
 use crate::version::{Behaviour, ListingBudget, Rules, SkillAnnouncement};
 use crate::vpath::VPath;
 
@@ -123,17 +124,29 @@ impl Discovery<'_> {
         let own = self.paths.rules.own_text;
         let mut cost = SessionCost::default();
         if !files.is_empty() {
+            // From 2.1.337 a `MEMORY.md` goes after Claude Code's sentence on quoted notes:
+            // sent as part of the file, but Claude Code's text, not the user's.
+            let preambles = if self.paths.rules.memory_index_quoted {
+                utf16(memory_index::QUOTED_PREAMBLE)
+                    * files
+                        .iter()
+                        .filter(|f| f.label == Some(SentLabel::AutoMemory) && f.loaded.utf16 > 0)
+                        .count() as u64
+            } else {
+                0
+            };
+            let sent = saturating_sum(files.iter().map(|f: &SentFile| f.loaded.utf16));
             cost.instruction_block = Cost {
-                user: saturating_sum(files.iter().map(|f: &SentFile| f.loaded.utf16)),
-                claude_code: own
-                    .block_wrap
-                    .saturating_add(saturating_sum(files.iter().map(|f| {
+                user: sent.saturating_sub(preambles),
+                claude_code: saturating_sum([own.block_wrap, preambles]).saturating_add(
+                    saturating_sum(files.iter().map(|f| {
                         saturating_sum([
                             ENTRY_FRAME_UTF16,
                             self.quoted_utf16(&f.path),
                             label_units(f.label),
                         ])
-                    }))),
+                    })),
+                ),
             };
         }
         // A release without built-in skills sends no listing unless the user has skills;
@@ -192,6 +205,8 @@ impl Discovery<'_> {
                 &self.attached,
                 self.paths.rules.reads_attach(self.paths.session),
             ),
+            not_counted: self.not_counted.clone(),
+            plugins: self.plugin_infos.clone(),
         }
     }
 
@@ -456,7 +471,7 @@ fn later_cost(
     // What every session already sends is not counted again; a listed skill's body is.
     let mut seen: BTreeSet<&str> = rows
         .iter()
-        .filter(|r| r.counted && r.group != Group::Skills)
+        .filter(|r| r.counted && !matches!(r.group, Group::Skills | Group::Commands))
         .map(|r| r.path.as_str())
         .collect();
     for (index, row) in rows.iter().enumerate() {
@@ -513,23 +528,29 @@ impl TopLevel {
 /// each import that loads with it, depth first, as the program appends them.
 fn sent_subtree(rows: &[FileRow], index: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut loads = vec![false; rows.len()];
     let sendable = |row: &FileRow| {
         row.status == FileStatus::Ok && row.loaded.is_some_and(|l| l.utf16 > 0 || l.bytes > 0)
     };
-    if !sendable(&rows[index]) || rows[index].group == Group::Skills {
+    if !sendable(&rows[index]) || matches!(rows[index].group, Group::Skills | Group::Commands) {
         return out;
     }
-    loads[index] = true;
+    // Whether each row of the subtree loads, by its place after `index`: the subtree ends at
+    // the next top-level row, so this stays as small as the subtree (one flag per row of
+    // the whole report, made for each file, was quadratic in a folder of many rules).
+    let mut loads = vec![true];
     out.push(index);
-    for i in index + 1..rows.len() {
-        if rows[i].depth == 0 {
+    for row in &rows[index + 1..] {
+        if row.depth == 0 {
             break;
         }
-        let parent_loads = rows[i].parent_index.is_some_and(|p| loads[p]);
-        if parent_loads && rows[i].load == LoadType::Import && sendable(&rows[i]) {
-            loads[i] = true;
-            out.push(i);
+        let parent_loads = row
+            .parent_index
+            .and_then(|p| p.checked_sub(index))
+            .is_some_and(|p| loads.get(p).copied().unwrap_or(false));
+        let sent = parent_loads && row.load == LoadType::Import && sendable(row);
+        loads.push(sent);
+        if sent {
+            out.push(index + loads.len() - 1);
         }
     }
     out

@@ -2,7 +2,7 @@
 //! folder, and, from `~/.claude.json`, whether imports may leave the project.
 
 use super::{Discovery, Text};
-use crate::report::{Code, Diagnostic, Os, ReadFor, Severity};
+use crate::report::{Code, ConfigLayer, Diagnostic, Os, ReadFor, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
 use crate::vpath::VPath;
@@ -14,8 +14,8 @@ pub(super) struct EffectiveSettings {
     pub(super) enabled_from: Option<VPath>,
     /// Every layer that set `autoMemoryEnabled`, in precedence order: the last one wins.
     pub(super) votes: Vec<(VPath, bool)>,
-    /// `claudeMdExcludes` of every layer, compiled.
-    pub(super) excludes: Vec<(String, Glob)>,
+    /// `claudeMdExcludes` of every layer, compiled, each with the settings file that set it.
+    pub(super) excludes: Vec<(String, Glob, VPath)>,
     /// `autoMemoryDirectory`, resolved: the memory folder itself.
     pub(super) memory_directory: Option<(VPath, VPath)>,
     /// Where the memory folders of projects live (`<config>/projects`).
@@ -31,6 +31,20 @@ pub(super) struct EffectiveSettings {
     pub(super) skill_listing_max_desc: Option<u64>,
     /// `skillListingBudgetFraction` of the layer that set it last.
     pub(super) skill_listing_budget_fraction: Option<f64>,
+    /// Every layer's hooks, in the layers' order (user, project, local, managed policy).
+    pub(super) hooks: Vec<(VPath, ConfigLayer, settings::Hook)>,
+    /// Hooks past the cap, per file.
+    pub(super) hooks_left_out: Vec<(VPath, u64)>,
+    /// `disableAllHooks` of the layer that set it last.
+    pub(super) disable_all_hooks: bool,
+    /// `enableAllProjectMcpServers` of the layer that set it last.
+    pub(super) enable_all_project_mcp: bool,
+    /// `enabledMcpjsonServers` of every layer.
+    pub(super) enabled_mcpjson: Vec<String>,
+    /// `disabledMcpjsonServers` of every layer.
+    pub(super) disabled_mcpjson: Vec<String>,
+    /// `enabledPlugins` of every layer, in the layers' order: the last of a key wins.
+    pub(super) enabled_plugins: Vec<(String, bool)>,
 }
 
 impl EffectiveSettings {
@@ -47,6 +61,13 @@ impl EffectiveSettings {
             managed_claude_md: None,
             skill_listing_max_desc: None,
             skill_listing_budget_fraction: None,
+            hooks: Vec::new(),
+            hooks_left_out: Vec::new(),
+            disable_all_hooks: false,
+            enable_all_project_mcp: false,
+            enabled_mcpjson: Vec::new(),
+            disabled_mcpjson: Vec::new(),
+            enabled_plugins: Vec::new(),
         }
     }
 }
@@ -132,10 +153,42 @@ impl Discovery<'_> {
             if let Some(fraction) = parsed.skill_listing_budget_fraction {
                 self.settings.skill_listing_budget_fraction = Some(fraction);
             }
+            let config_layer = match layer {
+                Layer::User => ConfigLayer::User,
+                Layer::Project => ConfigLayer::Project,
+                Layer::Local => ConfigLayer::Local,
+                Layer::Policy => ConfigLayer::Managed,
+            };
+            for hook in parsed.hooks {
+                self.settings.hooks.push((path.clone(), config_layer, hook));
+            }
+            if parsed.hooks_left_out > 0 {
+                self.settings
+                    .hooks_left_out
+                    .push((path.clone(), parsed.hooks_left_out));
+            }
+            if let Some(off) = parsed.disable_all_hooks {
+                self.settings.disable_all_hooks = off;
+            }
+            if let Some(all) = parsed.enable_all_project_mcp_servers {
+                self.settings.enable_all_project_mcp = all;
+            }
+            self.settings
+                .enabled_mcpjson
+                .extend(parsed.enabled_mcpjson_servers);
+            self.settings
+                .disabled_mcpjson
+                .extend(parsed.disabled_mcpjson_servers);
+            self.settings.enabled_plugins.extend(parsed.enabled_plugins);
             if layer == Layer::Policy {
                 self.settings.managed_claude_md = parsed.claude_md;
             } else {
-                patterns.extend(parsed.claude_md_excludes);
+                patterns.extend(
+                    parsed
+                        .claude_md_excludes
+                        .into_iter()
+                        .map(|pattern| (pattern, path.clone())),
+                );
             }
             // Releases before 2.1.157 read it from every layer but the project's.
             let read_here = layer != Layer::Project || self.paths.rules.project_memory_directory;
@@ -146,9 +199,9 @@ impl Discovery<'_> {
                 }
             }
         }
-        for pattern in patterns {
+        for (pattern, from) in patterns {
             match Glob::new(&pattern) {
-                Ok(glob) => self.settings.excludes.push((pattern, glob)),
+                Ok(glob) => self.settings.excludes.push((pattern, glob, from)),
                 Err(error) => self.diagnostics.push(Diagnostic::new(
                     Code::InvalidSettings,
                     Severity::Warning,
@@ -171,6 +224,16 @@ impl Discovery<'_> {
         {
             self.settings.auto_memory_enabled = false;
             self.settings.enabled_from = None;
+        }
+    }
+
+    /// `~/.claude.json`, or `<config>/.claude.json` when the config folder is moved.
+    pub(super) fn claude_json_path(&self) -> VPath {
+        let default_config = self.paths.home.child(".claude");
+        if self.paths.config == default_config {
+            self.paths.home.child(".claude.json")
+        } else {
+            self.paths.config.child(".claude.json")
         }
     }
 
@@ -211,12 +274,7 @@ impl Discovery<'_> {
     /// root, the main worktree's for a linked worktree (measured on 2.1.328), else the
     /// project folder.
     pub(super) fn read_claude_json(&mut self, key: &VPath) {
-        let default_config = self.paths.home.child(".claude");
-        let path = if self.paths.config == default_config {
-            self.paths.home.child(".claude.json")
-        } else {
-            self.paths.config.child(".claude.json")
-        };
+        let path = self.claude_json_path();
         if !self.tree.is_file(&path) {
             return;
         }

@@ -62,6 +62,12 @@ impl Discovery<'_> {
                 nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
             }
         }
+        // The `--add-dir` folders' skills, after the project's (measured on 2.1.328 with
+        // one skill: its place among the project's is not).
+        for dir in self.paths.additional_dirs.clone() {
+            let skills = dir.child(".claude").child("skills");
+            nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
+        }
         if let Some(project) = self.paths.project.clone() {
             // Only a folder with a `.claude/` can hold skills.
             for dir in self.dirs_holding(&project, &[".claude"]) {
@@ -75,7 +81,12 @@ impl Discovery<'_> {
         nodes
     }
 
-    fn skill_folder(&mut self, dir: &VPath, scope: Scope, source: SkillSource) -> Vec<Node> {
+    pub(super) fn skill_folder(
+        &mut self,
+        dir: &VPath,
+        scope: Scope,
+        source: SkillSource,
+    ) -> Vec<Node> {
         let mut nodes = Vec::new();
         let deeper: Vec<VPath> = self
             .tree
@@ -101,6 +112,9 @@ impl Discovery<'_> {
             let path = dir.child(&folder).child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
                 continue;
+            }
+            if source == SkillSource::Listed {
+                self.skill_names.insert(folder.clone());
             }
             let mut node =
                 self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
@@ -266,7 +280,7 @@ pub(super) fn listing_line(
         Some(name) if name != folder && declared_name_shown => format!("{folder} ({name})"),
         _ => folder.to_owned(),
     };
-    let description = cut_units(&full_description(fm, body), limit);
+    let description = cut_units(&escape_angles(&full_description(fm, body)), limit);
     Listing {
         name: declared.unwrap_or_else(|| folder.to_owned()),
         line: format!("{shown}: {description}"),
@@ -432,7 +446,7 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
 
 /// True when `text` opens with frontmatter that strict YAML reads (without the lenient
 /// reading that later releases give an unquoted second colon).
-fn strict_yaml(text: &str) -> bool {
+pub(super) fn strict_yaml(text: &str) -> bool {
     crate::text::frontmatter::locate(text)
         .is_some_and(|block| crate::text::frontmatter::parse_value(&text[block.yaml]).is_ok())
 }
@@ -485,16 +499,29 @@ fn cut_columns(text: &str, columns: u64) -> String {
     out
 }
 
-/// At most `units` UTF-16 units: the first `units - 1` and `…` when longer.
-fn cut_units(text: &str, units: usize) -> String {
+/// A description as the listing sends it: `<` and `>` HTML-escaped, `&` and quotes as
+/// written (measured on 2.1.328: `skills-listing-edge-escapes-and-surrogates`), before the
+/// cut, which may then fall inside an `&lt;`.
+pub(super) fn escape_angles(text: &str) -> String {
+    text.replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// At most `units` UTF-16 units: the first `units - 1` and `…` when longer. A cut that
+/// falls inside a surrogate pair keeps its first half, which is sent as U+FFFD (measured on
+/// 2.1.328: `skills-listing-edge-escapes-and-surrogates`).
+pub(super) fn cut_units(text: &str, units: usize) -> String {
     let total: usize = text.chars().map(char::len_utf16).sum();
     if total <= units {
         return text.to_owned();
     }
+    let keep = units.saturating_sub(1);
     let mut out = String::new();
     let mut count = 0;
     for c in text.chars() {
-        if count + c.len_utf16() > units - 1 {
+        if count + c.len_utf16() > keep {
+            if count < keep {
+                out.push('\u{fffd}');
+            }
             break;
         }
         count += c.len_utf16();

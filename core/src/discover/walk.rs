@@ -148,6 +148,31 @@ impl Discovery<'_> {
         nodes
     }
 
+    /// The instruction files of the `--add-dir` folders, sent after the project's when
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set: each folder's `CLAUDE.md`,
+    /// `.claude/CLAUDE.md` and rules (the project's label), then its `CLAUDE.local.md` (the
+    /// local label); never its parents' (measured on 2.1.328, `add-dir-*`).
+    pub(super) fn additional_dirs_files(&mut self) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        if !self.paths.additional_claude_md {
+            return nodes;
+        }
+        for dir in self.paths.additional_dirs.clone() {
+            nodes.extend(self.startup_files(
+                &dir,
+                &["CLAUDE.md", ".claude/CLAUDE.md"],
+                Scope::Project,
+            ));
+            nodes.extend(self.rules(
+                &dir.child(".claude").child("rules"),
+                Scope::Project,
+                Sent::AtStartup,
+            ));
+            nodes.extend(self.startup_files(&dir, &["CLAUDE.local.md"], Scope::Local));
+        }
+        nodes
+    }
+
     /// The files of `dir` with these names that the walk sends at startup.
     fn startup_files(&mut self, dir: &VPath, names: &[&str], scope: Scope) -> Vec<Node> {
         let mut nodes = Vec::new();

@@ -340,6 +340,15 @@ codes! {
          inside a folder such as `node_modules/`. Claude Code still attaches it when it reads a file \
          there; a scanner that stops six folders down or skips such folders would miss it.";
 
+    /// Hooks or MCP servers configured: text the every-session figure leaves out.
+    SessionTextNotCounted = "session-text-not-counted", Info, Warns, "{n} configuration files set up hooks or MCP servers whose text is not counted",
+        "A settings file configures hooks, or an MCP configuration (`.mcp.json`, \
+         `managed-mcp.json`, `~/.claude.json`) configures MCP servers. A hook's output (a \
+         `SessionStart` hook's at startup, a `UserPromptSubmit` hook's with every prompt) and \
+         an MCP server's tools and instructions are sent to Claude, but what they are depends \
+         on running them, which no file tells and memdiag never does. The report lists each \
+         one (`session.not_counted`) and leaves its text out of the every-session figure.";
+
     /// A skill description the listing cuts.
     SkillDescriptionTruncated = "skill-description-truncated", Warning, Drops, "{n} skills lose part of their description in the listing",
         "A skill's description (with its `when_to_use`) is longer than the skills listing \

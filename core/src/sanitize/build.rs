@@ -133,6 +133,25 @@ impl<'a> Builder<'a> {
                 .and_then(crate::discover::session::listing_budget_from_env)
                 .map(|n| n.to_string()),
             session: crate::SessionKind::Interactive,
+            // The `--add-dir` and `--plugin-dir` folders, renamed; the variable as a switch.
+            additional_dirs: self
+                .input
+                .additional_dirs
+                .iter()
+                .map(|d| self.namer.name(d))
+                .collect(),
+            additional_dirs_claude_md_env: self
+                .input
+                .additional_dirs_claude_md_env
+                .as_deref()
+                .filter(|v| crate::discover::settings::is_truthy(v))
+                .map(|_| "1".to_owned()),
+            plugin_dirs: self
+                .input
+                .plugin_dirs
+                .iter()
+                .map(|d| self.namer.name(d))
+                .collect(),
         };
         let quoted = self.quoted();
         out.set_quoted(quoted.clone());
@@ -179,6 +198,11 @@ impl<'a> Builder<'a> {
             let (Some(name), Ok(path)) = (&row.skill_name, VPath::new(&row.path)) else {
                 continue;
             };
+            // A command, or a plugin's skill, is listed by its name alone (`ns:x`,
+            // `plugin:x`).
+            if name.contains(':') || row.group == crate::report::Group::Commands {
+                note(name, self.namer.name(name));
+            }
             // A Read below a folder with its own skills announces each one, quoting that
             // folder relative to the project twice.
             if let Some((folder, shared_folder)) = announced_folder(
@@ -288,6 +312,14 @@ impl<'a> Builder<'a> {
             }
             (Contents::Loaded(bytes), Role::ClaudeJson) => {
                 let text = self.claude_json(bytes);
+                (text.len() as u64, Contents::Loaded(text))
+            }
+            (Contents::Loaded(bytes), Role::McpConfig) => {
+                let text = self.mcp_config(bytes);
+                (text.len() as u64, Contents::Loaded(text))
+            }
+            (Contents::Loaded(bytes), Role::PluginConfig) => {
+                let text = self.plugin_config(bytes, original.file_name());
                 (text.len() as u64, Contents::Loaded(text))
             }
         };

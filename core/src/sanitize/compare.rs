@@ -25,6 +25,13 @@ pub(super) const NAME_FIELDS: &[&str] = &[
     "paths",
     // A source's key: the project key `~/.claude.json` was read under.
     "key",
+    // Hooks and MCP servers (`session.not_counted`): a server's name, the program a hook
+    // or a server runs, a hook's matcher.
+    "server",
+    "program",
+    "matcher",
+    // A plugin's marketplace (`session.plugins`).
+    "marketplace",
 ];
 
 /// Sentences for a person: they quote names and text, so they are not compared.
@@ -50,6 +57,13 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
                 format!("{folder} ({name})")
             })
         })
+        // A command's or a plugin's entry is listed by its name alone (`ns:x`, `plugin:x`).
+        .chain(
+            report
+                .files
+                .iter()
+                .filter_map(|row| row.skill_name.clone().filter(|n| n.contains(':'))),
+        )
         .collect();
     if let Some(Json::Array(lines)) = value.pointer_mut("/session/skills") {
         for line in lines {
@@ -94,6 +108,11 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
     walk(&mut value, None, None, rename);
     if let Some(Json::Array(agents)) = value.pointer_mut("/health/agents") {
         agents.sort_by_key(Json::to_string);
+    }
+    // Hooks and MCP servers come in each file's key order, which the pseudonyms need not
+    // keep.
+    if let Some(Json::Array(found)) = value.pointer_mut("/session/not_counted") {
+        found.sort_by_key(Json::to_string);
     }
     if let Some(Json::Array(diagnostics)) = value.get_mut("diagnostics") {
         diagnostics.sort_by_key(Json::to_string);
@@ -150,7 +169,7 @@ pub(super) fn walk(
                             }
                         }
                     }
-                    "name" if matches!(list, Some("memory_folders" | "agents")) => {
+                    "name" if matches!(list, Some("memory_folders" | "agents" | "plugins")) => {
                         rename_in(inner, rename);
                     }
                     "memory_folder_name" => {

@@ -58,6 +58,24 @@ pub(super) const WELL_KNOWN: &[&str] = &[
     "ide",
     "session",
     "env",
+    // `.mcp.json`, `managed-mcp.json`: MCP configurations discovery looks for.
+    "mcp",
+    // The plugin files discovery looks for: `plugins/installed_plugins.json`,
+    // `known_marketplaces.json`, `.claude-plugin/plugin.json` and `marketplace.json`, a
+    // plugin's `commands/` and `hooks/hooks.json`.
+    "plugins",
+    "plugin",
+    "installed",
+    "known",
+    "marketplaces",
+    "marketplace",
+    "commands",
+    "hooks",
+    // A `SessionStart` hook's matcher decides when it runs.
+    "startup",
+    "resume",
+    "clear",
+    "compact",
 ];
 
 /// Names the first pass met, to be placed in the table.

@@ -14,8 +14,13 @@ pub(super) enum Role {
     Settings,
     /// A `.git` file: only its `gitdir:` path matters.
     GitFile,
-    /// `~/.claude.json`: only the project's external-import approval is kept.
+    /// `~/.claude.json`: only the project's external-import approval and the MCP servers'
+    /// names and programs are kept.
     ClaudeJson,
+    /// An MCP configuration: its servers' names and programs, renamed.
+    McpConfig,
+    /// A plugin's configuration: the names and paths that decide what loads, renamed.
+    PluginConfig,
     /// The analysis never reads it: its size is kept, not its contents.
     SizeOnly,
 }
@@ -105,6 +110,8 @@ impl Plan {
             let role = match source.why {
                 ReadFor::Settings => Role::Settings,
                 ReadFor::ClaudeJson => Role::ClaudeJson,
+                ReadFor::McpConfig => Role::McpConfig,
+                ReadFor::PluginConfig => Role::PluginConfig,
                 ReadFor::GitFile => Role::GitFile,
                 ReadFor::AgentDefinition => Role::Text(FileKind::Agent),
                 ReadFor::Text => Role::Text(FileKind::Other),

@@ -1,7 +1,7 @@
 // The published 2.x releases of @anthropic-ai/claude-code, oldest first, as
-// `npm view @anthropic-ai/claude-code versions --json` listed them (December 2026).
+// `npm view @anthropic-ai/claude-code versions --json` listed them (7 December 2026).
 // `node tests/conformance/releases.mjs list` prints the current list.
-pub(super) const LIST: [V; 349] = [
+pub(super) const LIST: [V; 350] = [
     V(2, 0, 0), V(2, 0, 1), V(2, 0, 2), V(2, 0, 3), V(2, 0, 5), V(2, 0, 8),
     V(2, 0, 9), V(2, 0, 10), V(2, 0, 11), V(2, 0, 12), V(2, 0, 13), V(2, 0, 14),
     V(2, 0, 15), V(2, 0, 19), V(2, 0, 20), V(2, 0, 21), V(2, 0, 22), V(2, 0, 23),
@@ -60,5 +60,5 @@ pub(super) const LIST: [V; 349] = [
     V(2, 1, 312), V(2, 1, 314), V(2, 1, 315), V(2, 1, 316), V(2, 1, 317), V(2, 1, 318),
     V(2, 1, 319), V(2, 1, 321), V(2, 1, 322), V(2, 1, 323), V(2, 1, 324), V(2, 1, 325),
     V(2, 1, 326), V(2, 1, 327), V(2, 1, 328), V(2, 1, 329), V(2, 1, 330), V(2, 1, 331),
-    V(2, 1, 332),
+    V(2, 1, 332), V(2, 1, 337),
 ];

@@ -394,12 +394,14 @@ fn session_sentence(report: &Report, row: &FileRow) -> String {
                 .unwrap_or_default();
             format!("sent: file {} of {}{label}", at + 1, files.len())
         }
-        None if row.group == Group::Skills && row.depth == 0 => if row.counted {
-            "listed: its name and description"
-        } else {
-            "not listed"
+        None if matches!(row.group, Group::Skills | Group::Commands) && row.depth == 0 => {
+            if row.counted {
+                "listed: its name and description"
+            } else {
+                "not listed"
+            }
+            .to_owned()
         }
-        .to_owned(),
         None => "not sent".to_owned(),
     }
 }
@@ -642,6 +644,7 @@ fn group_summary(report: &Report, group: Option<Group>) -> Html {
         Group::Rules => "Rules in .claude/rules/: sent in every session, or, with paths, only when Claude reads a file they match.",
         Group::AutoMemory => "The project's auto memory: MEMORY.md is sent in every session up to 200 lines and 25,000 units; topic files are read on demand.",
         Group::Skills => "Skills: the name and description of each listed skill are in every session (a project subfolder's skills only once Claude reads a file there); the body loads when used.",
+        Group::Commands => "Custom slash commands in .claude/commands/: each one's name and description are listed with the skills in every session, under the same budget; the body loads when used.",
         Group::AgentMemory => "Memory of sub-agents: each agent's MEMORY.md goes into that agent's own prompt when it is spawned, not into the main session; topic files on demand.",
     };
     let figures = report.footprint.groups.get(group.name());

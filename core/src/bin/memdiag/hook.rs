@@ -8,6 +8,11 @@
 //! - `hook post-tool-use`, after a `Write`, `Edit` or `MultiEdit` of a `MEMORY.md`, a
 //!   `CLAUDE.md` or `CLAUDE.local.md`, or a rule, reads that one file and nothing else and
 //!   says how much room it has left under Claude Code's caps ([`caps::cut_index`]).
+//! - `hook instructions-loaded` (Claude Code 2.1.69 and later) appends the event's fields
+//!   (`file_path`, `memory_type`, `load_reason`, `trigger_file_path`, `parent_file_path`,
+//!   with the session and the sub-agent it came from) as one JSON line to
+//!   `<config>/memdiag/instructions-loaded.jsonl` ([`MAX_EVENT_LOG_BYTES`], one older file
+//!   kept), which `memdiag verify` compares with memdiag's prediction.
 //! - `statusline` prints `mem 188/200 · 23.9k/25k` for the project's memory index, found by
 //!   the analysis once and then cached by the index's path, size and modification time.
 //!
@@ -38,6 +43,10 @@ pub(crate) const MAX_CONTEXT_CHARS: usize = 400;
 const MAX_STDIN_BYTES: u64 = 8 * 1024 * 1024;
 /// The log is moved to `hooks.log.old` when it grows past this.
 const MAX_LOG_BYTES: u64 = 64 * 1024;
+/// The InstructionsLoaded log is moved to `instructions-loaded.jsonl.old` past this.
+pub(crate) const MAX_EVENT_LOG_BYTES: u64 = 1024 * 1024;
+/// The log of InstructionsLoaded events, under `<config>/memdiag/`.
+pub(crate) const EVENT_LOG: &str = "instructions-loaded.jsonl";
 /// How long the status line trusts "this project has no memory index" before looking again.
 const NO_INDEX_RECHECK_SECONDS: u64 = 60;
 /// The most projects the status line's cache remembers.
@@ -51,6 +60,7 @@ static WRITING: Mutex<()> = Mutex::new(());
 pub(crate) enum Subcommand {
     SessionStart,
     PostToolUse,
+    InstructionsLoaded,
     StatusLine,
 }
 
@@ -65,7 +75,11 @@ impl Subcommand {
             [first, rest @ ..] if first == "hook" => Some(match rest {
                 [event] if event == "session-start" => Ok(Subcommand::SessionStart),
                 [event] if event == "post-tool-use" => Ok(Subcommand::PostToolUse),
-                _ => Err("usage: memdiag hook session-start|post-tool-use".to_owned()),
+                [event] if event == "instructions-loaded" => Ok(Subcommand::InstructionsLoaded),
+                _ => Err(
+                    "usage: memdiag hook session-start|post-tool-use|instructions-loaded"
+                        .to_owned(),
+                ),
             }),
             _ => None,
         }
@@ -75,6 +89,7 @@ impl Subcommand {
         match self {
             Subcommand::SessionStart => "hook session-start",
             Subcommand::PostToolUse => "hook post-tool-use",
+            Subcommand::InstructionsLoaded => "hook instructions-loaded",
             Subcommand::StatusLine => "statusline",
         }
     }
@@ -107,6 +122,7 @@ pub(crate) fn main(subcommand: Subcommand) -> ExitCode {
         match subcommand {
             Subcommand::SessionStart => session_start(&stdin),
             Subcommand::PostToolUse => post_tool_use(&stdin),
+            Subcommand::InstructionsLoaded => instructions_loaded(&stdin),
             Subcommand::StatusLine => status_line(&stdin),
         }
     });
@@ -197,6 +213,124 @@ pub(crate) fn bounded_list(header: &str, lines: &[String], limit: usize) -> Stri
         break;
     }
     out
+}
+
+/// Appends the event to the InstructionsLoaded log; answers nothing.
+fn instructions_loaded(stdin: &str) -> Result<Option<String>, String> {
+    let payload = parse(stdin)?;
+    let when = local::iso_8601_utc(SystemTime::now()).unwrap_or_default();
+    let line = event_line(&payload, &when, &SessionFacts::from_env())?;
+    let dir = config_dir()
+        .ok_or("no home folder to keep the log in")?
+        .join("memdiag");
+    let file = dir.join(EVENT_LOG);
+    if fs::metadata(&file).is_ok_and(|m| m.len() > MAX_EVENT_LOG_BYTES) {
+        let _ = fs::rename(&file, dir.join(format!("{EVENT_LOG}.old")));
+    }
+    fs::create_dir_all(&dir)
+        .and_then(|()| {
+            fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&file)?
+                .write_all(line.as_bytes())
+        })
+        .map_err(|error| format!("cannot write {}: {error}", file.display()))?;
+    Ok(None)
+}
+
+/// What the hook's environment says about the session, beside the payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SessionFacts {
+    /// The release, from `AI_AGENT=claude-code_2-1-328_harness` (2.1.328 sets it for hooks).
+    pub(crate) release: Option<String>,
+    /// `CLAUDE_CODE_ENTRYPOINT`: `cli` for an interactive session, `sdk-cli` for `claude -p`.
+    pub(crate) entrypoint: Option<String>,
+}
+
+impl SessionFacts {
+    fn from_env() -> SessionFacts {
+        SessionFacts {
+            release: std::env::var("AI_AGENT")
+                .ok()
+                .as_deref()
+                .and_then(release_of),
+            entrypoint: std::env::var("CLAUDE_CODE_ENTRYPOINT").ok(),
+        }
+    }
+}
+
+/// `2.1.328` from `claude-code_2-1-328_harness`; `None` for anything else.
+pub(crate) fn release_of(ai_agent: &str) -> Option<String> {
+    let rest = ai_agent.strip_prefix("claude-code_")?;
+    let version = rest.split('_').next()?.replace('-', ".");
+    let numeric = |p: &&str| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit());
+    let parts: Vec<&str> = version.split('.').collect();
+    (parts.len() == 3 && parts.iter().all(numeric)).then_some(version)
+}
+
+/// The log's line for one InstructionsLoaded payload: the fields `memdiag verify` reads,
+/// each text bounded, in a fixed order, ending in a newline.
+pub(crate) fn event_line(
+    payload: &Value,
+    when: &str,
+    session: &SessionFacts,
+) -> Result<String, String> {
+    const FIELDS: [&str; 9] = [
+        "session_id",
+        "cwd",
+        "agent_id",
+        "agent_type",
+        "file_path",
+        "memory_type",
+        "load_reason",
+        "trigger_file_path",
+        "parent_file_path",
+    ];
+    if let Some(event) = text_at(payload, "/hook_event_name")? {
+        if event != "InstructionsLoaded" {
+            return Err(format!("the payload is a {event} event"));
+        }
+    }
+    text_at(payload, "/file_path")?.ok_or("the payload has no file_path")?;
+    let mut line = Map::new();
+    line.insert("time".to_owned(), Value::String(when.to_owned()));
+    for field in FIELDS {
+        if let Some(text) = text_at(payload, &format!("/{field}"))? {
+            line.insert(field.to_owned(), Value::String(cut_chars(text, 4096)));
+        }
+    }
+    if let Some(Value::Array(globs)) = payload.get("globs") {
+        let globs: Vec<Value> = globs
+            .iter()
+            .filter_map(Value::as_str)
+            .take(64)
+            .map(|g| Value::String(cut_chars(g, 1024)))
+            .collect();
+        line.insert("globs".to_owned(), Value::Array(globs));
+    }
+    if let Some(release) = &session.release {
+        line.insert("release".to_owned(), Value::String(release.clone()));
+    }
+    if let Some(entrypoint) = &session.entrypoint {
+        line.insert(
+            "entrypoint".to_owned(),
+            Value::String(cut_chars(entrypoint, 64)),
+        );
+    }
+    let mut text = Value::Object(line).to_string();
+    text.push('\n');
+    Ok(text)
+}
+
+/// The config folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub(crate) fn config_dir() -> Option<PathBuf> {
+    let host = crate::Host::from_env();
+    match (&host.config_dir, &host.home) {
+        (Some(dir), _) => Some(PathBuf::from(dir)),
+        (None, Some(home)) => Some(PathBuf::from(home).join(".claude")),
+        (None, None) => None,
+    }
 }
 
 /// The hook's answer after a tool wrote a file: the headroom of a memory index, an
@@ -551,13 +685,8 @@ fn save_cache(path: Option<&Path>, cache: &Map<String, Value>) {
 }
 
 /// Appends one line to `<config>/memdiag/hooks.log`, keeping it small; never fails.
-fn log(what: &str, message: &str) {
-    let host = crate::Host::from_env();
-    let config = match (&host.config_dir, &host.home) {
-        (Some(dir), _) => PathBuf::from(dir),
-        (None, Some(home)) => PathBuf::from(home).join(".claude"),
-        (None, None) => return,
-    };
+pub(crate) fn log(what: &str, message: &str) {
+    let Some(config) = config_dir() else { return };
     let dir = config.join("memdiag");
     let file = dir.join("hooks.log");
     if fs::metadata(&file).is_ok_and(|m| m.len() > MAX_LOG_BYTES) {
@@ -686,6 +815,45 @@ mod tests {
             answer["systemMessage"],
             "memdiag: a rule never loads really"
         );
+    }
+
+    #[test]
+    fn the_release_comes_from_ai_agent() {
+        assert_eq!(
+            release_of("claude-code_2-1-328_harness").as_deref(),
+            Some("2.1.328")
+        );
+        assert_eq!(release_of("claude-code_2-1-69").as_deref(), Some("2.1.69"));
+        assert_eq!(release_of("claude-code_latest_harness"), None);
+        assert_eq!(release_of("cursor_1-2-3"), None);
+        assert_eq!(release_of("claude-code_2-1_x"), None);
+    }
+
+    #[test]
+    fn an_event_line_keeps_the_fields_verify_reads() {
+        let payload = json!({
+            "hook_event_name": "InstructionsLoaded",
+            "session_id": "s",
+            "transcript_path": "/t.jsonl",
+            "file_path": "/p/CLAUDE.md",
+            "memory_type": "Project",
+            "load_reason": "session_start",
+            "globs": ["**/*.py", 5],
+        });
+        let facts = SessionFacts {
+            release: Some("2.1.328".to_owned()),
+            entrypoint: Some("sdk-cli".to_owned()),
+        };
+        let line = event_line(&payload, "2026-12-07T00:00:00Z", &facts).unwrap();
+        assert!(line.ends_with('\n'));
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["release"], "2.1.328");
+        assert_eq!(value["entrypoint"], "sdk-cli");
+        assert_eq!(value["globs"], json!(["**/*.py"]));
+        assert_eq!(value.get("transcript_path"), None);
+        assert!(event_line(&json!({"file_path": 3}), "", &facts).is_err());
+        let stop = json!({"hook_event_name": "Stop", "file_path": "/x"});
+        assert!(event_line(&stop, "", &facts).is_err());
     }
 
     #[test]

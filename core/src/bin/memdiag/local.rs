@@ -352,6 +352,20 @@ impl Reader {
         })?;
         self.list_dir(&project, &project_local, &confine)
             .map_err(|error| format!("cannot list {}: {error}", project_local.display()))?;
+        // The `--add-dir` and `--plugin-dir` folders, whole (never their parents: Claude
+        // Code reads none).
+        for dir in input.additional_dirs.iter().chain(&input.plugin_dirs) {
+            let dir = VPath::new(dir).map_err(|error| format!("--add-dir: {error}"))?;
+            if project.starts_with(&dir) || dir.starts_with(&project) {
+                continue;
+            }
+            let dir_local = local_of(&dir);
+            let confine = fs::canonicalize(&dir_local).map_err(|error| {
+                format!("cannot read --add-dir {}: {error}", dir_local.display())
+            })?;
+            self.list_dir(&dir, &dir_local, &confine)
+                .map_err(|error| format!("cannot list {}: {error}", dir_local.display()))?;
+        }
         for dir in project.ancestors().filter(|dir| *dir != project) {
             let dir_local = local_of(&dir);
             let confine = fs::canonicalize(&dir_local).unwrap_or_else(|_| dir_local.clone());

@@ -24,21 +24,28 @@ use memdiag_core::{Input, Severity, VPath};
 mod hook;
 mod local;
 mod markdown;
+#[cfg(not(target_arch = "wasm32"))]
+mod mcp;
 mod sarif;
 mod text;
+mod verify;
 
 use local::{Mount, Sources};
 
 const USAGE: &str = "\
 memdiag: what Claude Code loads in a project, and what it costs
 
-usage: memdiag hook session-start|post-tool-use   (a Claude Code hook: JSON on stdin)
+usage: memdiag hook session-start|post-tool-use|instructions-loaded
+                                                 (a Claude Code hook: JSON on stdin)
        memdiag statusline                        (a Claude Code status line segment)
+       memdiag mcp [--project P] [scan options]  (an MCP server on stdin and stdout)
+       memdiag verify LOG [scan options]         (a session's InstructionsLoaded log
+                                                  against memdiag's prediction)
        memdiag [--format text|json|sarif|markdown] [--fail-on warning|error]
                [--max-every-session-chars N] [--max-every-session-tokens N]
                [--home H] [--project P] [--config C] [--os linux|macos|windows]
                [--claude-version V] [--today YYYY-MM-DD] [--read PATH ...]
-               [--session interactive|print]
+               [--add-dir D ...] [--plugin-dir D ...] [--session interactive|print]
                [--mount VIRTUAL=LOCAL ...] [--color auto|always|never]
                [--share-zip FILE | --share-link] [--keep-names] [--keep-user-name]
                [--keep-text] [--other-projects]
@@ -70,6 +77,11 @@ the analysis asks for are read; session transcripts never are.
   --today D      the date the memory growth projection counts from (default: today, UTC)
   --read PATH    also answer what a Read of PATH (absolute, or relative to the project)
                  attaches; repeatable, answered in order, each file once
+  --add-dir D    a folder given to Claude Code with --add-dir: its skills and agents are
+                 listed, and with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1 its
+                 CLAUDE.md, .claude/CLAUDE.md, rules and CLAUDE.local.md are sent; repeatable
+  --plugin-dir D a plugin folder given to Claude Code with --plugin-dir: its skills,
+                 commands and agents are listed as plugin:name; repeatable
   --session KIND interactive (default) or print: the session the Reads are in is claude -p
                  or the Agent SDK, whose Reads attach nothing before 2.1.69
   --mount V=L    read a snapshot instead of this machine: the folder or .zip file L shown
@@ -98,6 +110,17 @@ fn main() -> ExitCode {
                 .map_err(|arg| format!("argument {arg:?} is not valid UTF-8"))
         })
         .collect();
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok([first, rest @ ..]) = args.as_deref() {
+        if first == "mcp" {
+            return mcp::main(rest);
+        }
+    }
+    if let Ok([first, rest @ ..]) = args.as_deref() {
+        if first == "verify" {
+            return verify::main(rest);
+        }
+    }
     if let Some(subcommand) = args.as_deref().ok().and_then(hook::Subcommand::of) {
         return match subcommand {
             Ok(subcommand) => hook::main(subcommand),
@@ -229,6 +252,7 @@ struct Host {
     os: Option<Os>,
     disable_auto_memory: Option<String>,
     skill_listing_budget: Option<String>,
+    additional_claude_md: Option<String>,
     today: Option<String>,
 }
 
@@ -247,6 +271,8 @@ impl Host {
             // Claude Code's loading depends on it and a snapshot's files cannot show it.
             disable_auto_memory: std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY").ok(),
             skill_listing_budget: std::env::var("SLASH_COMMAND_TOOL_CHAR_BUDGET").ok(),
+            additional_claude_md: std::env::var("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD")
+                .ok(),
             today: Some(local::utc_date(SystemTime::now())),
         }
     }
@@ -371,6 +397,8 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
     let mut color = None;
     let mut mounts = Vec::new();
     let mut reads = Vec::new();
+    let mut add_dirs = Vec::new();
+    let mut plugin_dirs = Vec::new();
     let mut session = None;
     let mut share_zip = None;
     let mut share_link = false;
@@ -428,6 +456,14 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             }
             "--read" => {
                 reads.push(value_of(flag, inline, &mut args)?);
+                continue;
+            }
+            "--add-dir" => {
+                add_dirs.push(value_of(flag, inline, &mut args)?);
+                continue;
+            }
+            "--plugin-dir" => {
+                plugin_dirs.push(value_of(flag, inline, &mut args)?);
                 continue;
             }
             _ if flag.starts_with('-') => {
@@ -541,6 +577,15 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             disable_auto_memory_env: host.disable_auto_memory.clone(),
             skill_listing_budget_env: host.skill_listing_budget.clone(),
             session,
+            additional_dirs: add_dirs
+                .into_iter()
+                .map(|dir| absolute("--add-dir", dir))
+                .collect::<Result<_, _>>()?,
+            additional_dirs_claude_md_env: host.additional_claude_md.clone(),
+            plugin_dirs: plugin_dirs
+                .into_iter()
+                .map(|dir| absolute("--plugin-dir", dir))
+                .collect::<Result<_, _>>()?,
         };
         (input, Sources::Host)
     } else {
@@ -557,6 +602,10 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             disable_auto_memory_env: host.disable_auto_memory.clone(),
             skill_listing_budget_env: host.skill_listing_budget.clone(),
             session,
+            // A snapshot's folders are virtual paths, as --project's.
+            additional_dirs: add_dirs,
+            additional_dirs_claude_md_env: host.additional_claude_md.clone(),
+            plugin_dirs,
         };
         (input, Sources::Mounts(mounts))
     };

@@ -123,6 +123,49 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
         }
         out.push('\n');
     }
+    if !report.session.plugins.is_empty() {
+        let _ = writeln!(out, "| Plugin | Source | Loads | Folder |");
+        let _ = writeln!(out, "| --- | --- | --- | --- |");
+        for plugin in &report.session.plugins {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | `{}` |",
+                escape(&plugin.name),
+                plugin
+                    .marketplace
+                    .as_deref()
+                    .map_or_else(|| "`--plugin-dir`".to_owned(), escape),
+                if plugin.enabled { "yes" } else { "no" },
+                code(&show(&plugin.folder))
+            );
+        }
+        out.push('\n');
+    }
+    let not_counted = &report.session.not_counted;
+    if !not_counted.is_empty() {
+        let _ = writeln!(
+            out,
+            "**Not counted:** hooks and MCP servers add text that depends on running them, \
+             which no file tells; the figure above leaves it out.\n"
+        );
+        let _ = writeln!(out, "| Hook or MCP server | Runs | When | Configured in |");
+        let _ = writeln!(out, "| --- | --- | --- | --- |");
+        for item in not_counted {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | `{}` ({}) |",
+                escape(&item.describe()),
+                item.program
+                    .as_deref()
+                    .map(|p| format!("`{}`", code(p)))
+                    .unwrap_or_default(),
+                item.when.label(),
+                code(&show(&item.path)),
+                item.layer.label()
+            );
+        }
+        out.push('\n');
+    }
     let mut serious: Vec<_> = report
         .diagnostics
         .iter()

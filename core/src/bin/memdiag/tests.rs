@@ -25,8 +25,30 @@ fn host() -> Host {
         os: Some(Os::Macos),
         disable_auto_memory: None,
         skill_listing_budget: None,
+        additional_claude_md: None,
         today: Some("2026-12-01".to_owned()),
     }
+}
+
+#[test]
+fn add_dir_is_repeatable_and_relative_to_the_current_folder() {
+    let host = Host {
+        additional_claude_md: Some("1".to_owned()),
+        ..host()
+    };
+    let Ok(Command::Scan(scan)) =
+        parse_args(&args("--add-dir ../shared --add-dir=/opt/tools"), &host)
+    else {
+        panic!("not a scan");
+    };
+    assert_eq!(
+        scan.input.additional_dirs,
+        ["/home/alice/shared", "/opt/tools"]
+    );
+    assert_eq!(
+        scan.input.additional_dirs_claude_md_env.as_deref(),
+        Some("1")
+    );
 }
 
 fn scan(line: &str) -> Scan {

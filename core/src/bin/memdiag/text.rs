@@ -32,6 +32,8 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     verdict(&mut out, report, &home);
     simulated(&mut out, report, &home);
     session(&mut out, report);
+    plugins(&mut out, report, &home);
+    not_counted(&mut out, report, &home);
     reads(&mut out, report, &home);
     files(&mut out, report, &home);
     findings(&mut out, report, &home);
@@ -237,6 +239,72 @@ fn session(out: &mut String, report: &Report) {
             out,
             "  later, not in every session: {}",
             figures.join(" · ")
+        );
+    }
+    out.push('\n');
+}
+
+/// Plugins: each with its source and whether it loads.
+fn plugins(out: &mut String, report: &Report, home: &Home<'_>) {
+    let found = &report.session.plugins;
+    if found.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{BOLD}Plugins:{BOLD:#} {} (their skills, commands and agents are listed as plugin:name)",
+        plural(found.len() as u64, "plugin")
+    );
+    for plugin in found {
+        let source = plugin
+            .marketplace
+            .as_deref()
+            .map_or_else(|| "--plugin-dir".to_owned(), |m| format!("marketplace {m}"));
+        let state = if plugin.enabled {
+            "enabled"
+        } else {
+            "not enabled"
+        };
+        let _ = writeln!(
+            out,
+            "  {} {DIM}· {state} · {source} · {}{DIM:#}",
+            plugin.name,
+            home.show(&plugin.folder)
+        );
+    }
+    out.push('\n');
+}
+
+/// Hooks and MCP servers: listed with where they are configured, never run, not counted.
+fn not_counted(out: &mut String, report: &Report, home: &Home<'_>) {
+    let found = &report.session.not_counted;
+    if found.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{BOLD}Not counted:{BOLD:#} {} {} text that depends on running them; the \
+         figure above leaves it out",
+        found.len(),
+        if found.len() == 1 {
+            "hook or MCP server adds"
+        } else {
+            "hooks and MCP servers add"
+        }
+    );
+    for item in found {
+        let program = item
+            .program
+            .as_deref()
+            .map(|p| format!(" runs {p}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {}{program} {DIM}· {} · {} ({}){DIM:#}",
+            item.describe(),
+            item.when.label(),
+            home.show(&item.path),
+            item.layer.label()
         );
     }
     out.push('\n');

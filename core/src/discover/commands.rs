@@ -1,0 +1,368 @@
+//! Custom slash commands: the `.md` files below a `commands/` folder, listed in the skills
+//! listing under its budget (measured on 2.1.328: `commands-listing-*` cases).
+//!
+//! - Where: `/etc/claude-code/.claude/commands/` (the managed policy's), `<config>/commands/`
+//!   (the user's), and `.claude/commands/` of the working directory and each parent up to
+//!   the git root, or without git up to the home folder, which is not itself walked (the
+//!   project's); at any depth, hidden folders included; only names ending in `.md` (case
+//!   matters: `x.MD` is left out); a file over 1 MiB is skipped.
+//! - The name: the path below the `commands/` folder with `/` as `:` and without `.md`
+//!   (`ns/deeper/x.md` is `ns:deeper:x`); a frontmatter `name` does not rename it. A folder
+//!   that holds a `SKILL.md` (any case) is one command named by the folder, its other files
+//!   ignored.
+//! - The line: `<name>: <description>`, the description the frontmatter's (a number or a
+//!   boolean as written), else the body's first line, else `Custom command`; then
+//!   ` - <when_to_use>`, cut as a skill's is. `disable-model-invocation: true` leaves it
+//!   out; `user-invocable: false` does not.
+//! - Which: of two commands with one name the managed policy's wins, then the user's, then
+//!   the working directory's, then a parent's; a skill of that name (the user's or the
+//!   project's) beats any command.
+//! - The order: after every skill, all commands sorted by name in the locale's order
+//!   ([`compare_locale`]).
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use super::skills::{
+    cut_units, escape_angles, full_description, listed_measure, SkillLine, SkillSource,
+};
+use super::{Discovery, Node};
+use crate::report::{Group, LoadType, Measure, Scope};
+use crate::text::frontmatter::Frontmatter;
+use crate::text::measure::as_sent;
+use crate::tree::Tree;
+use crate::vpath::VPath;
+
+/// A command file larger than this is skipped (1 MiB), as the program's Markdown loader does.
+const COMMAND_FILE_MAX_BYTES: u64 = 1024 * 1024;
+/// At most this many command files are read from one `commands/` folder: a bound on hostile
+/// input, far above any real setup.
+const MAX_COMMANDS_PER_FOLDER: usize = 20_000;
+/// A command named from a path deeper than this many folders below `commands/` is left
+/// out: a bound on hostile input (a name grows with the depth).
+const MAX_COMMAND_DEPTH: usize = 256;
+/// The description of a command whose frontmatter and body give none.
+const NO_DESCRIPTION: &str = "Custom command";
+
+/// A command file as a `commands/` folder holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CommandFile {
+    /// The name it is invoked with: `[<prefix>:]<path below the folder, `/` as `:`>`.
+    pub(crate) name: String,
+    /// Its `.md` file (a `SKILL.md` for a folder-form command).
+    pub(crate) path: VPath,
+}
+
+/// The commands one `commands/` folder holds, named as the listing names them, in path
+/// order: each `.md` file at any depth, but a folder holding a `SKILL.md` (any case) is one
+/// command named by the folder. `prefix` goes before each name with a `:` (a plugin's name,
+/// `plugin:command`). Bounded: at most [`MAX_COMMANDS_PER_FOLDER`] files, at most
+/// [`MAX_COMMAND_DEPTH`] folders deep; the second value says whether a bound left some out.
+pub(crate) fn commands_in(
+    tree: &Tree,
+    dir: &VPath,
+    prefix: Option<&str>,
+) -> (Vec<CommandFile>, bool) {
+    let mut bounded = false;
+    // Folder (relative, `/`-joined) → its `.md` files, in path order.
+    let mut folders: BTreeMap<String, Vec<(String, VPath)>> = BTreeMap::new();
+    let mut count = 0;
+    for (path, entry) in tree.files_under(dir) {
+        let name = path.file_name();
+        if !name.ends_with(".md") || entry.size > COMMAND_FILE_MAX_BYTES {
+            continue;
+        }
+        let Some(relative) = path.strip_prefix(dir) else {
+            continue;
+        };
+        if relative.matches('/').count() > MAX_COMMAND_DEPTH || count >= MAX_COMMANDS_PER_FOLDER {
+            bounded = true;
+            continue;
+        }
+        count += 1;
+        let folder = relative.rsplit_once('/').map_or("", |(f, _)| f).to_owned();
+        folders
+            .entry(folder)
+            .or_default()
+            .push((name.to_owned(), path.clone()));
+    }
+    let named = |relative: &str| -> String {
+        let joined = relative.replace('/', ":");
+        match prefix {
+            Some(prefix) => format!("{prefix}:{joined}"),
+            None => joined,
+        }
+    };
+    let mut out = Vec::new();
+    for (folder, files) in folders {
+        if let Some((_, path)) = files
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("SKILL.md"))
+        {
+            // Named by the folder; one directly in `commands/` takes that folder's name.
+            let relative = if folder.is_empty() {
+                dir.file_name().to_owned()
+            } else {
+                folder.clone()
+            };
+            out.push(CommandFile {
+                name: named(&relative),
+                path: path.clone(),
+            });
+            continue;
+        }
+        for (name, path) in files {
+            let stem = name.strip_suffix(".md").unwrap_or(&name);
+            let relative = if folder.is_empty() {
+                stem.to_owned()
+            } else {
+                format!("{folder}/{stem}")
+            };
+            out.push(CommandFile {
+                name: named(&relative),
+                path,
+            });
+        }
+    }
+    (out, bounded)
+}
+
+/// A command's listing line without the `- `: `<name>: <description>`, the description cut
+/// to `limit` UTF-16 units (see the module's doc).
+pub(crate) fn command_line(
+    name: &str,
+    fm: Option<&Frontmatter>,
+    body: &str,
+    limit: usize,
+) -> String {
+    let mut description = full_description(fm, body);
+    // `full_description` gives ` - <when>` after an empty description; the program puts its
+    // fallback first.
+    let base_empty = description.is_empty() || description.starts_with(" - ");
+    if base_empty {
+        description = format!("{NO_DESCRIPTION}{description}");
+    }
+    format!("{name}: {}", cut_units(&escape_angles(&description), limit))
+}
+
+impl Discovery<'_> {
+    /// Every custom command found, those in force first in listing order; each listed one
+    /// adds its line to the skills listing after the skills. `skills` names the skills found
+    /// (by the name they are invoked with): a command of one of those names is not listed.
+    pub(super) fn commands(&mut self, skills: &BTreeSet<String>) -> Vec<Node> {
+        let mut folders: Vec<(VPath, Scope)> = vec![(
+            VPath::new("/etc/claude-code/.claude/commands").expect("absolute"),
+            Scope::Managed,
+        )];
+        folders.push((self.paths.config.child("commands"), Scope::User));
+        if let Some(project) = self.paths.project.clone() {
+            // The working directory first: of two of one name, the deeper folder's wins.
+            for dir in project.ancestors() {
+                if dir == self.paths.home {
+                    break;
+                }
+                folders.push((dir.child(".claude").child("commands"), Scope::Project));
+                if self.git_root.as_ref() == Some(&dir) {
+                    break;
+                }
+            }
+        }
+        let mut folders: Vec<(VPath, Scope, Option<String>)> =
+            folders.into_iter().map(|(d, s)| (d, s, None)).collect();
+        // The plugins' commands, `<plugin>:<name>`, sorted with the others (measured on
+        // 2.1.328 with a plugin's commands alone).
+        for plugin in self.plugins.clone() {
+            folders.push((
+                plugin.root.child("commands"),
+                Scope::User,
+                Some(plugin.name),
+            ));
+        }
+        let mut found: Vec<(CommandFile, Scope)> = Vec::new();
+        for (dir, scope, prefix) in folders {
+            let (files, bounded) = commands_in(self.tree, &dir, prefix.as_deref());
+            if bounded {
+                self.diagnostics.push(crate::report::Diagnostic::new(
+                    crate::report::Code::ScanSkipped,
+                    crate::report::Severity::Info,
+                    Some(dir.as_str()),
+                    format!(
+                        "more than {MAX_COMMANDS_PER_FOLDER} command files, or some more than \
+                         {MAX_COMMAND_DEPTH} folders deep: those are left out of the report"
+                    ),
+                ));
+            }
+            found.extend(files.into_iter().map(|f| (f, scope)));
+        }
+        // The first of a name wins; a skill's name beats every command.
+        let mut taken: HashSet<String> = HashSet::new();
+        let mut in_force = Vec::new();
+        let mut shadowed = Vec::new();
+        for (file, scope) in found {
+            if !skills.contains(&file.name) && taken.insert(file.name.clone()) {
+                in_force.push((file, scope));
+            } else {
+                shadowed.push((file, scope));
+            }
+        }
+        in_force.sort_by(|a, b| compare_locale(&a.0.name, &b.0.name));
+        let limit = self.description_limit();
+        let mut nodes = Vec::new();
+        for (listed, (file, scope)) in in_force
+            .into_iter()
+            .map(|c| (true, c))
+            .chain(shadowed.into_iter().map(|c| (false, c)))
+        {
+            if !self.top_level.insert(file.path.clone()) {
+                continue;
+            }
+            let mut node = self.file_node(
+                &file.path,
+                Group::Commands,
+                LoadType::OnDemand,
+                Some(scope),
+                true,
+            );
+            node.row.skill_name = Some(file.name.clone());
+            if listed {
+                let fm = self.frontmatter_of(&file.path);
+                let body = match self.text(&file.path) {
+                    super::Text::Ready(text) => as_sent(&text),
+                    _ => String::new(),
+                };
+                let line = command_line(&file.name, fm.as_ref(), &body, limit);
+                node.row.skill_listing = Some(Measure {
+                    lines: 0,
+                    ..listed_measure(self.tree, &line, &file.name).0
+                });
+                let invocable = !fm
+                    .as_ref()
+                    .and_then(|fm| fm.boolean("disable-model-invocation"))
+                    .unwrap_or(false);
+                if invocable {
+                    self.skill_lines.push(SkillLine {
+                        path: file.path.clone(),
+                        shown: file.name.clone(),
+                        line,
+                        source: SkillSource::Listed,
+                    });
+                }
+            }
+            nodes.push(node);
+        }
+        nodes
+    }
+}
+
+/// The order JavaScript's `localeCompare` gives names (ICU's root collation), as the
+/// program sorts commands: letters without their accents and case first (`é` with `e`),
+/// punctuation before digits before letters, other scripts after Latin by code point; then
+/// unaccented before accented; then lower case before upper case.
+pub(crate) fn compare_locale(a: &str, b: &str) -> Ordering {
+    let primary = |s: &str| -> Vec<u32> { s.chars().filter_map(primary_weight).collect() };
+    let secondary = |s: &str| -> Vec<bool> {
+        s.chars()
+            .filter(|c| primary_weight(*c).is_some())
+            .map(|c| !c.is_ascii() && latin_base(c).is_some())
+            .collect()
+    };
+    let tertiary = |s: &str| -> Vec<bool> {
+        s.chars()
+            .filter(|c| primary_weight(*c).is_some())
+            .map(char::is_uppercase)
+            .collect()
+    };
+    primary(a)
+        .cmp(&primary(b))
+        .then_with(|| secondary(a).cmp(&secondary(b)))
+        .then_with(|| tertiary(a).cmp(&tertiary(b)))
+        .then_with(|| a.cmp(b))
+}
+
+/// A character's primary weight: white space, punctuation and symbols in CLDR's order,
+/// digits, Latin letters without case or accent, then every other character by code point;
+/// a control character weighs nothing.
+fn primary_weight(c: char) -> Option<u32> {
+    const ORDER: &str = "\t\n\x0b\x0c\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789";
+    let letters = ORDER.len() as u32;
+    if let Some(base) = latin_base(c) {
+        return Some(letters + u32::from(base as u8 - b'a'));
+    }
+    if let Some(at) = ORDER.find(c) {
+        return Some(at as u32);
+    }
+    if c.is_control() {
+        return None;
+    }
+    Some(letters + 26 + u32::from(c))
+}
+
+/// The lower-case ASCII letter a Latin letter is written on (`É` → `e`), for ASCII letters
+/// and the accented letters of Latin-1 and Latin Extended-A.
+fn latin_base(c: char) -> Option<char> {
+    // U+00C0 to U+017F, one base letter (or `.` for none) each.
+    const BASES: &str = "AAAAAA.CEEEEIIII.NOOOOO..UUUUY..aaaaaa.ceeeeiiii.nooooo..uuuuy.yAaAaAaCcCcCcCcDd..EeEeEeEeEeGgGgGgGgHh..IiIiIiIiI...JjKk.LlLlLl....NnNnNn...OoOoOo..RrRrRrSsSsSsSsTtTt..UuUuUuUuUuUuWwYyYZzZzZz.";
+    if c.is_ascii_alphabetic() {
+        return Some(c.to_ascii_lowercase());
+    }
+    let at = (c as u32).checked_sub(0xC0)? as usize;
+    BASES
+        .as_bytes()
+        .get(at)
+        .filter(|b| b.is_ascii_alphabetic())
+        .map(|b| b.to_ascii_lowercase() as char)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_sort_as_localecompare_sorts_them() {
+        // Measured on 2.1.328 (`commands-listing-order-and-precedence`).
+        let mut names = vec![
+            "日本",
+            "Zeta",
+            "éclair",
+            "bravo",
+            "alpha",
+            "a1",
+            "Bravo",
+            "a-b",
+            "a_b",
+            ".hidden:x",
+            "everywhere",
+            "cwd-vs-parent",
+            "sk:form",
+            "sk:plain",
+            "user-over-cwd",
+        ];
+        names.sort_by(|a, b| compare_locale(a, b));
+        assert_eq!(
+            names,
+            [
+                ".hidden:x",
+                "a_b",
+                "a-b",
+                "a1",
+                "alpha",
+                "bravo",
+                "Bravo",
+                "cwd-vs-parent",
+                "éclair",
+                "everywhere",
+                "sk:form",
+                "sk:plain",
+                "user-over-cwd",
+                "Zeta",
+                "日本"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_command_without_description_gets_the_programs() {
+        assert_eq!(command_line("x", None, "", 1536), "x: Custom command");
+        assert_eq!(command_line("x", None, "# Title\nmore", 1536), "x: Title");
+    }
+}
