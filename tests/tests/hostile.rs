@@ -929,3 +929,45 @@ fn the_pipeline_regressions_stay_fixed() {
         });
     }
 }
+
+#[test]
+fn ten_thousand_commands_and_one_two_thousand_folders_deep_are_listed() {
+    let deep = "/d".repeat(2_000);
+    let mut files: Vec<(String, Vec<u8>)> = (0..10_000)
+        .map(|i| {
+            (
+                format!("/home/a/p/.claude/commands/ns{}/cmd{i}.md", i % 100),
+                format!("---\ndescription: Command number {i}.\n---\nBody.\n").into_bytes(),
+            )
+        })
+        .collect();
+    files.push((
+        format!("/home/a/p/.claude/commands{deep}/deep.md"),
+        b"Two thousand folders down.\n".to_vec(),
+    ));
+    let mut t = tree(files);
+    let report = bounded("10,000 commands, one 2,000 folders deep", || {
+        run(&mut t, &mut Nothing)
+    });
+    let commands = report
+        .files
+        .iter()
+        .filter(|r| r.group == memdiag_core::report::Group::Commands)
+        .count();
+    assert_eq!(commands, 10_001);
+    let deep_name = format!("{}:deep", "d:".repeat(2_000).trim_end_matches(':'));
+    // Over the listing's budget most lines are a name alone; every command is listed.
+    assert!(report
+        .session
+        .skills
+        .iter()
+        .any(|l| l == &deep_name || l.starts_with(&format!("{deep_name}: "))));
+    let listed = report
+        .session
+        .skills
+        .iter()
+        .filter(|l| l.starts_with("ns"))
+        .count();
+    assert_eq!(listed, 10_000);
+    assert!(report.session.cost.skills_listing.user > 10_000 * 8);
+}
