@@ -30,6 +30,7 @@ use super::{Discovery, Node};
 use crate::report::{Group, LoadType, Measure, Scope};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::as_sent;
+use crate::text::settings::SkillOverride;
 use crate::tree::Tree;
 use crate::vpath::VPath;
 
@@ -215,12 +216,18 @@ impl Discovery<'_> {
                     .as_ref()
                     .and_then(|fm| fm.boolean("disable-model-invocation"))
                     .unwrap_or(false);
-                if invocable {
+                let line = match self.skill_override(&file.name) {
+                    SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
+                    SkillOverride::NameOnly => Some(file.name.clone()),
+                    SkillOverride::On => Some(line),
+                };
+                if let (true, Some(line)) = (invocable, line) {
                     lines.push(SkillLine {
                         path: file.path.clone(),
                         shown: file.name.clone(),
                         line,
                         source: SkillSource::Listed,
+                        paths: Vec::new(),
                     });
                 }
             }

@@ -5,7 +5,9 @@ use super::{Discovery, Text};
 use crate::report::{Code, Diagnostic, Os, ReadFor, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
+use crate::text::settings::SkillOverride;
 use crate::vpath::VPath;
+use std::collections::BTreeMap;
 
 /// What the settings decided.
 #[derive(Debug)]
@@ -31,6 +33,9 @@ pub(super) struct EffectiveSettings {
     pub(super) skill_listing_max_desc: Option<u64>,
     /// `skillListingBudgetFraction` of the layer that set it last.
     pub(super) skill_listing_budget_fraction: Option<f64>,
+    /// `skillOverrides`, merged by name (a later layer's value wins), with the file that set
+    /// each.
+    pub(super) skill_overrides: BTreeMap<String, (SkillOverride, VPath)>,
 }
 
 impl EffectiveSettings {
@@ -47,6 +52,7 @@ impl EffectiveSettings {
             managed_claude_md: None,
             skill_listing_max_desc: None,
             skill_listing_budget_fraction: None,
+            skill_overrides: BTreeMap::new(),
         }
     }
 }
@@ -131,6 +137,11 @@ impl Discovery<'_> {
             }
             if let Some(fraction) = parsed.skill_listing_budget_fraction {
                 self.settings.skill_listing_budget_fraction = Some(fraction);
+            }
+            for (name, value) in parsed.skill_overrides {
+                self.settings
+                    .skill_overrides
+                    .insert(name, (value, path.clone()));
             }
             if layer == Layer::Policy {
                 self.settings.managed_claude_md = parsed.claude_md;

@@ -7,6 +7,7 @@ use super::{saturating_sum, Discovery, Node};
 use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
+use crate::text::settings::SkillOverride;
 use crate::tree::Tree;
 use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillOrder};
 use crate::vpath::VPath;
@@ -34,6 +35,9 @@ pub(super) struct SkillLine {
     pub(super) line: String,
     /// When it is listed.
     pub(super) source: SkillSource,
+    /// Its `paths` ([`SkillSource::OnPaths`]): the globs a Read must match, relative to the
+    /// working directory.
+    pub(super) paths: Vec<String>,
 }
 
 /// Where a skill was found, which decides when it is listed.
@@ -43,6 +47,9 @@ pub(super) enum SkillSource {
     Listed,
     /// Announced after a read below the folder that holds its `.claude/skills/`.
     BelowProject,
+    /// Not listed at startup: it has `paths`, and a Read of a file they match announces it
+    /// (measured on 2.1.328: `skills-listing-edge-paths`).
+    OnPaths,
 }
 
 impl Discovery<'_> {
@@ -139,12 +146,25 @@ impl Discovery<'_> {
                     .as_ref()
                     .and_then(|fm| fm.boolean("disable-model-invocation"))
                     .unwrap_or(false);
-            if invocable {
+            // `skillOverrides` keys a skill by the name it is invoked with, its folder's.
+            let line = match self.skill_override(&folder) {
+                SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
+                SkillOverride::NameOnly => Some(listing.shown.clone()),
+                SkillOverride::On => Some(listing.line),
+            };
+            let paths = fm.as_ref().map(skill_paths).unwrap_or_default();
+            if let (true, Some(line)) = (invocable, line) {
+                let on_paths = source == SkillSource::Listed && !paths.is_empty();
                 self.skill_lines.push(SkillLine {
                     path: path.clone(),
                     shown: listing.shown,
-                    line: listing.line,
-                    source,
+                    line,
+                    source: if on_paths {
+                        SkillSource::OnPaths
+                    } else {
+                        source
+                    },
+                    paths,
                 });
             }
             nodes.push(node);
@@ -231,6 +251,15 @@ pub(super) struct Listing {
 }
 
 impl Discovery<'_> {
+    /// How `skillOverrides` says the listing shows the skill or command invoked as `name`
+    /// (measured on 2.1.328: `skills-listing-edge-skill-overrides`).
+    pub(super) fn skill_override(&self, name: &str) -> SkillOverride {
+        self.settings
+            .skill_overrides
+            .get(name)
+            .map_or(SkillOverride::On, |(value, _)| *value)
+    }
+
     /// Where the listing cuts a description: `skillListingMaxDescChars` (read from 2.1.105),
     /// else 1,536 units; 250 on 2.1.86–2.1.104; nowhere before.
     pub(super) fn description_limit(&self) -> usize {
@@ -431,6 +460,23 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
         columns = swap(columns, shown.width() as u64, original.columns);
     }
     (measured, columns)
+}
+
+/// A skill's `paths` as the program keeps them: a trailing `/**` dropped, empty ones
+/// left out; none when nothing is left or every one is `**`.
+fn skill_paths(fm: &Frontmatter) -> Vec<String> {
+    let paths: Vec<String> = fm
+        .value("paths")
+        .map(crate::text::frontmatter::parse_paths)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| p.strip_suffix("/**").map(str::to_owned).unwrap_or(p))
+        .filter(|p| !p.is_empty())
+        .collect();
+    if paths.iter().all(|p| p == "**") {
+        return Vec::new();
+    }
+    paths
 }
 
 /// True when `text` opens with frontmatter that strict YAML reads (without the lenient

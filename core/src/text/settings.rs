@@ -17,17 +17,34 @@ pub(crate) struct Settings {
     pub(crate) skill_listing_max_desc_chars: Option<u64>,
     /// `skillListingBudgetFraction`: the share of the context window the listing may take.
     pub(crate) skill_listing_budget_fraction: Option<f64>,
+    /// `skillOverrides`: per skill or command name, how the listing shows it.
+    pub(crate) skill_overrides: Vec<(String, SkillOverride)>,
+}
+
+/// A `skillOverrides` value: how the listing shows a skill or command (measured on 2.1.328:
+/// `skills-listing-edge-skill-overrides`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SkillOverride {
+    /// `on`: as without an override.
+    On,
+    /// `name-only`: its name without a description.
+    NameOnly,
+    /// `user-invocable-only`: not listed (a person can still type `/name`).
+    UserInvocableOnly,
+    /// `off`: not listed, not invocable.
+    Off,
 }
 
 /// The keys [`parse`] reads, in the order it reads them; a shared snapshot keeps these and
 /// no other (a test below keeps the list true).
-pub(crate) const READ_KEYS: [&str; 6] = [
+pub(crate) const READ_KEYS: [&str; 7] = [
     "autoMemoryEnabled",
     "autoMemoryDirectory",
     "claudeMd",
     "claudeMdExcludes",
     "skillListingMaxDescChars",
     "skillListingBudgetFraction",
+    "skillOverrides",
 ];
 
 /// Parses a settings file. A key of the wrong type is ignored with a warning in `warnings`.
@@ -91,6 +108,28 @@ pub(crate) fn parse(text: &str) -> Result<(Settings, Vec<String>), String> {
                     .to_owned(),
             ),
         },
+    }
+    match map.get("skillOverrides") {
+        None => {}
+        Some(Value::Object(entries)) => {
+            for (name, value) in entries {
+                let parsed = match value.as_str() {
+                    Some("on") => Some(SkillOverride::On),
+                    Some("name-only") => Some(SkillOverride::NameOnly),
+                    Some("user-invocable-only") => Some(SkillOverride::UserInvocableOnly),
+                    Some("off") => Some(SkillOverride::Off),
+                    _ => None,
+                };
+                match parsed {
+                    Some(o) => settings.skill_overrides.push((name.clone(), o)),
+                    None => warnings.push(format!(
+                        "skillOverrides.{name} is not on, name-only, user-invocable-only or off; \
+                         ignored"
+                    )),
+                }
+            }
+        }
+        Some(_) => warnings.push("skillOverrides is not an object; ignored".to_owned()),
     }
     Ok((settings, warnings))
 }
