@@ -971,3 +971,32 @@ fn ten_thousand_commands_and_one_two_thousand_folders_deep_are_listed() {
     assert_eq!(listed, 10_000);
     assert!(report.session.cost.skills_listing.user > 10_000 * 8);
 }
+
+#[test]
+fn symbolic_link_loops_between_skill_folders_end() {
+    // A ring of a thousand linked skill folders, a folder linked to itself, one linked to
+    // its parent, and a linked commands folder that loops: none resolves to a folder with
+    // a SKILL.md, so none is listed, and the walk ends.
+    let skills = "/home/a/p/.claude/skills";
+    let mut t = tree(vec![(
+        format!("{skills}/real/SKILL.md"),
+        b"---\ndescription: A real one\n---\n".to_vec(),
+    )]);
+    let at = |s: &str| VPath::new(s).expect("absolute");
+    for i in 0..1_000 {
+        t.add_link(
+            at(&format!("{skills}/ring{i}")),
+            at(&format!("{skills}/ring{}", (i + 1) % 1_000)),
+        );
+    }
+    t.add_link(at(&format!("{skills}/self")), at(&format!("{skills}/self")));
+    t.add_link(at(&format!("{skills}/real/up")), at(skills));
+    t.add_link(
+        at("/home/a/p/.claude/commands/loop"),
+        at("/home/a/p/.claude/commands/loop"),
+    );
+    let report = bounded("a thousand skill folders linked in a ring", || {
+        run(&mut t, &mut Nothing)
+    });
+    assert_eq!(report.session.skills, ["real: A real one"]);
+}

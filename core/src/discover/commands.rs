@@ -65,14 +65,25 @@ pub(crate) fn commands_in(
     // Folder (relative, `/`-joined) → its `.md` files, in path order.
     let mut folders: BTreeMap<String, Vec<(String, VPath)>> = BTreeMap::new();
     let mut count = 0;
-    for (path, entry) in tree.files_under(dir) {
+    // The folder itself, then each folder linked directly in it (followed as ripgrep's
+    // `--follow` does; measured on 2.1.328: `skills-listing-edge-symlinked-folders`), its
+    // files named below the link.
+    let mut roots = vec![(dir.clone(), String::new())];
+    for (name, target) in super::skills::linked_folders(tree, dir) {
+        roots.push((target, format!("{name}/")));
+    }
+    let files = roots.iter().flat_map(|(root, under)| {
+        tree.files_under(root).filter_map(move |(path, entry)| {
+            let relative = path.strip_prefix(root)?;
+            Some((path, entry, format!("{under}{relative}")))
+        })
+    });
+    for (path, entry, relative) in files {
         let name = path.file_name();
         if !name.ends_with(".md") || entry.size > COMMAND_FILE_MAX_BYTES {
             continue;
         }
-        let Some(relative) = path.strip_prefix(dir) else {
-            continue;
-        };
+        let relative = relative.as_str();
         if count >= MAX_COMMANDS_PER_FOLDER {
             bounded = true;
             continue;

@@ -104,8 +104,24 @@ impl Discovery<'_> {
                  skills/ (measured on 2.1.328)",
             ));
         }
-        for folder in self.listing_order(dir, source) {
-            let path = dir.child(&folder).child("SKILL.md");
+        let mut folders: Vec<(String, VPath)> = self
+            .listing_order(dir, source)
+            .into_iter()
+            .map(|name| {
+                let at = dir.child(&name);
+                (name, at)
+            })
+            .collect();
+        // A skill folder that is a symbolic link is followed wherever it leads (measured on
+        // 2.1.328: `skills-listing-edge-symlinked-folders`), listed by the link's name among
+        // the others.
+        let linked = linked_folders(self.tree, dir);
+        if !linked.is_empty() {
+            folders.extend(linked);
+            folders.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        for (folder, at) in folders {
+            let path = at.child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
                 continue;
             }
@@ -460,6 +476,33 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
         columns = swap(columns, shown.width() as u64, original.columns);
     }
     (measured, columns)
+}
+
+/// How many links in a row [`resolve_dir_link`] follows before it gives up (a loop).
+const MAX_LINK_HOPS: usize = 40;
+
+/// The folders directly in `dir` that are symbolic links to folders, by name, each with the
+/// folder it resolves to; a link that loops or leads to no folder is left out.
+pub(super) fn linked_folders(tree: &Tree, dir: &VPath) -> Vec<(String, VPath)> {
+    tree.links_under(dir)
+        .filter(|(link, _)| link.parent().as_ref() == Some(dir))
+        .filter(|(link, _)| !tree.is_dir(link))
+        .filter_map(|(link, _)| {
+            resolve_dir_link(tree, link).map(|target| (link.file_name().to_owned(), target))
+        })
+        .collect()
+}
+
+/// The folder a chain of links from `link` ends in, within [`MAX_LINK_HOPS`] links.
+pub(super) fn resolve_dir_link(tree: &Tree, link: &VPath) -> Option<VPath> {
+    let mut at = link.clone();
+    for _ in 0..MAX_LINK_HOPS {
+        match tree.link_target(&at) {
+            Some(next) => at = next.clone(),
+            None => return tree.is_dir(&at).then_some(at),
+        }
+    }
+    None
 }
 
 /// A skill's `paths` as the program keeps them: a trailing `/**` dropped, empty ones

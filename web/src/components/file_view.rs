@@ -394,12 +394,14 @@ fn session_sentence(report: &Report, row: &FileRow) -> String {
                 .unwrap_or_default();
             format!("sent: file {} of {}{label}", at + 1, files.len())
         }
-        None if matches!(row.group, Group::Skills | Group::Commands) && row.depth == 0 => if row.counted {
-            "listed: its name and description"
-        } else {
-            "not listed"
+        None if matches!(row.group, Group::Skills | Group::Commands) && row.depth == 0 => {
+            if row.counted {
+                "listed: its name and description"
+            } else {
+                "not listed"
+            }
+            .to_owned()
         }
-        .to_owned(),
         None => "not sent".to_owned(),
     }
 }
