@@ -227,7 +227,15 @@ impl Discovery<'_> {
                     .as_ref()
                     .and_then(|fm| fm.boolean("disable-model-invocation"))
                     .unwrap_or(false);
-                let line = match self.skill_override(&file.name) {
+                let overridden = self.skill_override(&file.name);
+                super::skills::note_override(
+                    self.tree,
+                    &mut node.row,
+                    overridden,
+                    &line,
+                    &file.name,
+                );
+                let line = match overridden {
                     SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
                     SkillOverride::NameOnly => Some(file.name.clone()),
                     SkillOverride::On => Some(line),

@@ -163,7 +163,15 @@ impl Discovery<'_> {
                     .and_then(|fm| fm.boolean("disable-model-invocation"))
                     .unwrap_or(false);
             // `skillOverrides` keys a skill by the name it is invoked with, its folder's.
-            let line = match self.skill_override(&folder) {
+            let overridden = self.skill_override(&folder);
+            note_override(
+                self.tree,
+                &mut node.row,
+                overridden,
+                &listing.line,
+                &listing.shown,
+            );
+            let line = match overridden {
                 SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
                 SkillOverride::NameOnly => Some(listing.shown.clone()),
                 SkillOverride::On => Some(listing.line),
@@ -476,6 +484,28 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
         columns = swap(columns, shown.width() as u64, original.columns);
     }
     (measured, columns)
+}
+
+/// Records on a skill's or command's row the `skillOverrides` value that changes its line
+/// (`line`, named `shown`) and the units that keeps out of every session.
+pub(super) fn note_override(
+    tree: &Tree,
+    row: &mut crate::report::FileRow,
+    value: SkillOverride,
+    line: &str,
+    shown: &str,
+) {
+    // As sent: a shared snapshot's pseudonym of the name counts at the original's length.
+    let whole = listed_measure(tree, line, shown).0.utf16;
+    let name = listed_measure(tree, shown, shown).0.utf16;
+    let (word, saves) = match value {
+        SkillOverride::On => return,
+        SkillOverride::NameOnly => ("name-only", whole.saturating_sub(name)),
+        SkillOverride::UserInvocableOnly => ("user-invocable-only", whole + 3),
+        SkillOverride::Off => ("off", whole + 3),
+    };
+    row.skill_override = Some(word.to_owned());
+    row.skill_override_saves = Some(saves);
 }
 
 /// How many links in a row [`resolve_dir_link`] follows before it gives up (a loop).
