@@ -1083,6 +1083,27 @@ pub fn lowercase(text: &str) -> String {
     }
 }
 
+/// The name a skill or command row is shown by in the tree: the name Claude invokes it
+/// with (a skill's folder, a command's `ns:name`), then the skill's own `name` in brackets
+/// when that differs, as the listing shows it (`folder (name)`).
+pub fn invoked_name(row: &FileRow) -> Option<String> {
+    let name = row.skill_name.as_ref()?;
+    if row.group != Group::Skills {
+        return Some(name.clone());
+    }
+    let folder = row
+        .path
+        .rsplit('/')
+        .nth(1)
+        .filter(|f| !f.is_empty())
+        .unwrap_or(name);
+    Some(if folder == name {
+        name.clone()
+    } else {
+        format!("{folder} ({name})")
+    })
+}
+
 pub fn display_path(row: &FileRow, context: &Context) -> String {
     shown_path(&row.path, context)
 }
@@ -1128,6 +1149,27 @@ pub fn grouped(n: u64) -> String {
 pub(crate) mod tests {
     use super::*;
     use memdiag_core::report::{FileStatus, LoadType, REPORT_SCHEMA};
+
+    #[test]
+    fn a_skill_is_shown_by_the_name_claude_invokes_it_with() {
+        let named = |group, path: &str, name: &str| FileRow {
+            group,
+            path: path.to_owned(),
+            skill_name: Some(name.to_owned()),
+            ..FileRow::default()
+        };
+        let skill = |path: &str, name: &str| invoked_name(&named(Group::Skills, path, name));
+        assert_eq!(
+            skill("/h/.claude/skills/deploy/SKILL.md", "deploy").as_deref(),
+            Some("deploy")
+        );
+        assert_eq!(
+            skill("/h/.claude/skills/deploy/SKILL.md", "ship-it").as_deref(),
+            Some("deploy (ship-it)")
+        );
+        let command = named(Group::Commands, "/h/.claude/commands/ns/x.md", "ns:x");
+        assert_eq!(invoked_name(&command).as_deref(), Some("ns:x"));
+    }
 
     pub(crate) fn row(path: &str, group: Group, load: LoadType, parent: Option<usize>) -> FileRow {
         FileRow {
