@@ -160,12 +160,12 @@ test('a ~/.claude alone lists its projects in the main view, and the figures say
   await page.locator('[data-testid=later]').scrollIntoViewIfNeeded();
   await shot(page, 'ux-03-figures');
 
-  // A finding opens its file, and focus lands there.
+  // A finding opens its file, and focus lands on its heading.
   const finding = page.locator('[data-testid=diagnostic] button.diag-open').first();
   const target = await finding.getAttribute('data-path');
   await finding.click();
   await page.waitForSelector(`[data-testid=file-view][data-path="${target}"]`);
-  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'file-view');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'file-title');
 
   // Each source is listed and can be removed; removing the last empties the page.
   assert.deepEqual(await page.$$eval('[data-testid=source]', (s) => s.map((e) => e.dataset.role)), ['config']);
@@ -616,7 +616,7 @@ test('the Reads view: what a read of a project file attaches, figure for figure 
     assert.equal(got.claude, want.cost.claude_code, `${ask}: Claude Code's own`);
     const total = want.cost.user + want.cost.claude_code;
     assert.equal(got.tokens, Math.floor((total + 2) / 4), `${ask}: tokens`);
-    assert.match(got.text, new RegExp(`${total.toLocaleString('en-US')} UTF-16 units`));
+    assert.match(got.text, new RegExp(`${total.toLocaleString('en-US')} characters`));
     assert.match(got.text, /of a 200k window, .* of 1M/);
     assert.match(got.text, /never in every session/);
     if (i === 1) {
