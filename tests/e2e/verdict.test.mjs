@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  artifacts, dist, serveDist, launchWithProfile, openWatchedPage, currentRun, settled, ready, shot, zipFolder,
+  artifacts, dist, serveDist, launchWithProfile, launchBrowser, openWatchedPage, currentRun, settled, ready, shot, zipFolder,
 } from './support.mjs';
 
 let server;
@@ -187,6 +187,95 @@ test('"Largest parts" is numbered from 1 when the project folder was added first
   await shot(page, 'verdict-project-first');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the newcomer\'s stumbles of issue 33 stay fixed', async () => {
+  const viewport = { width: 1280, height: 800 };
+  const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport });
+  // 1. A project set without its folder: the page says the folder is not added.
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claude);
+  await settled(page, run);
+  run = await currentRun(page);
+  await page.fill('[data-testid=input-project]', '/home/erin/app');
+  await page.press('[data-testid=input-project]', 'Enter');
+  await ready(page, run);
+  assert.match(await page.textContent('[data-testid=project-missing]'), /project folder is not added.*left out/s);
+  await shot(page, 'verdict-fix1-project-missing');
+
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', project);
+  await ready(page, run);
+  assert.equal(await page.locator('[data-testid=project-missing]').count(), 0);
+
+  // 4. One word for the unit, and cards that say what they count.
+  assert.match(await page.textContent('[data-testid=card-chars]'), /Characters of your text/);
+  assert.match(await page.textContent('[data-testid=card-always]'), /always or at startup/);
+  assert.match(await page.textContent('[data-testid=contributors]'), /\d characters/);
+  assert.doesNotMatch(await page.textContent('[data-testid=contributors]'), /\bunits\b/);
+  // 6. Download JSON says what it holds.
+  assert.match(await page.textContent('[data-testid=download]'), /your names & text/);
+
+  // 5. A release the core cannot simulate stays typed, marked, and the report's release is named.
+  await page.fill('[data-testid=input-version]', '2.1.20');
+  await page.press('[data-testid=input-version]', 'Enter');
+  await page.waitForSelector('[data-testid=version-error]');
+  assert.equal(await page.inputValue('[data-testid=input-version]'), '2.1.20');
+  assert.equal(await page.getAttribute('[data-testid=input-version]', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('[data-testid=version-error]'), /still simulates 2\.1\.\d+, the pinned release/);
+  await page.fill('[data-testid=input-version]', '');
+  await page.press('[data-testid=input-version]', 'Enter');
+
+  // 10. The Reads view fills the path field with the file picked.
+  await page.click('[data-testid=view-reads]');
+  const file = page.locator('[data-testid=read-file]').first();
+  const picked = await file.getAttribute('data-path');
+  run = await currentRun(page);
+  await file.click();
+  await ready(page, run);
+  assert.equal(await page.inputValue('[data-testid=reads-path]'), picked);
+  await page.click('[data-testid=view-file]');
+
+  // 10. The Share dialog fits an 800-pixel-high window.
+  await page.click('[data-testid=share]');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  const box = await page.locator('[data-testid=share-dialog]').boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, JSON.stringify(box));
+  await shot(page, 'verdict-fix10-share');
+  await page.keyboard.press('Escape');
+
+  // 9. "Try the demo" over your own report asks first; Cancel keeps the report.
+  page.once('dialog', (dialog) => dialog.dismiss());
+  await page.click('[data-testid=try-demo]');
+  assert.equal(await page.locator('[data-testid=demo-banner]').count(), 0);
+  assert.match(await page.getAttribute('[data-testid=file-view]', 'data-path') ?? '', /erin/);
+  run = await currentRun(page);
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.click('[data-testid=try-demo]');
+  await ready(page, run);
+  // 4. The demo's figures are sample text.
+  assert.match(await page.textContent('[data-testid=card-chars]'), /sample text/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a phone nothing scrolls inside the page, the status line wraps, and touch hides the keys', async () => {
+  const browser = await launchBrowser();
+  try {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page, errors } = await openWatchedPage(phone, baseUrl, `${baseUrl}?empty`, { viewport: { width: 390, height: 844 } });
+    await addSetup(page);
+    const styles = await page.evaluate(() => ['.tree-column', '.file-view', '.tree'].map((sel) => {
+      const s = getComputedStyle(document.querySelector(sel));
+      return `${sel} ${s.maxHeight} ${s.overflowY}`;
+    }));
+    assert.deepEqual(styles, ['.tree-column none visible', '.file-view none visible', '.tree none visible']);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.statusbar')).whiteSpace), 'normal');
+    assert.equal(await page.locator('.keys-hint').first().isVisible(), false);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
 });
 
 test('after one visit the page works with the network off', async () => {
