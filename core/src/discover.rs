@@ -27,6 +27,7 @@
 mod agents;
 mod health;
 mod memory;
+pub use memory::{memory_candidates, MemoryCandidate};
 mod references;
 mod rules;
 pub(crate) mod session;
