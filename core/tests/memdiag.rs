@@ -809,6 +809,21 @@ fn text_on_the_issues_setup_opens_on_the_verdict_in_at_most_40_lines() {
         let gated = run_setup(&root, &[extra, &["--fail-on", "warning"]].concat());
         assert_eq!(gated.status.code(), Some(1));
     }
+    // The project moved: its own memory folder is empty, and the old one is named.
+    let moved = stdout(
+        &Command::new(MEMDIAG)
+            .args(["--home", "/home/erin", "--project", "/home/erin/code/app"])
+            .args(["--today", "2026-11-30", "--color", "never"])
+            .arg("--mount")
+            .arg(format!("/home/erin/.claude={}", root.0.join(".claude").display()))
+            .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        moved.lines().nth(1).unwrap().contains("moved? -home-erin-app holds 11 files"),
+        "{moved}"
+    );
     let sarif = report(&run_setup(&root, &["--format", "sarif"]));
     let json = report(&run_setup(&root, &["--format", "json"]));
     assert_eq!(

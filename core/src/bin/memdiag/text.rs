@@ -101,6 +101,23 @@ fn header(out: &mut String, report: &Report, home: &Home<'_>) {
         (Some(dir), true) => format!("memory {}", home.show(dir)),
         (None, true) => "no memory folder yet".to_owned(),
     };
+    // A folder that does not exist yet, beside folders that may be this project's memory
+    // from before a move or a rename.
+    let memory = match context.project.as_deref() {
+        Some(project)
+            if context.auto_memory_enabled && !report.memory_folders.iter().any(|f| f.current) =>
+        {
+            let found = memdiag_core::memory_candidates(&report.memory_folders, project);
+            match found.first() {
+                Some(c) => format!(
+                    "{memory} (none yet; moved? {} holds {} files)",
+                    c.name, c.files
+                ),
+                None => memory,
+            }
+        }
+        _ => memory,
+    };
     let os = serde_json::to_value(context.os)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
