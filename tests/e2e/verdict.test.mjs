@@ -241,6 +241,9 @@ test('the newcomer\'s stumbles of issue 33 stay fixed', async () => {
   await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
   const box = await page.locator('[data-testid=share-dialog]').boundingBox();
   assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, JSON.stringify(box));
+  // Nothing of it, its Close button included, is below its own fold.
+  const fold = await page.locator('[data-testid=share-dialog]').evaluate((d) => [d.scrollHeight, d.clientHeight]);
+  assert.ok(fold[0] <= fold[1] + 1, `the dialog scrolls: ${fold}`);
   await shot(page, 'verdict-fix10-share');
   await page.keyboard.press('Escape');
 
