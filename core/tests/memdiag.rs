@@ -815,13 +815,20 @@ fn text_on_the_issues_setup_opens_on_the_verdict_in_at_most_40_lines() {
             .args(["--home", "/home/erin", "--project", "/home/erin/code/app"])
             .args(["--today", "2026-11-30", "--color", "never"])
             .arg("--mount")
-            .arg(format!("/home/erin/.claude={}", root.0.join(".claude").display()))
+            .arg(format!(
+                "/home/erin/.claude={}",
+                root.0.join(".claude").display()
+            ))
             .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
             .output()
             .unwrap(),
     );
     assert!(
-        moved.lines().nth(1).unwrap().contains("moved? -home-erin-app holds 11 files"),
+        moved
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("moved? -home-erin-app holds 11 files"),
         "{moved}"
     );
     let sarif = report(&run_setup(&root, &["--format", "sarif"]));
