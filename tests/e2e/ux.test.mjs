@@ -348,12 +348,14 @@ test('findings group by file or kind, sort by severity, filter, and fold long ru
   assert.equal(Number(await fold.getAttribute('data-count')), count);
   assert.match(await fold.locator('summary').textContent(), new RegExp(`${count - 1} more of this kind \\(${count} in all\\)`));
   assert.equal(await fold.locator('details').evaluate((d) => d.open), false);
-  // Sorted by severity within each group; no severity said twice.
-  const severities = await page.$$eval('[data-testid=finding-group]', (groups) => groups.map((g) =>
-    [...g.querySelectorAll('[data-testid=diagnostic]')].map((d) => d.dataset.severity)));
+  // Sorted as the verdict ranks them within each group: most harmful first (data-harm, the
+  // core's Harm: 0 cuts, 1 drops, 2 wastes, 3 warns), then most serious; no severity said twice.
   const rank = { error: 0, warning: 1, info: 2 };
-  for (const group of severities) {
-    assert.deepEqual(group, [...group].sort((a, b) => rank[a] - rank[b]), 'most serious first');
+  const ranks = await page.$$eval('[data-testid=finding-group]', (groups) => groups.map((g) =>
+    [...g.querySelectorAll('[data-testid=diagnostic]')].map((d) => [Number(d.dataset.harm), d.dataset.severity])));
+  for (const group of ranks) {
+    const key = ([harm, severity]) => harm * 10 + rank[severity];
+    assert.deepEqual(group, [...group].sort((a, b) => key(a) - key(b)), 'most harmful, then most serious, first');
   }
   const doubled = await page.$$eval('[data-testid=diagnostic]', (d) => d.filter((e) => {
     const sev = e.querySelector('.sev').textContent.trim().toLowerCase();

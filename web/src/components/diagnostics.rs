@@ -387,7 +387,8 @@ fn item(
         .and_then(|path| open_target(report, path, d.line));
     html! {
         <li key={index} class={format!("diag {}", severity_slug(d.severity))} data-testid="diagnostic"
-            data-code={d.code.as_str()} data-severity={severity_slug(d.severity)}>
+            data-code={d.code.as_str()} data-severity={severity_slug(d.severity)}
+            data-harm={(d.code.harm() as u8).to_string()}>
             if let Some(target) = target {
                 <button class="diag-open" data-path={target.0.clone()} data-line={target.1.map(|l| l.to_string())} onclick={{
                     let on_open = on_open.clone();
