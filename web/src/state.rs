@@ -721,6 +721,8 @@ impl State {
             Action::Select(item) => {
                 self.nav.cursor = Some(item);
                 self.pane.focus_line = None;
+                // A click lands on the file view like any other link (its heading focused).
+                self.pane.focus_seq += 1;
                 self.pane.view = View::File;
             }
             Action::SelectPath(path, line) => {
@@ -775,6 +777,7 @@ impl State {
         at: f64,
     ) {
         let old_path = self.selected_row().map(|row| row.path.clone());
+        let old_cut = self.cut_path();
         let old_group = match self.nav.cursor {
             Some(TreeItem::Group(group)) => Some(group),
             _ => None,
@@ -787,7 +790,12 @@ impl State {
         self.status.error = None;
         self.status.scanned_at = Some(at);
         self.nav.collapsed_rows.clear();
+        // A memory index that is newly cut (the project was just added, or the index grew
+        // past its cap) is what a person most needs to see: it is selected, whatever was.
+        let new_cut = self.cut_path();
+        let cut_is_new = new_cut.is_some() && new_cut != old_cut;
         self.nav.cursor = match (old_path.and_then(|p| self.row_index(&p)), old_group) {
+            _ if cut_is_new => self.cut_index().map(TreeItem::File),
             (Some(index), _) => Some(TreeItem::File(index)),
             (None, Some(group)) => Some(TreeItem::Group(group)),
             (None, None) => self.default_selection(),
@@ -801,19 +809,29 @@ impl State {
     /// need to see), else its first row.
     fn default_selection(&self) -> Option<TreeItem> {
         let report = self.loaded.report.as_ref()?;
-        let cut = report.files.iter().position(|row| {
+        self.cut_index()
+            .or(if report.files.is_empty() {
+                None
+            } else {
+                Some(0)
+            })
+            .map(TreeItem::File)
+            .or(Some(TreeItem::Group(Group::ALL[0])))
+    }
+
+    /// The row of the first `MEMORY.md` of the auto memory that its caps cut.
+    fn cut_index(&self) -> Option<usize> {
+        self.loaded.report.as_ref()?.files.iter().position(|row| {
             row.truncation
                 .as_ref()
                 .is_some_and(|t| t.first_dropped_line.is_some())
                 && row.group == Group::AutoMemory
-        });
-        cut.or(if report.files.is_empty() {
-            None
-        } else {
-            Some(0)
         })
-        .map(TreeItem::File)
-        .or(Some(TreeItem::Group(Group::ALL[0])))
+    }
+
+    fn cut_path(&self) -> Option<String> {
+        let index = self.cut_index()?;
+        Some(self.loaded.report.as_ref()?.files[index].path.clone())
     }
 
     /// The index of the row with `path`, preferring a top-level row.
@@ -1341,6 +1359,69 @@ pub(crate) mod tests {
         assert_eq!(state.nav.cursor, Some(TreeItem::File(3)));
         assert_eq!(state.pane.focus_line, Some(4));
         assert!(state.visible_items().contains(&TreeItem::File(3)));
+    }
+
+    #[test]
+    fn a_click_lands_on_the_file_view() {
+        let mut state = state();
+        let before = state.pane.focus_seq;
+        state.apply(Action::Select(TreeItem::File(2)));
+        assert_eq!(
+            state.pane.focus_seq,
+            before + 1,
+            "the file view takes focus"
+        );
+        state.apply(Action::Key(NavKey::Down));
+        assert_eq!(
+            state.pane.focus_seq,
+            before + 1,
+            "walking the tree leaves focus there"
+        );
+    }
+
+    #[test]
+    fn a_newly_cut_memory_index_is_selected_over_the_old_selection() {
+        let mut state = state();
+        state.apply(Action::Select(TreeItem::File(0)));
+        let finish = |state: &mut State, run: u64, cut: bool| {
+            let mut index = row(
+                "/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md",
+                Group::AutoMemory,
+                LoadType::Startup,
+                None,
+            );
+            index.truncation = cut.then(|| memdiag_core::report::Truncation {
+                total_lines: 230,
+                loaded_lines: 200,
+                first_dropped_line: Some(201),
+                ..Default::default()
+            });
+            let files = vec![
+                row(
+                    "/home/alice/.claude/CLAUDE.md",
+                    Group::User,
+                    LoadType::Always,
+                    None,
+                ),
+                index,
+            ];
+            state.apply(Action::RunStarted(run));
+            state.apply(Action::RunFinished {
+                run,
+                report: Shared::new(report(files)),
+                tree: Shared::new(Tree::new()),
+                input: Shared::new(Input::default()),
+                remote: None,
+                at: 1.0,
+            });
+        };
+        // The project added: its index is cut, and it is what the file view opens on.
+        finish(&mut state, 5, true);
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(1)));
+        // The same cut again (a refresh) keeps what the person chose since.
+        state.apply(Action::Select(TreeItem::File(0)));
+        finish(&mut state, 6, true);
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(0)));
     }
 
     #[test]

@@ -564,7 +564,10 @@ fn describe_row_change(change: &RowChange, pinned: &str) -> (String, String) {
     }
     if let Some([was, now]) = change.loaded_utf16 {
         let units = |u: Option<u64>| {
-            u.map_or_else(|| "nothing".to_owned(), |u| format!("{} units", grouped(u)))
+            u.map_or_else(
+                || "nothing".to_owned(),
+                |u| format!("{} characters", grouped(u)),
+            )
         };
         what.push(format!("{} load (was {})", units(now), units(was)));
     }
