@@ -30,6 +30,7 @@ mod health;
 mod memory;
 mod not_counted;
 mod plugins;
+pub use memory::{memory_candidates, MemoryCandidate};
 mod references;
 mod rules;
 pub(crate) mod session;

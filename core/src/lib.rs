@@ -191,6 +191,7 @@ pub use archive::{
     ZipSource, MAX_BATCH_GAP, MAX_BATCH_HELD, MAX_OPEN_FETCHES,
 };
 pub use discover::group_digits;
+pub use discover::{memory_candidates, MemoryCandidate};
 pub use encode::{decode_guess, encode_project_path};
 pub use limits::is_bulk_data;
 pub use report::comparison::{compare, Comparison};

@@ -869,6 +869,13 @@ pub struct FileRow {
     pub skill_name: Option<String>,
     /// The skill's listing cost: name, description and `when_to_use` as the skill list holds them.
     pub skill_listing: Option<Measure>,
+    /// The `skillOverrides` value that changes how the listing shows this skill or command
+    /// (`off`, `user-invocable-only`, `name-only`), when one does.
+    pub skill_override: Option<String>,
+    /// The UTF-16 units that override keeps out of every session: the whole line (with its
+    /// `\n- `) for `off` and `user-invocable-only`, the description for `name-only` (before
+    /// the budget, which may give the room to other lines).
+    pub skill_override_saves: Option<u64>,
     /// A rule's `paths` globs; empty for a rule that loads always.
     pub paths: Option<Vec<String>>,
     /// The agent whose memory folder holds this file.

@@ -710,3 +710,131 @@ fn a_simulated_release_says_what_differs_from_the_pinned_one() {
     assert!(stderr.contains("2.1.59"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
+
+/// The setup of issue 33 (the e2e test `tests/e2e/verdict.test.mjs` builds the same): a
+/// `MEMORY.md` of 230 index lines linking `n1.md` … `n230.md` of which only the first eight
+/// exist, two topic files no line links, a rule no file matches, and the project.
+fn verdict_setup() -> TempDir {
+    let root = TempDir::new("verdict-setup");
+    let memory = ".claude/projects/-home-erin-app/memory";
+    root.write(".claude/CLAUDE.md", "# Erin\n\n- Answer briefly.\n");
+    root.write(
+        ".claude/rules/python.md",
+        "---\npaths: [\"**/*.py\"]\n---\nUse type hints.\n",
+    );
+    root.write(
+        "app/CLAUDE.md",
+        "# App\n\nRun `make test` before a commit.\n",
+    );
+    root.write("app/main.go", "package main\n");
+    let index: String = (1..=230)
+        .map(|i| format!("- [Note {i}](n{i}.md) what was learned, entry {i}\n"))
+        .collect();
+    root.write(&format!("{memory}/MEMORY.md"), &index);
+    for i in 1..=8 {
+        root.write(
+            &format!("{memory}/n{i}.md"),
+            &format!("---\nname: note {i}\ndescription: note {i}\ntype: project\n---\nNote {i}\n"),
+        );
+    }
+    for name in ["old-a.md", "old-b.md"] {
+        root.write(
+            &format!("{memory}/{name}"),
+            &format!("---\nname: {name}\ntype: project\n---\nNobody links this.\n"),
+        );
+    }
+    root
+}
+
+fn run_setup(root: &TempDir, extra: &[&str]) -> Output {
+    Command::new(MEMDIAG)
+        .args(["--home", "/home/erin", "--project", "/home/erin/app"])
+        .args(["--today", "2026-11-30", "--color", "never"])
+        .arg("--mount")
+        .arg(format!(
+            "/home/erin/.claude={}",
+            root.0.join(".claude").display()
+        ))
+        .arg("--mount")
+        .arg(format!("/home/erin/app={}", root.0.join("app").display()))
+        .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+        .args(extra)
+        .output()
+        .expect("memdiag runs")
+}
+
+#[test]
+fn text_on_the_issues_setup_opens_on_the_verdict_in_at_most_40_lines() {
+    let root = verdict_setup();
+    let text = stdout(&run_setup(&root, &[]));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/verdict-setup.txt");
+    if std::env::var_os("MEMDIAG_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        text == expected,
+        "the text output differs from {} (MEMDIAG_UPDATE_SNAPSHOTS=1 rewrites it; review the \
+         diff):\n{text}",
+        path.display()
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() <= 40, "{} lines:\n{text}", lines.len());
+    // The verdict comes right after the two header lines, the cut first.
+    assert_eq!(lines[3], "What is lost or broken");
+    assert!(
+        lines[4].contains("MEMORY.md loses 30 of its 230 lines (from line 201)"),
+        "{}",
+        lines[4]
+    );
+    // Runs of one kind fold: the dead links are one line in the tree and one in findings.
+    assert!(
+        text.contains("222 index links lead nowhere: n9.md … n230.md"),
+        "{text}"
+    );
+    assert_eq!(text.matches("unresolved-reference").count(), 1, "{text}");
+
+    // --verbose lists every row and every finding.
+    let verbose = stdout(&run_setup(&root, &["--verbose"]));
+    for i in 1..=230 {
+        assert!(verbose.contains(&format!("/memory/n{i}.md")), "n{i}.md");
+    }
+    assert_eq!(
+        verbose.matches("  warning unresolved-reference").count(),
+        222
+    );
+
+    // The folding changes neither the exit code nor SARIF.
+    for extra in [&[][..], &["--verbose"][..]] {
+        let gated = run_setup(&root, &[extra, &["--fail-on", "warning"]].concat());
+        assert_eq!(gated.status.code(), Some(1));
+    }
+    // The project moved: its own memory folder is empty, and the old one is named.
+    let moved = stdout(
+        &Command::new(MEMDIAG)
+            .args(["--home", "/home/erin", "--project", "/home/erin/code/app"])
+            .args(["--today", "2026-11-30", "--color", "never"])
+            .arg("--mount")
+            .arg(format!(
+                "/home/erin/.claude={}",
+                root.0.join(".claude").display()
+            ))
+            .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        moved
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("moved? -home-erin-app holds 11 files"),
+        "{moved}"
+    );
+    let sarif = report(&run_setup(&root, &["--format", "sarif"]));
+    let json = report(&run_setup(&root, &["--format", "json"]));
+    assert_eq!(
+        sarif["runs"][0]["results"].as_array().map(Vec::len),
+        json["diagnostics"].as_array().map(Vec::len)
+    );
+}

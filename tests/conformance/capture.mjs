@@ -280,6 +280,13 @@ function attachments(body) {
           skills.push({ dir: announced[1], entries: listingEntries(listing) });
           continue;
         }
+        // A skill whose `paths` a Read matched: a listing of its own, in a system message
+        // (2.1.328: `skills-listing-edge-paths`), with no folder named.
+        if (m.role === 'system' && text.startsWith(SKILLS_MARKER)) {
+          const listing = text.slice(SKILLS_MARKER.length).replace(/\n+$/, '');
+          skills.push({ dir: null, entries: listingEntries(listing) });
+          continue;
+        }
         // In a reminder of the user turn, or (some releases) a system message of its own.
         const bare = text.startsWith('Contents of /');
         const listed = bare ? withoutNudge(text) : text;

@@ -75,18 +75,23 @@ for (const screen of screens) {
     const before = await page.evaluate(() => window.scrollY);
     for (let i = 0; i < 12; i += 1) await page.keyboard.press('ArrowDown');
     assert.equal(await page.evaluate(() => window.scrollY), before, 'arrow keys in the tree scrolled the window');
+    // A click on a row is a link: the file view lands in the window, focus on its heading
+    // (issue 33), where the file view sits below the tree.
     await last.evaluate((e) => e.click());
     await page.waitForSelector('[data-testid=file-view][data-path]');
-    assert.equal(await page.evaluate(() => window.scrollY), before, 'selecting a row scrolled the window');
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'file-title');
+    assert.ok(await inView(page, '[data-testid=file-title]'), 'a clicked row lands the file view in sight');
     assert.equal(await sidewaysOverflow(page), 0, `sideways scroll with a file open: ${(await overflowing(page)).join(', ')}`);
 
-    // Opening a finding's file at its line scrolls the file view, not the window.
+    // Opening a finding's file at its line lands there: the line (or, with none, the file's
+    // heading) in sight, focus on the heading (issue 33).
     const finding = page.locator('[data-testid=diagnostic] button').first();
     if (await finding.count()) {
-      const at = await page.evaluate(() => window.scrollY);
       await finding.evaluate((e) => e.click());
       await page.waitForSelector('[data-testid=file-view][data-path]');
-      assert.equal(await page.evaluate(() => window.scrollY), at, 'opening a finding scrolled the window');
+      await page.waitForFunction(() => document.activeElement?.dataset.testid === 'file-title');
+      const target = (await page.locator('[data-testid=file-view] .line.focus').count()) ? '[data-testid=file-view] .line.focus' : '[data-testid=file-title]';
+      assert.ok(await inView(page, target), `opening a finding lands ${target} in sight`);
     }
 
     // The Share dialog fits the screen.

@@ -51,7 +51,7 @@ export function serve(dir) {
   const types = {
     '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
     '.wasm': 'application/wasm', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
-    '.svg': 'image/svg+xml',
+    '.svg': 'image/svg+xml', '.webmanifest': 'application/manifest+json',
   };
   const base = path.resolve(dir);
   const rules = readHeaders(base);

@@ -160,12 +160,12 @@ test('a ~/.claude alone lists its projects in the main view, and the figures say
   await page.locator('[data-testid=later]').scrollIntoViewIfNeeded();
   await shot(page, 'ux-03-figures');
 
-  // A finding opens its file, and focus lands there.
+  // A finding opens its file, and focus lands on its heading.
   const finding = page.locator('[data-testid=diagnostic] button.diag-open').first();
   const target = await finding.getAttribute('data-path');
   await finding.click();
   await page.waitForSelector(`[data-testid=file-view][data-path="${target}"]`);
-  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'file-view');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'file-title');
 
   // Each source is listed and can be removed; removing the last empties the page.
   assert.deepEqual(await page.$$eval('[data-testid=source]', (s) => s.map((e) => e.dataset.role)), ['config']);
@@ -348,12 +348,14 @@ test('findings group by file or kind, sort by severity, filter, and fold long ru
   assert.equal(Number(await fold.getAttribute('data-count')), count);
   assert.match(await fold.locator('summary').textContent(), new RegExp(`${count - 1} more of this kind \\(${count} in all\\)`));
   assert.equal(await fold.locator('details').evaluate((d) => d.open), false);
-  // Sorted by severity within each group; no severity said twice.
-  const severities = await page.$$eval('[data-testid=finding-group]', (groups) => groups.map((g) =>
-    [...g.querySelectorAll('[data-testid=diagnostic]')].map((d) => d.dataset.severity)));
+  // Sorted as the verdict ranks them within each group: most harmful first (data-harm, the
+  // core's Harm: 0 cuts, 1 drops, 2 wastes, 3 warns), then most serious; no severity said twice.
   const rank = { error: 0, warning: 1, info: 2 };
-  for (const group of severities) {
-    assert.deepEqual(group, [...group].sort((a, b) => rank[a] - rank[b]), 'most serious first');
+  const ranks = await page.$$eval('[data-testid=finding-group]', (groups) => groups.map((g) =>
+    [...g.querySelectorAll('[data-testid=diagnostic]')].map((d) => [Number(d.dataset.harm), d.dataset.severity])));
+  for (const group of ranks) {
+    const key = ([harm, severity]) => harm * 10 + rank[severity];
+    assert.deepEqual(group, [...group].sort((a, b) => key(a) - key(b)), 'most harmful, then most serious, first');
   }
   const doubled = await page.$$eval('[data-testid=diagnostic]', (d) => d.filter((e) => {
     const sev = e.querySelector('.sev').textContent.trim().toLowerCase();
@@ -616,7 +618,7 @@ test('the Reads view: what a read of a project file attaches, figure for figure 
     assert.equal(got.claude, want.cost.claude_code, `${ask}: Claude Code's own`);
     const total = want.cost.user + want.cost.claude_code;
     assert.equal(got.tokens, Math.floor((total + 2) / 4), `${ask}: tokens`);
-    assert.match(got.text, new RegExp(`${total.toLocaleString('en-US')} UTF-16 units`));
+    assert.match(got.text, new RegExp(`${total.toLocaleString('en-US')} characters`));
     assert.match(got.text, /of a 200k window, .* of 1M/);
     assert.match(got.text, /never in every session/);
     if (i === 1) {

@@ -235,6 +235,9 @@ pub fn render(report: &Report) -> String {
         if let Some(name) = &row.skill_name {
             let _ = write!(line, " skill={name}");
         }
+        if let (Some(word), Some(saves)) = (&row.skill_override, row.skill_override_saves) {
+            let _ = write!(line, " override={word} saves={saves}");
+        }
         if let Some(agent) = &row.agent {
             let _ = write!(line, " agent={agent}");
         }

@@ -89,7 +89,7 @@ fn cases() -> Vec<(Code, String)> {
         ),
         (
             Code::InvalidFrontmatter,
-            format!("{project}//- /home/alice/app/.claude/rules/broken.md\n---\npaths: [\n---\nRule.\n"),
+            format!("{project}//- /home/alice/app/.claude/rules/broken.md\n---\npaths: [\n  bad: x: y\n---\nRule.\n"),
         ),
         (
             Code::InvalidSettings,

@@ -91,8 +91,11 @@ fn the_header_policy_is_the_meta_policy_and_forbids_framing() {
 #[test]
 fn the_policy_allows_nothing_the_page_does_not_use() {
     let policy = directives(&meta_policy(&read("index.html")));
-    // No fonts, no web manifest, no data: images: the page has none.
-    for unused in ["font-src", "manifest-src", "media-src", "child-src"] {
+    // No fonts, no media, no data: images: the page has none. The web manifest and the
+    // service worker are the page's own files.
+    assert_eq!(policy["manifest-src"], ["'self'"]);
+    assert_eq!(policy["worker-src"], ["'self'"]);
+    for unused in ["font-src", "media-src", "child-src"] {
         assert!(!policy.contains_key(unused), "{unused} is allowed");
     }
     assert_eq!(policy["default-src"], ["'none'"]);

@@ -1057,3 +1057,74 @@ fn a_malformed_or_huge_installed_plugins_json_and_a_malformed_manifest_are_findi
         .iter()
         .any(|a| a.starts_with("p:x: An agent")));
 }
+
+#[test]
+fn ten_thousand_commands_and_one_two_thousand_folders_deep_are_listed() {
+    let deep = "/d".repeat(2_000);
+    let mut files: Vec<(String, Vec<u8>)> = (0..10_000)
+        .map(|i| {
+            (
+                format!("/home/a/p/.claude/commands/ns{}/cmd{i}.md", i % 100),
+                format!("---\ndescription: Command number {i}.\n---\nBody.\n").into_bytes(),
+            )
+        })
+        .collect();
+    files.push((
+        format!("/home/a/p/.claude/commands{deep}/deep.md"),
+        b"Two thousand folders down.\n".to_vec(),
+    ));
+    let mut t = tree(files);
+    let report = bounded("10,000 commands, one 2,000 folders deep", || {
+        run(&mut t, &mut Nothing)
+    });
+    let commands = report
+        .files
+        .iter()
+        .filter(|r| r.group == memdiag_core::report::Group::Commands)
+        .count();
+    assert_eq!(commands, 10_001);
+    let deep_name = format!("{}:deep", "d:".repeat(2_000).trim_end_matches(':'));
+    // Over the listing's budget most lines are a name alone; every command is listed.
+    assert!(report
+        .session
+        .skills
+        .iter()
+        .any(|l| l == &deep_name || l.starts_with(&format!("{deep_name}: "))));
+    let listed = report
+        .session
+        .skills
+        .iter()
+        .filter(|l| l.starts_with("ns"))
+        .count();
+    assert_eq!(listed, 10_000);
+    assert!(report.session.cost.skills_listing.user > 10_000 * 8);
+}
+
+#[test]
+fn symbolic_link_loops_between_skill_folders_end() {
+    // A ring of a thousand linked skill folders, a folder linked to itself, one linked to
+    // its parent, and a linked commands folder that loops: none resolves to a folder with
+    // a SKILL.md, so none is listed, and the walk ends.
+    let skills = "/home/a/p/.claude/skills";
+    let mut t = tree(vec![(
+        format!("{skills}/real/SKILL.md"),
+        b"---\ndescription: A real one\n---\n".to_vec(),
+    )]);
+    let at = |s: &str| VPath::new(s).expect("absolute");
+    for i in 0..1_000 {
+        t.add_link(
+            at(&format!("{skills}/ring{i}")),
+            at(&format!("{skills}/ring{}", (i + 1) % 1_000)),
+        );
+    }
+    t.add_link(at(&format!("{skills}/self")), at(&format!("{skills}/self")));
+    t.add_link(at(&format!("{skills}/real/up")), at(skills));
+    t.add_link(
+        at("/home/a/p/.claude/commands/loop"),
+        at("/home/a/p/.claude/commands/loop"),
+    );
+    let report = bounded("a thousand skill folders linked in a ring", || {
+        run(&mut t, &mut Nothing)
+    });
+    assert_eq!(report.session.skills, ["real: A real one"]);
+}

@@ -7,6 +7,9 @@ const wasm = new URL('./memdiag-web_bg.wasm', import.meta.url);
 // The analysis runs in a worker with a wasm of its own, memdiag-engine (web/assets/worker.js).
 globalThis.memdiagWorker = new URL('./worker.js', import.meta.url).href;
 
+// Installable and offline: the service worker keeps the page's own files (web/assets/sw.js).
+navigator.serviceWorker?.register('./sw.js').catch(() => {});
+
 // The wasm memory is kept where the page benchmark (tests/e2e/bench.mjs) reads its size.
 init({ module_or_path: wasm }).then((exports) => {
   globalThis.memdiagMemory = exports.memory;

@@ -272,6 +272,12 @@ fn report_json_here(_: &Report) -> Result<String, JsValue> {
     Err(JsValue::from_str(crate::worker_host::NO_WORKER))
 }
 
+/// Asks the person `question` with the browser's own OK / Cancel dialog; true on OK (and
+/// where no dialog can show).
+pub fn confirm(question: &str) -> bool {
+    web_sys::window().is_none_or(|w| w.confirm_with_message(question).unwrap_or(true))
+}
+
 /// Scrolls the window to its top.
 pub fn scroll_to_top() {
     if let Some(window) = web_sys::window() {
@@ -320,6 +326,40 @@ pub fn focus_test_id(id: &str) {
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
     if let Some(element) = found {
         let _ = element.focus();
+    }
+}
+
+/// Lands on `view`, the pane a link opened: focus goes to its heading (its first `h2`, or
+/// the view itself) without scrolling, and the window scrolls when what was opened is out of
+/// sight: the line asked for (`line`, an element of the view, which the view has already
+/// scrolled to within itself), else the heading. A view that fits in the window comes in
+/// whole; a taller one (on a phone, where the file view sits below the tree and does not
+/// scroll inside) brings the target a third of the way down.
+pub fn land(view: &web_sys::HtmlElement, line: Option<web_sys::Element>) {
+    let heading = view
+        .query_selector("h2")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        .unwrap_or_else(|| view.clone());
+    focus_quietly(&heading);
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let target = line.unwrap_or_else(|| heading.into());
+    let at = target.get_bounding_client_rect();
+    if at.top() >= 0.0 && at.bottom() <= height {
+        return;
+    }
+    if view.get_bounding_client_rect().height() <= height {
+        view.scroll_into_view_with_bool(true);
+    } else {
+        window.scroll_by_with_x_and_y(0.0, at.top() - height / 3.0);
     }
 }
 

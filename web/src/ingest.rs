@@ -180,7 +180,7 @@ impl Source {
         mut files: Vec<SourceFile>,
         handle: Option<FileSystemDirectoryHandle>,
     ) -> Source {
-        files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        crate::sort_by(&mut files, |a, b| a.rel.cmp(&b.rel));
         let role = match infer::classify_folder(&name, files.iter().map(|f| f.rel.as_str())) {
             FolderKind::ConfigDir => Role::Config,
             FolderKind::Home => Role::Home,
@@ -770,7 +770,9 @@ impl Snapshot {
                 && !(brings_config(s.role) && brings_config(source.role))
         });
         self.sources.push(Rc::new(source));
-        self.sources.sort_by_key(|s| s.role == Role::Project);
+        crate::sort_by(&mut self.sources, |a, b| {
+            (a.role == Role::Project).cmp(&(b.role == Role::Project))
+        });
     }
 
     /// Replaces everything with the demo.
@@ -941,7 +943,7 @@ pub fn files_below(sources: &[Rc<Source>], inputs: &Inputs, dir: &str) -> Vec<St
             }
         }
     }
-    out.sort();
+    crate::sort_by(&mut out, |a, b| a.cmp(b));
     out.dedup();
     out
 }

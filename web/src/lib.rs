@@ -191,13 +191,13 @@ pub fn App() -> Html {
                         on_select={state.dispatcher().to_callback().reform(Action::Select)} />
                     <FootprintBar footprint={report.footprint.clone()} unit={state.pane.unit}
                         on_unit={state.dispatcher().to_callback().reform(Action::SetUnit)}
-                        cost={Some(report.session.cost)}
+                        cost={Some(report.session.cost)} sample={state.is_demo()}
                         on_group={state.dispatcher().to_callback().reform(|g| Action::Select(state::TreeItem::Group(g)))} />
                     <LaterLoads later={report.session.later} />
                     <Contributors report={report.clone()}
                         on_select={state.dispatcher().to_callback().reform(Action::Select)} />
                     <Workspace />
-                    <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} />
+                    <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} sample={state.is_demo()} />
                     <DiagnosticsList report={report.clone()} on_open={open_path(&state.dispatcher())} />
                 } else if read_only {
                     <SharedWaiting />
@@ -314,10 +314,10 @@ fn footer(read_only: bool) -> Html {
     html! {
         <footer class="footnote">
             if read_only {
-                <p>{ "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view." }</p>
+                <p class="keys-hint">{ "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view." }</p>
             } else {
                 <p>
-                    { "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view · r refresh · Shift+P pick a project. " }
+                    <span class="keys-hint">{ "Keys: ↑ ↓ ← → and Enter in the tree · / filter · h file or health view · r refresh · Shift+P pick a project. " }</span>
                     { "A zip is the fast path for a large ~/.claude: the browser lists every file of a dropped folder (transcripts too) before the page sees any, while a zip's list is one read. " }
                     <code>{ "cd ~ && zip -r claude.zip .claude -x '.claude/projects/*/*.jsonl'" }</code>
                 </p>

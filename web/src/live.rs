@@ -382,7 +382,7 @@ pub async fn walk(root: &Rc<dyn Dir>, listed: &dyn Fn(u64)) -> Result<Walked, St
     }
     stat_all(&mut pending, &mut files).await;
     listed(files.len() as u64);
-    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    crate::sort_by(&mut files, |a, b| a.rel.cmp(&b.rel));
     Ok(Walked {
         files,
         listed_folders,

@@ -721,6 +721,8 @@ impl State {
             Action::Select(item) => {
                 self.nav.cursor = Some(item);
                 self.pane.focus_line = None;
+                // A click lands on the file view like any other link (its heading focused).
+                self.pane.focus_seq += 1;
                 self.pane.view = View::File;
             }
             Action::SelectPath(path, line) => {
@@ -775,6 +777,7 @@ impl State {
         at: f64,
     ) {
         let old_path = self.selected_row().map(|row| row.path.clone());
+        let old_cut = self.cut_path();
         let old_group = match self.nav.cursor {
             Some(TreeItem::Group(group)) => Some(group),
             _ => None,
@@ -787,7 +790,12 @@ impl State {
         self.status.error = None;
         self.status.scanned_at = Some(at);
         self.nav.collapsed_rows.clear();
+        // A memory index that is newly cut (the project was just added, or the index grew
+        // past its cap) is what a person most needs to see: it is selected, whatever was.
+        let new_cut = self.cut_path();
+        let cut_is_new = new_cut.is_some() && new_cut != old_cut;
         self.nav.cursor = match (old_path.and_then(|p| self.row_index(&p)), old_group) {
+            _ if cut_is_new => self.cut_index().map(TreeItem::File),
             (Some(index), _) => Some(TreeItem::File(index)),
             (None, Some(group)) => Some(TreeItem::Group(group)),
             (None, None) => self.default_selection(),
@@ -801,19 +809,29 @@ impl State {
     /// need to see), else its first row.
     fn default_selection(&self) -> Option<TreeItem> {
         let report = self.loaded.report.as_ref()?;
-        let cut = report.files.iter().position(|row| {
+        self.cut_index()
+            .or(if report.files.is_empty() {
+                None
+            } else {
+                Some(0)
+            })
+            .map(TreeItem::File)
+            .or(Some(TreeItem::Group(Group::ALL[0])))
+    }
+
+    /// The row of the first `MEMORY.md` of the auto memory that its caps cut.
+    fn cut_index(&self) -> Option<usize> {
+        self.loaded.report.as_ref()?.files.iter().position(|row| {
             row.truncation
                 .as_ref()
                 .is_some_and(|t| t.first_dropped_line.is_some())
                 && row.group == Group::AutoMemory
-        });
-        cut.or(if report.files.is_empty() {
-            None
-        } else {
-            Some(0)
         })
-        .map(TreeItem::File)
-        .or(Some(TreeItem::Group(Group::ALL[0])))
+    }
+
+    fn cut_path(&self) -> Option<String> {
+        let index = self.cut_index()?;
+        Some(self.loaded.report.as_ref()?.files[index].path.clone())
     }
 
     /// The index of the row with `path`, preferring a top-level row.
@@ -1083,6 +1101,27 @@ pub fn lowercase(text: &str) -> String {
     }
 }
 
+/// The name a skill or command row is shown by in the tree: the name Claude invokes it
+/// with (a skill's folder, a command's `ns:name`), then the skill's own `name` in brackets
+/// when that differs, as the listing shows it (`folder (name)`).
+pub fn invoked_name(row: &FileRow) -> Option<String> {
+    let name = row.skill_name.as_ref()?;
+    if row.group != Group::Skills {
+        return Some(name.clone());
+    }
+    let folder = row
+        .path
+        .rsplit('/')
+        .nth(1)
+        .filter(|f| !f.is_empty())
+        .unwrap_or(name);
+    Some(if folder == name {
+        name.clone()
+    } else {
+        format!("{folder} ({name})")
+    })
+}
+
 pub fn display_path(row: &FileRow, context: &Context) -> String {
     shown_path(&row.path, context)
 }
@@ -1128,6 +1167,27 @@ pub fn grouped(n: u64) -> String {
 pub(crate) mod tests {
     use super::*;
     use memdiag_core::report::{FileStatus, LoadType, REPORT_SCHEMA};
+
+    #[test]
+    fn a_skill_is_shown_by_the_name_claude_invokes_it_with() {
+        let named = |group, path: &str, name: &str| FileRow {
+            group,
+            path: path.to_owned(),
+            skill_name: Some(name.to_owned()),
+            ..FileRow::default()
+        };
+        let skill = |path: &str, name: &str| invoked_name(&named(Group::Skills, path, name));
+        assert_eq!(
+            skill("/h/.claude/skills/deploy/SKILL.md", "deploy").as_deref(),
+            Some("deploy")
+        );
+        assert_eq!(
+            skill("/h/.claude/skills/deploy/SKILL.md", "ship-it").as_deref(),
+            Some("deploy (ship-it)")
+        );
+        let command = named(Group::Commands, "/h/.claude/commands/ns/x.md", "ns:x");
+        assert_eq!(invoked_name(&command).as_deref(), Some("ns:x"));
+    }
 
     pub(crate) fn row(path: &str, group: Group, load: LoadType, parent: Option<usize>) -> FileRow {
         FileRow {
@@ -1299,6 +1359,69 @@ pub(crate) mod tests {
         assert_eq!(state.nav.cursor, Some(TreeItem::File(3)));
         assert_eq!(state.pane.focus_line, Some(4));
         assert!(state.visible_items().contains(&TreeItem::File(3)));
+    }
+
+    #[test]
+    fn a_click_lands_on_the_file_view() {
+        let mut state = state();
+        let before = state.pane.focus_seq;
+        state.apply(Action::Select(TreeItem::File(2)));
+        assert_eq!(
+            state.pane.focus_seq,
+            before + 1,
+            "the file view takes focus"
+        );
+        state.apply(Action::Key(NavKey::Down));
+        assert_eq!(
+            state.pane.focus_seq,
+            before + 1,
+            "walking the tree leaves focus there"
+        );
+    }
+
+    #[test]
+    fn a_newly_cut_memory_index_is_selected_over_the_old_selection() {
+        let mut state = state();
+        state.apply(Action::Select(TreeItem::File(0)));
+        let finish = |state: &mut State, run: u64, cut: bool| {
+            let mut index = row(
+                "/home/alice/.claude/projects/-home-alice-work-shop/memory/MEMORY.md",
+                Group::AutoMemory,
+                LoadType::Startup,
+                None,
+            );
+            index.truncation = cut.then(|| memdiag_core::report::Truncation {
+                total_lines: 230,
+                loaded_lines: 200,
+                first_dropped_line: Some(201),
+                ..Default::default()
+            });
+            let files = vec![
+                row(
+                    "/home/alice/.claude/CLAUDE.md",
+                    Group::User,
+                    LoadType::Always,
+                    None,
+                ),
+                index,
+            ];
+            state.apply(Action::RunStarted(run));
+            state.apply(Action::RunFinished {
+                run,
+                report: Shared::new(report(files)),
+                tree: Shared::new(Tree::new()),
+                input: Shared::new(Input::default()),
+                remote: None,
+                at: 1.0,
+            });
+        };
+        // The project added: its index is cut, and it is what the file view opens on.
+        finish(&mut state, 5, true);
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(1)));
+        // The same cut again (a refresh) keeps what the person chose since.
+        state.apply(Action::Select(TreeItem::File(0)));
+        finish(&mut state, 6, true);
+        assert_eq!(state.nav.cursor, Some(TreeItem::File(0)));
     }
 
     #[test]

@@ -894,6 +894,7 @@ async fn footprint_segments_are_proportional_to_their_figures() {
                 on_unit: Callback::noop(),
                 cost: None,
                 on_group: Callback::noop(),
+                sample: false,
             },
         )
         .render();
@@ -1025,6 +1026,7 @@ async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
             on_unit: Callback::noop(),
             cost: Some(cost),
             on_group: Callback::noop(),
+            sample: false,
         },
     )
     .render();
@@ -1038,7 +1040,7 @@ async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
     // The bytes toggle does not change it: the cost is in UTF-16 units, and says so.
     assert_eq!(
         text,
-        "≈ 6,079 tokens in every session (estimate, ≈ 3.0 % of a 200k window, ≈ 0.6 % of 1M): 14,659 of your text + 9,658 of Claude Code's own = 24,317 UTF-16 units"
+        "≈ 6,079 tokens in every session (estimate, ≈ 3.0 % of a 200k window, ≈ 0.6 % of 1M): 14,659 of your text + 9,658 of Claude Code's own = 24,317 characters"
     );
     // Each part tells what it is made of.
     let parts = all(&line, ".part");

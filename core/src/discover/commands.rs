@@ -30,6 +30,7 @@ use super::{Discovery, Node};
 use crate::report::{Group, LoadType, Measure, Scope};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::as_sent;
+use crate::text::settings::SkillOverride;
 use crate::tree::Tree;
 use crate::vpath::VPath;
 
@@ -38,9 +39,6 @@ const COMMAND_FILE_MAX_BYTES: u64 = 1024 * 1024;
 /// At most this many command files are read from one `commands/` folder: a bound on hostile
 /// input, far above any real setup.
 const MAX_COMMANDS_PER_FOLDER: usize = 20_000;
-/// A command named from a path deeper than this many folders below `commands/` is left
-/// out: a bound on hostile input (a name grows with the depth).
-const MAX_COMMAND_DEPTH: usize = 256;
 /// The description of a command whose frontmatter and body give none.
 const NO_DESCRIPTION: &str = "Custom command";
 
@@ -56,8 +54,8 @@ pub(crate) struct CommandFile {
 /// The commands one `commands/` folder holds, named as the listing names them, in path
 /// order: each `.md` file at any depth, but a folder holding a `SKILL.md` (any case) is one
 /// command named by the folder. `prefix` goes before each name with a `:` (a plugin's name,
-/// `plugin:command`). Bounded: at most [`MAX_COMMANDS_PER_FOLDER`] files, at most
-/// [`MAX_COMMAND_DEPTH`] folders deep; the second value says whether a bound left some out.
+/// `plugin:command`). At most [`MAX_COMMANDS_PER_FOLDER`] files are taken; the second value
+/// says whether that bound left some out.
 pub(crate) fn commands_in(
     tree: &Tree,
     dir: &VPath,
@@ -67,15 +65,26 @@ pub(crate) fn commands_in(
     // Folder (relative, `/`-joined) → its `.md` files, in path order.
     let mut folders: BTreeMap<String, Vec<(String, VPath)>> = BTreeMap::new();
     let mut count = 0;
-    for (path, entry) in tree.files_under(dir) {
+    // The folder itself, then each folder linked directly in it (followed as ripgrep's
+    // `--follow` does; measured on 2.1.328: `skills-listing-edge-symlinked-folders`), its
+    // files named below the link.
+    let mut roots = vec![(dir.clone(), String::new())];
+    for (name, target) in super::skills::linked_folders(tree, dir) {
+        roots.push((target, format!("{name}/")));
+    }
+    let files = roots.iter().flat_map(|(root, under)| {
+        tree.files_under(root).filter_map(move |(path, entry)| {
+            let relative = path.strip_prefix(root)?;
+            Some((path, entry, format!("{under}{relative}")))
+        })
+    });
+    for (path, entry, relative) in files {
         let name = path.file_name();
         if !name.ends_with(".md") || entry.size > COMMAND_FILE_MAX_BYTES {
             continue;
         }
-        let Some(relative) = path.strip_prefix(dir) else {
-            continue;
-        };
-        if relative.matches('/').count() > MAX_COMMAND_DEPTH || count >= MAX_COMMANDS_PER_FOLDER {
+        let relative = relative.as_str();
+        if count >= MAX_COMMANDS_PER_FOLDER {
             bounded = true;
             continue;
         }
@@ -187,32 +196,22 @@ impl Discovery<'_> {
                     crate::report::Severity::Info,
                     Some(dir.as_str()),
                     format!(
-                        "more than {MAX_COMMANDS_PER_FOLDER} command files, or some more than \
-                         {MAX_COMMAND_DEPTH} folders deep: those are left out of the report"
+                        "more than {MAX_COMMANDS_PER_FOLDER} command files: the rest are left \
+                         out of the report (Claude Code lists them all)"
                     ),
                 ));
             }
             found.extend(files.into_iter().map(|f| (f, scope)));
         }
         // The first of a name wins; a skill's name beats every command.
+        // The first of a name wins; a skill's name beats every command. Rows come in the
+        // order found (a shared snapshot keeps it), the listing sorts lines by name.
         let mut taken: HashSet<String> = HashSet::new();
-        let mut in_force = Vec::new();
-        let mut shadowed = Vec::new();
-        for (file, scope) in found {
-            if !skills.contains(&file.name) && taken.insert(file.name.clone()) {
-                in_force.push((file, scope));
-            } else {
-                shadowed.push((file, scope));
-            }
-        }
-        in_force.sort_by(|a, b| compare_locale(&a.0.name, &b.0.name));
         let limit = self.description_limit();
         let mut nodes = Vec::new();
-        for (listed, (file, scope)) in in_force
-            .into_iter()
-            .map(|c| (true, c))
-            .chain(shadowed.into_iter().map(|c| (false, c)))
-        {
+        let mut lines = Vec::new();
+        for (file, scope) in found {
+            let listed = !skills.contains(&file.name) && taken.insert(file.name.clone());
             if !self.top_level.insert(file.path.clone()) {
                 continue;
             }
@@ -239,17 +238,33 @@ impl Discovery<'_> {
                     .as_ref()
                     .and_then(|fm| fm.boolean("disable-model-invocation"))
                     .unwrap_or(false);
-                if invocable {
-                    self.skill_lines.push(SkillLine {
+                let overridden = self.skill_override(&file.name);
+                super::skills::note_override(
+                    self.tree,
+                    &mut node.row,
+                    overridden,
+                    &line,
+                    &file.name,
+                );
+                let line = match overridden {
+                    SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
+                    SkillOverride::NameOnly => Some(file.name.clone()),
+                    SkillOverride::On => Some(line),
+                };
+                if let (true, Some(line)) = (invocable, line) {
+                    lines.push(SkillLine {
                         path: file.path.clone(),
                         shown: file.name.clone(),
                         line,
                         source: SkillSource::Listed,
+                        paths: Vec::new(),
                     });
                 }
             }
             nodes.push(node);
         }
+        lines.sort_by(|a, b| compare_locale(&a.shown, &b.shown));
+        self.skill_lines.extend(lines);
         nodes
     }
 }

@@ -22,6 +22,58 @@ use crate::vpath::VPath;
 
 use super::health::MemoryFacts;
 
+/// A memory folder of `projects/` that may hold the memory of a project whose own folder
+/// has none: the project moved or was renamed, or was dropped under another name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryCandidate {
+    /// The folder's name (an encoded path).
+    pub name: String,
+    /// How many of the project path's last segments the folder's path ends with.
+    pub shared_segments: usize,
+    /// Its `.md` files.
+    pub files: u64,
+}
+
+/// The memory folders of `folders` that may be `project`'s own, most likely first: those
+/// whose encoded path ends with the encoding of the project path's last segments (the same
+/// folder name, moved; the same last two, moved higher up), the most segments shared first,
+/// then the fuller folder. The project's current folder is left out, as is an empty one.
+/// Claude Code itself uses only the folder the project's own path (or its git root) encodes
+/// to: these are for a person to compare, not what loads. The same git remote and a linked
+/// worktree's main folder are not weighed here: the snapshot's `.git` says those, and
+/// `walk::GitKey` already keys a worktree by its main one.
+pub fn memory_candidates(folders: &[MemoryFolder], project: &str) -> Vec<MemoryCandidate> {
+    let segments: Vec<&str> = project
+        .split(['/', '\\'])
+        .filter(|s| !s.is_empty() && !s.ends_with(':'))
+        .collect();
+    let own = encode_project_path(project);
+    let mut out: Vec<MemoryCandidate> = folders
+        .iter()
+        .filter(|f| !f.current && f.name != own && f.files > 0)
+        .filter_map(|folder| {
+            let shared = (1..=segments.len())
+                .take_while(|&k| {
+                    let tail = encode_project_path(&segments[segments.len() - k..].join("/"));
+                    let name = folder.name.as_str();
+                    name.len() > tail.len()
+                        && name.ends_with(&tail)
+                        && name.as_bytes()[name.len() - tail.len() - 1] == b'-'
+                })
+                .last()?;
+            Some(MemoryCandidate {
+                name: folder.name.clone(),
+                shared_segments: shared,
+                files: folder.files,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        (b.shared_segments, b.files, &a.name).cmp(&(a.shared_segments, a.files, &b.name))
+    });
+    out
+}
+
 /// What the auto-memory stage found.
 pub(super) struct AutoMemory {
     pub(super) nodes: Vec<Node>,
@@ -391,4 +443,69 @@ fn untrimmed_index(rules: &crate::version::Rules, text: &str) -> String {
         whole.drain(..start);
     }
     super::lexer_line_ends(rules, text, whole)
+}
+
+#[cfg(test)]
+mod candidate_tests {
+    use super::*;
+
+    fn folder(name: &str, files: u64) -> MemoryFolder {
+        MemoryFolder {
+            name: name.to_owned(),
+            decoded_guess: crate::encode::decode_guess(name),
+            files,
+            current: false,
+        }
+    }
+
+    fn check(folders: &[(&str, u64)], project: &str, expect: &[(&str, usize)]) {
+        let folders: Vec<MemoryFolder> = folders.iter().map(|(n, f)| folder(n, *f)).collect();
+        let got: Vec<(String, usize)> = memory_candidates(&folders, project)
+            .into_iter()
+            .map(|c| (c.name, c.shared_segments))
+            .collect();
+        let expect: Vec<(String, usize)> =
+            expect.iter().map(|(n, k)| ((*n).to_owned(), *k)).collect();
+        assert_eq!(got, expect, "{project}");
+    }
+
+    #[test]
+    fn a_moved_project_finds_the_folders_that_end_as_it_does() {
+        check(
+            &[
+                ("-home-erin-old-app", 12),
+                ("-home-erin-work-app", 3),
+                ("-home-erin-other", 5),
+                ("-srv-app", 0),
+            ],
+            "/home/erin/code/app",
+            &[("-home-erin-old-app", 1), ("-home-erin-work-app", 1)],
+        );
+        // Two segments shared rank above one, whatever the files.
+        check(
+            &[("-home-erin-app", 40), ("-mnt-old-shop-app", 2)],
+            "/home/erin/shop/app",
+            &[("-mnt-old-shop-app", 2), ("-home-erin-app", 1)],
+        );
+    }
+
+    #[test]
+    fn the_own_folder_an_empty_one_and_a_partial_name_are_left_out() {
+        check(
+            &[
+                ("-home-erin-app", 4),
+                ("-home-erin-webapp", 9),
+                ("-x-app", 0),
+            ],
+            "/home/erin/app",
+            &[],
+        );
+        // Windows paths encode their drive and backslashes alike.
+        check(
+            &[("C--Users-erin-old-app", 2)],
+            r"C:\Users\erin\app",
+            &[("C--Users-erin-old-app", 1)],
+        );
+        check(&[("-home-erin-app", 1)], "", &[]);
+    }
 }

@@ -355,12 +355,30 @@ impl Discovery<'_> {
                 }
             }
         }
+        // Skills with `paths` a Read matches, each once, by name (measured on 2.1.328:
+        // `skills-listing-edge-paths`).
+        let relative = target.strip_prefix(&project).unwrap_or_default();
+        let mut on_paths: Vec<(&SkillLine, u64)> = self
+            .skill_lines
+            .iter()
+            .filter(|l| l.source == SkillSource::OnPaths)
+            .filter(|l| super::rules::RuleGlobs::new(&l.paths).matches(relative))
+            .map(|l| (l, listed_measure(self.tree, &l.line, &l.shown).0.utf16))
+            .collect();
+        on_paths.sort_by(|a, b| super::commands::compare_locale(&a.0.shown, &b.0.shown));
+        let mut matched = Vec::new();
+        for (skill, units) in on_paths {
+            if sent.insert(skill.path.as_str().to_owned()) {
+                matched.push((skill.line.clone(), units));
+            }
+        }
         let mut reached = Vec::new();
         for SkillLine {
             path: skill,
             shown,
             line,
             source,
+            ..
         } in &self.skill_lines
         {
             if *source != SkillSource::BelowProject
@@ -393,6 +411,8 @@ impl Discovery<'_> {
                 std::mem::replace(&mut self.announce_on_next_read, reached)
             }
         };
+        let mut announced = announced;
+        announced.extend(matched);
         let skill_units = saturating_sum(announced.iter().map(|(_, units)| *units));
         answer.skills = announced.into_iter().map(|(line, _)| line).collect();
         answer.cost = Cost {

@@ -5,7 +5,9 @@ use super::{Discovery, Text};
 use crate::report::{Code, ConfigLayer, Diagnostic, Os, ReadFor, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
+use crate::text::settings::SkillOverride;
 use crate::vpath::VPath;
+use std::collections::BTreeMap;
 
 /// What the settings decided.
 #[derive(Debug)]
@@ -45,6 +47,9 @@ pub(super) struct EffectiveSettings {
     pub(super) disabled_mcpjson: Vec<String>,
     /// `enabledPlugins` of every layer, in the layers' order: the last of a key wins.
     pub(super) enabled_plugins: Vec<(String, bool)>,
+    /// `skillOverrides`, merged by name (a later layer's value wins), with the file that set
+    /// each.
+    pub(super) skill_overrides: BTreeMap<String, (SkillOverride, VPath)>,
 }
 
 impl EffectiveSettings {
@@ -68,6 +73,7 @@ impl EffectiveSettings {
             enabled_mcpjson: Vec::new(),
             disabled_mcpjson: Vec::new(),
             enabled_plugins: Vec::new(),
+            skill_overrides: BTreeMap::new(),
         }
     }
 }
@@ -180,6 +186,11 @@ impl Discovery<'_> {
                 .disabled_mcpjson
                 .extend(parsed.disabled_mcpjson_servers);
             self.settings.enabled_plugins.extend(parsed.enabled_plugins);
+            for (name, value) in parsed.skill_overrides {
+                self.settings
+                    .skill_overrides
+                    .insert(name, (value, path.clone()));
+            }
             if layer == Layer::Policy {
                 self.settings.managed_claude_md = parsed.claude_md;
             } else {

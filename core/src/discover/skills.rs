@@ -7,6 +7,7 @@ use super::{saturating_sum, Discovery, Node};
 use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
+use crate::text::settings::SkillOverride;
 use crate::tree::Tree;
 use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillOrder};
 use crate::vpath::VPath;
@@ -34,6 +35,9 @@ pub(super) struct SkillLine {
     pub(super) line: String,
     /// When it is listed.
     pub(super) source: SkillSource,
+    /// Its `paths` ([`SkillSource::OnPaths`]): the globs a Read must match, relative to the
+    /// working directory.
+    pub(super) paths: Vec<String>,
 }
 
 /// Where a skill was found, which decides when it is listed.
@@ -43,6 +47,9 @@ pub(super) enum SkillSource {
     Listed,
     /// Announced after a read below the folder that holds its `.claude/skills/`.
     BelowProject,
+    /// Not listed at startup: it has `paths`, and a Read of a file they match announces it
+    /// (measured on 2.1.328: `skills-listing-edge-paths`).
+    OnPaths,
 }
 
 impl Discovery<'_> {
@@ -108,8 +115,24 @@ impl Discovery<'_> {
                  skills/ (measured on 2.1.328)",
             ));
         }
-        for folder in self.listing_order(dir, source) {
-            let path = dir.child(&folder).child("SKILL.md");
+        let mut folders: Vec<(String, VPath)> = self
+            .listing_order(dir, source)
+            .into_iter()
+            .map(|name| {
+                let at = dir.child(&name);
+                (name, at)
+            })
+            .collect();
+        // A skill folder that is a symbolic link is followed wherever it leads (measured on
+        // 2.1.328: `skills-listing-edge-symlinked-folders`), listed by the link's name among
+        // the others.
+        let linked = linked_folders(self.tree, dir);
+        if !linked.is_empty() {
+            folders.extend(linked);
+            folders.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        for (folder, at) in folders {
+            let path = at.child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
                 continue;
             }
@@ -150,12 +173,33 @@ impl Discovery<'_> {
                     .as_ref()
                     .and_then(|fm| fm.boolean("disable-model-invocation"))
                     .unwrap_or(false);
-            if invocable {
+            // `skillOverrides` keys a skill by the name it is invoked with, its folder's.
+            let overridden = self.skill_override(&folder);
+            note_override(
+                self.tree,
+                &mut node.row,
+                overridden,
+                &listing.line,
+                &listing.shown,
+            );
+            let line = match overridden {
+                SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
+                SkillOverride::NameOnly => Some(listing.shown.clone()),
+                SkillOverride::On => Some(listing.line),
+            };
+            let paths = fm.as_ref().map(skill_paths).unwrap_or_default();
+            if let (true, Some(line)) = (invocable, line) {
+                let on_paths = source == SkillSource::Listed && !paths.is_empty();
                 self.skill_lines.push(SkillLine {
                     path: path.clone(),
                     shown: listing.shown,
-                    line: listing.line,
-                    source,
+                    line,
+                    source: if on_paths {
+                        SkillSource::OnPaths
+                    } else {
+                        source
+                    },
+                    paths,
                 });
             }
             nodes.push(node);
@@ -242,6 +286,15 @@ pub(super) struct Listing {
 }
 
 impl Discovery<'_> {
+    /// How `skillOverrides` says the listing shows the skill or command invoked as `name`
+    /// (measured on 2.1.328: `skills-listing-edge-skill-overrides`).
+    pub(super) fn skill_override(&self, name: &str) -> SkillOverride {
+        self.settings
+            .skill_overrides
+            .get(name)
+            .map_or(SkillOverride::On, |(value, _)| *value)
+    }
+
     /// Where the listing cuts a description: `skillListingMaxDescChars` (read from 2.1.105),
     /// else 1,536 units; 250 on 2.1.86–2.1.104; nowhere before.
     pub(super) fn description_limit(&self) -> usize {
@@ -442,6 +495,72 @@ pub(super) fn listed_measure(tree: &Tree, text: &str, shown: &str) -> (Measure, 
         columns = swap(columns, shown.width() as u64, original.columns);
     }
     (measured, columns)
+}
+
+/// Records on a skill's or command's row the `skillOverrides` value that changes its line
+/// (`line`, named `shown`) and the units that keeps out of every session.
+pub(super) fn note_override(
+    tree: &Tree,
+    row: &mut crate::report::FileRow,
+    value: SkillOverride,
+    line: &str,
+    shown: &str,
+) {
+    // As sent: a shared snapshot's pseudonym of the name counts at the original's length.
+    let whole = listed_measure(tree, line, shown).0.utf16;
+    let name = listed_measure(tree, shown, shown).0.utf16;
+    let (word, saves) = match value {
+        SkillOverride::On => return,
+        SkillOverride::NameOnly => ("name-only", whole.saturating_sub(name)),
+        SkillOverride::UserInvocableOnly => ("user-invocable-only", whole + 3),
+        SkillOverride::Off => ("off", whole + 3),
+    };
+    row.skill_override = Some(word.to_owned());
+    row.skill_override_saves = Some(saves);
+}
+
+/// How many links in a row [`resolve_dir_link`] follows before it gives up (a loop).
+const MAX_LINK_HOPS: usize = 40;
+
+/// The folders directly in `dir` that are symbolic links to folders, by name, each with the
+/// folder it resolves to; a link that loops or leads to no folder is left out.
+pub(super) fn linked_folders(tree: &Tree, dir: &VPath) -> Vec<(String, VPath)> {
+    tree.links_under(dir)
+        .filter(|(link, _)| link.parent().as_ref() == Some(dir))
+        .filter(|(link, _)| !tree.is_dir(link))
+        .filter_map(|(link, _)| {
+            resolve_dir_link(tree, link).map(|target| (link.file_name().to_owned(), target))
+        })
+        .collect()
+}
+
+/// The folder a chain of links from `link` ends in, within [`MAX_LINK_HOPS`] links.
+pub(super) fn resolve_dir_link(tree: &Tree, link: &VPath) -> Option<VPath> {
+    let mut at = link.clone();
+    for _ in 0..MAX_LINK_HOPS {
+        match tree.link_target(&at) {
+            Some(next) => at = next.clone(),
+            None => return tree.is_dir(&at).then_some(at),
+        }
+    }
+    None
+}
+
+/// A skill's `paths` as the program keeps them: a trailing `/**` dropped, empty ones
+/// left out; none when nothing is left or every one is `**`.
+fn skill_paths(fm: &Frontmatter) -> Vec<String> {
+    let paths: Vec<String> = fm
+        .value("paths")
+        .map(crate::text::frontmatter::parse_paths)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| p.strip_suffix("/**").map(str::to_owned).unwrap_or(p))
+        .filter(|p| !p.is_empty())
+        .collect();
+    if paths.iter().all(|p| p == "**") {
+        return Vec::new();
+    }
+    paths
 }
 
 /// True when `text` opens with frontmatter that strict YAML reads (without the lenient

@@ -198,8 +198,15 @@ impl<'a> Builder<'a> {
             let (Some(name), Ok(path)) = (&row.skill_name, VPath::new(&row.path)) else {
                 continue;
             };
-            // A command, or a plugin's skill, is listed by its name alone (`ns:x`,
-            // `plugin:x`).
+            // A plugin's command or skill is listed by its name alone (`plugin:x`); the
+            // user's and the project's commands by their path below `commands/`, renamed
+            // with it.
+            let in_plugin = (self.report.session.plugins.iter())
+                .any(|p| VPath::new(&p.folder).is_ok_and(|folder| path.starts_with(&folder)));
+            if row.group == crate::report::Group::Commands && !in_plugin {
+                note(name, shared_command_name(name, &shared_path));
+                continue;
+            }
             if name.contains(':') || row.group == crate::report::Group::Commands {
                 note(name, self.namer.name(name));
             }
@@ -333,6 +340,26 @@ impl<'a> Builder<'a> {
 }
 
 /// How a name measures where Claude Code quotes it.
+/// The name a command is listed by in the shared snapshot: as many folders (and the file's
+/// stem) of its shared path as its original name has `:`-parts; a folder-form command's
+/// `SKILL.md` names nothing.
+fn shared_command_name(name: &str, shared_path: &str) -> String {
+    let parts = name.split(':').count();
+    let mut components: Vec<&str> = shared_path.split('/').collect();
+    if components
+        .last()
+        .is_some_and(|f| f.eq_ignore_ascii_case("SKILL.md"))
+    {
+        components.pop();
+    }
+    let start = components.len().saturating_sub(parts);
+    let mut out: Vec<&str> = components[start..].to_vec();
+    if let Some(last) = out.last_mut() {
+        *last = last.strip_suffix(".md").unwrap_or(last);
+    }
+    out.join(":")
+}
+
 pub(super) fn length_of(name: &str) -> QuotedLength {
     QuotedLength {
         bytes: name.len() as u64,

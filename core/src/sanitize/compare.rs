@@ -49,6 +49,10 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
         .iter()
         .filter_map(|row| {
             let name = row.skill_name.as_ref()?;
+            // A command is listed by its name alone.
+            if row.group == crate::report::Group::Commands {
+                return Some(name.clone());
+            }
             let path = VPath::new(&row.path).ok()?;
             let folder = path.parent()?.file_name().to_owned();
             Some(if *name == folder {
@@ -65,8 +69,22 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
                 .filter_map(|row| row.skill_name.clone().filter(|n| n.contains(':'))),
         )
         .collect();
+    // Commands are listed sorted by name, which pseudonyms need not keep: their lines (after
+    // every skill's) are compared in any order.
+    let commands: Vec<&str> = report
+        .files
+        .iter()
+        .filter(|row| row.group == crate::report::Group::Commands)
+        .filter_map(|row| row.skill_name.as_deref())
+        .collect();
+    let is_command = |text: &str| {
+        commands
+            .iter()
+            .any(|n| text == *n || text.starts_with(&format!("{n}: ")))
+    };
+    let first_command = report.session.skills.iter().position(|l| is_command(l));
     if let Some(Json::Array(lines)) = value.pointer_mut("/session/skills") {
-        for line in lines {
+        for line in lines.iter_mut() {
             let Json::String(text) = line else { continue };
             let name = shown
                 .iter()
@@ -78,6 +96,9 @@ pub(super) fn comparable(report: &Report, rename: &mut dyn FnMut(&str) -> String
                 }
                 None => Json::from(text.chars().count()),
             };
+        }
+        if let Some(at) = first_command {
+            lines[at..].sort_by_key(Json::to_string);
         }
     }
     // The listing of agent types is sorted by name, which pseudonyms need not keep: each

@@ -12,6 +12,7 @@ pub(super) const WELL_KNOWN: &[&str] = &[
     "memory",
     "skill",
     "skills",
+    "commands",
     "rules",
     "agents",
     "agent",

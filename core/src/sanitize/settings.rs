@@ -71,6 +71,24 @@ impl Builder<'_> {
                         })
                         .collect(),
                 ),
+                // Keyed by skill and command names, renamed as their folders and files are;
+                // the values are words the parser reads.
+                ("skillOverrides", Json::Object(entries)) => Json::Object(
+                    entries
+                        .iter()
+                        .map(|(name, value)| {
+                            let renamed: Vec<String> =
+                                name.split(':').map(|part| self.namer.name(part)).collect();
+                            let value = match value.as_str() {
+                                Some("on" | "name-only" | "user-invocable-only" | "off") => {
+                                    value.clone()
+                                }
+                                _ => empty_like(value),
+                            };
+                            (renamed.join(":"), value)
+                        })
+                        .collect(),
+                ),
                 // A boolean or a number tells nothing: kept (a figure may depend on it).
                 (_, Json::Bool(_) | Json::Number(_)) => value.clone(),
                 // Any other value (a key of the wrong type, or a new key this module does not

@@ -104,27 +104,14 @@ pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
     let block = locate(text)?;
     let yaml = &text[block.yaml.clone()];
     let (fields, error) = match parse_value(yaml) {
-        Ok(value) => match into_untagged(value) {
-            Value::Mapping(map) => {
-                let fields = map
-                    .into_iter()
-                    .map(|(key, value)| (key_text(&key), value))
-                    .collect();
-                (fields, None)
-            }
-            Value::Null => (Vec::new(), None),
-            _ => (
-                Vec::new(),
-                Some("frontmatter is not a mapping of keys to values".to_owned()),
-            ),
-        },
+        Ok(value) => fields_of(value),
         // A bound is a refusal, not a YAML error the lenient reading could rescue.
         Err(ParseError::Bound(error)) => (Vec::new(), Some(error)),
-        // Claude Code reads `description: Only when asked: release steps.` (a second colon
-        // that strict YAML rejects) as the plain text after the first `: `.
-        Err(ParseError::Yaml(error)) => match plain_fields(yaml) {
-            Some(fields) => (fields, None),
-            None => (Vec::new(), Some(error)),
+        // Claude Code quotes the values YAML stumbles on and tries again (measured on
+        // 2.1.328: `skills-listing-edge-invalid-yaml`); when that fails too, no field counts.
+        Err(ParseError::Yaml(error)) => match parse_value(&quote_lossy_values(yaml)) {
+            Ok(value) => fields_of(value),
+            Err(_) => (Vec::new(), Some(error)),
         },
     };
     Some(Frontmatter {
@@ -438,33 +425,86 @@ fn duplicate_key(key: &Value) -> String {
     }
 }
 
-/// The block as `key: value` lines with plain text values, when every non-blank line is
-/// one (no nesting, no lists): the lenient reading that rescues an unquoted second colon.
-fn plain_fields(yaml: &str) -> Option<Vec<(String, Value)>> {
-    let mut fields = Vec::new();
-    let mut keys = HashSet::new();
-    for line in yaml.lines().filter(|l| !l.trim().is_empty()) {
-        let (key, value) = line.split_once(':')?;
-        let key_ok = !key.is_empty()
-            && key
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if !key_ok {
-            return None;
-        }
-        let value = value.trim();
-        // Anything YAML gives meaning to stays an error: flow collections, anchors, tags,
-        // block scalars, quotes, directives.
-        let yaml_start = |c: char| "[{&*!|>'\"%@`#".contains(c);
-        if value.is_empty() || value.starts_with(yaml_start) || line.starts_with(' ') {
-            return None;
-        }
-        if !keys.insert(key) {
-            return None;
-        }
-        fields.push((key.to_owned(), Value::String(value.to_owned())));
+/// The fields of a parsed block, or why it has none.
+fn fields_of(value: Value) -> (Vec<(String, Value)>, Option<String>) {
+    match into_untagged(value) {
+        Value::Mapping(map) => (
+            map.into_iter()
+                .map(|(key, value)| (key_text(&key), value))
+                .collect(),
+            None,
+        ),
+        Value::Null => (Vec::new(), None),
+        _ => (
+            Vec::new(),
+            Some("frontmatter is not a mapping of keys to values".to_owned()),
+        ),
     }
-    Some(fields)
+}
+
+/// Claude Code's second reading of a block YAML rejects (2.1.328's bundled code, measured
+/// by `skills-listing-edge-invalid-yaml`): each line `key: value` whose key is letters, `_`
+/// and `-` and whose value holds a YAML indicator (`{}[]*&#!|>%@` and backtick, or `: `) is
+/// rewritten as `key: "value"` (`\` and `"` escaped), unless the value is already quoted
+/// or is a flow list YAML reads; then leading tabs become two spaces each.
+pub(crate) fn quote_lossy_values(yaml: &str) -> String {
+    let mut out = String::with_capacity(yaml.len() + 16);
+    for (i, line) in yaml.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let quoted = lossy_value(line).map(|(key, value)| {
+            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+            format!("{key}: \"{escaped}\"")
+        });
+        let line = quoted.as_deref().unwrap_or(line);
+        let tabs = line.len() - line.trim_start_matches('\t').len();
+        out.push_str(&"  ".repeat(tabs));
+        out.push_str(&line[tabs..]);
+    }
+    out
+}
+
+/// The key and value of a line [`quote_lossy_values`] quotes.
+fn lossy_value(line: &str) -> Option<(&str, &str)> {
+    // `^([a-zA-Z_-]+):\s+(\S.*)$`, where JavaScript's `.` takes no line terminator.
+    let (key, rest) = line.split_once(':')?;
+    if key.is_empty()
+        || !key
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
+    {
+        return None;
+    }
+    let value = rest.trim_start_matches(is_js_space);
+    if value.len() == rest.len() || value.is_empty() {
+        return None;
+    }
+    if value.contains(['\r', '\u{2028}', '\u{2029}']) {
+        return None;
+    }
+    let quoted = |q: char| value.starts_with(q) && value.ends_with(q);
+    if quoted('"') || quoted('\'') {
+        return None;
+    }
+    if value.starts_with('[')
+        && value.ends_with(']')
+        && matches!(
+            parse_value(value).map(into_untagged),
+            Ok(Value::Sequence(_))
+        )
+    {
+        return None;
+    }
+    let indicator = value.contains([
+        '{', '}', '[', ']', '*', '&', '#', '!', '|', '>', '%', '@', '`',
+    ]) || value.contains(": ");
+    indicator.then_some((key, value))
+}
+
+/// White space as JavaScript's `\s` reads it.
+fn is_js_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
 }
 
 impl Frontmatter {
@@ -729,12 +769,45 @@ mod tests {
             "---\n- a\n- b\n---\n",
             "body=16 lines=4 error=frontmatter is not a mapping of keys to values",
         );
-        check("---\na: [1\n---\n", "body=14 lines=3 error=did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 4");
+        // Rescued by the second reading: the value is quoted.
+        check("---\na: [1\n---\n", "body=14 lines=3 a=[[1]");
+        check("---\na: [1\n  b: x\n---\n", "body=21 lines=4 error=did not find expected ',' or ']' at line 2 column 4, while parsing a flow sequence at line 1 column 4");
         check(
             "---\na: 1\na: 2\n---\n",
             "body=18 lines=4 error=duplicate entry with key \"a\"",
         );
-        check("---\n\ta: 1\n---\n", "body=14 lines=3 error=found character that cannot start any token, while scanning for the next token");
+        // Leading tabs become spaces in the second reading.
+        check("---\n\ta: 1\n---\n", "body=14 lines=3 a=[1]");
+    }
+
+    #[test]
+    fn values_yaml_rejects_are_quoted_and_read_again() {
+        // Measured on 2.1.328 (`skills-listing-edge-invalid-yaml`).
+        let second = |yaml: &str| quote_lossy_values(yaml);
+        assert_eq!(
+            second("description: Creates a branch\nargument-hint: [issue|branch] [--from-current]"),
+            "description: Creates a branch\nargument-hint: \"[issue|branch] [--from-current]\""
+        );
+        assert_eq!(
+            second("description: a\\b: c \"d\""),
+            "description: \"a\\\\b: c \\\"d\\\"\""
+        );
+        // Already quoted, a flow list YAML reads, a key with a digit, an indented line, a
+        // line ending in CR: as written.
+        for kept in [
+            "d: \"x: y\"",
+            "tags: [a, b]",
+            "x2: a: b",
+            "  bad: x: y",
+            "d: x: y\r",
+        ] {
+            assert_eq!(second(kept), kept);
+        }
+        check(
+            "---\ndescription: Use when: asked\nargument-hint: [issue|branch]\n---\n",
+            // `[issue|branch]` is a flow list YAML reads: it stays a list.
+            "body=67 lines=4 description=[Use when: asked] argument-hint=[issue|branch]",
+        );
     }
 
     /// The error of a YAML text, for the bounds' tests.

@@ -32,6 +32,22 @@ pub(crate) struct Settings {
     pub(crate) disabled_mcpjson_servers: Vec<String>,
     /// `enabledPlugins`: each plugin key (`name@marketplace`) with its switch.
     pub(crate) enabled_plugins: Vec<(String, bool)>,
+    /// `skillOverrides`: per skill or command name, how the listing shows it.
+    pub(crate) skill_overrides: Vec<(String, SkillOverride)>,
+}
+
+/// A `skillOverrides` value: how the listing shows a skill or command (measured on 2.1.328:
+/// `skills-listing-edge-skill-overrides`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SkillOverride {
+    /// `on`: as without an override.
+    On,
+    /// `name-only`: its name without a description.
+    NameOnly,
+    /// `user-invocable-only`: not listed (a person can still type `/name`).
+    UserInvocableOnly,
+    /// `off`: not listed, not invocable.
+    Off,
 }
 
 /// How many hooks, or MCP servers, one file may list before the rest are only counted: a
@@ -60,7 +76,7 @@ pub(crate) struct McpServer {
 
 /// The keys [`parse`] reads, in the order it reads them; a shared snapshot keeps these and
 /// no other (a test below keeps the list true).
-pub(crate) const READ_KEYS: [&str; 12] = [
+pub(crate) const READ_KEYS: [&str; 13] = [
     "autoMemoryEnabled",
     "autoMemoryDirectory",
     "claudeMd",
@@ -73,6 +89,7 @@ pub(crate) const READ_KEYS: [&str; 12] = [
     "enabledMcpjsonServers",
     "disabledMcpjsonServers",
     "enabledPlugins",
+    "skillOverrides",
 ];
 
 /// Parses a settings file. A key of the wrong type is ignored with a warning in `warnings`.
@@ -172,6 +189,28 @@ pub(crate) fn parse(text: &str) -> Result<(Settings, Vec<String>), String> {
             settings.enabled_plugins = crate::text::plugins::enabled(value);
         }
         Some(_) => warnings.push("enabledPlugins is not an object; ignored".to_owned()),
+    }
+    match map.get("skillOverrides") {
+        None => {}
+        Some(Value::Object(entries)) => {
+            for (name, value) in entries {
+                let parsed = match value.as_str() {
+                    Some("on") => Some(SkillOverride::On),
+                    Some("name-only") => Some(SkillOverride::NameOnly),
+                    Some("user-invocable-only") => Some(SkillOverride::UserInvocableOnly),
+                    Some("off") => Some(SkillOverride::Off),
+                    _ => None,
+                };
+                match parsed {
+                    Some(o) => settings.skill_overrides.push((name.clone(), o)),
+                    None => warnings.push(format!(
+                        "skillOverrides.{name} is not on, name-only, user-invocable-only or off; \
+                         ignored"
+                    )),
+                }
+            }
+        }
+        Some(_) => warnings.push("skillOverrides is not an object; ignored".to_owned()),
     }
     Ok((settings, warnings))
 }

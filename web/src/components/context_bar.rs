@@ -154,7 +154,8 @@ pub struct VersionFieldProps {
 /// the core cannot simulate says why beside the field and keeps the report as it is.
 #[component]
 pub fn VersionField(props: &VersionFieldProps) -> Html {
-    let error = use_state(|| None::<String>);
+    // What was typed and why it cannot be simulated: the field keeps the text, marked.
+    let error = use_state(|| None::<(String, String)>);
     let onchange = {
         let error = error.clone();
         let on_change = props.on_change.clone();
@@ -169,7 +170,7 @@ pub fn VersionField(props: &VersionFieldProps) -> Html {
                         on_change.emit(version);
                     }
                 }
-                Err(why) => error.set(Some(why)),
+                Err(why) => error.set(Some((input.value(), why))),
             }
         })
     };
@@ -184,16 +185,22 @@ pub fn VersionField(props: &VersionFieldProps) -> Html {
             <span class="field-label">{ "Claude Code version" }</span>
             <input type="text" inputmode="decimal" spellcheck="false" autocomplete="off"
                 list="claude-releases" data-testid="input-version"
-                value={props.version.clone().unwrap_or_default()}
-                placeholder={format!("{pinned} (pinned)")}
+                value={match &*error {
+                    Some((typed, _)) => typed.clone(),
+                    None => props.version.clone().unwrap_or_default(),
+                }}
+                placeholder={pinned.clone()}
                 aria-invalid={error.is_some().then_some("true")}
                 aria-describedby={error.is_some().then_some("version-error")}
                 onchange={onchange} />
             <datalist id="claude-releases" data-testid="release-suggestions">
                 { for release_suggestions().into_iter().map(|v| html! { <option key={v.clone()} value={v} /> }) }
             </datalist>
-            if let Some(why) = &*error {
-                <span class="field-error" id="version-error" role="alert" data-testid="version-error">{ why.clone() }</span>
+            if let Some((_, why)) = &*error {
+                <span class="field-error" id="version-error" role="alert" data-testid="version-error">
+                    { format!("{why}. The report still simulates {}.",
+                        props.version.clone().unwrap_or_else(|| format!("{pinned}, the pinned release"))) }
+                </span>
             }
         </label>
     }

@@ -53,8 +53,10 @@ pub struct FindingGroup {
 }
 
 /// The findings of `report` at or above `least` severity, grouped, each group and each
-/// group's findings sorted most serious first (then by place), groups in order of their most
-/// serious finding.
+/// group's findings sorted most harmful first (as the verdict ranks them: [`Harm`]), then
+/// most serious, then by place; groups in order of their most harmful finding.
+///
+/// [`Harm`]: memdiag_core::report::Harm
 pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> Vec<FindingGroup> {
     let mut groups: Vec<FindingGroup> = Vec::new();
     let mut order: Vec<usize> = (0..report.diagnostics.len())
@@ -66,13 +68,23 @@ pub fn group_findings(report: &Report, grouping: Grouping, least: Severity) -> V
     // the keys (the shared sort, not a map of its own: the page's wasm is on a budget).
     let files = &report.files;
     let by_path = crate::sorted_indices(files.len(), &|a, b| files[a].path.cmp(&files[b].path));
+    // The verdict's order: what drops instructions the person wrote first (a cut index
+    // above the dead links of the same file), then severity, then place.
     crate::sort_by(&mut order, |&a, &b| {
-        (d[a].severity, &d[a].path, d[a].line, d[a].code.as_str()).cmp(&(
-            d[b].severity,
-            &d[b].path,
-            d[b].line,
-            d[b].code.as_str(),
-        ))
+        (
+            d[a].code.harm(),
+            d[a].severity,
+            &d[a].path,
+            d[a].line,
+            d[a].code.as_str(),
+        )
+            .cmp(&(
+                d[b].code.harm(),
+                d[b].severity,
+                &d[b].path,
+                d[b].line,
+                d[b].code.as_str(),
+            ))
     });
     let keys: Vec<String> = order
         .iter()
@@ -375,7 +387,8 @@ fn item(
         .and_then(|path| open_target(report, path, d.line));
     html! {
         <li key={index} class={format!("diag {}", severity_slug(d.severity))} data-testid="diagnostic"
-            data-code={d.code.as_str()} data-severity={severity_slug(d.severity)}>
+            data-code={d.code.as_str()} data-severity={severity_slug(d.severity)}
+            data-harm={(d.code.harm() as u8).to_string()}>
             if let Some(target) = target {
                 <button class="diag-open" data-path={target.0.clone()} data-line={target.1.map(|l| l.to_string())} onclick={{
                     let on_open = on_open.clone();

@@ -125,16 +125,23 @@ pub fn FileView(props: &FileViewProps) -> Html {
             },
         );
     }
-    // Opening a file from a finding or a reference moves focus here, so that a keyboard
-    // user lands on what they opened; a view that merely shows again leaves focus alone.
+    // Opening a file (from the verdict, a finding, a reference, "largest parts" or the
+    // tree) lands here: the view comes into the window and focus goes to its heading, so
+    // that a keyboard user, or a phone's reader below the tree, is where they clicked to go.
+    // A view that merely shows again leaves focus and the window alone.
     {
         let body_ref = body_ref.clone();
         let seen = use_mut_ref(|| props.focus_seq);
-        use_effect_with(props.focus_seq, move |seq| {
+        use_effect_with((props.focus_seq, props.focus_line), move |(seq, line)| {
             if *seen.borrow() != *seq {
                 *seen.borrow_mut() = *seq;
                 if let Some(body) = body_ref.cast::<HtmlElement>() {
-                    crate::browser::focus_quietly(&body);
+                    let line = line.and_then(|line| {
+                        body.query_selector(&format!("[data-line=\"{line}\"]"))
+                            .ok()
+                            .flatten()
+                    });
+                    crate::browser::land(&body, line);
                 }
             }
         });
@@ -317,7 +324,7 @@ fn header(report: &Report, row: &FileRow) -> Html {
     });
     html! {
         <header class="file-head">
-            <h2 data-testid="file-title">
+            <h2 data-testid="file-title" tabindex="-1">
                 <span class={format!("icon load-{}", row.load.label().to_ascii_lowercase())} title={row.load.label()}>{ row.load.icon() }</span>
                 { " " }{ shown }
             </h2>
@@ -330,7 +337,7 @@ fn header(report: &Report, row: &FileRow) -> Html {
                 }
                 if let Some(loaded) = &row.loaded {
                     <div title="The text as Claude Code sends it: frontmatter and comments stripped, trimmed">
-                        <dt>{ "As sent" }</dt><dd>{ format!("{} chars · {} bytes", grouped(loaded.chars), grouped(loaded.bytes)) }</dd>
+                        <dt>{ "As sent" }</dt><dd>{ format!("{} characters · {} bytes", grouped(loaded.chars), grouped(loaded.bytes)) }</dd>
                     </div>
                 }
                 <div><dt>{ "Every session" }</dt><dd data-testid="file-session" data-counted={row.counted.to_string()}>{ session_sentence(report, row) }</dd></div>
@@ -341,9 +348,9 @@ fn header(report: &Report, row: &FileRow) -> Html {
                 }
                 if let Some(listing) = &row.skill_listing {
                     <div><dt>{ "Skill listing" }</dt><dd>{ if row.counted {
-                        format!("{} chars in every session", grouped(listing.chars))
+                        format!("{} characters in every session", grouped(listing.chars))
                     } else {
-                        format!("{} chars, not in every session", grouped(listing.chars))
+                        format!("{} characters, not in every session", grouped(listing.chars))
                     } }</dd></div>
                 }
                 if let Some(parent) = parent {
@@ -452,20 +459,20 @@ fn truncation_figures(row: &FileRow, t: &Truncation) -> Html {
                     <td>{ grouped(t.loaded_lines) }</td><td>{ grouped(t.total_lines) }</td><td>{ grouped(LINE_CAP) }</td>
                 </tr>
                 <tr class={if over_size { "over" } else { "" }}>
-                    <th scope="row" title="UTF-16 code units: what Claude Code's size cap counts">{ "UTF-16 units" }</th>
+                    <th scope="row" title="UTF-16 code units: what Claude Code's size cap counts">{ "Characters" }</th>
                     <td>{ grouped(t.loaded_utf16) }</td><td>{ grouped(t.total_utf16) }</td><td>{ grouped(SIZE_CAP) }</td>
                 </tr>
             </table>
             if let Some(sent) = &row.loaded {
                 <p class="small" data-testid="sent-figures" data-utf16={sent.utf16.to_string()}>
                     { format!(
-                        "Sent{}: {} lines · {} UTF-16 units · {} bytes (bytes have no cap).",
+                        "Sent{}: {} lines · {} characters · {} bytes (bytes have no cap).",
                         if t.warning.is_some() { ", the warning included" } else { "" },
                         grouped(sent.lines), grouped(sent.utf16), grouped(sent.bytes)
                     ) }
                 </p>
             }
-            <p class="muted small">{ "The size cap counts UTF-16 units, not bytes: Korean, Japanese or Chinese text takes 3 bytes per character but only 1 unit." }</p>
+            <p class="muted small">{ "The size cap counts characters (UTF-16 units), not bytes: Korean, Japanese or Chinese text takes 3 bytes per character but counts 1." }</p>
         </div>
     }
 }
@@ -642,7 +649,7 @@ fn group_summary(report: &Report, group: Option<Group>) -> Html {
         Group::User => "Your personal CLAUDE.md in the config directory. Sent in every session.",
         Group::Project => "CLAUDE.md and CLAUDE.local.md of the project and its parents (sent in every session) and of its subfolders (sent when Claude reads a file there).",
         Group::Rules => "Rules in .claude/rules/: sent in every session, or, with paths, only when Claude reads a file they match.",
-        Group::AutoMemory => "The project's auto memory: MEMORY.md is sent in every session up to 200 lines and 25,000 units; topic files are read on demand.",
+        Group::AutoMemory => "The project's auto memory: MEMORY.md is sent in every session up to 200 lines and 25,000 characters; topic files are read on demand.",
         Group::Skills => "Skills: the name and description of each listed skill are in every session (a project subfolder's skills only once Claude reads a file there); the body loads when used.",
         Group::Commands => "Custom slash commands in .claude/commands/: each one's name and description are listed with the skills in every session, under the same budget; the body loads when used.",
         Group::AgentMemory => "Memory of sub-agents: each agent's MEMORY.md goes into that agent's own prompt when it is spawned, not into the main session; topic files on demand.",
@@ -653,7 +660,7 @@ fn group_summary(report: &Report, group: Option<Group>) -> Html {
             <h2>{ group.name() }</h2>
             <p>{ about }</p>
             if let Some(f) = figures {
-                <p class="muted">{ format!("In every session: {} files · {} chars · {} bytes", f.files, grouped(f.chars), grouped(f.bytes)) }</p>
+                <p class="muted">{ format!("In every session: {} files · {} characters · {} bytes", f.files, grouped(f.chars), grouped(f.bytes)) }</p>
             }
             <p class="muted small">{ format!("Size of every file of the group: {}", human_bytes(report.files.iter().filter(|r| r.group == group).filter_map(|r| r.size).fold(0, u64::saturating_add))) }</p>
         </div>

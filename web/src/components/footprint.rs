@@ -30,6 +30,9 @@ pub struct FootprintBarProps {
     /// A segment or legend entry was clicked: selects its group in the tree.
     #[prop_or_default]
     pub on_group: Callback<Group>,
+    /// The demo is shown: its text is sample text, not the person's.
+    #[prop_or_default]
+    pub sample: bool,
 }
 
 /// The "Memory sources" bar: one segment per group, as wide as its share.
@@ -106,7 +109,8 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
             <div class="footprint-head">
                 <h2>{ "Memory sources" }</h2>
                 <span class="footprint-total" title="Your files as Claude Code sends them, and your skills' listing lines">
-                    { format!("{} {unit_name} of your text in every session", grouped(total)) }
+                    { format!("{} {} of {} in every session", grouped(total),
+                        if props.unit == Unit::Chars { "characters" } else { "bytes" }, whose(props.sample)) }
                 </span>
                 <span class="unit-toggle" role="group" aria-label="Unit">
                     { unit_button(Unit::Chars, "Chars") }
@@ -161,14 +165,23 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
                 }) }
             </ul>
             if let Some(cost) = &props.cost {
-                { session_cost(cost) }
+                { session_cost(cost, props.sample) }
             }
         </section>
     }
 }
 
 /// One line: the tokens every session starts with, and how much of it is the user's text.
-fn session_cost(cost: &SessionCost) -> Html {
+/// "your text", or "sample text" for the demo's.
+fn whose(sample: bool) -> &'static str {
+    if sample {
+        "sample text"
+    } else {
+        "your text"
+    }
+}
+
+fn session_cost(cost: &SessionCost, sample: bool) -> Html {
     let (ib, sl, ms, ag, total) = (
         cost.instruction_block,
         cost.skills_listing,
@@ -193,7 +206,7 @@ fn session_cost(cost: &SessionCost) -> Html {
         <p class="session-cost" data-testid="session-cost"
             data-user={total.user.to_string()} data-claude-code={total.claude_code.to_string()}
             data-total={total.total().to_string()} data-tokens={cost.tokens_estimate.to_string()}>
-            <strong title="UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
+            <strong title="Characters divided by 4: a rough estimate, not a tokenizer's count">
                 { format!("≈ {} tokens", grouped(cost.tokens_estimate)) }
             </strong>
             { " in every session (estimate" }
@@ -201,11 +214,11 @@ fn session_cost(cost: &SessionCost) -> Html {
                 { format!(", {}", window_shares(cost.tokens_estimate)) }
             </span>
             { "): " }
-            <span class="part" title={user_tip}>{ format!("{} of your text", grouped(total.user)) }</span>
+            <span class="part" title={user_tip}>{ format!("{} of {}", grouped(total.user), whose(sample)) }</span>
             { " + " }
             <span class="part" title={claude_tip}>{ format!("{} of Claude Code's own", grouped(total.claude_code)) }</span>
             { format!(" = {} ", grouped(total.total())) }
-            <abbr title="Characters as Claude Code counts them: JavaScript string length, so an emoji counts 2">{ "UTF-16 units" }</abbr>
+            <abbr title="Characters as Claude Code counts them: UTF-16 units (JavaScript string length), so an emoji counts 2">{ "characters" }</abbr>
         </p>
     }
 }
@@ -325,9 +338,12 @@ pub fn Contributors(props: &ContributorsProps) -> Html {
             <ol>
                 { for parts.iter().take(TOP_CONTRIBUTORS).map(|(label, units, row, kind)| {
                     let percent = *units as f64 * 100.0 / total as f64;
-                    let text = format!("{} % · {} units", fixed(percent, 1), grouped(*units));
+                    let text = format!("{} % · {} characters", fixed(percent, 1), grouped(*units));
                     html! {
-                        <li key={format!("{kind}-{label}")} data-testid="contributor" data-kind={*kind}
+                        // Unkeyed: eight items redrawn in place, so the list always numbers
+                        // from 1 (keyed by label, it read "2." first once the project folder
+                        // had come before the ~/.claude; two parts may share a label).
+                        <li data-testid="contributor" data-kind={*kind}
                             data-units={units.to_string()} data-row={row.map(|r| r.to_string())}>
                             if let Some(row) = *row {
                                 <button class="linkish" onclick={{ let s = props.on_select.clone(); Callback::from(move |_| s.emit(TreeItem::File(row))) }}>
@@ -398,7 +414,7 @@ pub fn LaterLoads(props: &LaterLoadsProps) -> Html {
                                 if figure.files == 0 {
                                     { "nothing" }
                                 } else {
-                                    { format!("{} file{} · {} units · ≈ {} tokens ({})", figure.files,
+                                    { format!("{} file{} · {} characters · ≈ {} tokens ({})", figure.files,
                                         if figure.files == 1 { "" } else { "s" }, grouped(figure.utf16), grouped(tokens),
                                         window_shares(tokens)) }
                                 }
@@ -407,7 +423,7 @@ pub fn LaterLoads(props: &LaterLoadsProps) -> Html {
                     }
                 }) }
             </ul>
-            <p class="muted small">{ "Token figures are estimates (UTF-16 units divided by 4), not a tokenizer's count. Each kind counts its files once; one read may bring several." }</p>
+            <p class="muted small">{ "Token figures are estimates (characters divided by 4), not a tokenizer's count. Each kind counts its files once; one read may bring several." }</p>
         </section>
     }
 }
@@ -438,6 +454,9 @@ pub struct SummaryCardsProps {
     pub footprint: Footprint,
     /// What every session carries: the token estimate counts all of it.
     pub cost: SessionCost,
+    /// The demo is shown: its text is sample text.
+    #[prop_or_default]
+    pub sample: bool,
 }
 
 /// The cards: Files, Chars, Bytes, Always loaded, and the token estimate of a whole session.
@@ -456,11 +475,11 @@ pub fn SummaryCards(props: &SummaryCardsProps) -> Html {
     html! {
         <section class="cards" aria-label="Footprint summary">
             { card("files", "Files in every session", f.files, "Files Claude Code sends in every session's instruction block; the status line counts every file listed") }
-            { card("chars", "Chars", props.cost.total.user, "Characters (UTF-16 units) of your text in every session: those files as sent, and your skills' and sub-agents' listing lines") }
-            { card("bytes", "Bytes", f.bytes, "UTF-8 bytes of those files as sent") }
-            { card("always", "Of them always loaded", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
+            { card("chars", if props.sample { "Characters of sample text" } else { "Characters of your text" }, props.cost.total.user, "Characters of your text in every session: those files as sent, and your skills' and sub-agents' listing lines") }
+            { card("bytes", "Bytes of those files", f.bytes, "UTF-8 bytes of those files as sent") }
+            { card("always", "Of them always or at startup", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
             <div class="card estimate" data-testid="card-tokens" data-value={tokens.to_string()}
-                title="Your text and Claude Code's own text around it, in UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
+                title="Your text and Claude Code's own text around it, in characters divided by 4: a rough estimate, not a tokenizer's count">
                 <div class="card-value">{ format!("≈ {}", grouped(tokens)) }</div>
                 <div class="card-label">{ "tokens in every session (estimate)" }</div>
                 <div class="card-note" data-testid="card-window">{ window_shares(tokens) }</div>

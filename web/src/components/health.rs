@@ -303,14 +303,17 @@ fn receives(agent: &AgentInfo) -> String {
         .any(|f| f.label == Some(SentLabel::AutoMemory));
     let mut text = match agent.receives.len() {
         0 => "no instruction files".to_owned(),
-        1 => format!("1 file, {} chars", grouped(chars)),
-        n => format!("{n} files, {} chars", grouped(chars)),
+        1 => format!("1 file, {} characters", grouped(chars)),
+        n => format!("{n} files, {} characters", grouped(chars)),
     };
     if main_memory {
         text.push_str(", the main MEMORY.md included");
     }
     if let Some(index) = &agent.memory_index {
-        text.push_str(&format!("; its own index, {} chars", grouped(index.chars)));
+        text.push_str(&format!(
+            "; its own index, {} characters",
+            grouped(index.chars)
+        ));
     }
     text
 }

@@ -146,6 +146,7 @@ pub fn ReadsView(props: &ReadsProps) -> Html {
                     <ul class="read-files" data-testid="reads-files" aria-label="Files of the project">
                         { for matching.iter().take(shown).map(|path| {
                             let on_ask = props.on_ask.clone();
+                            let typed = typed.clone();
                             let asked = answer.is_some_and(|a| &a.path == *path);
                             let emit = (*path).clone();
                             html! {
@@ -153,7 +154,11 @@ pub fn ReadsView(props: &ReadsProps) -> Html {
                                     <button class={classes!("linkish", "read-file", asked.then_some("asked"))}
                                         data-testid="read-file" data-path={(*path).clone()}
                                         aria-pressed={asked.to_string()}
-                                        onclick={Callback::from(move |_: MouseEvent| on_ask.emit(emit.clone()))}>
+                                        onclick={Callback::from(move |_: MouseEvent| {
+                                            // The path field shows the file chosen, as if typed.
+                                            typed.set(emit.clone());
+                                            on_ask.emit(emit.clone())
+                                        })}>
                                         { relative(path) }
                                     </button>
                                 </li>
@@ -230,9 +235,9 @@ fn answer_view(
             } else {
                 <p class="read-figures" data-testid="read-figures">
                     { format!("attaches {} and announces {}: ", plural(answer.files.len(), "file"), plural(answer.skills.len(), "skill")) }
-                    <strong>{ format!("{} UTF-16 units", grouped(total)) }</strong>
+                    <strong>{ format!("{} characters", grouped(total)) }</strong>
                     { format!(" ({} of your text + {} of Claude Code's own), ", grouped(cost.user), grouped(cost.claude_code)) }
-                    <span title="UTF-16 units divided by 4: a rough estimate, not a tokenizer's count">
+                    <span title="Characters divided by 4: a rough estimate, not a tokenizer's count">
                         { format!("≈ {} tokens, {} (estimate)", grouped(tokens), window_shares(tokens)) }
                     </span>
                     { ". Only with this read, never in every session." }
@@ -250,11 +255,15 @@ fn answer_view(
                                     <span class="icon" aria-hidden="true">{ format!("{} ", row.load.icon()) }</span>
                                     <span class="read-kind muted small">{ format!("{} ", row.load.label()) }</span>
                                 }
+                                // A rule says which of its globs brought it.
+                                if let Some(globs) = row.and_then(|r| r.paths.as_ref()).filter(|g| !g.is_empty()) {
+                                    <span class="muted small" data-testid="read-glob">{ format!("(paths: {}) ", globs.join(", ")) }</span>
+                                }
                                 <button class="linkish read-open" title={format!("Open {} in the tree", file.path)}
                                     onclick={Callback::from(move |_: MouseEvent| on_open.emit((path.clone(), None)))}>
                                     { shown_path(&file.path, project) }
                                 </button>
-                                <span class="size muted">{ format!(" {} units", grouped(file.loaded.utf16)) }</span>
+                                <span class="size muted">{ format!(" {} characters", grouped(file.loaded.utf16)) }</span>
                             </li>
                         }
                     }) }

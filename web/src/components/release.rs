@@ -69,7 +69,7 @@ pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
                             rules.memory_max_lines,
                             rules.memory_max_utf16.map_or_else(
                                 || " whatever their size (no size cap)".to_owned(),
-                                |cap| format!(" and {} UTF-16 units", grouped(cap)),
+                                |cap| format!(" and {} characters", grouped(cap)),
                             ),
                             rules.import_max_hops,
                             rules.file_max_bytes.map_or_else(
@@ -77,7 +77,7 @@ pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
                                 |cap| format!("an instruction file over {} bytes is skipped", grouped(cap)),
                             ),
                             grouped(rules.skills_listing_budget),
-                            if rules.skills_listing_counts_columns { "columns" } else { "UTF-16 units" },
+                            if rules.skills_listing_counts_columns { "columns" } else { "characters" },
                         ) }
                     </p>
                     if !rules.not_reproduced.is_empty() {

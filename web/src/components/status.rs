@@ -39,8 +39,20 @@ pub fn Guidance() -> Html {
     };
     let roles: Vec<&str> = state.sources.infos.iter().map(|s| s.role).collect();
     let config_only = roles.contains(&"config") && !roles.contains(&"project");
-    if !config_only || !state.sources.inputs.project.trim().is_empty() {
+    if !config_only {
         return Html::default();
+    }
+    let project = state.sources.inputs.project.trim();
+    if !project.is_empty() {
+        // A project picked (or typed) without its folder: said for as long as it lasts.
+        return html! {
+            <section class="guidance projects" aria-label="The project folder is not added" data-testid="project-missing">
+                <p>
+                    <strong>{ "The project folder is not added. " }</strong>
+                    { format!("{project} is worked out from your ~/.claude alone: its auto memory is read, but the project's own CLAUDE.md files, rules, skills and settings are left out. Drop the project folder on the page (or Choose folder) to add them.") }
+                </p>
+            </section>
+        };
     }
     let list: Vec<Choice> = choices(&report.memory_folders, None, "");
     let engine = page.engine.clone();

@@ -109,7 +109,13 @@ pub fn TopBar() -> Html {
         let engine = engine.clone();
         let state_dispatch = state.dispatcher();
         let version = state.sources.inputs.version.clone();
+        // The person's own report is not replaced by accident: the demo asks first.
+        let own = !state.is_demo() && !state.read_only() && state.loaded.report.is_some();
         Callback::from(move |_: MouseEvent| {
+            let asked = "Replace your report with the demo? Your folders stay on your disk; to see them again you add them again.";
+            if own && !browser::confirm(asked) {
+                return;
+            }
             if !engine.load_demo(version.clone()) {
                 state_dispatch.dispatch(Action::Error(Some(
                     "This build has no demo snapshot.".to_owned(),
@@ -157,7 +163,11 @@ pub fn TopBar() -> Html {
                             { "Refresh" }<kbd>{ "r" }</kbd>
                         </button>
                     </span>
-                    <button onclick={on_download} disabled={!has_report} data-testid="download">{ "Download JSON" }</button>
+                    // It says what it holds; the sanitized copy is the Share dialog's download.
+                    <button onclick={on_download} disabled={!has_report} data-testid="download"
+                        title="The report as JSON: it holds your folder and file names and your files' text. For a sanitized copy, use Share… and its Download">
+                        { "Download JSON (your names & text)" }
+                    </button>
                     <button onclick={on_share} disabled={!can_share} aria-haspopup="dialog"
                         title="Share a sanitized, read-only copy of this report as a link or a file" data-testid="share">
                         { "Share…" }

@@ -23,7 +23,9 @@ use yew::{
 };
 
 use crate::components::{reveal_in, Reveal};
-use crate::state::{display_path, grouped, human_bytes, ApprovalHint, NavKey, Shared, TreeItem};
+use crate::state::{
+    display_path, grouped, human_bytes, invoked_name, ApprovalHint, NavKey, Shared, TreeItem,
+};
 
 /// Props of [`TreeView`].
 #[derive(Properties, PartialEq)]
@@ -504,8 +506,8 @@ fn file_row(
                 { row.load.icon() }
             </span>
             <span class="path" title={row.path.clone()}>{ shown }</span>
-            if let Some(name) = &row.skill_name {
-                <span class="badge skill" title="Skill name">{ name.clone() }</span>
+            if let Some(name) = invoked_name(row) {
+                <span class="badge skill" title="The name Claude invokes it with (and the skill's own name, when it differs)">{ name }</span>
             }
             { cut.unwrap_or_default() }
             { repeat.unwrap_or_default() }
@@ -562,7 +564,10 @@ fn describe_row_change(change: &RowChange, pinned: &str) -> (String, String) {
     }
     if let Some([was, now]) = change.loaded_utf16 {
         let units = |u: Option<u64>| {
-            u.map_or_else(|| "nothing".to_owned(), |u| format!("{} units", grouped(u)))
+            u.map_or_else(
+                || "nothing".to_owned(),
+                |u| format!("{} characters", grouped(u)),
+            )
         };
         what.push(format!("{} load (was {})", units(now), units(was)));
     }

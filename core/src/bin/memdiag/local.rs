@@ -377,7 +377,11 @@ impl Reader {
                 continue;
             }
             self.mount_file(&dot_claude.child("CLAUDE.md"), &confine);
-            self.mount_dir_if_any(&dot_claude.child("rules"), &confine)?;
+            // Rules, and what the skills listing and the agent types list from each parent
+            // up to the git root (the core decides which parents count).
+            for folder in ["rules", "skills", "commands", "agents"] {
+                self.mount_dir_if_any(&dot_claude.child(folder), &confine)?;
+            }
         }
         Ok(())
     }

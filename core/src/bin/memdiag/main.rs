@@ -46,7 +46,7 @@ usage: memdiag hook session-start|post-tool-use|instructions-loaded
                [--home H] [--project P] [--config C] [--os linux|macos|windows]
                [--claude-version V] [--today YYYY-MM-DD] [--read PATH ...]
                [--add-dir D ...] [--plugin-dir D ...] [--session interactive|print]
-               [--mount VIRTUAL=LOCAL ...] [--color auto|always|never]
+               [--mount VIRTUAL=LOCAL ...] [--color auto|always|never] [--verbose]
                [--share-zip FILE | --share-link] [--keep-names] [--keep-user-name]
                [--keep-text] [--other-projects]
 
@@ -56,8 +56,8 @@ With no --mount, memdiag reads this machine as Claude Code would: the home folde
 ~/.claude.json for one key (whether imports may leave the project). Only the files
 the analysis asks for are read; session transcripts never are.
 
-  --format F     text (default): the files by group with their load icons, what every
-                 session carries, the top findings; json: the report (its schema is
+  --format F     text (default): what is lost or broken first, then the files by group
+                 with their load icons, what every session carries, the top findings; json: the report (its schema is
                  core/report.schema.json); sarif: SARIF 2.1.0 for code scanning;
                  markdown: a summary for a pull-request comment
   --fail-on S    exit 1 when a finding is at least this severe (warning or error)
@@ -88,6 +88,9 @@ the analysis asks for are read; session transcripts never are.
                  at the absolute path V; repeat for several (the longest V serves a file)
   --color WHEN   colour in text output: auto (default: on a terminal, unless NO_COLOR is
                  set), always or never
+  -v, --verbose  text output lists every file and every finding; by default runs of one
+                 kind fold into one line (\"210 index links lead nowhere: n21.md … n230.md\")
+                 and the findings stop after the most harmful few
   --share-zip FILE
                  instead of the report, write the share zip the page's Share dialog
                  makes (a sanitized copy that opens read-only on the page) to FILE
@@ -158,6 +161,8 @@ struct Scan {
     color: anstream::ColorChoice,
     /// Write a share payload instead of the report.
     share: Option<Share>,
+    /// Text output lists every row and finding instead of folding runs of one kind.
+    verbose: bool,
 }
 
 /// What `--share-zip` or `--share-link` asks for.
@@ -323,7 +328,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             write_stdout(markdown::render(&report, &failures).as_bytes())?;
         }
         Format::Text => {
-            let rendered = text::render(&report, &failures);
+            let rendered = text::render(&report, &failures, scan.verbose);
             let mut stdout = anstream::AutoStream::new(std::io::stdout().lock(), scan.color);
             stdout
                 .write_all(rendered.as_bytes())
@@ -402,6 +407,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
     let mut session = None;
     let mut share_zip = None;
     let mut share_link = false;
+    let mut verbose = false;
     let mut share_options = memdiag_core::SanitizeOptions::default();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -410,6 +416,10 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
             "-V" | "--version" => return Ok(Command::Version),
             "--share-link" => {
                 share_link = true;
+                continue;
+            }
+            "-v" | "--verbose" => {
+                verbose = true;
                 continue;
             }
             "--keep-names" => {
@@ -636,6 +646,7 @@ fn parse_args(args: &[String], host: &Host) -> Result<Command, String> {
         gates,
         color,
         share,
+        verbose,
     })))
 }
 

@@ -207,7 +207,7 @@ fn refuses_bad_arguments() {
     assert_eq!(error("--home --mount /h=x"), "--home needs a value");
     assert_eq!(error("--home= --mount /h=x"), "--home needs a value");
     assert_eq!(error("--home /h --home /i"), "--home is given twice");
-    assert_eq!(error("--verbose"), "unknown option --verbose (see --help)");
+    assert_eq!(error("--loud"), "unknown option --loud (see --help)");
     assert_eq!(error("stray"), "unexpected argument \"stray\" (see --help)");
     assert_eq!(
         error("--os beos"),

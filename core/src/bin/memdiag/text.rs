@@ -9,13 +9,18 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 use memdiag_core::report::comparison::RowChangeKind;
-use memdiag_core::report::{FileRow, FileStatus, Group, Harm, LoadType, Report, UnresolvedReason};
+use memdiag_core::report::{
+    Diagnostic, FileRow, FileStatus, Group, Harm, LoadType, ReferenceKind, Report, UnresolvedReason,
+};
 use memdiag_core::Severity;
 
 use crate::severity_name;
 
-/// Findings listed before "and N more".
-const TOP_FINDINGS: usize = 10;
+/// Findings (a folded run counts as one) listed before "and N more" unless `--verbose`.
+const TOP_FINDINGS: usize = 6;
+
+/// Rows of one kind in a row, from how many on they fold into one line unless `--verbose`.
+const FOLD_FROM: usize = 4;
 
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
@@ -24,8 +29,10 @@ const YELLOW: Style = AnsiColor::Yellow.on_default().bold();
 const CYAN: Style = AnsiColor::Cyan.on_default();
 const GREEN: Style = AnsiColor::Green.on_default().bold();
 
-/// The whole text output; `failures` are the gates the report fails.
-pub(crate) fn render(report: &Report, failures: &[String]) -> String {
+/// The whole text output; `failures` are the gates the report fails. Unless `verbose`,
+/// runs of rows or findings of one kind fold into one line each and the findings stop
+/// after the most harmful few, one line each: the verdict above them names every kind.
+pub(crate) fn render(report: &Report, failures: &[String], verbose: bool) -> String {
     let mut out = String::new();
     let home = Home(&report.context.home);
     header(&mut out, report, &home);
@@ -35,8 +42,8 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     plugins(&mut out, report, &home);
     not_counted(&mut out, report, &home);
     reads(&mut out, report, &home);
-    files(&mut out, report, &home);
-    findings(&mut out, report, &home);
+    files(&mut out, report, &home, verbose);
+    findings(&mut out, report, &home, verbose);
     let legend = [
         LoadType::Always,
         LoadType::Startup,
@@ -95,6 +102,23 @@ fn header(out: &mut String, report: &Report, home: &Home<'_>) {
         (_, false) => "auto memory off".to_owned(),
         (Some(dir), true) => format!("memory {}", home.show(dir)),
         (None, true) => "no memory folder yet".to_owned(),
+    };
+    // A folder that does not exist yet, beside folders that may be this project's memory
+    // from before a move or a rename.
+    let memory = match context.project.as_deref() {
+        Some(project)
+            if context.auto_memory_enabled && !report.memory_folders.iter().any(|f| f.current) =>
+        {
+            let found = memdiag_core::memory_candidates(&report.memory_folders, project);
+            match found.first() {
+                Some(c) => format!(
+                    "{memory} (none yet; moved? {} holds {} files)",
+                    c.name, c.files
+                ),
+                None => memory,
+            }
+        }
+        _ => memory,
     };
     let os = serde_json::to_value(context.os)
         .ok()
@@ -339,7 +363,7 @@ fn reads(out: &mut String, report: &Report, home: &Home<'_>) {
     }
 }
 
-fn files(out: &mut String, report: &Report, home: &Home<'_>) {
+fn files(out: &mut String, report: &Report, home: &Home<'_>, verbose: bool) {
     for group in Group::ALL {
         let rows: Vec<&FileRow> = report.files.iter().filter(|r| r.group == group).collect();
         let top = rows.iter().filter(|r| r.depth == 0).count();
@@ -347,8 +371,31 @@ fn files(out: &mut String, report: &Report, home: &Home<'_>) {
             continue;
         }
         let _ = writeln!(out, "{BOLD}{}{BOLD:#} ({top})", group.name());
-        for row in rows {
+        let mut at = 0;
+        while at < rows.len() {
+            let row = rows[at];
+            let run = if verbose {
+                1
+            } else {
+                rows[at..].iter().take_while(|r| same_kind(r, row)).count()
+            };
+            let fold = run >= FOLD_FROM;
+            at += if fold { run } else { 1 };
             let indent = "  ".repeat(row.depth as usize);
+            if fold {
+                let last = rows[at - 1];
+                let (_, status) = figure(row);
+                let _ = writeln!(
+                    out,
+                    "{}  {indent}{DIM}{} {}: {} … {}{DIM:#}{status}",
+                    " ".repeat(9),
+                    row.load.icon(),
+                    run_noun(row, run),
+                    file_name(&row.path),
+                    file_name(&last.path)
+                );
+                continue;
+            }
             let style = if row.counted {
                 Style::new()
             } else if row.load.is_muted() || row.status != FileStatus::Ok {
@@ -366,6 +413,39 @@ fn files(out: &mut String, report: &Report, home: &Home<'_>) {
         }
     }
     out.push('\n');
+}
+
+/// True when `row` is of the kind of `first`: a sibling (the same parent and depth) that
+/// loads the same way and came to the same end, with no figure of its own.
+fn same_kind(row: &FileRow, first: &FileRow) -> bool {
+    row.parent_index == first.parent_index
+        && row.depth == first.depth
+        && row.load == first.load
+        && row.status == first.status
+        && row.unresolved_reason == first.unresolved_reason
+        && row.reference.as_ref().map(|r| r.kind) == first.reference.as_ref().map(|r| r.kind)
+        && row.loaded.is_none()
+        && row.skill_listing.is_none()
+        && first.loaded.is_none()
+        && first.skill_listing.is_none()
+}
+
+/// "230 index links lead nowhere", "20 topic files": what a folded run of rows is.
+fn run_noun(row: &FileRow, run: usize) -> String {
+    let noun = match row.reference.as_ref().map(|r| r.kind) {
+        Some(ReferenceKind::Link) if row.group == Group::AutoMemory => "index links",
+        Some(ReferenceKind::Link) => "links",
+        Some(ReferenceKind::Import) => "imports",
+        _ => "files",
+    };
+    match row.status {
+        FileStatus::Unresolved => format!("{run} {noun} lead nowhere"),
+        _ => format!("{run} {noun}"),
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// The row's figure column (what it sends: plain when every session carries it, in
@@ -407,7 +487,7 @@ fn status_word(status: FileStatus) -> String {
         .unwrap_or_default()
 }
 
-fn findings(out: &mut String, report: &Report, home: &Home<'_>) {
+fn findings(out: &mut String, report: &Report, home: &Home<'_>, verbose: bool) {
     let count = |severity| {
         report
             .diagnostics
@@ -435,30 +515,76 @@ fn findings(out: &mut String, report: &Report, home: &Home<'_>) {
     // The verdict's order: what drops instructions first, then by severity. Stable: within
     // both the report's own order stays.
     sorted.sort_by_key(|d| (d.code.harm(), d.severity));
-    for diagnostic in sorted.iter().take(TOP_FINDINGS) {
-        let style = match diagnostic.severity {
-            Severity::Error => RED,
-            Severity::Warning => YELLOW,
-            Severity::Info => CYAN,
+    let place = |diagnostic: &Diagnostic| match (&diagnostic.path, diagnostic.line) {
+        (Some(path), Some(line)) => format!(" {}:{line}", home.show(path)),
+        (Some(path), None) => format!(" {}", home.show(path)),
+        (None, _) => String::new(),
+    };
+    let style = |severity| match severity {
+        Severity::Error => RED,
+        Severity::Warning => YELLOW,
+        Severity::Info => CYAN,
+    };
+    if verbose {
+        // Every finding, with its message on a line of its own.
+        for diagnostic in &sorted {
+            let style = style(diagnostic.severity);
+            let _ = writeln!(
+                out,
+                "  {style}{:<7}{style:#} {}{DIM}{}{DIM:#}",
+                severity_name(diagnostic.severity),
+                diagnostic.code,
+                place(diagnostic)
+            );
+            let _ = writeln!(out, "          {}", diagnostic.message);
+        }
+        out.push('\n');
+        return;
+    }
+    // One line each, the findings of one code (and severity) folded into one where the
+    // first of them stands, as the verdict folds them.
+    let mut runs: Vec<Vec<&Diagnostic>> = Vec::new();
+    for diagnostic in &sorted {
+        let same = |run: &&mut Vec<&Diagnostic>| {
+            run[0].code == diagnostic.code && run[0].severity == diagnostic.severity
         };
-        let place = match (&diagnostic.path, diagnostic.line) {
-            (Some(path), Some(line)) => format!(" {}:{line}", home.show(path)),
-            (Some(path), None) => format!(" {}", home.show(path)),
-            (None, _) => String::new(),
+        match runs.iter_mut().find(same) {
+            Some(run) => run.push(diagnostic),
+            None => runs.push(vec![diagnostic]),
+        }
+    }
+    for run in runs.iter().take(TOP_FINDINGS) {
+        let first = run[0];
+        let style = style(first.severity);
+        let (what, place) = match run.as_slice() {
+            [one] => (one.message.clone(), place(one)),
+            _ => {
+                // The last place as short as it can be: its line alone in the same file,
+                // else its file's name ("MEMORY.md:9 … line 230").
+                let last = run[run.len() - 1];
+                let last = match (&last.path, last.line) {
+                    (Some(_), Some(line)) if last.path == first.path => format!(" line {line}"),
+                    (Some(path), _) => format!(" {}", file_name(path)),
+                    (None, _) => String::new(),
+                };
+                (
+                    first.code.many().replace("{n}", &run.len().to_string()),
+                    format!("{} …{last}", place(first)),
+                )
+            }
         };
         let _ = writeln!(
             out,
-            "  {style}{:<7}{style:#} {}{DIM}{place}{DIM:#}",
-            severity_name(diagnostic.severity),
-            diagnostic.code
+            "  {style}{:<7}{style:#} {}: {what}{DIM}{place}{DIM:#}",
+            severity_name(first.severity),
+            first.code
         );
-        let _ = writeln!(out, "          {}", diagnostic.message);
     }
-    let more = sorted.len().saturating_sub(TOP_FINDINGS);
+    let more: usize = runs.iter().skip(TOP_FINDINGS).map(|run| run.len()).sum();
     if more > 0 {
         let _ = writeln!(
             out,
-            "  {DIM}and {more} more (--format json or markdown lists every finding){DIM:#}"
+            "  {DIM}and {more} more (--verbose lists every finding){DIM:#}"
         );
     }
     out.push('\n');

@@ -1,0 +1,326 @@
+// The verdict first (issue 33), in headless Chromium through playwright-core, on the issue's
+// setup: a ~/.claude whose MEMORY.md has 230 index lines (most of them links to topic files
+// that do not exist, two topic files nobody links) and a rule that never loads, with its
+// project folder, as folders and as a zip. The verdict is the first thing below the header,
+// its first line is the cut with the right lines, the cut MEMORY.md is open in the file view,
+// and every link of the verdict lands the file view in the window with focus on its heading,
+// on a desktop and on a phone; after one visit the page works with the network off.
+// Screenshots go to tests/e2e/artifacts/ (verdict-*.png).
+//
+// Run by scripts/test.sh; by hand (after `trunk build --release`):
+//   node --test tests/e2e/verdict.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  artifacts, dist, serveDist, launchWithProfile, launchBrowser, openWatchedPage, currentRun, settled, ready, shot, zipFolder,
+} from './support.mjs';
+
+let server;
+let baseUrl;
+let context;
+let scratch;
+let claude;
+let project;
+
+/** Lines of the index, topic files that exist (n1.md … n8.md) and the orphans. */
+const INDEX_LINES = 230;
+const TOPICS = 8;
+
+/** Writes the issue's setup under `base`: `base/.claude` and `base/app` (/home/erin/app). */
+function writeSetup(base) {
+  const claudeDir = path.join(base, '.claude');
+  const memory = path.join(claudeDir, 'projects', '-home-erin-app', 'memory');
+  const projectDir = path.join(base, 'app');
+  fs.mkdirSync(memory, { recursive: true });
+  fs.mkdirSync(path.join(claudeDir, 'rules'), { recursive: true });
+  fs.mkdirSync(projectDir, { recursive: true });
+  fs.writeFileSync(path.join(claudeDir, 'CLAUDE.md'), '# Erin\n\n- Answer briefly.\n');
+  fs.writeFileSync(path.join(claudeDir, 'rules', 'python.md'), '---\npaths: ["**/*.py"]\n---\nUse type hints.\n');
+  fs.writeFileSync(path.join(projectDir, 'CLAUDE.md'), '# App\n\nRun `make test` before a commit.\n');
+  fs.writeFileSync(path.join(projectDir, 'main.go'), 'package main\n');
+  const index = Array.from({ length: INDEX_LINES }, (_, i) => `- [Note ${i + 1}](n${i + 1}.md) what was learned, entry ${i + 1}`);
+  fs.writeFileSync(path.join(memory, 'MEMORY.md'), `${index.join('\n')}\n`);
+  for (let i = 1; i <= TOPICS; i++) {
+    fs.writeFileSync(path.join(memory, `n${i}.md`), `---\nname: note ${i}\ndescription: note ${i}\ntype: project\n---\nNote ${i}\n`);
+  }
+  for (const name of ['old-a.md', 'old-b.md']) {
+    fs.writeFileSync(path.join(memory, name), `---\nname: ${name}\ntype: project\n---\nNobody links this.\n`);
+  }
+  return { claudeDir, projectDir };
+}
+
+before(async () => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'memdiag-verdict-'));
+  ({ claudeDir: claude, projectDir: project } = writeSetup(path.join(scratch, 'erin')));
+  ({ baseUrl, server } = await serveDist());
+  context = await launchWithProfile(path.join(scratch, 'profile'));
+});
+
+after(async () => {
+  await context?.close();
+  server?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Adds the ~/.claude (a folder, or a zip of it) and then the project folder. */
+async function addSetup(page, { zip } = {}) {
+  let run = await currentRun(page);
+  if (zip) {
+    await page.setInputFiles('[data-testid=zip-input]', zip);
+  } else {
+    await page.setInputFiles('[data-testid=folder-input]', claude);
+  }
+  await settled(page, run);
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', project);
+  await ready(page, run);
+  assert.equal(await page.inputValue('[data-testid=input-project]'), '/home/erin/app');
+}
+
+/** The test id of the first element with a height below the header. */
+function firstBelowHeader(page) {
+  return page.evaluate(() => {
+    const header = document.querySelector('header.topbar');
+    let at = header?.nextElementSibling;
+    while (at && at.getBoundingClientRect().height === 0) at = at.nextElementSibling;
+    return at?.dataset.testid ?? at?.className;
+  });
+}
+
+/**
+ * Whether a link landed: focus is on the file view's heading, and what it opened shows in
+ * the window (the line it asked for, marked `focus`, else the heading).
+ */
+function landed(page) {
+  return page.evaluate(() => {
+    const view = document.querySelector('[data-testid=file-view]');
+    const title = view?.querySelector('[data-testid=file-title]');
+    if (!title) return { ok: false, why: 'no heading' };
+    const target = view.querySelector('.line.focus') ?? title;
+    const box = target.getBoundingClientRect();
+    const inView = box.top >= 0 && box.bottom <= window.innerHeight;
+    const focused = document.activeElement === title;
+    return { ok: inView && focused, inView, focused, line: target.dataset.line, top: box.top, height: window.innerHeight };
+  });
+}
+
+/** Checks the verdict and clicks each of its links, as at this viewport. */
+async function checkVerdict(page, name) {
+  assert.equal(await firstBelowHeader(page), 'verdict', 'the verdict is the first thing below the header');
+  const lines = page.locator('[data-testid=verdict-line]');
+  const first = lines.first();
+  assert.equal(await first.getAttribute('data-code'), 'memory-index-truncated');
+  assert.match(await first.textContent(), /MEMORY\.md loses 30 of its 230 lines \(from line 201\)/);
+  // The cut index is what the file view opens on.
+  const view = page.locator('[data-testid=file-view]');
+  assert.match(await view.getAttribute('data-path'), /\/memory\/MEMORY\.md$/);
+  const codes = await lines.evaluateAll((l) => l.map((e) => e.dataset.code));
+  assert.ok(codes.includes('unresolved-reference'), codes.join(', '));
+  assert.ok(codes.includes('memory-topic-orphan'), codes.join(', '));
+  await shot(page, `verdict-${name}`);
+
+  const links = page.locator('[data-testid=verdict-link]');
+  const count = await links.count();
+  assert.ok(count >= 3, `${count} links`);
+  for (let i = 0; i < count; i++) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const link = links.nth(i);
+    const target = await link.getAttribute('data-path');
+    await link.click();
+    await page.waitForSelector(`[data-testid=file-view][data-path="${target}"]`);
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'file-title');
+    const where = await landed(page);
+    assert.ok(where.ok, `link ${i} (${target}) lands: ${JSON.stringify(where)}`);
+    if (i === 0) await shot(page, `verdict-${name}-landed`);
+  }
+
+  // "Largest parts" and the tree land the same way.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const part = page.locator('[data-testid=contributor] button').first();
+  await part.click();
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'file-title');
+  assert.ok((await landed(page)).ok, 'a largest part lands');
+}
+
+for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`the verdict opens the page and each of its links lands (${name}, folders)`, async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const { page, foreign, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport, colorScheme });
+      await addSetup(page);
+      await checkVerdict(page, `${name}-${colorScheme}`);
+      assert.deepEqual(errors, []);
+      assert.deepEqual(foreign, []);
+      await page.close();
+    }
+  });
+}
+
+test('the same verdict from a zip of the ~/.claude', async () => {
+  const zip = path.join(scratch, 'claude.zip');
+  zipFolder(claude, '.claude', zip);
+  const { page, foreign, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport: { width: 1280, height: 800 } });
+  await addSetup(page, { zip });
+  await checkVerdict(page, 'zip');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await page.close();
+});
+
+test('"Largest parts" is numbered from 1 when the project folder was added first', async () => {
+  const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport: { width: 1280, height: 800 } });
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', project);
+  await settled(page, run);
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claude);
+  await ready(page, run);
+  const list = page.locator('[data-testid=contributors] ol');
+  assert.equal(await list.evaluate((ol) => ol.start), 1);
+  // The first item is the list's first: nothing hidden before it takes number 1.
+  assert.equal(await list.evaluate((ol) => ol.firstElementChild?.dataset.testid), 'contributor');
+  await list.scrollIntoViewIfNeeded();
+  await shot(page, 'verdict-project-first');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the newcomer\'s stumbles of issue 33 stay fixed', async () => {
+  const viewport = { width: 1280, height: 800 };
+  const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport });
+  // 1. A project set without its folder: the page says the folder is not added.
+  let run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', claude);
+  await settled(page, run);
+  run = await currentRun(page);
+  await page.fill('[data-testid=input-project]', '/home/erin/app');
+  await page.press('[data-testid=input-project]', 'Enter');
+  await ready(page, run);
+  assert.match(await page.textContent('[data-testid=project-missing]'), /project folder is not added.*left out/s);
+  await shot(page, 'verdict-fix1-project-missing');
+
+  run = await currentRun(page);
+  await page.setInputFiles('[data-testid=folder-input]', project);
+  await ready(page, run);
+  assert.equal(await page.locator('[data-testid=project-missing]').count(), 0);
+
+  // 4. One word for the unit, and cards that say what they count.
+  assert.match(await page.textContent('[data-testid=card-chars]'), /Characters of your text/);
+  assert.match(await page.textContent('[data-testid=card-always]'), /always or at startup/);
+  assert.match(await page.textContent('[data-testid=contributors]'), /\d characters/);
+  assert.doesNotMatch(await page.textContent('[data-testid=contributors]'), /\bunits\b/);
+  // 6. Download JSON says what it holds.
+  assert.match(await page.textContent('[data-testid=download]'), /your names & text/);
+
+  // 5. A release the core cannot simulate stays typed, marked, and the report's release is named.
+  await page.fill('[data-testid=input-version]', '2.1.20');
+  await page.press('[data-testid=input-version]', 'Enter');
+  await page.waitForSelector('[data-testid=version-error]');
+  assert.equal(await page.inputValue('[data-testid=input-version]'), '2.1.20');
+  assert.equal(await page.getAttribute('[data-testid=input-version]', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('[data-testid=version-error]'), /still simulates 2\.1\.\d+, the pinned release/);
+  await page.fill('[data-testid=input-version]', '');
+  await page.press('[data-testid=input-version]', 'Enter');
+
+  // 10. The Reads view fills the path field with the file picked.
+  await page.click('[data-testid=view-reads]');
+  const file = page.locator('[data-testid=read-file]').first();
+  const picked = await file.getAttribute('data-path');
+  run = await currentRun(page);
+  await file.click();
+  await ready(page, run);
+  assert.equal(await page.inputValue('[data-testid=reads-path]'), picked);
+  await page.click('[data-testid=view-file]');
+
+  // 10. The Share dialog fits an 800-pixel-high window.
+  await page.click('[data-testid=share]');
+  await page.waitForSelector('[data-testid=share-dialog][data-ready=true]');
+  const box = await page.locator('[data-testid=share-dialog]').boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, JSON.stringify(box));
+  // Nothing of it, its Close button included, is below its own fold.
+  const fold = await page.locator('[data-testid=share-dialog]').evaluate((d) => [d.scrollHeight, d.clientHeight]);
+  assert.ok(fold[0] <= fold[1] + 1, `the dialog scrolls: ${fold}`);
+  await shot(page, 'verdict-fix10-share');
+  await page.keyboard.press('Escape');
+
+  // 9. "Try the demo" over your own report asks first; Cancel keeps the report.
+  page.once('dialog', (dialog) => dialog.dismiss());
+  await page.click('[data-testid=try-demo]');
+  assert.equal(await page.locator('[data-testid=demo-banner]').count(), 0);
+  assert.match(await page.getAttribute('[data-testid=file-view]', 'data-path') ?? '', /erin/);
+  run = await currentRun(page);
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.click('[data-testid=try-demo]');
+  await ready(page, run);
+  // 4. The demo's figures are sample text.
+  assert.match(await page.textContent('[data-testid=card-chars]'), /sample text/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a phone nothing scrolls inside the page, the status line wraps, and touch hides the keys', async () => {
+  const browser = await launchBrowser();
+  try {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page, errors } = await openWatchedPage(phone, baseUrl, `${baseUrl}?empty`, { viewport: { width: 390, height: 844 } });
+    await addSetup(page);
+    // No box of a fixed height: each is as tall as what it holds, so none scrolls inside.
+    const boxes = await page.evaluate(() => ['.tree-column', '.tree', '.file-view'].map((sel) => {
+      const e = document.querySelector(sel);
+      return `${sel} ${getComputedStyle(e).maxHeight} ${e.scrollHeight <= e.clientHeight + 1}`;
+    }));
+    assert.deepEqual(boxes, ['.tree-column none true', '.tree none true', '.file-view none true']);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.statusbar')).whiteSpace), 'normal');
+    assert.equal(await page.locator('.keys-hint').first().isVisible(), false);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('after one visit the page works with the network off', async () => {
+  const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?demo`, { viewport: { width: 1280, height: 800 } });
+  await ready(page);
+  // The service worker has kept the page's files once it is active.
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return registration.active?.state;
+  });
+  const kept = await page.evaluate(async () => (await (await caches.open('memdiag-page')).keys()).map((r) => new URL(r.url).pathname));
+  assert.ok(kept.some((p) => p.endsWith('/memdiag-engine_bg.wasm')), kept.join(', '));
+  assert.ok(kept.some((p) => p.includes('/snippets/')), kept.join(', '));
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  // Offline twice over: the browser's network is cut, and the server is gone.
+  await context.setOffline(true);
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    server = undefined;
+  }
+  try {
+    const offline = await openWatchedPage(context, baseUrl, `${baseUrl}?demo`, { viewport: { width: 1280, height: 800 } });
+    await ready(offline.page);
+    assert.equal(await offline.page.locator('[data-testid=verdict]').count(), 1);
+    // A folder opened offline is analysed as well: nothing needs the network.
+    await addSetup(offline.page);
+    assert.match(await offline.page.locator('[data-testid=verdict-line]').first().textContent(), /loses 30 of its 230 lines/);
+    await shot(offline.page, 'verdict-offline');
+    assert.deepEqual(offline.errors, []);
+    await offline.page.close();
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test('the web app manifest names the app and points at its own files', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'manifest.webmanifest'), 'utf8'));
+  assert.equal(manifest.start_url, './');
+  assert.equal(manifest.display, 'standalone');
+  for (const icon of manifest.icons) assert.ok(fs.existsSync(path.join(dist, icon.src)), icon.src);
+});
