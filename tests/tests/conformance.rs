@@ -149,26 +149,8 @@ fn lay_out(case: &Path, capture: &Value) -> (Tree, Input) {
         }),
         // `--add-dir D` in the case's `args` (`$ROOT` is the case's root), and the variable
         // that makes D's instruction files load.
-        additional_dirs: spec["args"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .windows(2)
-            .filter(|pair| pair[0] == "--add-dir")
-            .map(|pair| pair[1].replace("$ROOT", root))
-            .collect(),
-        plugin_dirs: spec["args"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .windows(2)
-            .filter(|pair| pair[0] == "--plugin-dir")
-            .map(|pair| pair[1].replace("$ROOT", root))
-            .collect(),
+        additional_dirs: flag_values(&spec, "--add-dir", root),
+        plugin_dirs: flag_values(&spec, "--plugin-dir", root),
         additional_dirs_claude_md_env: spec["env"]["CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"]
             .as_str()
             .map(str::to_owned),
@@ -729,4 +711,18 @@ fn each_rule_change_is_shown_by_the_captures_it_names() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The values of `flag` in the case's `args` (`--add-dir D`), `$ROOT` being the case's root.
+fn flag_values(spec: &Value, flag: &str, root: &str) -> Vec<String> {
+    let args: Vec<&str> = spec["args"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    args.windows(2)
+        .filter(|pair| pair[0] == flag)
+        .map(|pair| pair[1].replace("$ROOT", root))
+        .collect()
 }

@@ -125,16 +125,7 @@ impl Discovery<'_> {
         for dir in dirs {
             let local_only = main_above.is_some_and(|g| dir.starts_with(&g.root) && dir != g.top);
             if !local_only {
-                nodes.extend(self.startup_files(
-                    &dir,
-                    &["CLAUDE.md", ".claude/CLAUDE.md"],
-                    Scope::Project,
-                ));
-                nodes.extend(self.rules(
-                    &dir.child(".claude").child("rules"),
-                    Scope::Project,
-                    Sent::AtStartup,
-                ));
+                nodes.extend(self.project_files_and_rules(&dir));
             }
             nodes.extend(self.startup_files(&dir, &["CLAUDE.local.md"], Scope::Local));
             if agents_fallback && !local_only {
@@ -148,6 +139,19 @@ impl Discovery<'_> {
         nodes
     }
 
+    /// One folder's `CLAUDE.md`, `.claude/CLAUDE.md` and the rules of its `.claude/rules/`,
+    /// sent at startup under the project's label.
+    fn project_files_and_rules(&mut self, dir: &VPath) -> Vec<Node> {
+        let mut nodes =
+            self.startup_files(dir, &["CLAUDE.md", ".claude/CLAUDE.md"], Scope::Project);
+        nodes.extend(self.rules(
+            &dir.child(".claude").child("rules"),
+            Scope::Project,
+            Sent::AtStartup,
+        ));
+        nodes
+    }
+
     /// The instruction files of the `--add-dir` folders, sent after the project's when
     /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set: each folder's `CLAUDE.md`,
     /// `.claude/CLAUDE.md` and rules (the project's label), then its `CLAUDE.local.md` (the
@@ -158,16 +162,7 @@ impl Discovery<'_> {
             return nodes;
         }
         for dir in self.paths.additional_dirs.clone() {
-            nodes.extend(self.startup_files(
-                &dir,
-                &["CLAUDE.md", ".claude/CLAUDE.md"],
-                Scope::Project,
-            ));
-            nodes.extend(self.rules(
-                &dir.child(".claude").child("rules"),
-                Scope::Project,
-                Sent::AtStartup,
-            ));
+            nodes.extend(self.project_files_and_rules(&dir));
             nodes.extend(self.startup_files(&dir, &["CLAUDE.local.md"], Scope::Local));
         }
         nodes
