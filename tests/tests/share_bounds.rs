@@ -14,10 +14,13 @@ use memdiag_core::share::{
 };
 use memdiag_core::{analyze, sanitize, SanitizeOptions, Step};
 
-/// How long refusing a link may take.
-const REFUSAL_BOUND: Duration = Duration::from_secs(2);
-/// How long decoding and analysing an accepted link may take.
-const ANALYSIS_BOUND: Duration = Duration::from_secs(3);
+/// Past this, refusing a link has hung: a guard against a refusal that never ends, not a
+/// speed target (speed is measured by benchmarks; the runs print their times, about 0.1 s
+/// on the reference machine, and CI's shared cores made a tight bound fail at random).
+const REFUSAL_BOUND: Duration = Duration::from_secs(30);
+/// Past this, decoding and analysing an accepted link has hung (the costliest print about
+/// 1 to 3 s on two shared cores).
+const ANALYSIS_BOUND: Duration = Duration::from_secs(60);
 
 /// A snapshot's files as paths and texts.
 type Files = Vec<(String, String)>;
