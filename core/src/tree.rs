@@ -14,8 +14,10 @@
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::cmp::Ordering;
+use std::collections::hash_map::RandomState;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
+use std::hash::BuildHasher;
 use std::ops::Bound;
 
 use crate::report::{Code, Diagnostic, Severity};
@@ -132,7 +134,15 @@ impl Folder {
 struct Index {
     order: Vec<u32>,
     folders: Vec<FolderIndex>,
+    /// Each live file by the hash of its path ([`COLLIDED`] where two share one): a look-up
+    /// in constant time, where a binary search of a folder of 100,000 names took a fifth of
+    /// an analysis.
+    by_path: HashMap<u64, u32>,
+    hasher: RandomState,
 }
+
+/// In [`Index::by_path`]: two live paths share this hash, so the folder is searched.
+const COLLIDED: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Default)]
 struct FolderIndex {
@@ -710,6 +720,8 @@ impl Tree {
         let mut index = Index {
             order: Vec::with_capacity(records.len()),
             folders: Vec::with_capacity(folders.len()),
+            by_path: HashMap::new(),
+            hasher: RandomState::new(),
         };
         for folder in folders {
             let mut files = folder.files.clone();
@@ -842,6 +854,15 @@ impl Tree {
                 }
             }
         }
+        let mut by_path = HashMap::with_capacity(index.order.len());
+        for &id in &index.order {
+            let hash = index.hasher.hash_one(records[id as usize].path.as_str());
+            by_path
+                .entry(hash)
+                .and_modify(|id| *id = COLLIDED)
+                .or_insert(id);
+        }
+        index.by_path = by_path;
         index
     }
 
@@ -855,9 +876,17 @@ impl Tree {
             }
         }
         let (parent, name_at) = split(path);
+        // A path in no folder is answered before the sorted view is (re)built: a source that
+        // inserts as it lists asks this for every new entry.
         let &folder = self.folder_ids.get(parent)?;
+        let index = self.index();
+        match index.by_path.get(&index.hasher.hash_one(path)) {
+            None => return None,
+            Some(&COLLIDED) => {}
+            Some(&id) => return (self.records[id as usize].path.as_str() == path).then_some(id),
+        }
         let name = &path[name_at..];
-        let files = &self.index().folders[folder as usize].files;
+        let files = &index.folders[folder as usize].files;
         files
             .binary_search_by(|i| self.records[*i as usize].name().cmp(name))
             .ok()

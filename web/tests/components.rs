@@ -568,10 +568,11 @@ async fn a_selected_row_in_the_folded_part_is_drawn() {
     .render();
     settle().await;
     let tree = one(&root, "[role=tree]");
-    // End reaches the last group header (Agent Memory); up past Skills and Auto Memory is
-    // the last rule, far in the folded part: it is drawn, selected and named as active.
+    // End reaches the last group header (Agent Memory); up past Commands, Skills and Auto
+    // Memory is the last rule, far in the folded part: it is drawn, selected and named as
+    // active.
     press(&tree, "End");
-    for _ in 0..3 {
+    for _ in 0..4 {
         press(&tree, "ArrowUp");
     }
     settle().await;
@@ -1202,7 +1203,11 @@ async fn the_app_opens_with_the_demo() {
         yew::platform::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(attr(&one(&root, "[data-testid=app]"), "data-ready"), "true");
-    assert_eq!(all(&root, "[role=treeitem][aria-level='1']").len(), 7);
+    // One header for each group, Commands included.
+    assert_eq!(
+        all(&root, "[role=treeitem][aria-level='1']").len(),
+        memdiag_core::report::Group::ALL.len()
+    );
     assert!(
         one(&root, "[data-testid=card-files]")
             .get_attribute("data-value")
