@@ -801,3 +801,28 @@ fn a_recorded_order_places_every_name_it_lists_and_the_rest_after_by_name() {
     );
     assert_eq!(listed_names(&fixture.analyze()), ["a", "z", "a-b", "m"]);
 }
+
+#[test]
+fn the_main_index_is_quoted_from_2_1_337_and_an_agents_own_never() {
+    let index = "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md";
+    let agent = "/home/alice/.claude/agent-memory/helper/MEMORY.md";
+    let fixture = format!(
+        "//@ project=/home/alice/app\n//- {index}\n- [a](a.md)\n\
+         //- /home/alice/.claude/agents/helper.md\n---\nname: helper\ndescription: helps\n\
+         memory: user\n---\nbody\n//- {agent}\n- one note\n"
+    );
+    let pin = analyze_as(Some("2.1.337"), &fixture);
+    // 2.1.337: Claude Code's sentence on quoted notes (273 units with its blank
+    // line), then `> ` before the index's one line; 2.1.332 sent the line as written.
+    assert_eq!(loaded_units(&pin, index), 273 + 2 + 11);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.332"), &fixture), index),
+        11
+    );
+    // An agent's own index is sent as written on both (the `subagent-memory-*` captures).
+    assert_eq!(loaded_units(&pin, agent), 10);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.332"), &fixture), agent),
+        10
+    );
+}
