@@ -195,7 +195,7 @@ pub const FIRST_SIMULATED: ClaudeVersion = ClaudeVersion(2, 1, 59);
 /// The release the core reproduces when no release is simulated: the one the conformance
 /// suite runs (pinned in `scripts/npm/package.json`; `tests/tests/comparison.rs` checks the
 /// two agree).
-pub const PINNED: ClaudeVersion = ClaudeVersion(2, 1, 328);
+pub const PINNED: ClaudeVersion = ClaudeVersion(2, 1, 337);
 
 /// What releases before [`FIRST_SIMULATED`] were measured to do differently, for the
 /// message that refuses them.
@@ -1912,8 +1912,8 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(15, 71, false),
         ],
     },
-    // 2.1.337: one bundled skill's description grows by 13 units (`listing-rows.py` on its
-    // `skills-listing-line-forms` requests); the rest is the pin's row.
+    // 2.1.337 (the pin): one bundled skill's description grows by 13 units (`listing-rows.py`
+    // on its `skills-listing-line-forms` requests); the rest is 2.1.328's row.
     ListingBudget {
         since: ClaudeVersion(2, 1, 337),
         context_tokens: 750_000,

@@ -56,7 +56,10 @@ fn comments_are_stripped_from_2_1_72_and_sent_as_written_before() {
 fn an_index_the_caps_leave_whole_keeps_its_final_newline_before_2_1_79() {
     let index = "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md";
     let fixture = format!("//@ project=/home/alice/app\n//- {index}\n- [a](a.md)\n");
-    assert_eq!(loaded_units(&analyze_as(None, &fixture), index), 11);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.79"), &fixture), index),
+        11
+    );
     assert_eq!(
         loaded_units(&analyze_as(Some("2.1.78"), &fixture), index),
         12
