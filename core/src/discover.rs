@@ -64,14 +64,15 @@ pub(crate) const FRONTMATTER_FIELDS_SHOWN: usize = 100;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::input::Paths;
 use crate::report::{
     Code, Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, Measure,
-    MemoryFolder, MemoryLookup, Os, ReadAnswer, ReadFor, Scope, Session, Severity, SourceRead,
+    MemoryFolder, MemoryLookup, ReadAnswer, ReadFor, Scope, Session, Severity, SourceRead,
 };
 use crate::text::frontmatter::{self, Frontmatter};
 use crate::text::measure::{as_attached, measure, trimmed_for_block};
 use crate::tree::{Contents, Tree};
-use crate::version::{ClaudeVersion, Rules};
+use crate::version::Rules;
 use crate::vpath::VPath;
 
 use settings::EffectiveSettings;
@@ -86,35 +87,6 @@ pub const LARGE_FILE_CHARS: u64 = 40_000;
 pub(crate) const TOTAL_CHARS: u64 = 120_000;
 /// The largest file the analysis will ask to read: the one limit every source shares.
 pub(crate) const READ_CAP_BYTES: u64 = crate::limits::READ_LIMIT_BYTES;
-
-/// The resolved inputs of one pass.
-#[derive(Debug, Clone)]
-pub(crate) struct Paths {
-    pub(crate) home: VPath,
-    pub(crate) config: VPath,
-    pub(crate) project: Option<VPath>,
-    pub(crate) os: Os,
-    /// The loading rules of the simulated release.
-    pub(crate) rules: Rules,
-    /// The simulated release, for messages; `None` for current.
-    pub(crate) version: Option<ClaudeVersion>,
-    /// Today as a day number, for the growth projection.
-    pub(crate) today: Option<i64>,
-    /// Paths whose Read the report answers.
-    pub(crate) reads: Vec<String>,
-    /// `CLAUDE_CODE_DISABLE_AUTO_MEMORY`, when known.
-    pub(crate) disable_auto_memory_env: Option<String>,
-    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`, when known.
-    pub(crate) skill_listing_budget_env: Option<String>,
-    /// How the session was started, for what a Read attaches.
-    pub(crate) session: crate::analyze::SessionKind,
-    /// `--add-dir` folders.
-    pub(crate) additional_dirs: Vec<VPath>,
-    /// `--plugin-dir` folders.
-    pub(crate) plugin_dirs: Vec<VPath>,
-    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set: their instruction files load.
-    pub(crate) additional_claude_md: bool,
-}
 
 /// What one discovery pass found.
 #[derive(Debug)]
@@ -345,7 +317,7 @@ impl Discovery<'_> {
             .reads
             .clone()
             .iter()
-            .map(|path| self.read_answer(&rows, path, &mut sent))
+            .map(|read| self.read_answer(&rows, read, &mut sent))
             .collect();
         // Health runs over the finished discovery only: while files are still arriving this
         // pass is thrown away (and its rule matching, the costliest part of a pass, waits

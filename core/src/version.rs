@@ -2096,15 +2096,6 @@ impl Rules {
     pub(crate) fn has(&self, behaviour: Behaviour) -> bool {
         self.release.unwrap_or(PINNED) >= first_release(behaviour)
     }
-
-    /// Whether a Read attaches anything in a session started as `session`: always in an
-    /// interactive one; in a `claude -p` or SDK one from 2.1.69 (2.1.68's code gives the
-    /// print session's tools no set to collect what a Read makes relevant, its interactive
-    /// session one).
-    pub(crate) fn reads_attach(&self, session: crate::analyze::SessionKind) -> bool {
-        session == crate::analyze::SessionKind::Interactive
-            || self.has(Behaviour::PrintSessionReadsAttach)
-    }
 }
 
 #[cfg(test)]

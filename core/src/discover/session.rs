@@ -15,6 +15,7 @@ use super::skills::{
 };
 use super::{family_dir, saturating_sum, Discovery};
 use crate::footprint::estimate_tokens;
+use crate::input::{ReadPath, ReadTarget};
 use crate::report::{
     Cost, Figure, FileRow, FileStatus, Group, Health, LaterCost, LoadType, Measure, ReadAnswer,
     Scope, SentFile, SentLabel, Session, SessionCost,
@@ -200,11 +201,7 @@ impl Discovery<'_> {
             agents,
             memory_dir: memory_dir.map(|d| format!("{}/", d.as_str())),
             cost,
-            later: later_cost(
-                rows,
-                &self.attached,
-                self.paths.rules.reads_attach(self.paths.session),
-            ),
+            later: later_cost(rows, &self.attached, self.paths.reads_attach()),
             not_counted: self.not_counted.clone(),
             plugins: self.plugin_infos.clone(),
         }
@@ -269,20 +266,20 @@ impl Discovery<'_> {
     pub(super) fn read_answer(
         &mut self,
         rows: &[FileRow],
-        path: &str,
+        read: &ReadPath,
         sent: &mut BTreeSet<String>,
     ) -> ReadAnswer {
         let mut answer = ReadAnswer {
-            path: path.to_owned(),
+            path: read.raw.clone(),
             ..ReadAnswer::default()
         };
-        let Some(project) = self.paths.project.clone() else {
-            answer.note = Some("no project folder: nothing attaches".to_owned());
-            return answer;
-        };
-        let target = match VPath::new(path).or_else(|_| project.join(path)) {
-            Ok(target) => target,
-            Err(error) => {
+        let (project, target) = match (&self.paths.project, &read.target) {
+            (Some(project), ReadTarget::At(target)) => (project.clone(), target.clone()),
+            (None, _) | (_, ReadTarget::NoProject) => {
+                answer.note = Some("no project folder: nothing attaches".to_owned());
+                return answer;
+            }
+            (Some(_), ReadTarget::NotAPath(error)) => {
                 answer.note = Some(format!("not a path: {error}"));
                 return answer;
             }
@@ -302,7 +299,7 @@ impl Discovery<'_> {
             ));
             return answer;
         }
-        if !self.paths.rules.reads_attach(self.paths.session) {
+        if !self.paths.reads_attach() {
             // 2.1.68's code: the print session's tools get no set to collect the files a
             // Read makes relevant, the interactive session's do.
             answer.note = Some(

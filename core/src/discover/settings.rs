@@ -2,6 +2,7 @@
 //! folder, and, from `~/.claude.json`, whether imports may leave the project.
 
 use super::{Discovery, Text};
+use crate::input::is_truthy;
 use crate::report::{Code, ConfigLayer, Diagnostic, Os, ReadFor, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
@@ -76,14 +77,6 @@ impl EffectiveSettings {
             skill_overrides: BTreeMap::new(),
         }
     }
-}
-
-/// How Claude Code reads a boolean environment variable: `1`, `true`, `yes`, `on`.
-pub(crate) fn is_truthy(value: &str) -> bool {
-    matches!(
-        value.trim().to_ascii_lowercase().as_str(),
-        "1" | "true" | "yes" | "on"
-    )
 }
 
 /// A settings layer, from the least to the most specific.
