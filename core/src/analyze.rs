@@ -11,7 +11,7 @@ use crate::report::{
     BehaviourInForce, Context, Diagnostic, Group, GroupSummary, Report, RulesInForce, REPORT_SCHEMA,
 };
 use crate::tree::{ListingAsk, Probe, Tree};
-use crate::version::{Rules, Unsimulated, NOT_REPRODUCED, RULE_CHANGES};
+use crate::version::{Behaviour, Rules, Unsimulated, NOT_REPRODUCED, RULE_CHANGES};
 use crate::vpath::VPath;
 
 /// What one turn of the analysis still needs, answered in this order: what a folder holds
@@ -285,7 +285,7 @@ fn rules_in_force(rules: &Rules, skills_listing_budget: u64) -> RulesInForce {
             .release
             .map_or_else(|| "current".to_owned(), |v| v.to_string()),
         memory_max_lines: MAX_LINES,
-        memory_max_utf16: rules.memory_size_cap.then_some(MAX_UTF16),
+        memory_max_utf16: rules.has(Behaviour::MemorySizeCap).then_some(MAX_UTF16),
         import_max_hops: rules.max_import_hops,
         file_max_bytes: rules
             .has(crate::version::Behaviour::FileSizeCap)

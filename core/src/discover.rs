@@ -72,7 +72,7 @@ use crate::report::{
 use crate::text::frontmatter::{self, Frontmatter};
 use crate::text::measure::{as_attached, measure, trimmed_for_block};
 use crate::tree::{Contents, Tree};
-use crate::version::Rules;
+use crate::version::{Behaviour, Rules};
 use crate::vpath::VPath;
 
 use settings::EffectiveSettings;
@@ -242,7 +242,9 @@ impl Discovery<'_> {
         if let Some(project) = self.paths.project.clone() {
             // Before 2.1.63 a linked worktree kept its own project entry, as its own memory.
             let key = match &git {
-                Some(g) if g.linked && !self.paths.rules.worktrees_share_memory => g.top.clone(),
+                Some(g) if g.linked && !self.paths.rules.has(Behaviour::WorktreesShareMemory) => {
+                    g.top.clone()
+                }
                 Some(g) => g.root.clone(),
                 None => project,
             };
@@ -584,7 +586,7 @@ impl Discovery<'_> {
                     // Before 2.1.79 every session sent them untrimmed too (from 2.1.72 with
                     // CRLF made LF where the Markdown lexer stripped a comment), and before
                     // 2.1.72 with their comments and carriage returns.
-                    let loaded = if self.paths.rules.instruction_files_trimmed {
+                    let loaded = if self.paths.rules.has(Behaviour::InstructionFilesTrimmed) {
                         sent
                     } else {
                         lexer_line_ends(&self.paths.rules, &text, attached)
@@ -765,7 +767,7 @@ impl Discovery<'_> {
             Contents::Loaded(bytes) => match std::str::from_utf8(bytes) {
                 // A byte order mark goes before anything else looks at the text, so it
                 // cannot hide frontmatter; before 2.1.239 it stayed in the text.
-                Ok(text) if self.paths.rules.bom_stripped => {
+                Ok(text) if self.paths.rules.has(Behaviour::BomStripped) => {
                     Text::Ready(text.strip_prefix('\u{feff}').unwrap_or(text).to_owned())
                 }
                 Ok(text) => Text::Ready(text.to_owned()),
@@ -809,7 +811,7 @@ impl Discovery<'_> {
 /// every session: stripped of frontmatter and comments, or before 2.1.72 of its frontmatter
 /// alone.
 pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
-    if rules.comments_stripped {
+    if rules.has(Behaviour::CommentsStripped) {
         as_attached(text)
     } else {
         crate::text::measure::below_frontmatter(text).to_owned()
@@ -819,7 +821,7 @@ pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
 /// `sent`, a file's [`session_text`], as an untrimmed release sent it: from 2.1.72, where
 /// a comment was stripped, the program's Markdown lexer had made CRLF LF.
 pub(crate) fn lexer_line_ends(rules: &Rules, text: &str, sent: String) -> String {
-    if rules.comments_stripped && text.contains("<!--") && sent.contains("\r\n") {
+    if rules.has(Behaviour::CommentsStripped) && text.contains("<!--") && sent.contains("\r\n") {
         sent.replace("\r\n", "\n")
     } else {
         sent

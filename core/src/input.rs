@@ -33,7 +33,7 @@ pub struct Input {
     /// The value of `SLASH_COMMAND_TOOL_CHAR_BUDGET`, the skills listing's budget in
     /// columns, when the caller knows it.
     pub skill_listing_budget_env: Option<String>,
-    /// Files whose Read the report answers ([`Report::reads`]): absolute, or relative to
+    /// Files whose Read the report answers ([`crate::Report::reads`]): absolute, or relative to
     /// the project.
     pub reads: Vec<String>,
     /// How the session whose Reads are answered was started: on some releases a Read

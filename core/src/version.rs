@@ -1,7 +1,8 @@
 //! Claude Code releases: the ones published, the ones measured, and the behaviour changes
 //! the measurements show.
 //!
-//! Every row of [`RULE_CHANGES`] was found by running the conformance cases on published
+//! Every behaviour (declared once in `version/behaviours.rs`, from which [`Behaviour`] and
+//! [`RULE_CHANGES`] come) was found by running the conformance cases on published
 //! releases (`tests/conformance/releases.mjs`): its first release is the first one, in the
 //! published list, whose captures show the new behaviour, and the release before it in that
 //! list still shows the old one. The replay (`tests/tests/conformance.rs`) checks that the
@@ -15,6 +16,10 @@
 use std::fmt;
 
 use crate::text::memory_index::WarningStyle;
+
+mod behaviours;
+
+pub use behaviours::{Behaviour, RULE_CHANGES};
 
 /// A Claude Code release number, `major.minor.patch`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -47,127 +52,6 @@ impl fmt::Display for ClaudeVersion {
     }
 }
 
-/// A behaviour of Claude Code that changed at a measured release.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Behaviour {
-    /// Linked git worktrees use the main worktree's memory folder and project entry.
-    WorktreesShareMemory,
-    /// The `autoMemoryDirectory` setting moves the memory folder.
-    AutoMemoryDirectory,
-    /// `MEMORY.md` is cut at 25,000 UTF-16 units as well as 200 lines.
-    MemorySizeCap,
-    /// A YAML list in a rule's `paths` is a list of patterns.
-    PathsList,
-    /// The warning on a cut `MEMORY.md` says "Only part of it was loaded".
-    WarningPartLoaded,
-    /// The warning names what was cut and where.
-    WarningDetailed,
-    /// `AGENTS.md` loads when the walk sends no `CLAUDE.md`.
-    AgentsMdFallback,
-    /// A memory folder with topic files and no `MEMORY.md` gets an index written.
-    IndexBackfill,
-    /// The managed policy's files are labelled as organization-managed instructions.
-    ManagedLabel,
-    /// `MEMORY.md` loses its carriage returns and other control and format characters.
-    MemoryIndexCleaned,
-    /// `autoMemoryDirectory` is read from the project's settings too.
-    ProjectMemoryDirectory,
-    /// `skillListingMaxDescChars` sets where the skills listing cuts a description.
-    SkillListingMaxDescChars,
-    /// The instruction block's files are trimmed before they are sent.
-    InstructionFilesTrimmed,
-    /// Block HTML comments are stripped from the files sent.
-    CommentsStripped,
-    /// The managed settings' inline `claudeMd` is sent with the instructions.
-    ManagedInlineInstructions,
-    /// A skill whose frontmatter names it otherwise than its folder is listed as
-    /// `<folder> (<name>)`.
-    SkillDeclaredNameShown,
-    /// A byte order mark is dropped when a file is read, so frontmatter after it counts.
-    BomStripped,
-    /// A skill without a frontmatter description is listed (by its body's first line).
-    SkillsWithoutDescriptionListed,
-    /// The skills listing cuts every description at 250 UTF-16 units.
-    SkillDescriptionsCut,
-    /// Over its budget, the skills listing measures lines in display columns, not units.
-    ListingCountsColumns,
-    /// Over its budget, the skills listing gives whole descriptions back in listing order
-    /// instead of cutting every competing one to the same length.
-    ListingFillsInOrder,
-    /// A Read below a folder with `.claude/skills/` announces those skills.
-    SubfolderSkillsAnnounced,
-    /// `skillListingBudgetFraction` sets the skills listing's share of the context window.
-    ListingBudgetFractionSetting,
-    /// A CLAUDE.md-family file over 4 MiB is skipped; before, every size was read whole.
-    FileSizeCap,
-    /// A linked worktree nested in its main repository takes only `CLAUDE.local.md` from
-    /// the main repository's folders above it; before, every file of those folders.
-    NestedWorktreeLocalOnly,
-    /// A `.claude/rules` linked outside the working folder, or a link inside one leading out
-    /// of it, is followed only where the walk may leave it (the user's rules, approved
-    /// external imports); before, always.
-    LinkedRulesConfined,
-    /// A Read in a `claude -p` or SDK session attaches the folder's files and the rules it
-    /// matches, as in an interactive session; before, it attached nothing there.
-    PrintSessionReadsAttach,
-    /// `MEMORY.md` is sent as quoted notes: a sentence on where they come from, then each
-    /// line after `> ` (its load warning too).
-    MemoryIndexQuoted,
-    /// A sub-agent's frontmatter that strict YAML rejects (an unquoted second colon) is read
-    /// leniently; before, the file was no agent.
-    AgentFrontmatterLenient,
-    /// A sub-agent whose name starts with `-` is no agent.
-    AgentNameNoLeadingHyphen,
-    /// The working directory's sub-agents shadow a parent folder's of the same name;
-    /// before, the parent's won.
-    DeeperAgentsShadow,
-    /// A sub-agent whose name holds a colon is no agent.
-    AgentNameNoColon,
-    /// A sub-agent whose name is over 256 UTF-16 units is no agent.
-    AgentNameCapped,
-}
-
-impl Behaviour {
-    /// A stable name for the report and the page (`memory-size-cap`).
-    pub fn id(self) -> &'static str {
-        match self {
-            Behaviour::WorktreesShareMemory => "worktrees-share-memory",
-            Behaviour::AutoMemoryDirectory => "auto-memory-directory",
-            Behaviour::MemorySizeCap => "memory-size-cap",
-            Behaviour::PathsList => "paths-list",
-            Behaviour::WarningPartLoaded => "warning-part-loaded",
-            Behaviour::WarningDetailed => "warning-detailed",
-            Behaviour::AgentsMdFallback => "agents-md-fallback",
-            Behaviour::IndexBackfill => "index-backfill",
-            Behaviour::ManagedLabel => "managed-label",
-            Behaviour::MemoryIndexCleaned => "memory-index-cleaned",
-            Behaviour::ProjectMemoryDirectory => "project-memory-directory",
-            Behaviour::SkillListingMaxDescChars => "skill-listing-max-desc-chars",
-            Behaviour::InstructionFilesTrimmed => "instruction-files-trimmed",
-            Behaviour::CommentsStripped => "comments-stripped",
-            Behaviour::ManagedInlineInstructions => "managed-inline-instructions",
-            Behaviour::SkillDeclaredNameShown => "skill-declared-name-shown",
-            Behaviour::BomStripped => "bom-stripped",
-            Behaviour::SkillsWithoutDescriptionListed => "skills-without-description-listed",
-            Behaviour::SkillDescriptionsCut => "skill-descriptions-cut",
-            Behaviour::ListingCountsColumns => "skills-listing-counts-columns",
-            Behaviour::ListingFillsInOrder => "skills-listing-fills-in-order",
-            Behaviour::SubfolderSkillsAnnounced => "subfolder-skills-announced",
-            Behaviour::ListingBudgetFractionSetting => "skills-listing-budget-fraction-setting",
-            Behaviour::FileSizeCap => "file-size-cap",
-            Behaviour::NestedWorktreeLocalOnly => "nested-worktree-local-only",
-            Behaviour::LinkedRulesConfined => "linked-rules-confined",
-            Behaviour::PrintSessionReadsAttach => "print-session-reads-attach",
-            Behaviour::MemoryIndexQuoted => "memory-index-quoted",
-            Behaviour::AgentFrontmatterLenient => "agent-frontmatter-lenient",
-            Behaviour::AgentNameNoLeadingHyphen => "agent-name-no-leading-hyphen",
-            Behaviour::DeeperAgentsShadow => "deeper-agents-shadow",
-            Behaviour::AgentNameNoColon => "agent-name-no-colon",
-            Behaviour::AgentNameCapped => "agent-name-capped",
-        }
-    }
-}
-
 /// A release at which a behaviour the analysis reproduces changed, and the conformance
 /// cases whose captures show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,6 +60,8 @@ pub struct RuleChange {
     pub version: ClaudeVersion,
     /// The published release just before it, the last with the old behaviour.
     pub before: ClaudeVersion,
+    /// The last release with the new behaviour, for one that stopped; `None` while it holds.
+    pub last: Option<ClaudeVersion>,
     /// What changed.
     pub behaviour: Behaviour,
     /// What changed, for a person choosing a version.
@@ -197,330 +83,6 @@ pub const PINNED: ClaudeVersion = ClaudeVersion(2, 1, 328);
 /// message that refuses them.
 pub const UNSIMULATED_BEFORE: &str =
     "releases before 2.1.59 have no auto memory and were not measured";
-
-/// The measured behaviour changes, oldest first. Each is proven by the captures of the cases
-/// it names on [`RuleChange::before`] and [`RuleChange::version`].
-pub const RULE_CHANGES: &[RuleChange] = &[
-    RuleChange {
-        version: ClaudeVersion(2, 1, 63),
-        before: ClaudeVersion(2, 1, 62),
-        behaviour: Behaviour::WorktreesShareMemory,
-        summary: "a linked git worktree uses its main worktree's memory folder and its \
-                  ~/.claude.json project entry (the external-import approval); before, its own",
-        cases: &[
-            "auto-memory-linked-worktree-uses-main-repository",
-            "generated-03",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 74),
-        before: ClaudeVersion(2, 1, 73),
-        behaviour: Behaviour::AutoMemoryDirectory,
-        summary: "the autoMemoryDirectory setting moves the memory folder",
-        cases: &[
-            "auto-memory-directory-local-settings-tilde",
-            "auto-memory-directory-user-settings-tilde-is-the-folder",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 69),
-        before: ClaudeVersion(2, 1, 68),
-        behaviour: Behaviour::SkillsWithoutDescriptionListed,
-        summary: "a skill without a frontmatter description is listed, by its body's first \
-                  line; before, it was left out of the listing",
-        cases: &["skills-listing-line-forms"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 69),
-        before: ClaudeVersion(2, 1, 68),
-        behaviour: Behaviour::NestedWorktreeLocalOnly,
-        summary: "a linked worktree nested in its main repository takes only CLAUDE.local.md \
-                  from the main repository's folders above it; before, their CLAUDE.md, \
-                  .claude/CLAUDE.md and rules too",
-        cases: &["worktree-nested-in-main-repository-walk"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 69),
-        before: ClaudeVersion(2, 1, 68),
-        behaviour: Behaviour::PrintSessionReadsAttach,
-        summary: "in claude -p and SDK sessions a Read attaches its folders' files and the \
-                  rules it matches; before, it attached nothing there (2.1.68's print session \
-                  never collects the files a Read makes relevant), while interactive sessions \
-                  attached them as later releases do",
-        cases: &[
-            "nested-read-dot-claude-local-and-rules-once",
-            "rule-paths-patterns-match-on-read",
-            "walk-order-and-three-names",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 72),
-        before: ClaudeVersion(2, 1, 71),
-        behaviour: Behaviour::CommentsStripped,
-        summary: "block HTML comments are stripped from the files sent; before, each was sent \
-                  as written below its frontmatter, comments and carriage returns included",
-        cases: &[
-            "text-frontmatter-and-block-comments-stripped",
-            "walk-order-and-three-names",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 79),
-        before: ClaudeVersion(2, 1, 78),
-        behaviour: Behaviour::InstructionFilesTrimmed,
-        summary: "the instruction block's files are trimmed; before, each kept its leading \
-                  and trailing blank lines and final newline, as a Read's still do",
-        cases: &[
-            "generated-05",
-            "text-frontmatter-and-block-comments-stripped",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 83),
-        before: ClaudeVersion(2, 1, 81),
-        behaviour: Behaviour::MemorySizeCap,
-        summary: "MEMORY.md is cut at 25,000 UTF-16 units as well as 200 lines",
-        cases: &[
-            "memory-md-25001-units-cut-at-last-newline",
-            "memory-md-size-cut-short-lines",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 83),
-        before: ClaudeVersion(2, 1, 81),
-        behaviour: Behaviour::WarningPartLoaded,
-        summary: "the MEMORY.md warning says only part of it was loaded, and asks for index \
-                  lines under ~200 chars",
-        cases: &["memory-md-201-lines-cut-with-warning"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 84),
-        before: ClaudeVersion(2, 1, 83),
-        behaviour: Behaviour::PathsList,
-        summary: "rule paths may be a YAML list; before, a list was joined into one pattern",
-        cases: &["rule-paths-missing-empty-or-only-globstar-load-at-startup"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 86),
-        before: ClaudeVersion(2, 1, 85),
-        behaviour: Behaviour::SkillDescriptionsCut,
-        summary: "the skills listing cuts every description at 250 units, and its budget \
-                  halves to 1% of the context window (8,000 columns); before, descriptions \
-                  were listed whole under a 16,000-unit budget",
-        cases: &[
-            "skills-listing-line-forms",
-            "skills-listing-max-desc-chars-setting",
-            "skills-listing-budget-from-env",
-            "skills-listing-over-budget",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 88),
-        before: ClaudeVersion(2, 1, 87),
-        behaviour: Behaviour::ListingCountsColumns,
-        summary: "over its budget, the skills listing counts display columns (a Korean \
-                  character takes two); before, UTF-16 units",
-        cases: &["skills-listing-over-budget"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 105),
-        before: ClaudeVersion(2, 1, 104),
-        behaviour: Behaviour::ListingBudgetFractionSetting,
-        summary: "the skillListingBudgetFraction setting sets the skills listing's share of \
-                  the context window; before, it was ignored",
-        cases: &["skills-listing-budget-fraction-setting"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 105),
-        before: ClaudeVersion(2, 1, 104),
-        behaviour: Behaviour::SkillListingMaxDescChars,
-        summary: "the skillListingMaxDescChars setting sets where the skills listing cuts a \
-                  description; before, it was ignored",
-        cases: &["skills-listing-max-desc-chars-setting"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 129),
-        before: ClaudeVersion(2, 1, 128),
-        behaviour: Behaviour::ListingFillsInOrder,
-        summary: "over its budget, the skills listing lists the user's skills by name and gives \
-                  whole descriptions back in listing order while they fit; before, it cut \
-                  every description to one length, or listed names alone when that length \
-                  was under 20",
-        cases: &[
-            "skills-listing-over-budget",
-            "skills-listing-budget-from-env",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 136),
-        before: ClaudeVersion(2, 1, 133),
-        behaviour: Behaviour::ManagedLabel,
-        summary: "the managed policy's files are labelled as organization-managed instructions; \
-                  before, as the user's",
-        cases: &[
-            "agents-md-fallback-with-managed-claude-md",
-            "managed-import-of-sibling-loads-when-external-approved",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 139),
-        before: ClaudeVersion(2, 1, 138),
-        behaviour: Behaviour::ManagedInlineInstructions,
-        summary: "the managed settings' inline claudeMd is sent after the managed CLAUDE.md; \
-                  before, it was ignored",
-        cases: &["managed-settings-inline-claude-md"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 157),
-        before: ClaudeVersion(2, 1, 156),
-        behaviour: Behaviour::ProjectMemoryDirectory,
-        summary: "autoMemoryDirectory is read from the project's .claude/settings.json too; \
-                  before, only from the user's, local and managed settings",
-        cases: &["auto-memory-directory-project-settings-absolute"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 196),
-        before: ClaudeVersion(2, 1, 195),
-        behaviour: Behaviour::FileSizeCap,
-        summary: "a CLAUDE.md-family file over 4 MiB is skipped; before, a file of any size \
-                  was read and sent whole (2.1.195's code has no size check)",
-        cases: &["size-4-mib-cap-counts-bytes-not-chars"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 232),
-        before: ClaudeVersion(2, 1, 231),
-        behaviour: Behaviour::LinkedRulesConfined,
-        summary: "a .claude/rules linked outside the working folder, or a rule or subfolder \
-                  inside one linked outside it, is followed only for the user's rules or once \
-                  external imports are approved; before, always, its rules loading under \
-                  their target's paths",
-        cases: &[
-            "symlinked-files-load-at-the-link-path-folders-are-not-followed",
-            "symlinked-rules-folders-followed-without-approval",
-            "symlinked-files-inside-a-rules-folder",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 239),
-        before: ClaudeVersion(2, 1, 238),
-        behaviour: Behaviour::BomStripped,
-        summary: "a byte order mark is dropped when a file is read, so frontmatter after it \
-                  is frontmatter; before, the mark stayed in the text and hid the frontmatter",
-        cases: &["text-trim-bom-crlf-and-korean"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 257),
-        before: ClaudeVersion(2, 1, 252),
-        behaviour: Behaviour::SubfolderSkillsAnnounced,
-        summary: "a Read below a folder with .claude/skills announces those skills; 2.1.233 \
-                  to 2.1.252 announced none, and 2.1.198 to 2.1.232 announced them one Read \
-                  late (but 2.1.229, on the Read)",
-        cases: &["skills-in-subdirectory-announced-after-read"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 268),
-        before: ClaudeVersion(2, 1, 267),
-        behaviour: Behaviour::WarningDetailed,
-        summary: "the MEMORY.md warning names what was cut and where",
-        cases: &[
-            "memory-md-300-lines-cut-with-warning",
-            "memory-md-warning-quote-cut-at-word-after-unit-40",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 281),
-        before: ClaudeVersion(2, 1, 280),
-        behaviour: Behaviour::AgentsMdFallback,
-        summary: "AGENTS.md loads when the walk sends no CLAUDE.md (measured from 2.1.281; the \
-                  changelog says 2.1.277)",
-        cases: &[
-            "agents-md-fallback-when-the-walk-loads-no-claude-md",
-            "agents-md-fallback-with-managed-claude-md",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 284),
-        before: ClaudeVersion(2, 1, 283),
-        behaviour: Behaviour::MemoryIndexCleaned,
-        summary: "MEMORY.md loses its carriage returns and other control and format characters; \
-                  before, it was sent as written",
-        cases: &[
-            "memory-md-crlf-control-and-format-characters",
-            "memory-md-crlf-frontmatter-stripped",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 285),
-        before: ClaudeVersion(2, 1, 284),
-        behaviour: Behaviour::IndexBackfill,
-        summary: "a memory folder with topic files and no MEMORY.md gets an index written",
-        cases: &[
-            "auto-memory-backfill-uses-file-name-and-description",
-            "auto-memory-backfill-nested-topic-file",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 290),
-        before: ClaudeVersion(2, 1, 289),
-        behaviour: Behaviour::SkillDeclaredNameShown,
-        summary: "a skill whose frontmatter names it otherwise than its folder is listed as \
-                  <folder> (<name>); before, by its folder alone",
-        cases: &["skills-listing-line-forms"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 337),
-        before: ClaudeVersion(2, 1, 332),
-        behaviour: Behaviour::MemoryIndexQuoted,
-        summary: "MEMORY.md is sent as quoted notes: a 273-unit sentence saying they were saved \
-                  by Claude in earlier conversations and grant no permission, then every line \
-                  (the load warning's too) after \"> \"; before, as written",
-        cases: &[
-            "auto-memory-backfill-uses-file-name-and-description",
-            "memory-md-201-lines-cut-with-warning",
-            "memory-md-crlf-frontmatter-stripped",
-            "releases-memory-index-quote-marks",
-            "subagent-without-memory",
-        ],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 69),
-        before: ClaudeVersion(2, 1, 68),
-        behaviour: Behaviour::AgentFrontmatterLenient,
-        summary: "a sub-agent whose frontmatter strict YAML rejects (an unquoted second colon in \
-                  its description) is listed; before, the file was no agent",
-        cases: &["agents-listing-fifty-in-a-subfolder"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 172),
-        before: ClaudeVersion(2, 1, 170),
-        behaviour: Behaviour::AgentNameNoLeadingHyphen,
-        summary: "a sub-agent whose name starts with - is no agent; before, it was listed",
-        cases: &["agents-listing-line-forms-and-order"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 178),
-        before: ClaudeVersion(2, 1, 177),
-        behaviour: Behaviour::DeeperAgentsShadow,
-        summary: "the working directory's sub-agents shadow a parent folder's of the same name; \
-                  before, the parent folder's were in force",
-        cases: &["agents-listing-sources-subfolders-and-shadowing"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 218),
-        before: ClaudeVersion(2, 1, 217),
-        behaviour: Behaviour::AgentNameNoColon,
-        summary: "a sub-agent whose name holds a colon is no agent; before, it was listed",
-        cases: &["agents-listing-line-forms-and-order"],
-    },
-    RuleChange {
-        version: ClaudeVersion(2, 1, 292),
-        before: ClaudeVersion(2, 1, 291),
-        behaviour: Behaviour::AgentNameCapped,
-        summary: "a sub-agent whose name is over 256 UTF-16 units is no agent; before, it was \
-                  listed",
-        cases: &["agents-listing-line-forms-and-order"],
-    },
-];
 
 /// A measured behaviour of older releases that the core does not reproduce: releases
 /// `from..=to` send something else for the cases named. The report of such a release names
@@ -579,12 +141,9 @@ pub const NOT_REPRODUCED: &[Unreproduced] = &[
     },
 ];
 
-/// The first release with `behaviour`.
+/// The first release with `behaviour` ([`Behaviour::first`]).
 pub fn first_release(behaviour: Behaviour) -> ClaudeVersion {
-    RULE_CHANGES
-        .iter()
-        .find(|c| c.behaviour == behaviour)
-        .map_or(FIRST_SIMULATED, |c| c.version)
+    behaviour.first()
 }
 
 /// The published 2.x releases, as npm lists them (late 2026), oldest first: the page's
@@ -1931,42 +1490,8 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
 pub(crate) struct Rules {
     /// The simulated release; `None` for current.
     pub(crate) release: Option<ClaudeVersion>,
-    /// Linked worktrees use the main worktree's memory folder.
-    pub(crate) worktrees_share_memory: bool,
-    /// `autoMemoryDirectory` is read.
-    pub(crate) auto_memory_directory: bool,
-    /// `MEMORY.md` is cut at 25,000 units too.
-    pub(crate) memory_size_cap: bool,
-    /// A YAML list in `paths` works; before, it was joined without separators.
-    pub(crate) paths_list: bool,
     /// Hops an import chain loads: 4 in every release measured.
     pub(crate) max_import_hops: u32,
-    /// The words of the warning appended to a cut `MEMORY.md`.
-    pub(crate) warning_style: WarningStyle,
-    /// `AGENTS.md` loads when the walk sends no `CLAUDE.md`.
-    pub(crate) agents_md_fallback: bool,
-    /// A missing `MEMORY.md` is written from the topic files.
-    pub(crate) index_backfill: bool,
-    /// The managed policy's files carry their own label; before, the user's.
-    pub(crate) managed_label: bool,
-    /// `MEMORY.md` loses its control and format characters.
-    pub(crate) memory_index_cleaned: bool,
-    /// `autoMemoryDirectory` counts in the project's settings.
-    pub(crate) project_memory_directory: bool,
-    /// `skillListingMaxDescChars` is read.
-    pub(crate) skill_listing_max_desc_chars: bool,
-    /// The instruction block's files are trimmed; before, sent as a Read attaches them.
-    pub(crate) instruction_files_trimmed: bool,
-    /// Block HTML comments are stripped; before, files went as written below frontmatter.
-    pub(crate) comments_stripped: bool,
-    /// The managed settings' inline `claudeMd` is sent; before, it was ignored.
-    pub(crate) managed_inline_instructions: bool,
-    /// A skill's differing frontmatter name is shown beside its folder in the listing.
-    pub(crate) skill_declared_name_shown: bool,
-    /// A byte order mark is dropped when a file is read; before, it stayed in the text.
-    pub(crate) bom_stripped: bool,
-    /// `MEMORY.md` is sent as quoted notes after a sentence of Claude Code's.
-    pub(crate) memory_index_quoted: bool,
     /// Claude Code's own text around the user's.
     pub(crate) own_text: OwnText,
     /// The length of the sentence a sub-agent gets for an empty memory folder.
@@ -2015,7 +1540,6 @@ impl Rules {
         // No release asked for is the pinned one: a row of a newer recorded release (a
         // change the pin does not have yet) must not apply to it.
         let at = version.unwrap_or(PINNED);
-        let has = |behaviour: Behaviour| at >= first_release(behaviour);
         let own_text = OWN_TEXT
             .iter()
             .rev()
@@ -2029,30 +1553,7 @@ impl Rules {
             .map_or(EMPTY_AGENT_INDEX[0].1, |(_, units)| *units);
         Rules {
             release: version,
-            worktrees_share_memory: has(Behaviour::WorktreesShareMemory),
-            auto_memory_directory: has(Behaviour::AutoMemoryDirectory),
-            memory_size_cap: has(Behaviour::MemorySizeCap),
-            paths_list: has(Behaviour::PathsList),
             max_import_hops: 4,
-            warning_style: if has(Behaviour::WarningDetailed) {
-                WarningStyle::Detailed
-            } else if has(Behaviour::WarningPartLoaded) {
-                WarningStyle::PartLoaded
-            } else {
-                WarningStyle::FirstLines
-            },
-            agents_md_fallback: has(Behaviour::AgentsMdFallback),
-            index_backfill: has(Behaviour::IndexBackfill),
-            managed_label: has(Behaviour::ManagedLabel),
-            memory_index_cleaned: has(Behaviour::MemoryIndexCleaned),
-            project_memory_directory: has(Behaviour::ProjectMemoryDirectory),
-            skill_listing_max_desc_chars: has(Behaviour::SkillListingMaxDescChars),
-            instruction_files_trimmed: has(Behaviour::InstructionFilesTrimmed),
-            comments_stripped: has(Behaviour::CommentsStripped),
-            managed_inline_instructions: has(Behaviour::ManagedInlineInstructions),
-            skill_declared_name_shown: has(Behaviour::SkillDeclaredNameShown),
-            bom_stripped: has(Behaviour::BomStripped),
-            memory_index_quoted: has(Behaviour::MemoryIndexQuoted),
             own_text,
             empty_agent_index,
             agent_listing: AGENT_LISTINGS
@@ -2084,17 +1585,30 @@ impl Rules {
     /// simulated measures the index after stripping (2.1.59 on).
     pub(crate) fn index_caps(&self) -> crate::text::memory_index::Caps {
         crate::text::memory_index::Caps {
-            size_cap: self.memory_size_cap,
+            size_cap: self.has(Behaviour::MemorySizeCap),
             strip_first: true,
-            strip_comments: self.comments_stripped,
-            warning: self.warning_style,
-            drop_controls: self.memory_index_cleaned,
+            strip_comments: self.has(Behaviour::CommentsStripped),
+            warning: self.warning_style(),
+            drop_controls: self.has(Behaviour::MemoryIndexCleaned),
         }
     }
 
-    /// Whether `behaviour` applies under these rules.
+    /// Whether `behaviour` applies under these rules: from its first release, and up to its
+    /// last when it stopped.
     pub(crate) fn has(&self, behaviour: Behaviour) -> bool {
-        self.release.unwrap_or(PINNED) >= first_release(behaviour)
+        let at = self.release.unwrap_or(PINNED);
+        at >= behaviour.first() && behaviour.last().is_none_or(|last| at <= last)
+    }
+
+    /// The words of the warning appended to a cut `MEMORY.md`.
+    pub(crate) fn warning_style(&self) -> WarningStyle {
+        if self.has(Behaviour::WarningDetailed) {
+            WarningStyle::Detailed
+        } else if self.has(Behaviour::WarningPartLoaded) {
+            WarningStyle::PartLoaded
+        } else {
+            WarningStyle::FirstLines
+        }
     }
 }
 
@@ -2130,11 +1644,14 @@ mod tests {
             assert!(!change.cases.is_empty());
         }
         let at = |v: (u32, u32, u32)| Rules::at(Some(ClaudeVersion(v.0, v.1, v.2)));
-        assert_eq!(at((2, 1, 81)).warning_style, WarningStyle::FirstLines);
-        assert_eq!(at((2, 1, 83)).warning_style, WarningStyle::PartLoaded);
-        assert_eq!(at((2, 1, 210)).warning_style, WarningStyle::PartLoaded);
-        assert_eq!(at((2, 1, 268)).warning_style, WarningStyle::Detailed);
-        assert!(!at((2, 1, 81)).memory_size_cap && at((2, 1, 83)).memory_size_cap);
+        assert_eq!(at((2, 1, 81)).warning_style(), WarningStyle::FirstLines);
+        assert_eq!(at((2, 1, 83)).warning_style(), WarningStyle::PartLoaded);
+        assert_eq!(at((2, 1, 210)).warning_style(), WarningStyle::PartLoaded);
+        assert_eq!(at((2, 1, 268)).warning_style(), WarningStyle::Detailed);
+        assert!(
+            !at((2, 1, 81)).has(Behaviour::MemorySizeCap)
+                && at((2, 1, 83)).has(Behaviour::MemorySizeCap)
+        );
         // Every release measured loads four hops of imports.
         assert_eq!(at((2, 1, 59)).max_import_hops, 4);
     }
@@ -2180,7 +1697,10 @@ mod tests {
         assert_eq!(none.own_text, pinned.own_text);
         assert_eq!(none.listing_budget.since, pinned.listing_budget.since);
         assert_eq!(none.agent_listing, pinned.agent_listing);
-        assert_eq!(none.memory_index_quoted, pinned.memory_index_quoted);
+        assert_eq!(
+            none.has(Behaviour::MemoryIndexQuoted),
+            pinned.has(Behaviour::MemoryIndexQuoted)
+        );
         for change in RULE_CHANGES {
             assert_eq!(
                 none.has(change.behaviour),
@@ -2188,6 +1708,6 @@ mod tests {
                 "{change:?}"
             );
         }
-        assert!(Rules::at(Some(ClaudeVersion(2, 1, 337))).memory_index_quoted);
+        assert!(Rules::at(Some(ClaudeVersion(2, 1, 337))).has(Behaviour::MemoryIndexQuoted));
     }
 }

@@ -127,7 +127,7 @@ impl Discovery<'_> {
         if !files.is_empty() {
             // From 2.1.337 a `MEMORY.md` goes after Claude Code's sentence on quoted notes:
             // sent as part of the file, but Claude Code's text, not the user's.
-            let preambles = if self.paths.rules.memory_index_quoted {
+            let preambles = if self.paths.rules.has(Behaviour::MemoryIndexQuoted) {
                 utf16(memory_index::QUOTED_PREAMBLE)
                     * files
                         .iter()
@@ -599,7 +599,7 @@ fn label_of(row: &FileRow, rules: &Rules) -> SentLabel {
         return SentLabel::AutoMemory;
     }
     match row.scope {
-        Some(Scope::Managed) if rules.managed_label => SentLabel::Managed,
+        Some(Scope::Managed) if rules.has(Behaviour::ManagedLabel) => SentLabel::Managed,
         Some(Scope::Managed) => SentLabel::User,
         Some(Scope::User) => SentLabel::User,
         Some(Scope::Local) => SentLabel::Local,

@@ -7,6 +7,7 @@ use crate::report::{Code, ConfigLayer, Diagnostic, Os, ReadFor, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
 use crate::text::settings::SkillOverride;
+use crate::version::Behaviour;
 use crate::vpath::VPath;
 use std::collections::BTreeMap;
 
@@ -195,7 +196,8 @@ impl Discovery<'_> {
                 );
             }
             // Releases before 2.1.157 read it from every layer but the project's.
-            let read_here = layer != Layer::Project || self.paths.rules.project_memory_directory;
+            let read_here =
+                layer != Layer::Project || self.paths.rules.has(Behaviour::ProjectMemoryDirectory);
             if let Some(dir) = parsed.auto_memory_directory.filter(|_| read_here) {
                 // Policy, then local, then project, then user: the most specific wins.
                 if directory.as_ref().is_none_or(|(l, _, _)| layer > *l) {
@@ -215,7 +217,7 @@ impl Discovery<'_> {
             }
         }
         // Releases before `autoMemoryDirectory` arrived ignore it.
-        let honoured = self.paths.rules.auto_memory_directory;
+        let honoured = self.paths.rules.has(Behaviour::AutoMemoryDirectory);
         if let Some((_, from, dir)) = directory.filter(|_| honoured) {
             self.set_memory_directory(&from, &dir);
         }
