@@ -15,14 +15,14 @@
 //!
 //! **Other releases** (`version`): the same cases were recorded on other
 //! published releases (`releases/<ver>.json` beside each capture, by
-//! `tests/conformance/releases.mjs`, run by hand). [`RULE_CHANGES`] is the table of
-//! behaviour changes with the first release of each and the cases whose captures prove it;
-//! [`NOT_REPRODUCED`] names what older releases were measured to do that the core does not
-//! simulate (nothing, today); behaviours that turned on and off again are per-release
-//! tables (`SKILL_ANNOUNCEMENTS`, `SKILL_ORDERS`); Claude Code's own text around the user's
-//! is per release too (`OWN_TEXT`).
-//! Both tables are fitted to the captures (`tests/conformance/fit-tables.py`, with the
-//! replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release
+//! `tests/conformance/releases.mjs`, run by hand). Each behaviour change is declared once in
+//! `version/behaviours.rs` (its id, first release, the cases whose captures prove it, a
+//! paragraph for users), from which [`Behaviour`], [`RULE_CHANGES`] and `docs/releases.md`
+//! come; [`NOT_REPRODUCED`] names what older releases were measured to do that the core
+//! does not simulate. Behaviours that turned on and off again (`SKILL_ANNOUNCEMENTS`,
+//! `SKILL_ORDERS`), Claude Code's own text around the user's (`OWN_TEXT`) and the listings'
+//! budgets and built-in lines are per-release tables in `version/fitted.rs`, fitted to the
+//! captures (`tests/conformance/fit-tables.py`, with the replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release
 //! older than [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report
 //! carries the rules it applied ([`report::RulesInForce`]), so that readers draw only those.
 //!

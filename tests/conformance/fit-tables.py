@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Fits two tables of core/src/version.rs to the recorded release captures, run by hand after
-`releases.mjs record` or `bisect` added captures (fixtures/conformance/README.md, "Fitting"):
+"""Fits two tables to the recorded release captures (OWN_TEXT in core/src/version/fitted.rs,
+NOT_REPRODUCED in core/src/version.rs), run by hand after `releases.mjs record` or `bisect` added
+captures (fixtures/conformance/README.md, "Fitting"):
 
   MEMDIAG_FIT=1 cargo test -p memdiag-tests --test conformance every_recorded_release \
       -- --nocapture 2>fit.log >/dev/null
   python3 tests/conformance/fit-tables.py deltas fit.log      # per release: capture - core
-  python3 tests/conformance/fit-tables.py own fit.log core/src/version.rs   # OWN_TEXT rows
+  python3 tests/conformance/fit-tables.py own fit.log core/src/version/fitted.rs  # OWN_TEXT rows
   python3 tests/conformance/fit-tables.py gaps fit.log core/src/version.rs  # NOT_REPRODUCED
 
 `own` adds each recorded release's most common difference (Claude Code's own text is the

@@ -4,7 +4,7 @@
 //! Claude Code's own text around the user's files is modelled by its measured length plus
 //! the paths and labels it repeats, never by copying it. The lengths that change between
 //! releases (the block's header and wrapping, the built-in skills, the memory section) are
-//! per release in `version::OWN_TEXT`; the conformance captures
+//! per release in `version::OWN_TEXT` (`version/fitted.rs`); the conformance captures
 //! (`fixtures/conformance/*/capture.json`, `releases/<ver>.json`) hold the lengths they must
 //! reproduce, and `tests/tests/conformance.rs` checks them to the character.
 
