@@ -10,10 +10,12 @@
 //! Claude Code's own text, never that text itself, so a table is fitted outside the build:
 //! - [`OWN_TEXT`]: what a release sends around the user's text is the captured total minus
 //!   the user's part, which only the core computes. `tests/conformance/fit-tables.py own`
-//!   proposes the rows from the replay's differences (`MEMDIAG_FIT=1`,
-//!   `fixtures/conformance/README.md`, "Fitting"). The replay
-//!   (`every_recorded_release_replays_against_the_core`) fails when a row and a capture
-//!   disagree, which is when the fit would write another row.
+//!   writes the rows from the replay's differences (`MEMDIAG_FIT=1`,
+//!   `fixtures/conformance/README.md`, "Fitting"; `--write` rewrites this table in place).
+//!   The fit keeps a row where a capture's figure agrees and writes one only where a figure
+//!   changes, so the table is what it would write exactly when the replay
+//!   (`every_recorded_release_replays_against_the_core`) passes and no row repeats the one
+//!   before (`version::tests::each_fitted_row_changes_something`).
 //! - [`LISTING_BUDGETS`] and [`AGENT_LISTINGS`]: each built-in skill's and agent's length
 //!   is read from the full requests (`listing-rows.py`, `agent-rows.py` over
 //!   `releases.mjs record`'s kept requests, which hold Claude Code's text and are not
