@@ -367,6 +367,7 @@ impl RunsWhen {
         match self {
             RunsWhen::Startup => "at startup, its output in the first request",
             RunsWhen::SessionResumed => "when a session is resumed, cleared or compacted",
+            RunsWhen::NoSource => "never: its matcher names no session source",
             RunsWhen::EachPrompt => "with every prompt, its output sent with it",
             RunsWhen::ToolCalls => "on tool calls",
             RunsWhen::OtherEvent => "on its event",
@@ -402,6 +403,9 @@ pub enum RunsWhen {
     /// Switched off: `disabledMcpjsonServers`, `disableAllHooks`, or a server the managed
     /// policy's `managed-mcp.json` replaces.
     Disabled,
+    /// A `SessionStart` hook whose matcher matches no source (`startup`, `resume`, `clear`,
+    /// `compact`): it never runs (`tup`, `Startup`, an invalid expression).
+    NoSource,
 }
 
 /// Files and characters (UTF-16 units, as Claude Code counts) of one kind of later load.

@@ -449,7 +449,7 @@ choices! {
     NotCountedKind { Hook, McpServer }
     ConfigLayer { Managed, User, Project, Local, Plugin }
     RunsWhen { Startup, SessionResumed, EachPrompt, ToolCalls, OtherEvent, EverySession,
-        NeedsApproval, Disabled }
+        NeedsApproval, Disabled, NoSource }
     SentLabel { Managed, User, Project, Local, AutoMemory }
     Os { Linux, Macos, Windows }
     SessionKind { Interactive, Print }
