@@ -1059,6 +1059,10 @@ pub(crate) const OWN_TEXT: &[OwnText] = &[
 /// repository never copies Claude Code's text. Their lines are plain: a column per unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BuiltInSkill {
+    /// Its name, where the row was measured with names (from 2.1.328; empty before): a
+    /// user's skill or command of that name replaces it, and `skillOverrides` on that name
+    /// changes it (`agents-built-in-skills-replaced`).
+    pub(crate) name: &'static str,
     /// The name's UTF-16 units.
     pub(crate) name_units: u64,
     /// The description's UTF-16 units before any cut.
@@ -1073,10 +1077,19 @@ pub(crate) struct BuiltInSkill {
 
 const fn built_in(name_units: u64, description_units: u64, fixed: bool) -> BuiltInSkill {
     BuiltInSkill {
+        name: "",
         name_units,
         description_units,
         line_breaks: &[],
         fixed,
+    }
+}
+
+/// A built-in skill measured with its name (ASCII: a unit a byte).
+const fn named(name: &'static str, description_units: u64, fixed: bool) -> BuiltInSkill {
+    BuiltInSkill {
+        name,
+        ..built_in(name.len() as u64, description_units, fixed)
     }
 }
 
@@ -1881,22 +1894,22 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
         context_tokens: 750_000,
         fraction_percent: 1,
         built_ins: &[
-            built_in(7, 1_436, true),
-            built_in(13, 690, true),
-            built_in(16, 228, true),
-            built_in(11, 835, true),
-            built_in(8, 176, true),
-            built_in(24, 163, true),
-            built_in(4, 336, true),
+            named("dataviz", 1_436, true),
+            named("update-config", 690, true),
+            named("keybindings-help", 228, true),
+            named("code-review", 835, true),
+            named("simplify", 176, true),
+            named("fewer-permission-prompts", 163, true),
+            named("loop", 336, true),
             BuiltInSkill {
                 line_breaks: &[150, 802],
-                ..built_in(10, 1_157, true)
+                ..named("claude-api", 1_157, true)
             },
-            built_in(18, 230, true),
-            built_in(3, 361, true),
-            built_in(16, 255, true),
-            built_in(4, 59, false),
-            built_in(15, 71, false),
+            named("workflow-authoring", 230, true),
+            named("run", 361, true),
+            named("plugin-authoring", 255, true),
+            named("init", 59, false),
+            named("security-review", 71, false),
         ],
     },
     // 2.1.337: one bundled skill's description grows by 13 units (`listing-rows.py` on its
@@ -1906,22 +1919,22 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
         context_tokens: 750_000,
         fraction_percent: 1,
         built_ins: &[
-            built_in(7, 1_436, true),
-            built_in(13, 690, true),
-            built_in(16, 228, true),
-            built_in(11, 835, true),
-            built_in(8, 176, true),
-            built_in(24, 163, true),
-            built_in(4, 336, true),
+            named("dataviz", 1_436, true),
+            named("update-config", 690, true),
+            named("keybindings-help", 228, true),
+            named("code-review", 835, true),
+            named("simplify", 176, true),
+            named("fewer-permission-prompts", 163, true),
+            named("loop", 336, true),
             BuiltInSkill {
                 line_breaks: &[150, 815],
-                ..built_in(10, 1_170, true)
+                ..named("claude-api", 1_170, true)
             },
-            built_in(18, 230, true),
-            built_in(3, 361, true),
-            built_in(16, 255, true),
-            built_in(4, 59, false),
-            built_in(15, 71, false),
+            named("workflow-authoring", 230, true),
+            named("run", 361, true),
+            named("plugin-authoring", 255, true),
+            named("init", 59, false),
+            named("security-review", 71, false),
         ],
     },
 ];
