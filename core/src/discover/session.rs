@@ -486,13 +486,15 @@ impl Discovery<'_> {
     }
 
     /// Each declared sub-agent receives the session's instruction block (project files and
-    /// the main `MEMORY.md`, measured on 2.1.328) and its own memory index.
+    /// the main `MEMORY.md`), the session's skills listing (commands and plugin entries
+    /// included), no listing of agent types (measured on 2.1.328), and its own memory index.
     pub(super) fn agent_receives(&mut self, session: &Session, health: &mut Health) {
         // CLAUDE_CODE_DISABLE_AUTO_MEMORY switches agent memory off too; the settings'
         // autoMemoryEnabled does not (measured on 2.1.328).
         let env_off = !self.settings.auto_memory_enabled && self.settings.enabled_from.is_none();
         for agent in &mut health.agents {
             agent.receives = session.files.clone();
+            agent.skills_listing = session.cost.skills_listing;
             if env_off || agent.memory.is_none() {
                 continue;
             }
