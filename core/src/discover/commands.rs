@@ -249,7 +249,10 @@ impl Discovery<'_> {
                         .as_ref()
                         .and_then(|fm| fm.value("description"))
                         .is_some_and(|d| {
-                            !matches!(crate::text::frontmatter::untag(d), crate::text::frontmatter::Value::Null)
+                            !matches!(
+                                crate::text::frontmatter::untag(d),
+                                crate::text::frontmatter::Value::Null
+                            )
                         });
                 let invocable = described
                     && !fm
@@ -270,7 +273,11 @@ impl Discovery<'_> {
                     SkillOverride::On => Some(line),
                 };
                 if let (true, Some(line)) = (invocable, line) {
-                    let to = if plugin { &mut plugin_lines } else { &mut lines };
+                    let to = if plugin {
+                        &mut plugin_lines
+                    } else {
+                        &mut lines
+                    };
                     to.push(SkillLine {
                         path: file.path.clone(),
                         shown: file.name.clone(),

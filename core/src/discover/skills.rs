@@ -15,12 +15,12 @@
 //!   as `<folder>:<name>` with a note that scopes it to that folder.
 //! - `/etc/claude-code/skills/` (no `.claude`) is not read.
 
+use super::commands::compare_locale;
 use super::{saturating_sum, Discovery, Node};
 use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
 use crate::text::settings::SkillOverride;
-use super::commands::compare_locale;
 use crate::tree::Tree;
 use crate::version::{Behaviour, BuiltInSkill, Rules, SkillOrder};
 use crate::vpath::VPath;
