@@ -207,9 +207,9 @@ export async function captureCase(name, release = programRelease(), { program = 
     // releases.mjs keeps what the program sent, to rebuild captures without re-running it.
     onRecords?.(records, script, dirOrder);
     const own = new Set(c.ownSkills);
-    const listed = c.ownSkills.length
-      ? new Set([...(builtIns ?? BUILT_IN_SKILLS)].filter((n) => !own.has(n)))
-      : builtIns;
+    // `builtIns` may be any object with `has` (releases.mjs passes one).
+    const base = builtIns ?? BUILT_IN_SKILLS;
+    const listed = c.ownSkills.length ? { has: (n) => !own.has(n) && base.has(n) } : builtIns;
     const capture = buildCapture({ release, records, builtIns: listed, script });
     return { root: where.root, home: where.home, cwd: where.cwd, ...where.extras, ...capture };
   } finally {
