@@ -1073,6 +1073,8 @@ pub(crate) struct BuiltInSkill {
     /// Kept whole however full the listing is (Claude Code's bundled skills); the others
     /// compete with the user's for the budget.
     pub(crate) fixed: bool,
+    /// Listed by its name alone (`skillOverrides`: `name-only`), without `: `.
+    pub(crate) bare: bool,
 }
 
 const fn built_in(name_units: u64, description_units: u64, fixed: bool) -> BuiltInSkill {
@@ -1082,6 +1084,7 @@ const fn built_in(name_units: u64, description_units: u64, fixed: bool) -> Built
         description_units,
         line_breaks: &[],
         fixed,
+        bare: false,
     }
 }
 

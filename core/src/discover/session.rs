@@ -219,7 +219,7 @@ impl Discovery<'_> {
     /// name replaces it (its line goes; theirs is listed in its own place), `skillOverrides`
     /// `off` or `user-invocable-only` on its name takes its line out, `name-only` leaves its
     /// name (measured on 2.1.328: `agents-built-in-skills-replaced`). A name-only built-in
-    /// is given as one without description, kept whole. Rows measured without names
+    /// is given as a bare one (no description, no `: `), kept whole. Rows measured without names
     /// (before 2.1.328) change nothing.
     fn built_ins_in_force(&self, listing: &ListingBudget) -> (Vec<BuiltInSkill>, u64) {
         let mut kept = Vec::new();
@@ -245,6 +245,7 @@ impl Discovery<'_> {
                         description_units: 0,
                         line_breaks: &[],
                         fixed: true,
+                        bare: true,
                         ..*skill
                     });
                 }

@@ -427,7 +427,12 @@ pub(super) fn fit_listing(
         let shown = skill.shown_units(limit);
         let name = 2 + skill.name_units;
         let description = if columns { skill.columns(shown) } else { shown };
-        lines.push((name + 2 + description, name, skill.fixed));
+        let full = if skill.bare {
+            name
+        } else {
+            name + 2 + description
+        };
+        lines.push((full, name, skill.fixed));
     }
     let joins = lines.len().saturating_sub(1) as u64;
     // Sums saturate and the budget (any `u64` the environment gives) is clamped into `i64`:
