@@ -284,10 +284,12 @@ const MAX_PATTERN_CHARS: usize = 512;
 const MAX_GROUP_DEPTH: usize = 16;
 /// Steps the search may take before it gives up (a pattern built to backtrack).
 const MAX_STEPS: u32 = 10_000;
+/// The largest count a `{n,m}` quantifier is read with (the subject is a word).
+const MAX_REPEAT: u32 = 1_000;
 
 /// A small regular expression, enough for hook matchers: literals, `.`, classes (`[a-z]`,
 /// `[^…]`, `\d`, `\w`, `\s` and their negations), groups with alternation, the quantifiers
-/// `*`, `+`, `?` (lazy or not) and the anchors `^`, `$`. Searched for as JavaScript's
+/// `*`, `+`, `?`, `{n,m}` (lazy or not) and the anchors `^`, `$`, `\b`, `\B`. Searched for as JavaScript's
 /// `RegExp.test` searches, on a short subject.
 #[derive(Debug)]
 struct Regex(Vec<Vec<Item>>);
@@ -295,8 +297,9 @@ struct Regex(Vec<Vec<Item>>);
 #[derive(Debug)]
 struct Item {
     atom: Atom,
-    min: u8,
-    many: bool,
+    min: u32,
+    /// At most this many times; `None`: no bound.
+    max: Option<u32>,
 }
 
 #[derive(Debug)]
@@ -307,12 +310,15 @@ enum Atom {
     Group(Vec<Vec<Item>>),
     Start,
     End,
+    /// `\b` (true) or `\B` (false).
+    Boundary(bool),
 }
 
 impl Regex {
     /// `Some(Ok)` when read, `Some(Err)` when JavaScript would reject it too (an unclosed
     /// group or class, a quantifier with nothing before it), `None` when it uses what this
-    /// reader does not follow (`{n}`, look-around, back-references, `\b`) or is too large.
+    /// reader does not follow (look-around, back-references, named groups, other escapes) or is
+    /// too large.
     fn parse(pattern: &str) -> Option<Result<Regex, ()>> {
         if pattern.chars().count() > MAX_PATTERN_CHARS {
             return None;
@@ -445,6 +451,7 @@ fn parse_alternatives(
                 *at += 1;
                 match escape_class(e) {
                     Some((set, negated)) => Atom::Class(set, negated),
+                    None if e == 'b' || e == 'B' => Atom::Boundary(e == 'b'),
                     None if e.is_ascii_alphanumeric() => return Err(Unread::Unsupported),
                     None => Atom::Char(e),
                 }
@@ -453,31 +460,57 @@ fn parse_alternatives(
             '^' => Atom::Start,
             '$' => Atom::End,
             '*' | '+' | '?' => return Err(Unread::Invalid),
-            '{' | '}' => return Err(Unread::Unsupported),
+            // A `{` that is no quantifier is itself (JavaScript's web reading); one that is
+            // has nothing to repeat.
+            '{' if braces(chars, *at - 1).is_some() => return Err(Unread::Invalid),
             c => Atom::Char(c),
         };
-        let (min, many) = match chars.get(*at) {
-            Some('*') => (0, true),
-            Some('+') => (1, true),
-            Some('?') => (0, false),
-            Some('{') => return Err(Unread::Unsupported),
-            _ => (1, false),
+        let (min, max, width) = match chars.get(*at) {
+            Some('*') => (0, None, 1),
+            Some('+') => (1, None, 1),
+            Some('?') => (0, Some(1), 1),
+            Some('{') => match braces(chars, *at) {
+                Some((min, max, width)) if max.is_none_or(|max| min <= max) => (min, max, width),
+                Some(_) => return Err(Unread::Invalid),
+                None => (1, Some(1), 0),
+            },
+            _ => (1, Some(1), 0),
         };
-        if (min, many) != (1, false) {
-            *at += 1;
+        if width > 0 {
+            *at += width;
             if chars.get(*at) == Some(&'?') {
                 *at += 1;
             }
-            if matches!(atom, Atom::Start | Atom::End) {
+            if matches!(atom, Atom::Start | Atom::End | Atom::Boundary(_)) {
                 return Err(Unread::Unsupported);
             }
         }
         alternatives
             .last_mut()
             .expect("one alternative at least")
-            .push(Item { atom, min, many });
+            .push(Item { atom, min, max });
     }
     Ok(alternatives)
+}
+
+/// The quantifier `{n}`, `{n,}` or `{n,m}` at `at` (its `{`): its bounds (each at most
+/// [`MAX_REPEAT`]) and its width in characters; `None` when the text there is no quantifier.
+fn braces(chars: &[char], at: usize) -> Option<(u32, Option<u32>, usize)> {
+    let close = at + chars.get(at..)?.iter().position(|c| *c == '}')?;
+    let inside: String = chars[at + 1..close].iter().collect();
+    let number = |s: &str| -> Option<u32> {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u32>().unwrap_or(u32::MAX).min(MAX_REPEAT))
+    };
+    let (min, max) = match inside.split_once(',') {
+        None => {
+            let n = number(&inside)?;
+            (n, Some(n))
+        }
+        Some((low, "")) => (number(low)?, None),
+        Some((low, high)) => (number(low)?, Some(number(high)?)),
+    };
+    Some((min, max, close - at + 1))
 }
 
 /// The class `\d`, `\w`, `\s` (or a capital: negated) stands for, as ranges; `None` for
@@ -526,19 +559,19 @@ fn match_items(
 /// may, then the rest.
 fn match_repeated(
     item: &Item,
-    count: u8,
+    count: u32,
     rest: &[Item],
     text: &[char],
     at: usize,
     steps: &mut u32,
     next: &mut dyn FnMut(usize, &mut u32) -> bool,
 ) -> bool {
-    let more = item.many || count < 1;
+    let more = item.max.is_none_or(|max| count < max);
     if more {
         let mut after = |end: usize, steps: &mut u32| {
             // A repetition past the minimum that consumed nothing stops repeating.
             (end != at || count < item.min)
-                && match_repeated(item, count.saturating_add(1), rest, text, end, steps, next)
+                && match_repeated(item, count + 1, rest, text, end, steps, next)
         };
         if match_atom(&item.atom, text, at, steps, &mut after) {
             return true;
@@ -573,6 +606,11 @@ fn match_atom(
         ),
         Atom::Group(alternatives) => match_alternatives(alternatives, text, at, steps, next),
         Atom::Start => at == 0 && next(at, steps),
+        Atom::Boundary(wanted) => {
+            let word = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_');
+            let before = at.checked_sub(1).and_then(|i| text.get(i));
+            (word(before) != word(text.get(at))) == *wanted && next(at, steps)
+        }
         Atom::End => at == text.len() && next(at, steps),
     }
 }
@@ -618,6 +656,10 @@ mod tests {
             "[st]tartup",
             "s\\w+",
             ".",
+            "s{1}tartup",
+            "\\bstartup\\b",
+            "x{2}|startup",
+            "s{0,}t+a{1,1}rtup",
         ] {
             assert_eq!(
                 hook_runs("SessionStart", Some(runs)),
@@ -633,6 +675,9 @@ mod tests {
             "[",
             "STARTUP",
             "start",
+            "st{2}artup",
+            "\\Bstartup",
+            "startup{",
         ] {
             assert_ne!(
                 hook_runs("SessionStart", Some(never)),
