@@ -38,6 +38,7 @@ pub(crate) mod settings;
 mod skills;
 mod walk;
 
+pub(crate) use commands::compare_locale;
 pub(crate) use health::{CORRECTION_WORDS, MEMORY_TYPES};
 
 /// Every frontmatter key discovery and the health view read (`fm.string`, `fm.boolean`,

@@ -266,9 +266,13 @@ impl Discovery<'_> {
     /// ([`Tree::listing_order`]; a folder it did not name goes last, by name). Where the
     /// source recorded none, by name, and the folder is noted for the report.
     fn listing_order(&mut self, dir: &VPath, source: SkillSource) -> Vec<String> {
-        // By name is `localeCompare`'s order (measured on 2.1.328), not byte order.
+        // By name is `localeCompare`'s order (measured on 2.1.328), not byte order. A shared
+        // snapshot carries its original's order ([`Tree::has_order`]): its pseudonyms need not
+        // sort as the names did.
         let mut by_name = self.tree.child_dirs(dir);
-        by_name.sort_by(|a, b| compare_locale(a, b));
+        if !self.tree.has_order(dir) {
+            by_name.sort_by(|a, b| compare_locale(a, b));
+        }
         // A subfolder's skills are announced only from 2.1.198, after these releases.
         if self.paths.rules.skill_order != SkillOrder::AsListed || source != SkillSource::Listed {
             return by_name;
