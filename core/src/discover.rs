@@ -38,6 +38,7 @@ pub(crate) mod settings;
 mod skills;
 mod walk;
 
+pub(crate) use commands::compare_locale;
 pub(crate) use health::{CORRECTION_WORDS, MEMORY_TYPES};
 
 /// Every frontmatter key discovery and the health view read (`fm.string`, `fm.boolean`,
@@ -165,6 +166,14 @@ struct Discovery<'a> {
     /// The names the listed skills are invoked with (their folders'): a command of one of
     /// these names is not listed.
     skill_names: BTreeSet<String>,
+    /// While an `--add-dir` folder's skills are read, the label its skills of a name already
+    /// listed get (`skills.rs`).
+    add_dir_scope: Option<String>,
+    /// The names the user's and project's skills and commands are invoked with: one of a
+    /// built-in skill's name replaces it.
+    own_names: BTreeSet<String>,
+    /// The `--add-dir` skills whose names were taken, listed last with their scope.
+    scoped_skill_lines: Vec<skills::SkillLine>,
     /// Every sub-agent definition found, in the listing's order, shadowed ones marked.
     agents: Vec<agents::AgentDefinition>,
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
@@ -207,6 +216,9 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         git_root: None,
         skill_lines: Vec::new(),
         skill_names: BTreeSet::new(),
+        add_dir_scope: None,
+        own_names: BTreeSet::new(),
+        scoped_skill_lines: Vec::new(),
         agents: Vec::new(),
         announce_on_next_read: Vec::new(),
         skill_order_unknown: Vec::new(),
@@ -279,6 +291,9 @@ impl Discovery<'_> {
         add(&mut groups, commands);
         let plugin_skills = self.plugin_skills();
         add(&mut groups, plugin_skills);
+        // An `--add-dir` folder's skills whose names were taken come last, scoped.
+        let scoped = std::mem::take(&mut self.scoped_skill_lines);
+        self.skill_lines.extend(scoped);
         let agent_memory = self.agent_memory();
         add(&mut groups, agent_memory);
         self.agents = self.find_agents();

@@ -17,7 +17,7 @@ pub mod why;
 pub use codes::Code;
 
 /// The schema name carried by every report, bumped when a field changes meaning.
-pub const REPORT_SCHEMA: &str = "memdiag-report/4";
+pub const REPORT_SCHEMA: &str = "memdiag-report/5";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -367,6 +367,7 @@ impl RunsWhen {
         match self {
             RunsWhen::Startup => "at startup, its output in the first request",
             RunsWhen::SessionResumed => "when a session is resumed, cleared or compacted",
+            RunsWhen::NoSource => "never: its matcher names no session source",
             RunsWhen::EachPrompt => "with every prompt, its output sent with it",
             RunsWhen::ToolCalls => "on tool calls",
             RunsWhen::OtherEvent => "on its event",
@@ -402,6 +403,9 @@ pub enum RunsWhen {
     /// Switched off: `disabledMcpjsonServers`, `disableAllHooks`, or a server the managed
     /// policy's `managed-mcp.json` replaces.
     Disabled,
+    /// A `SessionStart` hook whose matcher matches no source (`startup`, `resume`, `clear`,
+    /// `compact`): it never runs (`tup`, `Startup`, an invalid expression).
+    NoSource,
 }
 
 /// Files and characters (UTF-16 units, as Claude Code counts) of one kind of later load.
@@ -1198,6 +1202,10 @@ pub struct AgentInfo {
     /// The files a spawned instance receives in its instruction block: the same project
     /// files and main `MEMORY.md` as the main session (measured on 2.1.328).
     pub receives: Vec<SentFile>,
+    /// The skills listing its request carries: the main session's, with the commands and
+    /// the plugins' entries (measured on 2.1.328: `agents-subagent-receives-the-skills-listing`).
+    /// Its request carries no listing of agent types.
+    pub skills_listing: Cost,
     /// Its own memory index as appended to its system prompt, capped like `MEMORY.md`, or
     /// null when it has none.
     pub memory_index: Option<Measure>,

@@ -417,6 +417,12 @@ impl Tree {
         self.reshaped();
     }
 
+    /// True when [`Tree::set_order`] gave the order of `dir`'s entries (a shared snapshot's
+    /// folder, listed as its original was).
+    pub fn has_order(&self, dir: &VPath) -> bool {
+        self.order.contains_key(dir)
+    }
+
     /// Every order [`Tree::set_order`] gave: each folder with its entries' names.
     pub fn orders(&self) -> impl Iterator<Item = (&VPath, &[String])> {
         self.order

@@ -225,6 +225,10 @@ pub(crate) struct AgentListing {
 /// repository never copies Claude Code's text. Their lines are plain: a column per unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BuiltInSkill {
+    /// Its name, where the row was measured with names (from 2.1.328; empty before): a
+    /// user's skill or command of that name replaces it, and `skillOverrides` on that name
+    /// changes it (`agents-built-in-skills-replaced`).
+    pub(crate) name: &'static str,
     /// The name's UTF-16 units.
     pub(crate) name_units: u64,
     /// The description's UTF-16 units before any cut.
@@ -235,14 +239,26 @@ pub(crate) struct BuiltInSkill {
     /// Kept whole however full the listing is (Claude Code's bundled skills); the others
     /// compete with the user's for the budget.
     pub(crate) fixed: bool,
+    /// Listed by its name alone (`skillOverrides`: `name-only`), without `: `.
+    pub(crate) bare: bool,
 }
 
-const fn built_in(name_units: u64, description_units: u64, fixed: bool) -> BuiltInSkill {
+pub(crate) const fn built_in(name_units: u64, description_units: u64, fixed: bool) -> BuiltInSkill {
     BuiltInSkill {
+        name: "",
         name_units,
         description_units,
         line_breaks: &[],
         fixed,
+        bare: false,
+    }
+}
+
+/// A built-in skill measured with its name (ASCII: a unit a byte).
+pub(crate) const fn named(name: &'static str, description_units: u64, fixed: bool) -> BuiltInSkill {
+    BuiltInSkill {
+        name,
+        ..built_in(name.len() as u64, description_units, fixed)
     }
 }
 

@@ -116,7 +116,7 @@ fn snapshot_footprint() -> Vec<(String, u64)> {
 #[test]
 fn json_is_the_demo_report_and_validates_against_the_report_schema() {
     let value = report(&run(&folders(), &["--format", "json"]));
-    assert_eq!(value["schema"], "memdiag-report/4");
+    assert_eq!(value["schema"], "memdiag-report/5");
     assert_eq!(value["context"]["os"], "linux", "--os defaults to linux");
     assert_eq!(value["context"]["today"], "2026-11-30");
     for (key, expected) in snapshot_footprint() {
@@ -280,7 +280,7 @@ fn markdown_is_a_pull_request_summary() {
     assert!(text.starts_with("## memdiag: what Claude Code loads in `~/work/shop`\n"));
     assert!(text.contains("**Gate failed:** 8 findings at warning or above"));
     assert!(
-        text.contains("**Every session carries 26,795 characters**"),
+        text.contains("**Every session carries 26,675 characters**"),
         "{text}"
     );
     assert!(
@@ -301,18 +301,18 @@ fn gates_exit_1_and_say_why_on_stderr() {
             1,
             "memdiag: gate failed: 8 findings at warning or above (--fail-on warning)",
         ),
-        (&["--max-every-session-chars", "26795"], 0, ""),
+        (&["--max-every-session-chars", "26675"], 0, ""),
         (
-            &["--max-every-session-chars", "26794"],
+            &["--max-every-session-chars", "26674"],
             1,
-            "memdiag: gate failed: every session carries 26,795 characters, over the 26,794 \
+            "memdiag: gate failed: every session carries 26,675 characters, over the 26,674 \
              of --max-every-session-chars",
         ),
-        (&["--max-every-session-tokens=6699"], 0, ""),
+        (&["--max-every-session-tokens=6669"], 0, ""),
         (
             &["--max-every-session-tokens=6000", "--format", "sarif"],
             1,
-            "memdiag: gate failed: every session carries about 6,699 tokens (estimated: \
+            "memdiag: gate failed: every session carries about 6,669 tokens (estimated: \
              characters / 4), over the 6,000 of --max-every-session-tokens",
         ),
     ];

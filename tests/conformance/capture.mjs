@@ -439,6 +439,8 @@ export function buildCapture({ release, records, script, builtIns, builtInAgents
       files: b ? b.files : [],
       main_memory_section: memorySection(sub.body).enabled,
       agent_types: agentTypes(sub.body) !== null,
+      // The skills listing a sub-agent's request carries (2.1.328: the main session's).
+      skills: skillsListing(sub.body, builtIns),
       agent_memory: agentMemory(sub.body),
     });
   });

@@ -46,7 +46,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CASES_DIR, captureCase, caseNames, layoutOrder, programRelease } from './run.mjs';
-import { buildCapture } from './capture.mjs';
+import { buildCapture, entryName } from './capture.mjs';
 import {
   PACKAGE, VIEW_FIELDS, compareVersions, describe, publishedReleases, recordedReleases, unrecorded,
 } from './watch.mjs';
@@ -146,6 +146,12 @@ function userSkillNames(name) {
   };
   const tree = path.join(CASES_DIR, name, 'tree');
   if (fs.existsSync(tree)) visit(tree);
+  // And every line the pinned release listed as the user's (a plugin's `plug:x`, an
+  // `--add-dir` skill scoped as `dir:x`), which no folder name gives.
+  const pinned = path.join(CASES_DIR, name, 'capture.json');
+  if (fs.existsSync(pinned)) {
+    for (const e of JSON.parse(fs.readFileSync(pinned, 'utf8')).skills?.entries ?? []) names.add(entryName(e));
+  }
   return names;
 }
 

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startStandIn } from './standin.mjs';
-import { buildCapture } from './capture.mjs';
+import { BUILT_IN_SKILLS, buildCapture } from './capture.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -50,6 +50,9 @@ function readCase(name) {
     claudeJsonTop: spec.claude_json_top ?? {},
     args: spec.args ?? [],
     env: spec.env ?? {},
+    // The case's own skills and commands named as built-in skills (which replace them):
+    // capture.mjs keeps these names' lines as the user's, not as built-in lengths.
+    ownSkills: spec.own_skills ?? [],
     script: [
       ...(spec.reads ?? []).map((p) => ({ tool: 'Read', path: p })),
       ...(spec.agents ?? []).map((a) => ({ tool: 'Agent', agent: a })),
@@ -203,7 +206,11 @@ export async function captureCase(name, release = programRelease(), { program = 
     const script = c.script.map((s) => ({ ...s, path: s.path && path.join(where.root, s.path) }));
     // releases.mjs keeps what the program sent, to rebuild captures without re-running it.
     onRecords?.(records, script, dirOrder);
-    const capture = buildCapture({ release, records, builtIns, script });
+    const own = new Set(c.ownSkills);
+    // `builtIns` may be any object with `has` (releases.mjs passes one).
+    const base = builtIns ?? BUILT_IN_SKILLS;
+    const listed = c.ownSkills.length ? { has: (n) => !own.has(n) && base.has(n) } : builtIns;
+    const capture = buildCapture({ release, records, builtIns: listed, script });
     return { root: where.root, home: where.home, cwd: where.cwd, ...where.extras, ...capture };
   } finally {
     if (where.managed) fs.rmSync(MANAGED_DIR, { recursive: true, force: true });

@@ -4,7 +4,7 @@
 //! line `//# what the rule is`, then `//= rows` and optionally `//= diagnostics`,
 //! `//= session` and `//= reads` with the expected rendering. `//= session` is what every
 //! session sends: the instruction block's files in order with their labels, the skills
-//! listing lines and the memory folder the system prompt names. `//= reads` answers each
+//! listing lines, the user's agent types and the memory folder the system prompt names. `//= reads` answers each
 //! `//> /path` line of the tree (a Read Claude makes, in order): the files and skills that
 //! Read attaches, each with its UTF-16 units as sent. `MEMDIAG_BLESS=1` rewrites the
 //! expectations; review the diff.
@@ -69,7 +69,8 @@ fn every_rule_case_renders_as_expected() {
 }
 
 /// `file <path> (<label>)` for each file of the instruction block in order, `skill <line>`
-/// for each listing line, then `memory <folder>`.
+/// for each listing line, `agent <line>` for each of the user's lines of the listing of
+/// agent types, then `memory <folder>`.
 fn render_session(report: &Report) -> String {
     let mut out = String::new();
     for file in &report.session.files {
@@ -77,6 +78,9 @@ fn render_session(report: &Report) -> String {
     }
     for line in &report.session.skills {
         let _ = writeln!(out, "skill {line}");
+    }
+    for line in &report.session.agents {
+        let _ = writeln!(out, "agent {line}");
     }
     if let Some(dir) = &report.session.memory_dir {
         let _ = writeln!(out, "memory {}", short(report, dir));

@@ -455,6 +455,29 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
             true,
             &mut out,
         );
+        // Its skills listing: the main session's (captures from before it was recorded
+        // hold none).
+        let listing = &agent["skills"];
+        if listing.is_object() {
+            let want: Vec<String> = listing["entries"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|e| e.as_str().unwrap_or("").to_owned())
+                .collect();
+            if want != session.skills {
+                out.push(format!(
+                    "sub-agent {name}: its skills listing is {want:?}, the core's {:?}",
+                    session.skills
+                ));
+            } else if listing["chars"].as_u64() != Some(info.skills_listing.total()) {
+                out.push(format!(
+                    "sub-agent {name}: its skills listing is {} characters, the core says {}",
+                    listing["chars"],
+                    info.skills_listing.total()
+                ));
+            }
+        }
         // A sub-agent's own requests carry no listing of agent types.
         if agent["agent_types"].as_bool() == Some(true) {
             out.push(format!(

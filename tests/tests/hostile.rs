@@ -1128,3 +1128,78 @@ fn symbolic_link_loops_between_skill_folders_end() {
     });
     assert_eq!(report.session.skills, ["real: A real one"]);
 }
+
+#[test]
+fn ten_thousand_managed_agents_and_skills_and_backtracking_hook_matchers() {
+    // The managed policy's agents and skills (their names differ only by case and accents,
+    // sorted with the locale's comparison), one agent 2,000 folders deep, and SessionStart
+    // matchers built to make a regular expression backtrack or nest without end.
+    let agent = |name: &str| format!("---\nname: {name}\ndescription: d\n---\n").into_bytes();
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut add = |path: String, bytes: Vec<u8>| {
+        entries.push(Entry {
+            path,
+            size: bytes.len() as u64,
+            bytes: Some(bytes),
+            modified: None,
+        });
+    };
+    for i in 0..10_000 {
+        let name = match i % 3 {
+            0 => format!("a{i}"),
+            1 => format!("A{i}"),
+            _ => format!("é{i}"),
+        };
+        add(
+            format!("/etc/claude-code/.claude/agents/t{}/{name}.md", i % 100),
+            agent(&name),
+        );
+        add(
+            format!("/etc/claude-code/.claude/skills/{name}/SKILL.md"),
+            b"---\ndescription: s\n---\n".to_vec(),
+        );
+    }
+    let deep = "/d".repeat(2_000);
+    add(
+        format!("/etc/claude-code/.claude/agents{deep}/deep.md"),
+        agent("deep"),
+    );
+    let backtracking = format!("{}!", "(a*)*".repeat(15));
+    let nested = format!("{}startup{}", "(".repeat(5_000), ")".repeat(5_000));
+    let long = "s.".repeat(50_000);
+    let mut hooks: Vec<String> = (0..1_000)
+        .map(|_| {
+            format!(r#"{{"matcher": "{backtracking}", "hooks": [{{"type": "command", "command": "x"}}]}}"#)
+        })
+        .collect();
+    for matcher in [&nested, &long] {
+        hooks.push(format!(
+            r#"{{"matcher": "{matcher}", "hooks": [{{"type": "command", "command": "x"}}]}}"#
+        ));
+    }
+    let settings = format!(r#"{{"hooks": {{"SessionStart": [{}]}}}}"#, hooks.join(","));
+    add(
+        "/home/a/.claude/settings.json".to_owned(),
+        settings.into_bytes(),
+    );
+    let mut tree = Tree::from_entries(&["/home/a", "/etc/claude-code"], entries);
+    let report = bounded(
+        "10,000 managed agents and skills, backtracking matchers",
+        || run(&mut tree, &mut Nothing),
+    );
+    assert_eq!(report.session.agents.len(), 10_001);
+    assert!(report.session.skills.len() >= 10_000);
+    // The locale's order: `a0`, `A1`, `é2`, … by number within one base letter.
+    assert!(
+        report.session.skills[0].starts_with("a0"),
+        "{}",
+        report.session.skills[0]
+    );
+    let matchers = report
+        .session
+        .not_counted
+        .iter()
+        .filter(|n| n.event.as_deref() == Some("SessionStart"))
+        .count();
+    assert!(matchers >= 1_000, "{matchers} SessionStart hooks listed");
+}

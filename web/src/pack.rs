@@ -422,7 +422,7 @@ records! {
         dated_by_file_time }
     WeekCount { start, count }
     AgentInfo { name, path, scope, listed, shadowed_by, memory, memory_dir, memory_exists,
-        receives, memory_index }
+        receives, skills_listing, memory_index }
     Comparison { base_version, other_version, rows, findings_appeared, findings_vanished,
         figures }
     RowChange { path, base_index, other_index, load, status, counted, loaded_utf16 }
@@ -449,7 +449,7 @@ choices! {
     NotCountedKind { Hook, McpServer }
     ConfigLayer { Managed, User, Project, Local, Plugin }
     RunsWhen { Startup, SessionResumed, EachPrompt, ToolCalls, OtherEvent, EverySession,
-        NeedsApproval, Disabled }
+        NeedsApproval, Disabled, NoSource }
     SentLabel { Managed, User, Project, Local, AutoMemory }
     Os { Linux, Macos, Windows }
     SessionKind { Interactive, Print }

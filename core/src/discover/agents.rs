@@ -9,8 +9,13 @@
 //!   `-`, holds no `:` and is at most 256 units long, and a `description` that is a
 //!   non-empty string. Any other file is no agent (a file without frontmatter, one whose
 //!   name is a number, …).
-//! - Which: the project's agents shadow the user's of the same name, and a deeper folder's
-//!   a parent's; the user's shadow the built-in ones.
+//! - The managed policy's: `.md` files at any depth below `<managed>/.claude/agents/`
+//!   (`/etc/claude-code/agents/` is not read).
+//! - Which: the managed policy's agents shadow every other of the same name, the project's
+//!   the user's, a deeper folder's a parent's, the project's an `--add-dir` folder's; the
+//!   user's shadow the built-in ones (measured on 2.1.328:
+//!   `agents-managed-policy-agents-skills-and-precedence`,
+//!   `agents-order-add-dir-plugin-commands-and-skill-folders`).
 //! - Older releases (each a [`Behaviour`], measured with `releases.mjs`): up to 2.1.68 a
 //!   frontmatter strict YAML rejects (an unquoted second colon) is no agent; the name checks
 //!   came one by one (`-` first, then `:`, then the 256-unit cap), and a parent folder's
@@ -70,8 +75,8 @@ impl Discovery<'_> {
                 agent.line = format!("{}:{}", plugin.name, agent.line);
             }
         }
-        // The `--add-dir` folders' agents (measured on 2.1.328); put before the project's, so
-        // that a project agent of the same name is the one in force (not measured).
+        // The `--add-dir` folders' agents, before the project's: a project agent of the same
+        // name is the one in force (measured on 2.1.328).
         for dir in self.paths.additional_dirs.clone() {
             let agents = dir.child(".claude").child("agents");
             self.agent_folder(&agents, Scope::Project, &mut found);
@@ -97,6 +102,9 @@ impl Discovery<'_> {
                 self.agent_folder(&agents, Scope::Project, &mut found);
             }
         }
+        // The managed policy's last: of one name, its agent is in force (measured on 2.1.328).
+        let managed = self.managed_dir().child(".claude").child("agents");
+        self.agent_folder(&managed, Scope::Managed, &mut found);
         in_force(found)
     }
 

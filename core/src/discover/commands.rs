@@ -18,7 +18,8 @@
 //!   the working directory's, then a parent's; a skill of that name (the user's or the
 //!   project's) beats any command.
 //! - The order: after every skill, all commands sorted by name in the locale's order
-//!   ([`compare_locale`]).
+//!   ([`compare_locale`]), then the plugins' commands, sorted the same way; a plugin's
+//!   command is listed only when its frontmatter gives a description.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -160,7 +161,7 @@ impl Discovery<'_> {
     /// (by the name they are invoked with): a command of one of those names is not listed.
     pub(super) fn commands(&mut self, skills: &BTreeSet<String>) -> Vec<Node> {
         let mut folders: Vec<(VPath, Scope)> = vec![(
-            VPath::new("/etc/claude-code/.claude/commands").expect("absolute"),
+            self.managed_dir().child(".claude").child("commands"),
             Scope::Managed,
         )];
         folders.push((self.paths.config.child("commands"), Scope::User));
@@ -178,8 +179,9 @@ impl Discovery<'_> {
         }
         let mut folders: Vec<(VPath, Scope, Option<String>)> =
             folders.into_iter().map(|(d, s)| (d, s, None)).collect();
-        // The plugins' commands, `<plugin>:<name>`, sorted with the others (measured on
-        // 2.1.328 with a plugin's commands alone).
+        // The plugins' commands, `<plugin>:<name>`, after every other command and sorted
+        // among themselves; one without a frontmatter description is not listed (measured on
+        // 2.1.328: `agents-order-add-dir-plugin-commands-and-skill-folders`).
         for plugin in self.plugins.clone() {
             folders.push((
                 plugin.root.child("commands"),
@@ -187,7 +189,7 @@ impl Discovery<'_> {
                 Some(plugin.name),
             ));
         }
-        let mut found: Vec<(CommandFile, Scope)> = Vec::new();
+        let mut found: Vec<(CommandFile, Scope, bool)> = Vec::new();
         for (dir, scope, prefix) in folders {
             let (files, bounded) = commands_in(self.tree, &dir, prefix.as_deref());
             if bounded {
@@ -201,16 +203,24 @@ impl Discovery<'_> {
                     ),
                 ));
             }
-            found.extend(files.into_iter().map(|f| (f, scope)));
+            let plugin = prefix.is_some();
+            found.extend(files.into_iter().map(|f| (f, scope, plugin)));
         }
-        // The first of a name wins; a skill's name beats every command.
         // The first of a name wins; a skill's name beats every command. Rows come in the
         // order found (a shared snapshot keeps it), the listing sorts lines by name.
+        self.own_names = skills.clone();
+        self.own_names.extend(
+            found
+                .iter()
+                .filter(|(_, _, plugin)| !plugin)
+                .map(|(file, _, _)| file.name.clone()),
+        );
         let mut taken: HashSet<String> = HashSet::new();
         let limit = self.description_limit();
         let mut nodes = Vec::new();
         let mut lines = Vec::new();
-        for (file, scope) in found {
+        let mut plugin_lines = Vec::new();
+        for (file, scope, plugin) in found {
             let listed = !skills.contains(&file.name) && taken.insert(file.name.clone());
             if !self.top_level.insert(file.path.clone()) {
                 continue;
@@ -234,10 +244,21 @@ impl Discovery<'_> {
                     lines: 0,
                     ..listed_measure(self.tree, &line, &file.name).0
                 });
-                let invocable = !fm
-                    .as_ref()
-                    .and_then(|fm| fm.boolean("disable-model-invocation"))
-                    .unwrap_or(false);
+                let described = !plugin
+                    || fm
+                        .as_ref()
+                        .and_then(|fm| fm.value("description"))
+                        .is_some_and(|d| {
+                            !matches!(
+                                crate::text::frontmatter::untag(d),
+                                crate::text::frontmatter::Value::Null
+                            )
+                        });
+                let invocable = described
+                    && !fm
+                        .as_ref()
+                        .and_then(|fm| fm.boolean("disable-model-invocation"))
+                        .unwrap_or(false);
                 let overridden = self.skill_override(&file.name);
                 super::skills::note_override(
                     self.tree,
@@ -252,7 +273,12 @@ impl Discovery<'_> {
                     SkillOverride::On => Some(line),
                 };
                 if let (true, Some(line)) = (invocable, line) {
-                    lines.push(SkillLine {
+                    let to = if plugin {
+                        &mut plugin_lines
+                    } else {
+                        &mut lines
+                    };
+                    to.push(SkillLine {
                         path: file.path.clone(),
                         shown: file.name.clone(),
                         line,
@@ -264,7 +290,9 @@ impl Discovery<'_> {
             nodes.push(node);
         }
         lines.sort_by(|a, b| compare_locale(&a.shown, &b.shown));
+        plugin_lines.sort_by(|a, b| compare_locale(&a.shown, &b.shown));
         self.skill_lines.extend(lines);
+        self.skill_lines.extend(plugin_lines);
         nodes
     }
 }

@@ -12,8 +12,10 @@
 //! - `--plugin-dir DIR` loads one the same way, always enabled.
 //! - Its skills (`skills/<folder>/SKILL.md`), commands (`commands/**/*.md`) and agents
 //!   (`agents/**/*.md`) are listed as `<plugin>:<name>`, the plugin's name from its
-//!   `.claude-plugin/plugin.json`; its commands are sorted with the others, its skills come
-//!   after every command; its `hooks/hooks.json` hooks run and its `.mcp.json` servers
+//!   `.claude-plugin/plugin.json`; its commands come after every other command, sorted
+//!   among themselves, and only those whose frontmatter gives a description; its skills come
+//!   after every command (measured on 2.1.328:
+//!   `agents-order-add-dir-plugin-commands-and-skill-folders`); its `hooks/hooks.json` hooks run and its `.mcp.json` servers
 //!   start (`plugin:<plugin>:<server>`), listed in `session.not_counted`. Its `CLAUDE.md`
 //!   is not loaded.
 

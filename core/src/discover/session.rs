@@ -22,7 +22,8 @@ use crate::report::{
 };
 use crate::text::measure::measure;
 use crate::text::memory_index;
-use crate::version::{Behaviour, ListingBudget, Rules, SkillAnnouncement};
+use crate::text::settings::SkillOverride;
+use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillAnnouncement};
 use crate::vpath::VPath;
 
 /// `\n\nContents of ` + `:\n\n` around each file's path and label.
@@ -84,11 +85,14 @@ impl Discovery<'_> {
                 (length(&l.line), length(&l.shown))
             })
             .collect();
+        // The built-in skills a user's skill or command of their name replaces, or
+        // `skillOverrides` takes out or shortens (measured on 2.1.328).
+        let (built_ins, built_ins_removed) = self.built_ins_in_force(&listing);
         let shown = fit_listing(
             &lines,
             limit,
             self.listing_budget(&listing),
-            &listing,
+            &built_ins,
             &rules,
         );
         // Filling the budget in listing order, the order decides which descriptions fit.
@@ -110,12 +114,12 @@ impl Discovery<'_> {
             skills.push(line);
         }
         // What the built-in skills lose to the cut and the budget comes off their length.
-        let built_ins_lost: u64 = listing
-            .built_ins
+        let built_ins_lost: u64 = built_ins
             .iter()
             .zip(shown.iter().skip(listed.len()))
             .map(|(skill, shown)| built_in_units_lost(skill, limit, *shown, columns))
-            .sum();
+            .sum::<u64>()
+            + built_ins_removed;
         self.note_unknown_skill_order(order_decides_fit);
         let memory_dir = self
             .memory_dir
@@ -205,6 +209,46 @@ impl Discovery<'_> {
             not_counted: self.not_counted.clone(),
             plugins: self.plugin_infos.clone(),
         }
+    }
+
+    /// The built-in skills as this session lists them, and the units their lines lose
+    /// beyond the cut and the budget: a user's or project's skill or command of a built-in's
+    /// name replaces it (its line goes; theirs is listed in its own place), `skillOverrides`
+    /// `off` or `user-invocable-only` on its name takes its line out, `name-only` leaves its
+    /// name (measured on 2.1.328: `agents-built-in-skills-replaced`). A name-only built-in
+    /// is given as a bare one (no description, no `: `), kept whole. Rows measured without names
+    /// (before 2.1.328) change nothing.
+    fn built_ins_in_force(&self, listing: &ListingBudget) -> (Vec<BuiltInSkill>, u64) {
+        let mut kept = Vec::new();
+        let mut removed = 0;
+        for skill in listing.built_ins {
+            let whole = skill.name_units + 2 + skill.description_units;
+            if skill.name.is_empty() {
+                kept.push(*skill);
+                continue;
+            }
+            if self.own_names.contains(skill.name) {
+                removed += SKILL_LINE_FRAME_UTF16 + whole;
+                continue;
+            }
+            match self.skill_override(skill.name) {
+                SkillOverride::On => kept.push(*skill),
+                SkillOverride::Off | SkillOverride::UserInvocableOnly => {
+                    removed += SKILL_LINE_FRAME_UTF16 + whole;
+                }
+                SkillOverride::NameOnly => {
+                    removed += 2 + skill.description_units;
+                    kept.push(BuiltInSkill {
+                        description_units: 0,
+                        line_breaks: &[],
+                        fixed: true,
+                        bare: true,
+                        ..*skill
+                    });
+                }
+            }
+        }
+        (kept, removed)
     }
 
     /// The user's lines of the listing of agent types, in its order, and their UTF-16 units
@@ -440,13 +484,15 @@ impl Discovery<'_> {
     }
 
     /// Each declared sub-agent receives the session's instruction block (project files and
-    /// the main `MEMORY.md`, measured on 2.1.328) and its own memory index.
+    /// the main `MEMORY.md`), the session's skills listing (commands and plugin entries
+    /// included), no listing of agent types (measured on 2.1.328), and its own memory index.
     pub(super) fn agent_receives(&mut self, session: &Session, health: &mut Health) {
         // CLAUDE_CODE_DISABLE_AUTO_MEMORY switches agent memory off too; the settings'
         // autoMemoryEnabled does not (measured on 2.1.328).
         let env_off = !self.settings.auto_memory_enabled && self.settings.enabled_from.is_none();
         for agent in &mut health.agents {
             agent.receives = session.files.clone();
+            agent.skills_listing = session.cost.skills_listing;
             if env_off || agent.memory.is_none() {
                 continue;
             }

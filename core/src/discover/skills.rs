@@ -1,15 +1,28 @@
 //! Skills: `<folder>/SKILL.md` one level below a `skills/` folder (measured on 2.1.328:
-//! `skills/a/b/SKILL.md` is not a skill). Listed in every session: the user's, and those of
-//! the project folder and each parent up to the git root. A subfolder's skills are announced
-//! only after Claude reads a file there.
+//! `skills/a/b/SKILL.md` is not a skill). Listed in every session: the managed policy's
+//! (`<managed>/.claude/skills/`), the user's, and those of the project folder and each parent
+//! up to the git root, then an `--add-dir` folder's. A subfolder's skills are announced only
+//! after Claude reads a file there.
+//!
+//! Measured on 2.1.328 (`agents-managed-policy-agents-skills-and-precedence`,
+//! `agents-order-add-dir-plugin-commands-and-skill-folders`):
+//! - Within one folder, skills are sorted by folder name with `localeCompare`
+//!   ([`compare_locale`]: `_x`, `1num`, `a_b`, `a-b`, `alpha`, `beta`, `Beta`, `é`, `Zeta`).
+//! - Of two skills of one name the first listed wins: the managed policy's, then the user's,
+//!   then the project's (the managed `x` hides the user's and the project's, the user's
+//!   `alpha` the project's).
+//! - An `--add-dir` folder's skill whose name is taken is listed last (after the plugins'),
+//!   as `<folder>:<name>` with a note that scopes it to that folder.
+//! - `/etc/claude-code/skills/` (no `.claude`) is not read.
 
+use super::commands::compare_locale;
 use super::{saturating_sum, Discovery, Node};
 use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::{as_sent, measure};
 use crate::text::settings::SkillOverride;
 use crate::tree::Tree;
-use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillOrder};
+use crate::version::{Behaviour, BuiltInSkill, Rules, SkillOrder};
 use crate::vpath::VPath;
 use unicode_width::UnicodeWidthStr;
 
@@ -55,10 +68,13 @@ pub(super) enum SkillSource {
 impl Discovery<'_> {
     /// Every skill, listed ones first in the order the listing shows them.
     pub(super) fn skills(&mut self) -> Vec<Node> {
-        // The listing groups them by source, each group by folder name: the user's, then the
-        // project folder's, then each parent's up to the git root (measured on 2.1.328).
+        // The listing groups them by source, each group by folder name: the managed
+        // policy's, the user's, then the project folder's, then each parent's up to the git
+        // root (measured on 2.1.328).
+        let managed = self.managed_dir().child(".claude").child("skills");
+        let mut nodes = self.skill_folder(&managed, Scope::Managed, SkillSource::Listed);
         let user = self.paths.config.child("skills");
-        let mut nodes = self.skill_folder(&user, Scope::User, SkillSource::Listed);
+        nodes.extend(self.skill_folder(&user, Scope::User, SkillSource::Listed));
         if let Some(project) = self.paths.project.clone() {
             let stop = self.git_root.clone().unwrap_or_else(|| project.clone());
             for dir in project.ancestors() {
@@ -69,11 +85,13 @@ impl Discovery<'_> {
                 nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
             }
         }
-        // The `--add-dir` folders' skills, after the project's (measured on 2.1.328 with
-        // one skill: its place among the project's is not).
+        // The `--add-dir` folders' skills, after the project's, not sorted among them; one
+        // whose name is taken is listed last, scoped to its folder (measured on 2.1.328).
         for dir in self.paths.additional_dirs.clone() {
             let skills = dir.child(".claude").child("skills");
+            self.add_dir_scope = Some(dir.file_name().to_owned());
             nodes.extend(self.skill_folder(&skills, Scope::Project, SkillSource::Listed));
+            self.add_dir_scope = None;
         }
         if let Some(project) = self.paths.project.clone() {
             // Only a folder with a `.claude/` can hold skills.
@@ -129,16 +147,18 @@ impl Discovery<'_> {
         let linked = linked_folders(self.tree, dir);
         if !linked.is_empty() {
             folders.extend(linked);
-            folders.sort_by(|a, b| a.0.cmp(&b.0));
+            if self.paths.rules.skill_order != SkillOrder::AsListed || source != SkillSource::Listed
+            {
+                folders.sort_by(|a, b| compare_locale(&a.0, &b.0));
+            }
         }
         for (folder, at) in folders {
             let path = at.child("SKILL.md");
             if !self.tree.is_file(&path) || !self.top_level.insert(path.clone()) {
                 continue;
             }
-            if source == SkillSource::Listed {
-                self.skill_names.insert(folder.clone());
-            }
+            // Of one name, the first listed wins (measured on 2.1.328).
+            let taken = source == SkillSource::Listed && !self.skill_names.insert(folder.clone());
             let mut node =
                 self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
             let fm = self.frontmatter_of(&path);
@@ -185,9 +205,40 @@ impl Discovery<'_> {
             let line = match overridden {
                 SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
                 SkillOverride::NameOnly => Some(listing.shown.clone()),
-                SkillOverride::On => Some(listing.line),
+                SkillOverride::On => Some(listing.line.clone()),
             };
             let paths = fm.as_ref().map(skill_paths).unwrap_or_default();
+            if taken {
+                // An `--add-dir` folder's skill of a taken name is listed last, scoped.
+                if let (true, Some(label), SkillOverride::On) =
+                    (invocable, self.add_dir_scope.clone(), overridden)
+                {
+                    let description = listing.line[listing.shown.len()..]
+                        .strip_prefix(": ")
+                        .unwrap_or("");
+                    let shown = format!("{label}:{}", listing.shown);
+                    let line = format!(
+                        "{shown}: {description} (scoped to {label}/ \u{2014} use this instead of \
+                         the unscoped \"{folder}\" skill when the files being changed are under \
+                         {label}/)"
+                    );
+                    node.row.skill_listing = Some(Measure {
+                        lines: 0,
+                        ..listed_measure(self.tree, &line, &shown).0
+                    });
+                    self.scoped_skill_lines.push(SkillLine {
+                        path: path.clone(),
+                        shown,
+                        line,
+                        source,
+                        paths: Vec::new(),
+                    });
+                } else {
+                    node.row.skill_listing = None;
+                }
+                nodes.push(node);
+                continue;
+            }
             if let (true, Some(line)) = (invocable, line) {
                 let on_paths = source == SkillSource::Listed && !paths.is_empty();
                 self.skill_lines.push(SkillLine {
@@ -215,7 +266,13 @@ impl Discovery<'_> {
     /// ([`Tree::listing_order`]; a folder it did not name goes last, by name). Where the
     /// source recorded none, by name, and the folder is noted for the report.
     fn listing_order(&mut self, dir: &VPath, source: SkillSource) -> Vec<String> {
-        let by_name = self.tree.child_dirs(dir);
+        // By name is `localeCompare`'s order (measured on 2.1.328), not byte order. A shared
+        // snapshot carries its original's order ([`Tree::has_order`]): its pseudonyms need not
+        // sort as the names did.
+        let mut by_name = self.tree.child_dirs(dir);
+        if !self.tree.has_order(dir) {
+            by_name.sort_by(|a, b| compare_locale(a, b));
+        }
         // A subfolder's skills are announced only from 2.1.198, after these releases.
         if self.paths.rules.skill_order != SkillOrder::AsListed || source != SkillSource::Listed {
             return by_name;
@@ -361,7 +418,7 @@ pub(super) fn fit_listing(
     user: &[(u64, u64)],
     limit: usize,
     budget: u64,
-    listing: &ListingBudget,
+    built_ins: &[BuiltInSkill],
     rules: &Rules,
 ) -> Vec<Shown> {
     let columns = rules.has(Behaviour::ListingCountsColumns);
@@ -370,11 +427,16 @@ pub(super) fn fit_listing(
         .iter()
         .map(|&(full, name)| (2 + full, 2 + name, false))
         .collect();
-    for skill in listing.built_ins {
+    for skill in built_ins {
         let shown = skill.shown_units(limit);
         let name = 2 + skill.name_units;
         let description = if columns { skill.columns(shown) } else { shown };
-        lines.push((name + 2 + description, name, skill.fixed));
+        let full = if skill.bare {
+            name
+        } else {
+            name + 2 + description
+        };
+        lines.push((full, name, skill.fixed));
     }
     let joins = lines.len().saturating_sub(1) as u64;
     // Sums saturate and the budget (any `u64` the environment gives) is clamped into `i64`:

@@ -628,7 +628,17 @@ pub(super) fn carried_order(
         if entries.len() < 2 {
             continue;
         }
-        let listed = original.entry_names(original_folder);
+        let mut listed = original.entry_names(original_folder);
+        // A skills folder's skills are listed in `localeCompare`'s order of their folders'
+        // names (`discover::skills`), which the pseudonyms need not keep: that order travels,
+        // the folders first, and always, so that the receiver does not sort again.
+        let skills = original_folder.file_name() == "skills";
+        if skills && !original.has_order(original_folder) {
+            let (mut dirs, files): (Vec<_>, Vec<_>) = listed.into_iter().partition(|e| e.1);
+            dirs.sort_by(|a, b| crate::discover::compare_locale(&a.0, &b.0));
+            dirs.extend(files);
+            listed = dirs;
+        }
         let rank: BTreeMap<(&str, bool), usize> = listed
             .iter()
             .enumerate()
@@ -648,7 +658,7 @@ pub(super) fn carried_order(
         // Stable: entries the original does not list keep their byte order, last.
         positions.sort_by_key(|(rank, _)| *rank);
         let order: Vec<usize> = positions.into_iter().map(|(_, at)| at).collect();
-        if order.iter().enumerate().any(|(i, at)| i != *at) {
+        if skills || order.iter().enumerate().any(|(i, at)| i != *at) {
             out.insert(folder.clone(), order);
         }
     }

@@ -24,8 +24,8 @@
 //!   on the cases their docs name, each step a pair of recorded releases.
 
 use super::{
-    built_in, AgentListing, BuiltInSkill, ClaudeVersion, ListingBudget, OwnText, SkillAnnouncement,
-    SkillOrder,
+    built_in, named, AgentListing, BuiltInSkill, ClaudeVersion, ListingBudget, OwnText,
+    SkillAnnouncement, SkillOrder,
 };
 
 /// Claude Code's own text, by release, oldest first.
@@ -1039,22 +1039,22 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
         context_tokens: 750_000,
         fraction_percent: 1,
         built_ins: &[
-            built_in(7, 1_436, true),
-            built_in(13, 690, true),
-            built_in(16, 228, true),
-            built_in(11, 835, true),
-            built_in(8, 176, true),
-            built_in(24, 163, true),
-            built_in(4, 336, true),
+            named("dataviz", 1_436, true),
+            named("update-config", 690, true),
+            named("keybindings-help", 228, true),
+            named("code-review", 835, true),
+            named("simplify", 176, true),
+            named("fewer-permission-prompts", 163, true),
+            named("loop", 336, true),
             BuiltInSkill {
                 line_breaks: &[150, 802],
-                ..built_in(10, 1_157, true)
+                ..named("claude-api", 1_157, true)
             },
-            built_in(18, 230, true),
-            built_in(3, 361, true),
-            built_in(16, 255, true),
-            built_in(4, 59, false),
-            built_in(15, 71, false),
+            named("workflow-authoring", 230, true),
+            named("run", 361, true),
+            named("plugin-authoring", 255, true),
+            named("init", 59, false),
+            named("security-review", 71, false),
         ],
     },
     // 2.1.337 (the pin): one bundled skill's description grows by 13 units (`listing-rows.py`
@@ -1064,22 +1064,22 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
         context_tokens: 750_000,
         fraction_percent: 1,
         built_ins: &[
-            built_in(7, 1_436, true),
-            built_in(13, 690, true),
-            built_in(16, 228, true),
-            built_in(11, 835, true),
-            built_in(8, 176, true),
-            built_in(24, 163, true),
-            built_in(4, 336, true),
+            named("dataviz", 1_436, true),
+            named("update-config", 690, true),
+            named("keybindings-help", 228, true),
+            named("code-review", 835, true),
+            named("simplify", 176, true),
+            named("fewer-permission-prompts", 163, true),
+            named("loop", 336, true),
             BuiltInSkill {
                 line_breaks: &[150, 815],
-                ..built_in(10, 1_170, true)
+                ..named("claude-api", 1_170, true)
             },
-            built_in(18, 230, true),
-            built_in(3, 361, true),
-            built_in(16, 255, true),
-            built_in(4, 59, false),
-            built_in(15, 71, false),
+            named("workflow-authoring", 230, true),
+            named("run", 361, true),
+            named("plugin-authoring", 255, true),
+            named("init", 59, false),
+            named("security-review", 71, false),
         ],
     },
 ];

@@ -402,7 +402,8 @@ impl Server {
 
     #[tool(
         description = "What a sub-agent of this name receives when spawned: its definition, the \
-                       instruction files of its instruction block, its own memory index."
+                       instruction files of its instruction block, the session's skills listing, \
+                       its own memory index."
     )]
     async fn subagent(
         &self,
@@ -417,10 +418,12 @@ impl Server {
                 .collect();
             let summary = match found.iter().find(|a| a.shadowed_by.is_none()) {
                 Some(agent) => format!(
-                    "Sub-agent {} ({}) receives {} instruction file(s){}.",
+                    "Sub-agent {} ({}) receives {} instruction file(s), the session's skills \
+                     listing ({} characters, no listing of agent types){}.",
                     agent.name,
                     agent.path,
                     agent.receives.len(),
+                    agent.skills_listing.total(),
                     match &agent.memory_index {
                         Some(index) =>
                             format!(" and its own memory index ({} characters)", index.utf16),
