@@ -17,7 +17,7 @@ pub mod why;
 pub use codes::Code;
 
 /// The schema name carried by every report, bumped when a field changes meaning.
-pub const REPORT_SCHEMA: &str = "memdiag-report/4";
+pub const REPORT_SCHEMA: &str = "memdiag-report/5";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]

@@ -53,6 +53,8 @@ fn run(mounts: &[String], extra: &[&str]) -> Output {
     }
     command
         .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+        // The file system's listing order differs between machines.
+        .env("MEMDIAG_LISTING_BY_NAME", "1")
         .args(extra)
         .output()
         .expect("memdiag runs")
@@ -116,7 +118,7 @@ fn snapshot_footprint() -> Vec<(String, u64)> {
 #[test]
 fn json_is_the_demo_report_and_validates_against_the_report_schema() {
     let value = report(&run(&folders(), &["--format", "json"]));
-    assert_eq!(value["schema"], "memdiag-report/4");
+    assert_eq!(value["schema"], "memdiag-report/5");
     assert_eq!(value["context"]["os"], "linux", "--os defaults to linux");
     assert_eq!(value["context"]["today"], "2026-11-30");
     for (key, expected) in snapshot_footprint() {
@@ -288,7 +290,7 @@ fn markdown_is_a_pull_request_summary() {
         "{text}"
     );
     assert!(text.contains("- ⚠️ **warning** `memory-index-truncated`"));
-    assert!(text.contains("<details><summary>7 more worth knowing</summary>"));
+    assert!(text.contains("<details><summary>9 more worth knowing</summary>"));
 }
 
 #[test]
