@@ -839,7 +839,7 @@ impl Discovery<'_> {
 /// alone.
 pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
     if rules.comments_stripped {
-        as_attached(text)
+        as_attached(text, rules.unstripped_text_as_written)
     } else {
         crate::text::measure::below_frontmatter(text).to_owned()
     }

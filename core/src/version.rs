@@ -85,6 +85,9 @@ pub enum Behaviour {
     SkillDeclaredNameShown,
     /// A byte order mark is dropped when a file is read, so frontmatter after it counts.
     BomStripped,
+    /// A file none of whose comments is stripped (its `<!--` inline or in a fence) is sent
+    /// as written, CR line ends and all, not as the Markdown lexer rewrote it.
+    UnstrippedTextAsWritten,
     /// A skill without a frontmatter description is listed (by its body's first line).
     SkillsWithoutDescriptionListed,
     /// The skills listing cuts every description at 250 UTF-16 units.
@@ -148,6 +151,7 @@ impl Behaviour {
             Behaviour::ManagedInlineInstructions => "managed-inline-instructions",
             Behaviour::SkillDeclaredNameShown => "skill-declared-name-shown",
             Behaviour::BomStripped => "bom-stripped",
+            Behaviour::UnstrippedTextAsWritten => "unstripped-text-as-written",
             Behaviour::SkillsWithoutDescriptionListed => "skills-without-description-listed",
             Behaviour::SkillDescriptionsCut => "skill-descriptions-cut",
             Behaviour::ListingCountsColumns => "skills-listing-counts-columns",
@@ -466,6 +470,15 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         summary: "a skill whose frontmatter names it otherwise than its folder is listed as \
                   <folder> (<name>); before, by its folder alone",
         cases: &["skills-listing-line-forms"],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 330),
+        before: ClaudeVersion(2, 1, 329),
+        behaviour: Behaviour::UnstrippedTextAsWritten,
+        summary: "a file whose comments all stay (inline, or in a fence) is sent as written; \
+                  before, any file holding <!-- was sent as the Markdown lexer rewrote it, \
+                  every CRLF and lone CR made a line feed",
+        cases: &["text-comments-follow-the-programs-markdown-reader"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 337),
@@ -1965,6 +1978,8 @@ pub(crate) struct Rules {
     pub(crate) skill_declared_name_shown: bool,
     /// A byte order mark is dropped when a file is read; before, it stayed in the text.
     pub(crate) bom_stripped: bool,
+    /// A text none of whose comments is stripped is sent as written (from 2.1.330).
+    pub(crate) unstripped_text_as_written: bool,
     /// `MEMORY.md` is sent as quoted notes after a sentence of Claude Code's.
     pub(crate) memory_index_quoted: bool,
     /// Claude Code's own text around the user's.
@@ -2052,6 +2067,7 @@ impl Rules {
             managed_inline_instructions: has(Behaviour::ManagedInlineInstructions),
             skill_declared_name_shown: has(Behaviour::SkillDeclaredNameShown),
             bom_stripped: has(Behaviour::BomStripped),
+            unstripped_text_as_written: has(Behaviour::UnstrippedTextAsWritten),
             memory_index_quoted: has(Behaviour::MemoryIndexQuoted),
             own_text,
             empty_agent_index,

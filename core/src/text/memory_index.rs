@@ -148,6 +148,7 @@ fn below_frontmatter(raw: &str) -> Stripped {
         raw_line_of: (1..=body.split('\n').count() as u64)
             .map(|line| line + skipped)
             .collect(),
+        stripped: false,
     }
 }
 
@@ -161,6 +162,7 @@ pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
         Stripped {
             text: raw.to_owned(),
             raw_line_of: (1..=raw.split('\n').count() as u64).collect(),
+            stripped: false,
         }
     };
     // Removing these never touches a `\n`, so the line map stays true.
