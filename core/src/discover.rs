@@ -434,6 +434,14 @@ impl Discovery<'_> {
         if !self.tree.is_file(path) || self.top_level.contains(path) {
             return None;
         }
+        // A file reached under two paths (a link to a family file already sent, or the file
+        // a link sent before) is sent once, under the path met first (measured on 2.1.328
+        // and 2.1.337: `sent-twice-links-copies-imports-and-listings`).
+        if let Some(target) = self.tree.link_target(path).cloned() {
+            if !self.top_level.insert(target) {
+                return None;
+            }
+        }
         self.top_level.insert(path.clone());
         let size = self.tree.file(path).map_or(0, |f| f.size);
         if self.skipped_for_size(path, size) {
