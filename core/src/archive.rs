@@ -360,7 +360,8 @@ impl Seek for Backing {
     }
 }
 
-/// The order an archive lists the entries of each `skills/` folder in
+/// The order an archive lists the entries of each `skills/` folder and each folder of a
+/// `rules/` folder in
 /// ([`Tree::set_listing_order`]): the order the tool that made it walked the folder in,
 /// which zip tools take from the file system. Each folder's names with the set of them.
 #[derive(Default)]
@@ -372,13 +373,13 @@ impl ListingOrders {
         let below_one = |p: &VPath| {
             let mut segments = p.as_str().split('/');
             segments.next_back();
-            segments.any(|s| s == crate::tree::ORDERED_FOLDER_NAME)
+            segments.any(|s| s == crate::tree::ORDERED_FOLDER_NAME || s == "rules")
         };
         if !below_one(path) {
             return;
         }
         for dir in path.ancestors().skip(1) {
-            if dir.file_name() != crate::tree::ORDERED_FOLDER_NAME {
+            if !crate::tree::records_listing_order(&dir) {
                 continue;
             }
             let Some(name) = path.strip_prefix(&dir).and_then(|r| r.split('/').next()) else {

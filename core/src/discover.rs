@@ -423,6 +423,14 @@ impl Discovery<'_> {
         if !self.tree.is_file(path) || self.top_level.contains(path) {
             return None;
         }
+        // A file reached under two paths (a link to a family file already sent, or the file
+        // a link sent before) is sent once, under the path met first (measured on 2.1.328
+        // and 2.1.337: `sent-twice-links-copies-imports-and-listings`).
+        if let Some(target) = self.tree.link_target(path).cloned() {
+            if !self.top_level.insert(target) {
+                return None;
+            }
+        }
         self.top_level.insert(path.clone());
         let size = self.tree.file(path).map_or(0, |f| f.size);
         if self.skipped_for_size(path, size) {
@@ -595,8 +603,9 @@ impl Discovery<'_> {
                     if sent.is_empty() && row.group != Group::AutoMemory {
                         row.status = FileStatus::Empty;
                     }
-                    if !sent.is_empty() && attached != sent {
-                        self.attached.insert(path.clone(), measure(&attached));
+                    let read = read_text(&text, &attached);
+                    if !sent.is_empty() && read != sent {
+                        self.attached.insert(path.clone(), measure(&read));
                     }
                     // Before 2.1.79 every session sent them untrimmed too (from 2.1.72 with
                     // CRLF made LF where the Markdown lexer stripped a comment), and before
@@ -831,10 +840,24 @@ impl Discovery<'_> {
 /// alone.
 pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
     if rules.has(Behaviour::CommentsStripped) {
-        as_attached(text)
+        as_attached(text, rules.has(Behaviour::UnstrippedTextAsWritten))
     } else {
         crate::text::measure::below_frontmatter(text).to_owned()
     }
+}
+
+/// A file's text as a Read attaches it, from its [`session_text`] `attached`: after a
+/// frontmatter block, the white space that follows it goes too (blank lines and the first
+/// line's indent), and the program's reserved tags are escaped (`<system-reminder>` becomes
+/// `<\system-reminder>`), which the instruction block's files are not. Measured on 2.1.328
+/// and 2.1.337 (`text-read-reserved-tags-escaped`).
+pub(crate) fn read_text(raw: &str, attached: &str) -> String {
+    let attached = if crate::text::frontmatter::locate(raw).is_some() {
+        attached.trim_start_matches(crate::text::measure::is_js_space)
+    } else {
+        attached
+    };
+    crate::text::reserved::escape_reserved_tags(attached).into_owned()
 }
 
 /// `sent`, a file's [`session_text`], as an untrimmed release sent it: from 2.1.72, where

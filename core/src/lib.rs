@@ -222,8 +222,8 @@ pub use share::{
     SHARE_FORMAT,
 };
 pub use tree::{
-    ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe, QuotedLength, Tree,
-    ORDERED_FOLDER_NAME,
+    records_listing_order, ContentSource, Contents, Entry, FileEntry, Listed, ListingAsk, Probe,
+    QuotedLength, Tree, ORDERED_FOLDER_NAME,
 };
 pub use version::{
     first_release, Behaviour, ClaudeVersion, RuleChange, Unreproduced, Unsimulated,

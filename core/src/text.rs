@@ -7,4 +7,5 @@ pub(crate) mod measure;
 pub(crate) mod memory_index;
 pub(crate) mod plugins;
 pub(crate) mod references;
+pub(crate) mod reserved;
 pub(crate) mod settings;

@@ -269,6 +269,14 @@ type WalkKey = (VPath, String, Vec<String>);
 /// skills in.
 pub const ORDERED_FOLDER_NAME: &str = "skills";
 
+/// True for a folder whose listing order a source records ([`Tree::set_listing_order`]): a
+/// `skills/` folder ([`ORDERED_FOLDER_NAME`]), whose skills some releases list in that
+/// order, and a `rules/` folder or any folder below one, whose rules every release measured
+/// loads in that order, depth first.
+pub fn records_listing_order(dir: &VPath) -> bool {
+    dir.file_name() == ORDERED_FOLDER_NAME || dir.as_str().split('/').any(|s| s == "rules")
+}
+
 /// One folder the analysis wants listed ([`Tree::take_listings_asked`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ListingAsk {
@@ -549,10 +557,16 @@ impl Tree {
     /// Records the order the source listed `dir`'s entries in, by name (the command's
     /// `read_dir`, a zip's entries), where it knows one. The tree's own order stays byte
     /// order; releases 2.1.113 to 2.1.153 list each folder's skills in the file system's
-    /// order, which only the source saw. Sources record it for folders named
-    /// [`ORDERED_FOLDER_NAME`].
+    /// order, which only the source saw, and every release loads a rules folder's rules in
+    /// it. Sources record it for the folders [`records_listing_order`] names.
     pub fn set_listing_order(&mut self, dir: VPath, names: Vec<String>) {
         self.listing_orders.insert(dir, names);
+    }
+
+    /// Forgets every listing order the source recorded ([`Tree::set_listing_order`]), as
+    /// if it had seen none.
+    pub fn forget_listing_orders(&mut self) {
+        self.listing_orders.clear();
     }
 
     /// The order the source listed `dir`'s entries in, when it recorded one

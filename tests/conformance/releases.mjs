@@ -30,10 +30,10 @@
 //       watch.mjs's `unrecorded`, tested by watch.test.mjs against a recorded answer.
 //
 // A release's capture holds only what the release sent (`startup`, `skills`, `agent_types`,
-// `memory`, `reads`, `agents`, and `session_time` where hooks or MCP servers ran) beside its
-// number, and `dir_order`: every `skills` folder of the
-// layout with its entries in the order the file system listed them right before the run
-// (the order 2.1.113 to 2.1.153 list skills in; run.mjs `skillsFolderOrder`); the layout
+// `memory`, `reads`, `agents`, and `session_time` where hooks or MCP servers ran) beside its number, and `dir_order`: every `skills` folder of the
+// layout, and every folder of a `rules` folder, with its entries in the order the file system
+// listed them right before the run (the order 2.1.113 to 2.1.153 list skills in, and every
+// release the rules of one folder; run.mjs `folderOrder`); the layout
 // (root, home, `~/.claude.json`, `.git` files) is the case's and lives in its capture.json. A case the release could not run is
 // recorded as `{ "release": …, "error": … }`.
 //

@@ -186,7 +186,7 @@ export function programRelease(program = CLAUDE) {
  * Runs one case live and returns its capture. `program` defaults to `$MEMDIAG_CLAUDE`;
  * `builtIns` names the skills the release lists in every session (capture.mjs's list is
  * the pinned release's); `onRecords(records, script, dirOrder)` sees the requests before
- * they become a capture, with the skills folders' listing order ([`skillsFolderOrder`]); `env` adds to the environment the program runs in (a release's own switches,
+ * they become a capture, with the skills and rules folders' listing order ([`folderOrder`]); `env` adds to the environment the program runs in (a release's own switches,
  * set by releases.mjs), under the case's own.
  */
 export async function captureCase(name, release = programRelease(), { program = CLAUDE, builtIns, onRecords, env = {} } = {}) {
@@ -201,7 +201,10 @@ export async function captureCase(name, release = programRelease(), { program = 
   }
   try {
     // Read right before the run, in this process, on the file system the program reads.
-    const dirOrder = skillsFolderOrder(where.root);
+    const dirOrder = folderOrder(where.root);
+    // The pin's capture keeps the rules folders' order (the skills folders' matters only
+    // to the releases that releases.mjs records).
+    const rulesOrder = folderOrder(where.root, { skills: false, rules: true });
     const records = await runProgram(c, where, program, env);
     const script = c.script.map((s) => ({ ...s, path: s.path && path.join(where.root, s.path) }));
     // releases.mjs keeps what the program sent, to rebuild captures without re-running it.
@@ -211,7 +214,8 @@ export async function captureCase(name, release = programRelease(), { program = 
     const base = builtIns ?? BUILT_IN_SKILLS;
     const listed = c.ownSkills.length ? { has: (n) => !own.has(n) && base.has(n) } : builtIns;
     const capture = buildCapture({ release, records, builtIns: listed, script });
-    return { root: where.root, home: where.home, cwd: where.cwd, ...where.extras, ...capture };
+    const ordered = Object.keys(rulesOrder).length ? { dir_order: rulesOrder } : {};
+    return { root: where.root, home: where.home, cwd: where.cwd, ...where.extras, ...capture, ...ordered };
   } finally {
     if (where.managed) fs.rmSync(MANAGED_DIR, { recursive: true, force: true });
     if (!process.env.MEMDIAG_KEEP_LAYOUT) fs.rmSync(where.root, { recursive: true, force: true });
@@ -220,7 +224,7 @@ export async function captureCase(name, release = programRelease(), { program = 
 }
 
 /**
- * The skills folders' listing order ([`skillsFolderOrder`]) of a fresh layout of case `name`,
+ * The skills and rules folders' listing order ([`folderOrder`]) of a fresh layout of case `name`,
  * without running the program: for `releases.mjs keep-pin`, which turns the pin's captures
  * into release captures when the pin moves.
  */
@@ -230,7 +234,7 @@ export async function layoutOrder(name) {
   let where;
   try {
     where = layOut(c);
-    return skillsFolderOrder(where.root);
+    return folderOrder(where.root);
   } finally {
     if (where?.managed) fs.rmSync(MANAGED_DIR, { recursive: true, force: true });
     if (where) fs.rmSync(where.root, { recursive: true, force: true });
@@ -239,29 +243,38 @@ export async function layoutOrder(name) {
 }
 
 /**
- * Every folder named `skills` below `root` that holds two entries or more, with its entries
- * in the order the file system lists them, by absolute path: releases 2.1.113 to 2.1.153 list
- * each folder's skills in that order, unsorted, so the replay needs it as an input. Read with
- * `fs.opendirSync`, which hands over the entries as the kernel gives them; `fs.readdirSync`
- * would not do: libuv's scandir sorts them by name.
+ * Every folder named `skills` below `root` that holds two entries or more, and every such
+ * folder that is a `rules` folder or lies below one, with its entries in the order the file
+ * system lists them, by absolute path: releases 2.1.113 to 2.1.153 list each folder's skills
+ * in that order, unsorted, and every release measured loads the rules of one folder in it
+ * (depth first), so the replay needs it as an input. Read with `fs.opendirSync`, which hands
+ * over the entries as the kernel gives them; `fs.readdirSync` would not do: libuv's scandir
+ * sorts them by name. `kinds` picks which of the two are wanted.
  */
-export function skillsFolderOrder(root) {
+export function folderOrder(root, kinds = { skills: true, rules: true }) {
   const out = {};
-  const visit = (dir) => {
+  const visit = (dir, inRules) => {
     const names = [];
     const handle = fs.opendirSync(dir);
+    const rules = inRules || path.basename(dir) === 'rules';
     try {
       for (let entry = handle.readSync(); entry; entry = handle.readSync()) {
         names.push(entry.name);
-        if (entry.isDirectory()) visit(path.join(dir, entry.name));
+        if (entry.isDirectory()) visit(path.join(dir, entry.name), rules);
       }
     } finally {
       handle.closeSync();
     }
-    if (path.basename(dir) === 'skills' && names.length > 1) out[dir] = names;
+    if (names.length < 2) return;
+    if ((kinds.skills && path.basename(dir) === 'skills') || (kinds.rules && rules)) out[dir] = names;
   };
-  visit(root);
+  visit(root, false);
   return out;
+}
+
+/** The skills folders' order alone ([`folderOrder`]). */
+export function skillsFolderOrder(root) {
+  return folderOrder(root, { skills: true, rules: false });
 }
 
 const LOCKS = path.join(LAYOUT_ROOT, '.locks');
@@ -367,6 +380,9 @@ async function main() {
       continue;
     }
     const recorded = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
+    // The folders' order is what the run saw, not what the program did: a capture
+    // recorded before it was kept is compared without it.
+    if (recorded && !recorded.dir_order) delete capture.dir_order;
     const diff = recorded ? firstDifference(recorded, capture) : 'no capture.json yet';
     if (diff) {
       stale += 1;

@@ -673,3 +673,75 @@ fn sub_agents_in_subfolders_are_listed_and_a_project_agent_shadows_the_users() {
             + cost.agents.total()
     );
 }
+
+/// Rules of one folder load in the order the source listed its entries, depth first
+/// (measured on 2.1.328 and 2.1.337: `rules-order-follows-the-directory-listing`); where no
+/// order was recorded (a dropped folder, a shared snapshot) they come by name with a
+/// `rule-order-unknown` finding for the rules folder.
+#[test]
+fn rules_load_in_the_recorded_listing_order_or_say_it_is_unknown() {
+    let text = r#"
+        //@ project=/home/alice/app
+        //- /home/alice/app/.claude/rules/b.md
+        bee
+        //- /home/alice/app/.claude/rules/a.md
+        ay
+        //- /home/alice/app/.claude/rules/sub/z.md
+        zed
+        //- /home/alice/app/.claude/rules/sub/y.md
+        why
+        //- /home/alice/app/.claude/rules/only/one.md
+        one
+    "#;
+    let rules = |report: &memdiag_core::Report| -> Vec<String> {
+        sent_paths(report)
+            .into_iter()
+            .filter_map(|p| p.strip_prefix("/home/alice/app/.claude/rules/"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut fixture = Fixture::parse(text);
+    let report = fixture.analyze();
+    assert_eq!(
+        rules(&report),
+        ["a.md", "b.md", "only/one.md", "sub/y.md", "sub/z.md"]
+    );
+    let unknown: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::RuleOrderUnknown)
+        .map(|d| d.path.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(unknown, ["/home/alice/app/.claude/rules"]);
+
+    let mut fixture = Fixture::parse(text);
+    let dir = |p: &str| memdiag_core::VPath::new(p).expect("absolute");
+    let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    fixture.tree.set_listing_order(
+        dir("/home/alice/app/.claude/rules"),
+        names(&["sub", "b.md", "only", "a.md"]),
+    );
+    fixture.tree.set_listing_order(
+        dir("/home/alice/app/.claude/rules/sub"),
+        names(&["z.md", "y.md"]),
+    );
+    let report = fixture.analyze();
+    assert_eq!(
+        rules(&report),
+        ["sub/z.md", "sub/y.md", "b.md", "only/one.md", "a.md"]
+    );
+    assert!(!codes(&report).contains(&Code::RuleOrderUnknown));
+
+    // One subfolder left unrecorded is enough to make the order unknown.
+    let mut fixture = Fixture::parse(text);
+    fixture.tree.set_listing_order(
+        dir("/home/alice/app/.claude/rules"),
+        names(&["sub", "b.md", "only", "a.md"]),
+    );
+    let report = fixture.analyze();
+    assert_eq!(
+        rules(&report),
+        ["sub/y.md", "sub/z.md", "b.md", "only/one.md", "a.md"]
+    );
+    assert!(codes(&report).contains(&Code::RuleOrderUnknown));
+}

@@ -832,3 +832,31 @@ fn the_main_index_is_quoted_from_2_1_337_and_an_agents_own_never() {
         10
     );
 }
+
+/// A simulated release keeps its own wording of the `MEMORY.md` warning in the report:
+/// 2.1.81 (before `warning-part-loaded`, 2.1.83) says the first 200 lines were loaded,
+/// 2.1.83 only part of it, the pin where the cut starts (the replay of
+/// `memory-md-201-lines-cut-with-warning` on 2.1.81, 2.1.83 and the pin measures the same).
+#[test]
+fn the_memory_warning_follows_the_simulated_release() {
+    let lines: String = (1..=201).map(|i| format!("- line {i}\n")).collect();
+    let fixture = format!(
+        "//@ project=/home/alice/app\n//- /home/alice/app/.git/HEAD\nref: main\n\
+         //- /home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md\n{lines}"
+    );
+    let warning = |version: Option<&str>| {
+        analyze_as(version, &fixture)
+            .files
+            .iter()
+            .find_map(|f| f.truncation.as_ref().and_then(|t| t.warning.clone()))
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        warning(Some("2.1.81")),
+        "> WARNING: MEMORY.md is 201 lines (limit: 200). Only the first 200 lines were \
+         loaded. Move detailed content into separate topic files and keep MEMORY.md as a \
+         concise index."
+    );
+    assert!(warning(Some("2.1.83")).contains("Only part of it was loaded. Keep index entries"));
+    assert!(warning(None).contains("1 of 201 lines were cut off, starting at line 201"));
+}

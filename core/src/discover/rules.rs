@@ -59,8 +59,13 @@ impl Discovery<'_> {
                 }
             }
         }
-        // In the tree's order, which a shared snapshot carries from its original.
-        met.sort_by(|a, b| self.tree.cmp_paths(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
+        // In the order the walk meets them: each folder's entries as the file system lists
+        // them, depth first (measured on 2.1.328 and 2.1.337:
+        // `rules-order-follows-the-directory-listing`), where the source recorded that order
+        // (Tree::set_listing_order); elsewhere by name in the tree's order, which a shared
+        // snapshot carries from its original, and the folder is noted for the report.
+        met.sort_by(|a, b| self.walk_order(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
+        self.note_unknown_rule_order(dir, &listed, &met);
         let paths: Vec<VPath> = met.into_iter().map(|(_, path)| path).collect();
         let mut nodes = Vec::new();
         for path in paths {
@@ -94,6 +99,59 @@ impl Discovery<'_> {
             nodes.push(node);
         }
         nodes
+    }
+
+    /// How the rules walk orders two rules' paths: at the folder where they part, by that
+    /// folder's recorded listing order (a name it leaves out after those it names), else as
+    /// the tree orders them.
+    fn walk_order(&self, a: &VPath, b: &VPath) -> std::cmp::Ordering {
+        if let Some((dir, x, y)) = parting(a, b) {
+            if let Some(names) = self.tree.listing_order(&dir) {
+                let rank = |name: &str| names.iter().position(|n| n == name).unwrap_or(names.len());
+                let by_rank = rank(x).cmp(&rank(y));
+                if by_rank != std::cmp::Ordering::Equal {
+                    return by_rank;
+                }
+            }
+        }
+        self.tree.cmp_paths(a, b)
+    }
+
+    /// A `rule-order-unknown` finding for the rules folder `dir` (walked at `listed`) when
+    /// one of its folders holds two rules or more, or subfolders leading to them, and the
+    /// source recorded no listing order for it.
+    fn note_unknown_rule_order(&mut self, dir: &VPath, listed: &VPath, met: &[(VPath, VPath)]) {
+        let mut entries: std::collections::BTreeMap<VPath, std::collections::BTreeSet<&str>> =
+            std::collections::BTreeMap::new();
+        for (at, _) in met {
+            let Some(rest) = at.strip_prefix(listed) else {
+                continue;
+            };
+            let mut folder = listed.clone();
+            for name in rest.split('/').filter(|n| !n.is_empty()) {
+                entries.entry(folder.clone()).or_default().insert(name);
+                folder = folder.child(name);
+            }
+        }
+        let unknown = entries
+            .iter()
+            .filter(|(folder, names)| names.len() > 1 && self.tree.listing_order(folder).is_none())
+            .count();
+        if unknown == 0 {
+            return;
+        }
+        let rules = met.len();
+        self.diagnostics.push(Diagnostic::new(
+            Code::RuleOrderUnknown,
+            Severity::Info,
+            Some(dir.as_str()),
+            format!(
+                "Claude Code loads these {rules} rules in the order the file system lists the \
+                 folder's entries (depth first), which this snapshot does not record, so the \
+                 report lists them by name; only their order in the instruction block depends \
+                 on it, not what they cost"
+            ),
+        ));
     }
 
     /// Whether a `.claude/rules` linked to `target`, or a link inside one, is followed.
@@ -293,6 +351,28 @@ pub(super) fn effective_globs(globs: Vec<String>) -> Vec<String> {
         Vec::new()
     } else {
         globs
+    }
+}
+
+/// Where the paths `a` and `b` part: the folder and the names below it each goes on with;
+/// `None` when one lies inside the other or they are the same.
+fn parting<'p>(a: &'p VPath, b: &'p VPath) -> Option<(VPath, &'p str, &'p str)> {
+    let (mut xs, mut ys) = (a.as_str().split('/'), b.as_str().split('/'));
+    let mut at = String::new();
+    loop {
+        match (xs.next(), ys.next()) {
+            (Some(x), Some(y)) if x == y => {
+                at.push_str(x);
+                at.push('/');
+            }
+            (Some(x), Some(y)) => {
+                let dir = VPath::new(at.trim_end_matches('/'))
+                    .or_else(|_| VPath::new("/"))
+                    .ok()?;
+                return Some((dir, x, y));
+            }
+            _ => return None,
+        }
     }
 }
 

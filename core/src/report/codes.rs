@@ -316,6 +316,15 @@ codes! {
         "A rule's `paths` globs match no file of the project, so the rule never loads. Check \
          the globs against the project's layout.";
 
+    /// Rules of one folder loaded in the file system's order, which the snapshot does not
+    /// record.
+    RuleOrderUnknown = "rule-order-unknown", Info, Warns, "the order of {n} rules folders is unknown",
+        "Claude Code loads the rules of one `.claude/rules/` folder in the order the file \
+         system lists its entries, a subfolder's where the subfolder stands (measured on \
+         2.1.328 and 2.1.337). This snapshot (a dropped folder, a shared report) does not record \
+         that order, so the report lists them by name. Only their order in the instruction \
+         block depends on it, not what they cost. The `memdiag` command and zips record it.";
+
     /// A rule whose `paths` hold no glob or an invalid one.
     RulePathsInvalid = "rule-paths-invalid", Warning, Drops, "{n} rules have paths Claude Code cannot read",
         "A rule's `paths` is set but holds no glob, so the rule loads in every session, or one \

@@ -25,20 +25,68 @@ pub(crate) struct Stripped {
     /// For each line of `text` (split on `\n`), the 1-based line number in the raw text
     /// where that line starts. Always at least one entry.
     pub(crate) raw_line_of: Vec<u64>,
+    /// True when a comment block was stripped; false when the text is below its frontmatter
+    /// as written but for the lexer's line ends (a `<!--` in a fence or inline only).
+    pub(crate) stripped: bool,
 }
 
-/// Removes what Claude Code removes before injecting a file (measured on 2.1.328):
+/// Removes what Claude Code removes before injecting a file (measured on 2.1.328 and 2.1.337:
+/// `text-frontmatter-and-block-comments-stripped`,
+/// `text-comments-follow-the-programs-markdown-reader`):
 /// - the YAML frontmatter, from the first line `---` through the closing `---` line and its
 ///   line break (only when both lines exist);
+/// - when the text holds a `<!--` at all, it goes through the program's Markdown lexer (a
+///   reworked `marked`), which makes every CRLF and every lone CR a LF first, comment
+///   stripped or not;
 /// - HTML comments in every top-level HTML block that starts with `<!--` (the Markdown
-///   block structure decides, as the program's Markdown lexer does: a comment inside a list
-///   item, a block quote, an HTML `<div>` block, a fence or an indented code block stays).
-///   When nothing but white space is left of such a block it goes whole, with the blank
-///   lines after it; otherwise what stands outside its comments stays (`<!-- c --> tail`
-///   leaves ` tail`). An unclosed `<!--` stays.
+///   block structure decides: a comment inside a list item, a block quote, an HTML `<div>`
+///   block, a fence or an indented code block stays). Unlike CommonMark, the lexer lets a
+///   comment interrupt a paragraph only when it is not indented: `para\n   <!-- c -->` keeps
+///   the comment as a line of the paragraph, `para\n<!-- c -->` loses it. When nothing but
+///   white space is left of such a block it goes whole, with the blank lines after it;
+///   otherwise what stands outside its comments stays (`<!-- c --> tail` leaves ` tail`).
+///   An unclosed `<!--` stays.
 ///
-/// Nothing else changes: no trimming, line ends kept as they are.
+/// Nothing else changes: no trimming, and without a `<!--` line ends are kept as they are.
 pub(crate) fn strip_for_loading(text: &str) -> Stripped {
+    if !text.contains("<!--") {
+        // The program lexes nothing: the text below the frontmatter, as written.
+        let mut out = Output::new(text);
+        out.keep(
+            frontmatter::locate(text).map_or(0, |block| block.body_offset),
+            text.len(),
+        );
+        return out.finish(false);
+    }
+    let normalised = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut stripped = strip_lexed(&normalised);
+    if normalised.len() != text.len() {
+        // Lines of the lexed text back to the raw lines they stand on: a lone CR made a
+        // line of its own that the raw text (split on LF) does not have.
+        let mut raw_line = vec![1u64];
+        let mut line = 1u64;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\r' if chars.peek() == Some(&'\n') => {}
+                '\r' => raw_line.push(line),
+                '\n' => {
+                    line += 1;
+                    raw_line.push(line);
+                }
+                _ => {}
+            }
+        }
+        for at in &mut stripped.raw_line_of {
+            let index = usize::try_from(at.saturating_sub(1)).unwrap_or(usize::MAX);
+            *at = raw_line.get(index).copied().unwrap_or(line);
+        }
+    }
+    stripped
+}
+
+/// [`strip_for_loading`] of a text whose line ends are LF.
+fn strip_lexed(text: &str) -> Stripped {
     use pulldown_cmark::{Event, Parser, Tag};
 
     let body_start = frontmatter::locate(text).map_or(0, |block| block.body_offset);
@@ -46,22 +94,42 @@ pub(crate) fn strip_for_loading(text: &str) -> Stripped {
     let mut pos = body_start;
     let mut depth = 0usize;
     let mut blocks = Vec::new();
+    let mut stripped = false;
+    // Where a paragraph's text stands (a tight list item's too), to tell which lines a
+    // following indented comment would continue.
+    let mut paragraph_text = Vec::new();
+    let mut open: Vec<bool> = Vec::new();
     for (event, range) in Parser::new(&text[body_start..]).into_offset_iter() {
+        let range = body_start + range.start..body_start + range.end;
         match event {
             Event::Start(tag) => {
                 if depth == 0 && matches!(tag, Tag::HtmlBlock) {
-                    blocks.push(body_start + range.start..body_start + range.end);
+                    blocks.push(range);
                 }
+                open.push(matches!(tag, Tag::Paragraph | Tag::Item));
                 depth += 1;
             }
-            Event::End(_) => depth = depth.saturating_sub(1),
-            _ => {}
+            Event::End(_) => {
+                open.pop();
+                depth = depth.saturating_sub(1);
+            }
+            _ => {
+                if open.last().copied().unwrap_or(false) {
+                    paragraph_text.push(range);
+                }
+            }
         }
     }
     for mut block in blocks {
         // The block starts where its line does: the indentation goes with it.
         let line_start = text[..block.start].rfind('\n').map_or(0, |i| i + 1);
-        if text[line_start..block.start].bytes().all(|b| b == b' ') {
+        let indent = &text[line_start..block.start];
+        let indented = !indent.is_empty() && indent.bytes().all(|b| b == b' ');
+        if indented && continues_paragraph(text, line_start, &paragraph_text) {
+            // The program's lexer reads the line as the paragraph's: nothing is stripped.
+            continue;
+        }
+        if indent.bytes().all(|b| b == b' ') {
             block.start = line_start.max(pos);
         }
         let raw = &text[block.clone()];
@@ -80,6 +148,7 @@ pub(crate) fn strip_for_loading(text: &str) -> Stripped {
         }
         residue.push(at..raw.len());
         let left_is_blank = residue.iter().all(|r| raw[r.clone()].trim().is_empty());
+        stripped = true;
         out.keep(pos, block.start);
         if left_is_blank {
             // The block goes with the blank lines after it.
@@ -100,7 +169,28 @@ pub(crate) fn strip_for_loading(text: &str) -> Stripped {
         }
     }
     out.keep(pos, text.len());
-    out.finish()
+    out.finish(stripped)
+}
+
+/// True when the line before the one starting at `line_start` holds a paragraph's text
+/// (`paragraph_text`, in order), so that a line starting at `line_start` would continue it.
+fn continues_paragraph(
+    text: &str,
+    line_start: usize,
+    paragraph_text: &[std::ops::Range<usize>],
+) -> bool {
+    let Some(before) = line_start.checked_sub(1) else {
+        return false;
+    };
+    let previous = text[..before].rfind('\n').map_or(0, |i| i + 1)..before;
+    if text[previous.clone()].trim().is_empty() {
+        return false;
+    }
+    let first = paragraph_text.partition_point(|r| r.end <= previous.start);
+    paragraph_text[first..]
+        .iter()
+        .take_while(|r| r.start < previous.end)
+        .any(|r| r.start < r.end)
 }
 
 /// The byte ranges of the closed `<!-- … -->` comments in `text`.
@@ -119,29 +209,32 @@ fn comment_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// A file's text exactly as Claude Code sends it: [`strip_for_loading`], trimmed as
-/// JavaScript's `trim` does (which takes a byte order mark too), CRLF made LF. Empty means the program
+/// A file's text exactly as the pinned release sends it: [`strip_for_loading`], trimmed as
+/// JavaScript's `trim` does (which takes a byte order mark too). Empty means the program
 /// sends nothing for the file.
 pub(crate) fn as_sent(text: &str) -> String {
-    trimmed_for_block(&strip_for_loading(text).text)
+    trimmed_for_block(&as_attached(text, false))
 }
 
-/// [`as_sent`] of a text already stripped ([`as_attached`]): trimmed, CRLF made LF.
+/// [`as_sent`] of a text already stripped ([`as_attached`]): trimmed. Line ends stay as the
+/// strip left them: CRLF and a lone CR arrive as written unless the Markdown lexer ran
+/// (measured on 2.1.328: `text-comments-follow-the-programs-markdown-reader`).
 pub(crate) fn trimmed_for_block(stripped: &str) -> String {
-    // CRLF line ends arrive as LF; a lone CR stays (measured on 2.1.328).
-    let trimmed = stripped.trim_matches(is_js_space);
-    if trimmed.contains("\r\n") {
-        trimmed.replace("\r\n", "\n")
-    } else {
-        trimmed.to_owned()
-    }
+    stripped.trim_matches(is_js_space).to_owned()
 }
 
 /// A file's text as a Read attaches it: [`strip_for_loading`] and nothing more. Unlike the
 /// instruction block's files it is not trimmed, and CRLF stays (measured on 2.1.328:
-/// `nested-read-attachment-whitespace`).
-pub(crate) fn as_attached(text: &str) -> String {
-    strip_for_loading(text).text
+/// `nested-read-attachment-whitespace`). With `as_written_unless_stripped` (from 2.1.330), a
+/// text none of whose comments the strip removed is the text below its frontmatter as
+/// written, its line ends too.
+pub(crate) fn as_attached(text: &str, as_written_unless_stripped: bool) -> String {
+    let stripped = strip_for_loading(text);
+    if as_written_unless_stripped && !stripped.stripped {
+        below_frontmatter(text).to_owned()
+    } else {
+        stripped.text
+    }
 }
 
 /// A file's text below its frontmatter, as written: what releases before 2.1.72 sent.
@@ -274,13 +367,14 @@ impl<'a> Output<'a> {
         self.text.push_str(piece);
     }
 
-    fn finish(mut self) -> Stripped {
+    fn finish(mut self, stripped: bool) -> Stripped {
         if self.pending {
             self.raw_line_of.push(self.line_at(self.raw.len()));
         }
         Stripped {
             text: self.text,
             raw_line_of: self.raw_line_of,
+            stripped,
         }
     }
 }
@@ -351,7 +445,6 @@ mod tests {
         check("<!-- c -->\nbody", "body|2");
         check("a\n<!-- c -->\nb", "a\nb|1,3");
         check("a\n<!-- c -->  \t\r\nb", "a\nb|1,3");
-        check("a\n   <!-- c -->\nb", "a\nb|1,3");
         check("a\n<!-- one\ntwo\nthree -->\nb", "a\nb|1,5");
         check("a\n<!-- c -->", "a\n|1,2");
         check("a\n<!-- c -->\n", "a\n|1,3");
@@ -378,6 +471,50 @@ mod tests {
         );
         // A block left blank goes with the blank lines after it.
         check("a\n\n<!--\nb\n-->\n\nc", "a\n\nc|1,2,7");
+    }
+
+    /// The program's Markdown lexer lets a comment interrupt a paragraph only when it is not
+    /// indented (measured on 2.1.328 and 2.1.337:
+    /// `text-comments-follow-the-programs-markdown-reader`).
+    #[test]
+    fn an_indented_comment_continues_a_paragraph() {
+        check("a\n   <!-- c -->\nb", "a\n   <!-- c -->\nb|1,2,3");
+        check("a\n <!-- c -->\n", "a\n <!-- c -->\n|1,2,3");
+        check("a\n  <!-- c --> tail\n", "a\n  <!-- c --> tail\n|1,2,3");
+        check(
+            "a\n   <!--\nmulti\n-->\nb\n",
+            "a\n   <!--\nmulti\n-->\nb\n|1,2,3,4,5,6",
+        );
+        check(
+            "a\n   <!-- c -->\n<!-- d -->\nb",
+            "a\n   <!-- c -->\nb|1,2,4",
+        );
+        check("- item\n <!-- c -->\n", "- item\n <!-- c -->\n|1,2,3");
+        // Not after a paragraph: stripped as before.
+        check("\n   <!-- c -->\ntext\n", "\ntext\n|1,3,4");
+        check("# H\n   <!-- c -->\nx\n", "# H\nx\n|1,3,4");
+        check(
+            "```\nx\n```\n  <!-- c -->\ny\n",
+            "```\nx\n```\ny\n|1,2,3,5,6",
+        );
+        // Not indented: it interrupts the paragraph.
+        check("para\n<!-- c -->\nmore\n", "para\nmore\n|1,3,4");
+        check("para\n<!-- a --> mid <!-- b -->\n", "para\n mid \n|1,2,3");
+        check("> quote\n<!-- c -->\n", "> quote\n|1,3");
+        check("1. item\n<!-- c -->\n", "1. item\n|1,3");
+    }
+
+    /// A text holding `<!--` goes through the lexer, which makes every CRLF and lone CR a
+    /// LF; one without keeps them.
+    #[test]
+    fn the_lexer_makes_line_ends_lf() {
+        check(
+            "text\r\nlone\rcr <!-- inline -->\r\n",
+            "text\nlone\ncr <!-- inline -->\n|1,2,2,3",
+        );
+        check("\tindented\r\n<!-- c -->\r\n", "\tindented\n|1,3");
+        check("<!-- a -->\r\ntext\r\nmore\r\n", "text\nmore\n|2,3,4");
+        check("text\r\nlone\rcr\r\n", "text\r\nlone\rcr\r\n|1,2,3");
     }
 
     #[test]
@@ -420,7 +557,7 @@ mod tests {
         );
         check(
             "```\r\n<!-- c -->\r\n```\r\n<!-- d -->\r\nx",
-            "```\r\n<!-- c -->\r\n```\r\nx|1,2,3,5",
+            "```\n<!-- c -->\n```\nx|1,2,3,5",
         );
         check("```x```\n<!-- c -->\ny", "```x```\ny|1,3");
         check("``\n<!-- c -->\n", "``\n|1,3");

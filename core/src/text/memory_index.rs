@@ -23,10 +23,21 @@ pub(crate) struct IndexCut {
 impl IndexCut {
     /// The text exactly as Claude Code sends it: the loaded index, then its warning after a
     /// blank line when the caps cut.
+    ///
+    /// A U+2028 (line separator) or U+2029 (paragraph separator) is sent as a line feed,
+    /// after the caps were applied: the 200-line cap does not count it as a line break, the
+    /// size in UTF-16 units does not change, the text's lines (and bytes) do (measured on
+    /// 2.1.328 and 2.1.337: `memory-md-line-separators-break-lines`; the instruction files
+    /// keep theirs).
     pub(crate) fn as_sent(&self) -> String {
-        match &self.truncation.warning {
+        let sent = match &self.truncation.warning {
             Some(warning) => format!("{}\n\n{warning}", self.loaded),
             None => self.loaded.clone(),
+        };
+        if sent.contains(['\u{2028}', '\u{2029}']) {
+            sent.replace(['\u{2028}', '\u{2029}'], "\n")
+        } else {
+            sent
         }
     }
 
@@ -55,7 +66,7 @@ pub(crate) const QUOTED_PREAMBLE: &str = "The quoted notes below were saved in e
 /// mark. Measured on the `memory-md-*` cases and `releases-memory-index-quote-marks` of
 /// 2.1.337. A line starts after `\n` and, as in a JavaScript multiline pattern, after U+2028
 /// and U+2029 (read from the code; the program had already made a U+2028 of `MEMORY.md` a
-/// line break in the one capture holding one); a carriage return never reaches here (the
+/// line break before, `IndexCut::as_sent`); a carriage return never reaches here (the
 /// index lost them all from 2.1.284).
 pub(crate) fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(QUOTED_PREAMBLE.len() + text.len() + text.len() / 8);
@@ -148,6 +159,7 @@ fn below_frontmatter(raw: &str) -> Stripped {
         raw_line_of: (1..=body.split('\n').count() as u64)
             .map(|line| line + skipped)
             .collect(),
+        stripped: false,
     }
 }
 
@@ -161,6 +173,7 @@ pub(crate) fn cut_with(raw: &str, caps: Caps) -> IndexCut {
         Stripped {
             text: raw.to_owned(),
             raw_line_of: (1..=raw.split('\n').count() as u64).collect(),
+            stripped: false,
         }
     };
     // Removing these never touches a `\n`, so the line map stays true.
@@ -483,6 +496,29 @@ mod tests {
     /// `count` short numbered lines, `- entry N`, each ended by `\n`.
     fn entries(count: usize) -> String {
         (1..=count).map(|n| format!("- entry {n}\n")).collect()
+    }
+
+    /// U+2028 and U+2029 are no line breaks to the 200-line cap, and are sent as line feeds
+    /// (measured on 2.1.328 and 2.1.337: `memory-md-line-separators-break-lines`).
+    #[test]
+    fn line_separators_are_sent_as_line_feeds_but_not_counted_by_the_cap() {
+        let mut lines: Vec<String> = (1..=199).map(|i| format!("- entry {i}")).collect();
+        lines[9] = "- ten\u{2028}after".to_owned();
+        lines[19] = "- twenty\u{2029}after".to_owned();
+        let raw = lines.join("\n");
+        let index = cut(&raw);
+        assert!(
+            index.truncation.warning.is_none(),
+            "199 lines: nothing is cut"
+        );
+        let sent = index.as_sent();
+        assert_eq!(sent.split('\n').count(), 201);
+        assert!(sent.contains("- ten\nafter") && sent.contains("- twenty\nafter"));
+        assert_eq!(
+            sent.encode_utf16().count(),
+            raw.encode_utf16().count(),
+            "the size in UTF-16 units is the same"
+        );
     }
 
     #[test]

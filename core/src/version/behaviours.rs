@@ -346,6 +346,15 @@ behaviours! {
         "a skill whose frontmatter names it otherwise than its folder is listed as \
          <folder> (<name>); before, by its folder alone";
 
+    /// A file none of whose comments is stripped (its `<!--` inline or in a fence) is sent
+    /// as written, CR line ends and all, not as the Markdown lexer rewrote it.
+    UnstrippedTextAsWritten = "unstripped-text-as-written", from (2, 1, 330), cases [
+        "text-comments-follow-the-programs-markdown-reader",
+    ],
+        "a file whose comments all stay (inline, or in a fence) is sent as written; \
+         before, any file holding <!-- was sent as the Markdown lexer rewrote it, every \
+         CRLF and lone CR made a line feed";
+
     /// `MEMORY.md` is sent as quoted notes: a sentence on where they come from, then each
     /// line after `> ` (its load warning too).
     MemoryIndexQuoted = "memory-index-quoted", from (2, 1, 337), cases [

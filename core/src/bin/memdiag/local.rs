@@ -48,6 +48,12 @@ const MAX_LISTED: u64 = 200_000;
 /// checks that the report is the same byte for byte, and times both.
 const LIST_WHOLE: &str = "MEMDIAG_LIST_WHOLE";
 
+/// Set (to anything) to forget the order folders and zips listed their entries in, as a
+/// dropped folder does: rules and skills come by name, with the findings that say the
+/// order is unknown. The file system's order differs from machine to machine, so the
+/// command's tests set it for output that does not.
+const LISTING_BY_NAME: &str = "MEMDIAG_LISTING_BY_NAME";
+
 /// Rounds of following imports and links to files outside the default mounts.
 const MAX_OUTSIDE_ROUNDS: usize = 10;
 
@@ -275,6 +281,9 @@ impl Reader {
             self.list_everything();
         }
         let mut tree = self.tree.clone();
+        if std::env::var_os(LISTING_BY_NAME).is_some() {
+            tree.forget_listing_orders();
+        }
         let report = analyze_with(&mut tree, input, self).map_err(|error| error.to_string())?;
         // Keep what was read, so a later round reads nothing twice.
         self.tree = tree;
@@ -541,10 +550,12 @@ impl Reader {
             // for a transcript: asked once a folder ([`Reader::is_bulk_file`]).
             let in_config = self.config.as_ref().is_some_and(|c| dir.starts_with(c));
             let bulk_folder = in_config && self.is_bulk_file(&dir.child("x"));
-            // A skills folder's names in the order `read_dir` gives them, unsorted: some
-            // releases list skills in that order (Tree::set_listing_order).
-            let mut listed_order =
-                (dir.file_name() == memdiag_core::ORDERED_FOLDER_NAME).then(Vec::new);
+            // A skills or rules folder's names in the order `read_dir` gives them, unsorted:
+            // some releases list skills in that order, and rules load in it
+            // (Tree::set_listing_order).
+            let mut listed_order = (memdiag_core::records_listing_order(&dir)
+                && std::env::var_os(LISTING_BY_NAME).is_none())
+            .then(Vec::new);
             if let Some((dir, listed)) = open.take() {
                 self.add_listed_dir(dir, listed);
             }
