@@ -251,6 +251,29 @@ impl RuleOverProject {
     }
 }
 
+impl RuleOverProject {
+    /// Text that every file [`RuleOverProject::matches`] accepts starts with once
+    /// lower-cased (relative to the project, as listed), any one of these: the leads of its
+    /// globs that are not negated ([`Glob::required_leads`]), below the base. `None` when
+    /// some glob has no lead, or the base is above the project: every file is a candidate.
+    pub(super) fn required_leads(&self) -> Option<Vec<String>> {
+        let below = match (&self.prefix, &self.below) {
+            (Some(prefix), _) if prefix.is_empty() => String::new(),
+            (None, Some(below)) => below.to_lowercase(),
+            _ => return None,
+        };
+        self.globs
+            .globs
+            .iter()
+            .filter(|(negated, _)| !negated)
+            .map(|(_, glob)| glob.required_leads())
+            .try_fold(Vec::new(), |mut all, leads| {
+                all.extend(leads?.into_iter().map(|lead| format!("{below}{lead}")));
+                Some(all)
+            })
+    }
+}
+
 /// True when `text`, lower-cased, contains `lower` (lower-case already): without a copy when
 /// `text` is ASCII, whose lower case is byte for byte.
 fn contains_lowered(text: &str, lower: &str) -> bool {
