@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 use std::collections::hash_map::RandomState;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::ops::Bound;
 
 use crate::report::{Code, Diagnostic, Severity};
@@ -137,8 +137,29 @@ struct Index {
     /// Each live file by the hash of its path ([`COLLIDED`] where two share one): a look-up
     /// in constant time, where a binary search of a folder of 100,000 names took a fifth of
     /// an analysis.
-    by_path: HashMap<u64, u32>,
+    by_path: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     hasher: RandomState,
+}
+
+/// The hasher of [`Index::by_path`], whose keys are hashes already (of a path, by the
+/// index's random hasher): a key is its own hash, not hashed a second time.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// In [`Index::by_path`]: two live paths share this hash, so the folder is searched.
@@ -720,7 +741,7 @@ impl Tree {
         let mut index = Index {
             order: Vec::with_capacity(records.len()),
             folders: Vec::with_capacity(folders.len()),
-            by_path: HashMap::new(),
+            by_path: HashMap::default(),
             hasher: RandomState::new(),
         };
         for folder in folders {
@@ -854,7 +875,8 @@ impl Tree {
                 }
             }
         }
-        let mut by_path = HashMap::with_capacity(index.order.len());
+        let mut by_path =
+            HashMap::with_capacity_and_hasher(index.order.len(), BuildHasherDefault::default());
         for &id in &index.order {
             let hash = index.hasher.hash_one(records[id as usize].path.as_str());
             by_path
