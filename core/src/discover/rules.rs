@@ -59,8 +59,15 @@ impl Discovery<'_> {
                 }
             }
         }
-        // In the tree's order, which a shared snapshot carries from its original.
-        met.sort_by(|a, b| self.tree.cmp_paths(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
+        // In the tree's order, which a shared snapshot carries from its original: already so
+        // unless linked folders added rules (a sort of 100,000 long paths every turn was a
+        // tenth of a hostile folder's analysis).
+        let order = |a: &(VPath, VPath), b: &(VPath, VPath)| {
+            self.tree.cmp_paths(&a.0, &b.0).then_with(|| a.1.cmp(&b.1))
+        };
+        if !met.is_sorted_by(|a, b| order(a, b).is_le()) {
+            met.sort_by(order);
+        }
         let paths: Vec<VPath> = met.into_iter().map(|(_, path)| path).collect();
         let mut nodes = Vec::new();
         for path in paths {
