@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 use std::collections::hash_map::RandomState;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::ops::Bound;
 
 use crate::report::{Code, Diagnostic, Severity};
@@ -137,8 +137,29 @@ struct Index {
     /// Each live file by the hash of its path ([`COLLIDED`] where two share one): a look-up
     /// in constant time, where a binary search of a folder of 100,000 names took a fifth of
     /// an analysis.
-    by_path: HashMap<u64, u32>,
+    by_path: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     hasher: RandomState,
+}
+
+/// The hasher of [`Index::by_path`], whose keys are hashes already (of a path, by the
+/// index's random hasher): a key is its own hash, not hashed a second time.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// In [`Index::by_path`]: two live paths share this hash, so the folder is searched.
@@ -252,8 +273,13 @@ pub struct Tree {
     /// The order a shared snapshot's original listed some folders' entries in
     /// ([`Tree::set_order`]).
     order: BTreeMap<VPath, Vec<String>>,
+    /// Each name's place in [`Tree::set_order`]'s orders: a comparison looks it up in
+    /// constant time (a folder of 100,000 rules is sorted by it).
+    order_ranks: BTreeMap<VPath, HashMap<String, usize>>,
     /// Folders whose entries' listing order the source knows ([`Tree::set_listing_order`]).
     listing_orders: BTreeMap<VPath, Vec<String>>,
+    /// Each name's place in `listing_orders`, as `order_ranks` is for `order`.
+    listing_ranks: BTreeMap<VPath, HashMap<String, usize>>,
     index: OnceCell<Index>,
     /// The walks of [`Tree::folders_holding`] made since the folders last changed, by
     /// folder, the name not entered and the names looked for: a turn of the analysis walks
@@ -268,6 +294,15 @@ type WalkKey = (VPath, String, Vec<String>);
 /// the only order the analysis reads is a `skills/` folder's, which some releases list
 /// skills in.
 pub const ORDERED_FOLDER_NAME: &str = "skills";
+
+/// Each name's first place in `names`.
+fn ranks(names: &[String]) -> HashMap<String, usize> {
+    let mut ranks = HashMap::with_capacity(names.len());
+    for (at, name) in names.iter().enumerate() {
+        ranks.entry(name.clone()).or_insert(at);
+    }
+    ranks
+}
 
 /// True for a folder whose listing order a source records ([`Tree::set_listing_order`]): a
 /// `skills/` folder ([`ORDERED_FOLDER_NAME`]), whose skills some releases list in that
@@ -421,6 +456,7 @@ impl Tree {
     /// order instead of byte order, and the shared report lists its rows as the original did.
     /// An entry `names` leaves out comes after the ones it names, in byte order.
     pub fn set_order(&mut self, dir: VPath, names: Vec<String>) {
+        self.order_ranks.insert(dir.clone(), ranks(&names));
         self.order.insert(dir, names);
         self.reshaped();
     }
@@ -476,15 +512,13 @@ impl Tree {
             let mut at = String::new();
             while let (Some(x), Some(y)) = (sa.next(), sb.next()) {
                 if x != y {
-                    let names = VPath::new(at.trim_end_matches('/'))
+                    let ranks = VPath::new(at.trim_end_matches('/'))
                         .or_else(|_| VPath::new(&at))
                         .ok()
-                        .and_then(|dir| self.order.get(&dir));
+                        .and_then(|dir| self.order_ranks.get(&dir));
                     // An entry the order leaves out comes after the ones it names.
-                    if let Some(names) = names {
-                        let rank = |name: &str| {
-                            names.iter().position(|n| n == name).unwrap_or(names.len())
-                        };
+                    if let Some(ranks) = ranks {
+                        let rank = |name: &str| ranks.get(name).copied().unwrap_or(usize::MAX);
                         let by_rank = rank(x).cmp(&rank(y));
                         if by_rank.is_ne() {
                             return by_rank;
@@ -560,6 +594,7 @@ impl Tree {
     /// order, which only the source saw, and every release loads a rules folder's rules in
     /// it. Sources record it for the folders [`records_listing_order`] names.
     pub fn set_listing_order(&mut self, dir: VPath, names: Vec<String>) {
+        self.listing_ranks.insert(dir.clone(), ranks(&names));
         self.listing_orders.insert(dir, names);
     }
 
@@ -567,12 +602,21 @@ impl Tree {
     /// if it had seen none.
     pub fn forget_listing_orders(&mut self) {
         self.listing_orders.clear();
+        self.listing_ranks.clear();
     }
 
     /// The order the source listed `dir`'s entries in, when it recorded one
     /// ([`Tree::set_listing_order`]).
     pub fn listing_order(&self, dir: &VPath) -> Option<&[String]> {
         self.listing_orders.get(dir).map(Vec::as_slice)
+    }
+
+    /// The place of `name` in the order the source listed `dir`'s entries in
+    /// ([`Tree::set_listing_order`]), in constant time: `None` when no order was recorded
+    /// for `dir`, `usize::MAX` for a name the order leaves out (it comes after the others).
+    pub fn listing_rank(&self, dir: &VPath, name: &str) -> Option<usize> {
+        let ranks = self.listing_ranks.get(dir)?;
+        Some(ranks.get(name).copied().unwrap_or(usize::MAX))
     }
 
     /// Every folder whose listing order the source recorded, with that order
@@ -740,7 +784,7 @@ impl Tree {
         let mut index = Index {
             order: Vec::with_capacity(records.len()),
             folders: Vec::with_capacity(folders.len()),
-            by_path: HashMap::new(),
+            by_path: HashMap::default(),
             hasher: RandomState::new(),
         };
         for folder in folders {
@@ -874,7 +918,8 @@ impl Tree {
                 }
             }
         }
-        let mut by_path = HashMap::with_capacity(index.order.len());
+        let mut by_path =
+            HashMap::with_capacity_and_hasher(index.order.len(), BuildHasherDefault::default());
         for &id in &index.order {
             let hash = index.hasher.hash_one(records[id as usize].path.as_str());
             by_path

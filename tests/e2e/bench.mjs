@@ -8,7 +8,7 @@
 //
 //   node tests/e2e/bench.mjs [--files 3000,30000,300000] [--runs 3] [--sparse-kb 64]
 //                            [--project-share 0.43] [--keep] [--trees-only DIR]
-//                            [--baseline OTHER_DIST]
+//                            [--baseline OTHER_DIST] [--one-folder 100000]
 //
 // It honours the environment of the end-to-end tests (MEMDIAG_DIST, MEMDIAG_PLAYWRIGHT,
 // MEMDIAG_CHROMIUM, MEMDIAG_E2E_ARTIFACTS, MEMDIAG_BASE_URL; see scripts/test.sh).
@@ -69,6 +69,9 @@ const { values: options } = parseArgs({
     // worker threads), write each trace to artifacts/, and print where the page-owned time
     // went. Build the page with names for a readable profile (see the README's benchmarks).
     profile: { type: 'boolean', default: false },
+    // Issue 32's hostile folder: this many more rules in the project's one .claude/rules/
+    // folder (`--files 3000 --one-folder 100000`), a tenth of them conditional.
+    'one-folder': { type: 'string', default: '0' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -226,6 +229,10 @@ function generate(base, total) {
   for (const doc of ['architecture', 'runbook', 'errors']) p.write(`docs/${doc}.md`, `# ${doc}\n\n${filler(1500)}\n`);
   for (let i = 0; i < 10; i++) p.write(`src/module-${i}.ts`, `export const value${i} = ${i};\n`);
   p.write('package.json', '{ "name": "app" }\n');
+  const oneFolder = Math.max(0, Number(options['one-folder']) || 0);
+  for (let i = 0; i < oneFolder; i++) {
+    p.write(`.claude/rules/r${i}.md`, i % 10 === 9 ? `---\npaths: src/m${i}/**/*.ts\n---\nrule ${i}\n` : `rule ${i}\n`);
+  }
   // The bulk of a real project: dependencies and build output, in folders of ~40 files (the
   // analysis walks them for nested CLAUDE.md files and matches rule globs against them).
   const projectBulk = Math.max(0, Math.round(total * projectShare) - p.count());

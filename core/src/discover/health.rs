@@ -623,6 +623,7 @@ impl Discovery<'_> {
         // Listed on the first conditional rule that needs them, borrowed from the tree.
         let tree = self.tree;
         let mut project_files: Option<Option<Vec<&str>>> = None;
+        let mut matcher = FirstMatch::default();
         for row in rows
             .iter()
             .filter(|r| r.group == Group::Rules && r.depth == 0)
@@ -672,9 +673,8 @@ impl Discovery<'_> {
             // The files as the rule's globs see them: relative to the folder that holds its
             // `.claude/` (the project for the user's and the managed rules).
             let base = self.rule_base(&path, &project);
-            let rule = RuleGlobs::new(&globs).seen_from(&project, &base);
             // The first file matched shows the rule can load; a shared snapshot keeps it.
-            if let Some(witness) = files.iter().find(|file| rule.matches(file)) {
+            if let Some(witness) = matcher.first(files, &project, base, &globs) {
                 if let Ok(witness) = project.join(witness) {
                     self.looked_at(&witness, ReadFor::RuleWitness);
                 }
@@ -753,6 +753,72 @@ impl Discovery<'_> {
                 ));
             }
         }
+    }
+}
+
+/// Conditional rules matched over every file before the files are indexed by their
+/// lower-cased start: a handful of rules costs no index.
+const RULES_BEFORE_INDEX: usize = 8;
+
+/// The first file each rule's globs match, over the project's files ([`project_files_of`]):
+/// a rule whose globs all start with literal folders (`src/api/**`) looks only at the files
+/// under them, and rules of the same globs and base are matched once, so that a project of
+/// 100,000 rules and 100,000 files costs no 10 billion matches.
+#[derive(Default)]
+struct FirstMatch {
+    /// Rules matched so far.
+    rules: usize,
+    /// Each file lower-cased, with its place in the files, in byte order; built once
+    /// [`RULES_BEFORE_INDEX`] rules were matched.
+    lowered: Option<Vec<(String, usize)>>,
+    /// What each base and globs matched first.
+    seen: BTreeMap<(VPath, Vec<String>), Option<usize>>,
+}
+
+impl FirstMatch {
+    /// The first of `files` (relative to `project`) that `globs`, seen from `base`, match.
+    fn first<'f>(
+        &mut self,
+        files: &[&'f str],
+        project: &VPath,
+        base: VPath,
+        globs: &[String],
+    ) -> Option<&'f str> {
+        let key = (base, globs.to_vec());
+        if let Some(first) = self.seen.get(&key) {
+            return first.map(|at| files[at]);
+        }
+        let rule = RuleGlobs::new(globs).seen_from(project, &key.0);
+        self.rules += 1;
+        let first = match rule.required_leads() {
+            Some(leads) if self.rules > RULES_BEFORE_INDEX => {
+                let lowered = self.lowered.get_or_insert_with(|| {
+                    let mut lowered: Vec<(String, usize)> = files
+                        .iter()
+                        .enumerate()
+                        .map(|(at, file)| (file.to_lowercase(), at))
+                        .collect();
+                    lowered.sort_unstable();
+                    lowered
+                });
+                let mut candidates = Vec::new();
+                for lead in &leads {
+                    let start = lowered.partition_point(|(file, _)| file.as_str() < lead.as_str());
+                    candidates.extend(
+                        lowered[start..]
+                            .iter()
+                            .take_while(|(file, _)| file.starts_with(lead.as_str()))
+                            .map(|&(_, at)| at),
+                    );
+                }
+                candidates.sort_unstable();
+                candidates.dedup();
+                candidates.into_iter().find(|&at| rule.matches(files[at]))
+            }
+            _ => files.iter().position(|file| rule.matches(file)),
+        };
+        self.seen.insert(key, first);
+        first.map(|at| files[at])
     }
 }
 
@@ -986,6 +1052,58 @@ fn reasons(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index by leads and the memo answer as matching every file in order does: the
+    /// same first file, for globs with and without leads, negations, a base below the
+    /// project, and rules asked again.
+    #[test]
+    fn first_match_answers_as_the_full_scan() {
+        let project = VPath::new("/p/app").unwrap();
+        let files = [
+            "README.md",
+            "src/M1/deep/x.ts",
+            "src/m1/a.ts",
+            "src/m10/b.ts",
+            "src/m2/c.js",
+            "sub/.claude/rules/r.md",
+            "sub/src/m3/d.ts",
+            "ÉTÉ/x.ts",
+        ];
+        let rules: Vec<(&str, Vec<&str>)> = vec![
+            ("/p/app", vec!["src/m1/**/*.ts"]),
+            ("/p/app", vec!["src/m1"]),
+            ("/p/app", vec!["src/m2/**/*.ts"]),
+            ("/p/app", vec!["*.ts"]),
+            ("/p/app", vec!["{src/m10,src/m2}/*"]),
+            ("/p/app", vec!["src/**", "!src/m1/**"]),
+            ("/p/app", vec!["été/*.ts"]),
+            ("/p/app/sub", vec!["src/m3/*.ts"]),
+            ("/p/app/sub", vec!["src/m1/*.ts"]),
+            ("/p", vec!["app/src/m2/*"]),
+            ("/p/app", vec!["/readme.md"]),
+            ("/p/app", vec!["nowhere/**"]),
+        ];
+        // Indexed from the first rule, then only past the first few; each rule twice, so
+        // that the memo answers too.
+        for before in [RULES_BEFORE_INDEX, 0] {
+            let mut matcher = FirstMatch {
+                rules: before,
+                ..FirstMatch::default()
+            };
+            for (base, globs) in rules.iter().chain(&rules) {
+                let globs: Vec<String> = globs.iter().map(|g| (*g).to_owned()).collect();
+                let base = VPath::new(base).unwrap();
+                let rule = RuleGlobs::new(&globs).seen_from(&project, &base);
+                let full = files.iter().find(|file| rule.matches(file)).copied();
+                assert_eq!(
+                    matcher.first(&files, &project, base, &globs),
+                    full,
+                    "{globs:?}"
+                );
+            }
+            assert!(matcher.lowered.is_some());
+        }
+    }
 
     #[test]
     fn correction_words_match_whole_words() {

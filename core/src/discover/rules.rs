@@ -63,8 +63,15 @@ impl Discovery<'_> {
         // them, depth first (measured on 2.1.328 and 2.1.337:
         // `rules-order-follows-the-directory-listing`), where the source recorded that order
         // (Tree::set_listing_order); elsewhere by name in the tree's order, which a shared
-        // snapshot carries from its original, and the folder is noted for the report.
-        met.sort_by(|a, b| self.walk_order(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
+        // snapshot carries from its original, and the folder is noted for the report. Sorted
+        // only when not already so (a sort of 100,000 long paths every turn was a tenth of a
+        // hostile folder's analysis).
+        let order = |a: &(VPath, VPath), b: &(VPath, VPath)| {
+            self.walk_order(&a.0, &b.0).then_with(|| a.1.cmp(&b.1))
+        };
+        if !met.is_sorted_by(|a, b| order(a, b).is_le()) {
+            met.sort_by(order);
+        }
         self.note_unknown_rule_order(dir, &listed, &met);
         let paths: Vec<VPath> = met.into_iter().map(|(_, path)| path).collect();
         let mut nodes = Vec::new();
@@ -106,11 +113,10 @@ impl Discovery<'_> {
     /// the tree orders them.
     fn walk_order(&self, a: &VPath, b: &VPath) -> std::cmp::Ordering {
         if let Some((dir, x, y)) = parting(a, b) {
-            if let Some(names) = self.tree.listing_order(&dir) {
-                let rank = |name: &str| names.iter().position(|n| n == name).unwrap_or(names.len());
-                let by_rank = rank(x).cmp(&rank(y));
-                if by_rank != std::cmp::Ordering::Equal {
-                    return by_rank;
+            let rank = |name: &str| self.tree.listing_rank(&dir, name);
+            if let (Some(x), Some(y)) = (rank(x), rank(y)) {
+                if x != y {
+                    return x.cmp(&y);
                 }
             }
         }
@@ -306,6 +312,29 @@ impl RuleOverProject {
             Some(p) => self.globs.matches_lowered(&format!("{p}/{lower}")),
             None => self.globs.matches_lowered(&lower),
         }
+    }
+}
+
+impl RuleOverProject {
+    /// Text that every file [`RuleOverProject::matches`] accepts starts with once
+    /// lower-cased (relative to the project, as listed), any one of these: the leads of its
+    /// globs that are not negated ([`Glob::required_leads`]), below the base. `None` when
+    /// some glob has no lead, or the base is above the project: every file is a candidate.
+    pub(super) fn required_leads(&self) -> Option<Vec<String>> {
+        let below = match (&self.prefix, &self.below) {
+            (Some(prefix), _) if prefix.is_empty() => String::new(),
+            (None, Some(below)) => below.to_lowercase(),
+            _ => return None,
+        };
+        self.globs
+            .globs
+            .iter()
+            .filter(|(negated, _)| !negated)
+            .map(|(_, glob)| glob.required_leads())
+            .try_fold(Vec::new(), |mut all, leads| {
+                all.extend(leads?.into_iter().map(|lead| format!("{below}{lead}")));
+                Some(all)
+            })
     }
 }
 

@@ -96,6 +96,46 @@ impl Glob {
             })
             .collect()
     }
+
+    /// Text that every path [`Glob::matches_relative`] accepts starts with, one string per
+    /// brace expansion: its leading segments that are all literal characters, joined with
+    /// `/` (and a `/` after them when the pattern goes on: `src/m5/**/*.ts` gives `src/m5/`),
+    /// since each must match a whole segment of the path from its start. `None` when an
+    /// expansion starts with a wildcard, or matches at any depth (no `/` in it). Lets a
+    /// check over many files look only at those under the lead ([`Glob::required_tails`]
+    /// rules them out by their end).
+    pub(crate) fn required_leads(&self) -> Option<Vec<String>> {
+        self.relative
+            .iter()
+            .map(|pattern| {
+                let mut lead = String::new();
+                let mut literal = 0;
+                for segment in &pattern.segments {
+                    let Segment::Tokens(tokens) = segment else {
+                        break;
+                    };
+                    if tokens.is_empty() || !tokens.iter().all(|t| matches!(t, Token::Literal(_))) {
+                        break;
+                    }
+                    if literal > 0 {
+                        lead.push('/');
+                    }
+                    lead.extend(tokens.iter().filter_map(|token| match token {
+                        Token::Literal(c) => Some(*c),
+                        _ => None,
+                    }));
+                    literal += 1;
+                }
+                if literal == 0 {
+                    return None;
+                }
+                if literal < pattern.segments.len() {
+                    lead.push('/');
+                }
+                Some(lead)
+            })
+            .collect()
+    }
 }
 
 /// One brace expansion in its gitignore reading.
@@ -591,6 +631,26 @@ mod tests {
         let glob = Glob::new("*.ts").unwrap();
         assert!(glob.matches_relative("lib/x.ts/index.js"));
         assert!("lib/x.ts/index.js".contains(".ts"));
+    }
+
+    #[test]
+    fn required_leads_start_every_match() {
+        let leads = |p: &str| Glob::new(p).unwrap().required_leads();
+        assert_eq!(leads("src/m5/**/*.ts"), Some(vec!["src/m5/".to_owned()]));
+        assert_eq!(leads("/docs/a.md"), Some(vec!["docs/a.md".to_owned()]));
+        assert_eq!(
+            leads("{a,b/c}/*.md"),
+            Some(vec!["a/".to_owned(), "b/c/".to_owned()])
+        );
+        assert_eq!(leads("*.ts"), None);
+        assert_eq!(leads("a.ts"), None, "no slash: any depth");
+        assert_eq!(leads("**/x/*.ts"), None);
+        assert_eq!(leads("s*c/x.ts"), None);
+        assert_eq!(leads("{src/*,*.md}"), None);
+        // A folder that matches takes its files along: still under the lead.
+        let glob = Glob::new("src/m5").unwrap();
+        assert!(glob.matches_relative("src/m5/deep/x.js"));
+        assert!(!glob.matches_relative("src/m50/x.js"));
     }
 
     #[test]
