@@ -279,7 +279,7 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         version: ClaudeVersion(2, 1, 83),
         before: ClaudeVersion(2, 1, 81),
         behaviour: Behaviour::MemorySizeCap,
-        summary: "MEMORY.md is cut at 25,000 UTF-16 units as well as 200 lines",
+        summary: "MEMORY.md is cut at 25,000 characters as well as 200 lines",
         cases: &[
             "memory-md-25001-units-cut-at-last-newline",
             "memory-md-size-cut-short-lines",
@@ -319,7 +319,7 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         before: ClaudeVersion(2, 1, 87),
         behaviour: Behaviour::ListingCountsColumns,
         summary: "over its budget, the skills listing counts display columns (a Korean \
-                  character takes two); before, UTF-16 units",
+                  character takes two); before, characters (UTF-16 units)",
         cases: &["skills-listing-over-budget"],
     },
     RuleChange {
@@ -516,7 +516,7 @@ pub const RULE_CHANGES: &[RuleChange] = &[
         version: ClaudeVersion(2, 1, 292),
         before: ClaudeVersion(2, 1, 291),
         behaviour: Behaviour::AgentNameCapped,
-        summary: "a sub-agent whose name is over 256 UTF-16 units is no agent; before, it was \
+        summary: "a sub-agent whose name is over 256 characters is no agent; before, it was \
                   listed",
         cases: &["agents-listing-line-forms-and-order"],
     },

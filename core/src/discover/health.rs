@@ -867,7 +867,7 @@ impl Discovery<'_> {
                     Severity::Warning,
                     Some(&row.path),
                     format!(
-                        "description and when_to_use are {units} UTF-16 units as listed; the \
+                        "description and when_to_use are {units} characters as listed; the \
                          skill listing keeps {} and an ellipsis, so the rest never reaches \
                          Claude",
                         limit.saturating_sub(1)

@@ -272,7 +272,7 @@ impl Discovery<'_> {
                 Severity::Warning,
                 Some(&row.path),
                 format!(
-                    "{} of {} lines and {} of {} UTF-16 units load; Claude Code appends: {}",
+                    "{} of {} lines and {} of {} characters load; Claude Code appends: {}",
                     t.loaded_lines,
                     t.total_lines,
                     super::group_digits(t.loaded_utf16),

@@ -846,6 +846,13 @@ pub fn ScanWatch() -> Html {
                             changes.set(Some(row_changes(was, report)));
                         }
                         Some((was_key, _)) if was_key == key => {}
+                        // The sources changed and the report shown is still the old one
+                        // (the demo's, say): it is no "last scan" of the new sources.
+                        Some((_, was)) if was == report => {
+                            changes.set(None);
+                            *slot = None;
+                            return;
+                        }
                         _ => changes.set(None),
                     }
                     *slot = Some((key.clone(), report.clone()));
