@@ -245,6 +245,15 @@ test('the newcomer\'s stumbles of issue 33 stay fixed', async () => {
   const fold = await page.locator('[data-testid=share-dialog]').evaluate((d) => [d.scrollHeight, d.clientHeight]);
   assert.ok(fold[0] <= fold[1] + 1, `the dialog scrolls: ${fold}`);
   await shot(page, 'verdict-fix10-share');
+  // 6. The second choice: the sanitized report, which holds no name of the person's.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-testid=share-download-report]'),
+  ]);
+  assert.equal(download.suggestedFilename(), 'memdiag-report-sanitized.json');
+  const sanitized = fs.readFileSync(await download.path(), 'utf8');
+  assert.equal(JSON.parse(sanitized).schema.startsWith('memdiag-report/'), true);
+  assert.doesNotMatch(sanitized, /erin|Answer briefly/);
   await page.keyboard.press('Escape');
 
   // 9. "Try the demo" over your own report asks first; Cancel keeps the report.

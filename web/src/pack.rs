@@ -438,7 +438,7 @@ records! {
     OverCap { first_dropped_line, entries, suggested_topic }
     Plan { title, changes, notes }
     SharedFile { path, original, size, carried }
-    Prepared { zip, warnings, files, total_bytes, shared_home, link, differences,
+    Prepared { zip, report_json, warnings, files, total_bytes, shared_home, link, differences,
         visible_names, link_refusal, zip_refusal }
 }
 
