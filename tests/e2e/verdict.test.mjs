@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  artifacts, dist, serveDist, launchWithProfile, launchBrowser, openWatchedPage, currentRun, settled, ready, shot, zipFolder,
+  artifacts, dist, root, serveDist, launchWithProfile, launchBrowser, openWatchedPage, currentRun, settled, ready, shot, zipFolder,
 } from './support.mjs';
 
 let server;
@@ -269,6 +269,114 @@ test('the newcomer\'s stumbles of issue 33 stay fixed', async () => {
   assert.match(await page.textContent('[data-testid=card-chars]'), /sample text/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// 2. A project copied under another name (shop-copy, cloned from shop; its memory folder is
+// from before, under the old name and an old disk's path): the first reason of the Health
+// view says which folder Claude Code uses and why, and offers the folders that may be its
+// memory, most likely first, with why each may be.
+test('a project under another name is offered the memory folders that may be its own', async () => {
+  const base = path.join(scratch, 'moved');
+  const claudeDir = path.join(base, '.claude');
+  const old = path.join(claudeDir, 'projects', '-Users-erin-src-shop', 'memory');
+  const moved = path.join(claudeDir, 'projects', '-mnt-old-erin-shop-copy', 'memory');
+  const projectDir = path.join(base, 'shop-copy');
+  for (const dir of [old, moved, path.join(projectDir, '.git')]) fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(claudeDir, 'CLAUDE.md'), '# Erin\n');
+  fs.writeFileSync(path.join(old, 'MEMORY.md'), '- [Deploy](deploy.md) how we deploy\n');
+  fs.writeFileSync(path.join(old, 'deploy.md'), '---\nname: deploy\ntype: project\n---\nmake deploy\n');
+  fs.writeFileSync(path.join(moved, 'MEMORY.md'), '- an older note\n');
+  fs.writeFileSync(path.join(projectDir, 'CLAUDE.md'), '# Shop\n');
+  fs.writeFileSync(path.join(projectDir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.writeFileSync(path.join(projectDir, '.git', 'config'), '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@github.com:erin/shop.git\n');
+
+  for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport });
+    let run = await currentRun(page);
+    await page.setInputFiles('[data-testid=folder-input]', claudeDir);
+    await settled(page, run);
+    run = await currentRun(page);
+    await page.setInputFiles('[data-testid=folder-input]', projectDir);
+    await ready(page, run);
+    const project = await page.inputValue('[data-testid=input-project]');
+    assert.match(project, /\/shop-copy$/);
+    assert.match(await page.textContent('[data-testid=summary]'), /no auto memory folder for this project/);
+    await page.click('[data-testid=view-health]');
+    const reason = page.locator('[data-testid=reason][data-reason=different-folder]');
+    assert.equal(await reason.getAttribute('data-ok'), 'false');
+    const summary = await reason.locator('[data-testid=reason-summary]').textContent();
+    assert.match(summary, /Claude Code uses \S+\/projects\/-[^ ]*shop-copy\/memory \(the project's path, encoded\), which is not in this snapshot/);
+    const moved = summary.indexOf('-mnt-old-erin-shop-copy: ends with the same last folder name as this project (shop-copy), 1 file');
+    const remote = summary.indexOf("-Users-erin-src-shop: ends with shop, the repository of this project's git remote (git@github.com:erin/shop.git), 2 files");
+    assert.ok(moved >= 0 && remote > moved, summary);
+    assert.match(await reason.locator('[data-testid=reason-note]').textContent(), /rename that folder of projects\//);
+    await reason.scrollIntoViewIfNeeded();
+    await shot(page, `verdict-fix2-memory-candidates-${name}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+// Issue 31 on the page: plugins as a group with their source, hooks and MCP servers listed
+// with where they are set and when they run, "not counted" said plainly; a folder added as
+// an extra directory (--add-dir) loads its skills; the Commands swatch has a colour.
+test('plugins, hooks and MCP servers are listed, and a folder loads as an extra directory', async () => {
+  const base = path.join(scratch, 'plugins');
+  const from = path.join(root, 'fixtures', 'conformance', 'plugins-installed-enabled-listed', 'tree', 'home', 'u');
+  fs.cpSync(from, path.join(base, 'u'), { recursive: true });
+  const claudeDir = path.join(base, 'u', '.claude');
+  for (const file of ['installed_plugins.json', 'known_marketplaces.json']) {
+    const at = path.join(claudeDir, 'plugins', file);
+    fs.writeFileSync(at, fs.readFileSync(at, 'utf8').replaceAll('/tmp/memdiag-conformance/plugins-installed-enabled-listed', ''));
+  }
+  const settings = JSON.parse(fs.readFileSync(path.join(claudeDir, 'settings.json'), 'utf8'));
+  settings.hooks = { SessionStart: [{ hooks: [{ type: 'command', command: 'node ~/hooks/greet.js' }] }] };
+  fs.writeFileSync(path.join(claudeDir, 'settings.json'), JSON.stringify(settings, null, 2));
+  const projectDir = path.join(base, 'u', 'proj');
+  fs.writeFileSync(path.join(projectDir, '.mcp.json'), JSON.stringify({ mcpServers: { db: { command: 'dbserver', args: ['--port', '1'] } } }));
+  const lib = path.join(base, 'u', 'lib');
+  fs.mkdirSync(path.join(lib, '.claude', 'skills', 'libskill'), { recursive: true });
+  fs.writeFileSync(path.join(lib, '.claude', 'skills', 'libskill', 'SKILL.md'), '---\nname: libskill\ndescription: a skill of the extra directory\n---\nBody.\n');
+
+  for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport });
+    for (const folder of [claudeDir, projectDir, lib]) {
+      const run = await currentRun(page);
+      await page.setInputFiles('[data-testid=folder-input]', folder);
+      await settled(page, run);
+    }
+    for (const [field, value] of [['home', '/home/u'], ['project', '/home/u/proj']]) {
+      if (await page.inputValue(`[data-testid=input-${field}]`) !== value) {
+        const run = await currentRun(page);
+        await page.fill(`[data-testid=input-${field}]`, value);
+        await page.press(`[data-testid=input-${field}]`, 'Enter');
+        await ready(page, run);
+      }
+    }
+    const configured = page.locator('[data-testid=configured]');
+    const plugins = await configured.locator('[data-testid=plugin]').allTextContents();
+    assert.ok(plugins.some((p) => /^alpha/.test(p) && /marketplace mkt/.test(p)), plugins.join(' | '));
+    const notCounted = await configured.locator('[data-testid=not-counted]').allTextContents();
+    assert.ok(notCounted.some((n) => /SessionStart hook runs node/.test(n) && /at startup/.test(n) && /settings\.json \(user\)/.test(n)), notCounted.join(' | '));
+    assert.ok(notCounted.some((n) => /MCP server db runs dbserver/.test(n) && /\.mcp\.json \(project\)/.test(n)), notCounted.join(' | '));
+    assert.match(await configured.textContent(), /not counted/);
+    // The Commands swatch is coloured.
+    const swatch = await page.locator('.swatch.g-commands').first().evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.notEqual(swatch, 'rgba(0, 0, 0, 0)');
+    // The extra directory: its skill is listed once the field names it.
+    assert.equal(await page.locator('[data-testid=tree] [data-path$="/lib/.claude/skills/libskill/SKILL.md"]').count(), 0);
+    const run = await currentRun(page);
+    await page.fill('[data-testid=input-add-dirs]', '/home/u/lib');
+    await page.press('[data-testid=input-add-dirs]', 'Enter');
+    await ready(page, run);
+    assert.ok(await page.locator('[data-testid=tree] [data-path="/home/u/lib/.claude/skills/libskill/SKILL.md"]').count() >= 1);
+    await configured.scrollIntoViewIfNeeded();
+    await shot(page, `verdict-issue31-configured-${name}`);
+    await page.locator('[data-testid=footprint]').scrollIntoViewIfNeeded();
+    await shot(page, `verdict-issue31-footprint-${name}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });
 
 test('on a phone nothing scrolls inside the page, the status line wraps, and touch hides the keys', async () => {

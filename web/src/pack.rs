@@ -431,7 +431,7 @@ records! {
     Input { home, project, config_dir, os, version, today, disable_auto_memory_env,
         skill_listing_budget_env, reads, session, additional_dirs,
         additional_dirs_claude_md_env, plugin_dirs }
-    Inputs { home, project, os, config_dir, project_mount, version, reads }
+    Inputs { home, project, os, config_dir, project_mount, version, reads, add_dirs }
     MemoryCleanups { folder, index, agent, dead_lines, orphans, over_cap }
     DeadLine { line, text, missing, live_links }
     Orphan { path, index_line }

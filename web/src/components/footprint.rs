@@ -4,7 +4,9 @@
 //! skills' lines); the cost line adds Claude Code's own text around it, as the report's
 //! `session.cost` models it. Both come from the report: the page adds nothing up itself.
 
-use memdiag_core::report::{Figure, Footprint, Group, LaterCost, Report, SessionCost};
+use memdiag_core::report::{
+    Figure, Footprint, Group, LaterCost, NotCounted, PluginInfo, Report, SessionCost,
+};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::{component, html, use_effect_with, use_node_ref, Callback, Html, Properties};
@@ -219,6 +221,7 @@ fn session_cost(cost: &SessionCost, sample: bool) -> Html {
             <span class="part" title={claude_tip}>{ format!("{} of Claude Code's own", grouped(total.claude_code)) }</span>
             { format!(" = {} ", grouped(total.total())) }
             <abbr title="Characters as Claude Code counts them: UTF-16 units (JavaScript string length), so an emoji counts 2">{ "characters" }</abbr>
+            { " in all" }
         </p>
     }
 }
@@ -424,6 +427,59 @@ pub fn LaterLoads(props: &LaterLoadsProps) -> Html {
                 }) }
             </ul>
             <p class="muted small">{ "Token figures are estimates (characters divided by 4), not a tokenizer's count. Each kind counts its files once; one read may bring several." }</p>
+        </section>
+    }
+}
+
+/// Props of [`Configured`].
+#[derive(Properties, PartialEq)]
+pub struct ConfiguredProps {
+    /// Hooks and MCP servers found (`session.not_counted`).
+    pub not_counted: Vec<NotCounted>,
+    /// Plugins found (`session.plugins`).
+    pub plugins: Vec<PluginInfo>,
+}
+
+/// The plugins, each with where it comes from, and the hooks and MCP servers found, each
+/// with where it is configured and when it runs: what they add is not counted, and says so.
+#[component]
+pub fn Configured(props: &ConfiguredProps) -> Html {
+    if props.not_counted.is_empty() && props.plugins.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <section class="later" aria-label="Plugins, hooks and MCP servers" data-testid="configured">
+            if !props.plugins.is_empty() {
+                <h3>{ "Plugins" }</h3>
+                <ul>
+                    { for props.plugins.iter().map(|p| html! {
+                        <li data-testid="plugin" data-enabled={p.enabled.to_string()}>
+                            <span class="later-label">{ p.name.clone() }{ if p.enabled { "" } else { " (not enabled)" } }</span>
+                            <span class="later-value">
+                                { p.marketplace.as_ref().map_or("a --plugin-dir folder: ".to_owned(), |m| ["marketplace ", m, ": "].concat()) }
+                                <code>{ p.folder.clone() }</code>
+                            </span>
+                        </li>
+                    }) }
+                </ul>
+            }
+            if !props.not_counted.is_empty() {
+                <h3>{ "Hooks and MCP servers: not counted" }</h3>
+                <p class="muted small">{ "They add text to sessions when they run or connect, and no file says how much: every figure on this page leaves them out. The page never runs them." }</p>
+                <ul>
+                    { for props.not_counted.iter().map(|n| html! {
+                        <li data-testid="not-counted">
+                            <span class="later-label">
+                                { n.describe() }
+                                if let Some(program) = &n.program { { " runs " }<code>{ program.clone() }</code> }
+                            </span>
+                            <span class="later-value">
+                                { n.when.label() }{ " · set in " }<code>{ n.path.clone() }</code>{ [" (", n.layer.label(), ")"].concat() }
+                            </span>
+                        </li>
+                    }) }
+                </ul>
+            }
         </section>
     }
 }
