@@ -184,7 +184,6 @@ impl Engine {
                 Some(added) => {
                     let guessed = Inputs {
                         version: inputs.version,
-                        add_dirs: inputs.add_dirs,
                         ..engine.snapshot.borrow().infer_inputs(&added.fallback)
                     };
                     engine.sources_changed(guessed.clone());
@@ -288,16 +287,6 @@ impl Engine {
             for source in added {
                 snapshot.add(source);
             }
-        }
-        // The live folders open now are the ones a next visit offers to reopen.
-        let live: Vec<Rc<dyn crate::live::Dir>> = (self.snapshot.borrow().sources.iter())
-            .filter_map(|s| match &s.origin {
-                ingest::Origin::Live(root) => Some(root.dir.clone()),
-                _ => None,
-            })
-            .collect();
-        if !live.is_empty() {
-            crate::live::keep_folders(&live);
         }
         let home = if was_demo {
             Inputs::default().home
@@ -451,25 +440,15 @@ impl Engine {
     /// Adds a live folder: one the folder picker opened, or a drop that gave a folder
     /// handle. The page walks it itself ([`crate::live::open`]).
     pub fn add_live(&self, dir: Rc<dyn crate::live::Dir>, current: Inputs) {
-        self.add_live_all(vec![dir], current);
-    }
-
-    /// Adds live folders one after the other, and analyses once: the folders opened last
-    /// time, reopened.
-    pub fn add_live_all(&self, dirs: Vec<Rc<dyn crate::live::Dir>>, current: Inputs) {
         let run = self.next_run();
         self.dispatch.dispatch(Action::RunStarted(run));
         let engine = self.clone();
         spawn_local(async move {
             let listed = engine.listing_progress(run);
-            let (mut added, mut errors) = (Vec::new(), Vec::new());
-            for dir in dirs {
-                match crate::live::open(dir, &listed).await {
-                    Ok(source) => added.push(source),
-                    Err(message) => errors.push(message),
-                }
+            match crate::live::open(dir, &listed).await {
+                Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
+                Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
             }
-            finish_adding(&engine, run, added, errors, current);
         });
     }
 
