@@ -68,7 +68,7 @@ pub mod write;
 use browser::Listener;
 use components::context_bar::ContextBar;
 use components::diagnostics::DiagnosticsList;
-use components::footprint::{Configured, Contributors, FootprintBar, LaterLoads, SummaryCards};
+use components::footprint::{Contributors, FootprintBar, LaterLoads, SummaryCards};
 use components::picker::{choices, ProjectPicker};
 use components::release::ReleasePanel;
 use components::share_dialog::ShareDialog;
@@ -193,8 +193,7 @@ pub fn App() -> Html {
                         on_unit={state.dispatcher().to_callback().reform(Action::SetUnit)}
                         cost={Some(report.session.cost)} sample={state.is_demo()}
                         on_group={state.dispatcher().to_callback().reform(|g| Action::Select(state::TreeItem::Group(g)))} />
-                    <LaterLoads later={report.session.later} />
-                    <Configured not_counted={report.session.not_counted.clone()} plugins={report.session.plugins.clone()} />
+                    <LaterLoads later={report.session.later} report={report.clone()} />
                     <Contributors report={report.clone()}
                         on_select={state.dispatcher().to_callback().reform(Action::Select)} />
                     <Workspace />

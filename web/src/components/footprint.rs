@@ -4,9 +4,7 @@
 //! skills' lines); the cost line adds Claude Code's own text around it, as the report's
 //! `session.cost` models it. Both come from the report: the page adds nothing up itself.
 
-use memdiag_core::report::{
-    Figure, Footprint, Group, LaterCost, NotCounted, PluginInfo, Report, SessionCost,
-};
+use memdiag_core::report::{Figure, Footprint, Group, LaterCost, Report, SessionCost};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::{component, html, use_effect_with, use_node_ref, Callback, Html, Properties};
@@ -369,6 +367,8 @@ pub fn Contributors(props: &ContributorsProps) -> Html {
 pub struct LaterLoadsProps {
     /// What can load after a session starts.
     pub later: LaterCost,
+    /// The report: its plugins, hooks and MCP servers are listed below.
+    pub report: Shared<Report>,
 }
 
 /// What loads only sometimes, each kind apart, none of it counted in every session: when
@@ -377,6 +377,38 @@ pub struct LaterLoadsProps {
 #[component]
 pub fn LaterLoads(props: &LaterLoadsProps) -> Html {
     let later = &props.later;
+    let session = &props.report.session;
+    let mut configured: Vec<String> = (session.plugins.iter())
+        .map(|p| {
+            [
+                "plugin ",
+                p.name.as_str(),
+                if p.enabled { "" } else { " (not enabled)" },
+                ": from ",
+                p.marketplace.as_deref().unwrap_or("a --plugin-dir folder"),
+                ", read in ",
+                &p.folder,
+            ]
+            .concat()
+        })
+        .collect();
+    for n in &session.not_counted {
+        configured.push(
+            [
+                n.describe().as_str(),
+                if n.program.is_some() { " runs " } else { "" },
+                n.program.as_deref().unwrap_or(""),
+                ": ",
+                n.when.label(),
+                "; set in ",
+                &n.path,
+                " (",
+                n.layer.label(),
+                ")",
+            ]
+            .concat(),
+        );
+    }
     let rows = [
         (
             "on-read",
@@ -427,57 +459,13 @@ pub fn LaterLoads(props: &LaterLoadsProps) -> Html {
                 }) }
             </ul>
             <p class="muted small">{ "Token figures are estimates (characters divided by 4), not a tokenizer's count. Each kind counts its files once; one read may bring several." }</p>
-        </section>
-    }
-}
-
-/// Props of [`Configured`].
-#[derive(Properties, PartialEq)]
-pub struct ConfiguredProps {
-    /// Hooks and MCP servers found (`session.not_counted`).
-    pub not_counted: Vec<NotCounted>,
-    /// Plugins found (`session.plugins`).
-    pub plugins: Vec<PluginInfo>,
-}
-
-/// The plugins, each with where it comes from, and the hooks and MCP servers found, each
-/// with where it is configured and when it runs: what they add is not counted, and says so.
-#[component]
-pub fn Configured(props: &ConfiguredProps) -> Html {
-    if props.not_counted.is_empty() && props.plugins.is_empty() {
-        return Html::default();
-    }
-    html! {
-        <section class="later" aria-label="Plugins, hooks and MCP servers" data-testid="configured">
-            if !props.plugins.is_empty() {
-                <h3>{ "Plugins" }</h3>
-                <ul>
-                    { for props.plugins.iter().map(|p| html! {
-                        <li data-testid="plugin" data-enabled={p.enabled.to_string()}>
-                            <span class="later-label">{ p.name.clone() }{ if p.enabled { "" } else { " (not enabled)" } }</span>
-                            <span class="later-value">
-                                { p.marketplace.as_ref().map_or("a --plugin-dir folder: ".to_owned(), |m| ["marketplace ", m, ": "].concat()) }
-                                <code>{ p.folder.clone() }</code>
-                            </span>
-                        </li>
-                    }) }
-                </ul>
-            }
-            if !props.not_counted.is_empty() {
-                <h3>{ "Hooks and MCP servers: not counted" }</h3>
-                <p class="muted small">{ "They add text to sessions when they run or connect, and no file says how much: every figure on this page leaves them out. The page never runs them." }</p>
-                <ul>
-                    { for props.not_counted.iter().map(|n| html! {
-                        <li data-testid="not-counted">
-                            <span class="later-label">
-                                { n.describe() }
-                                if let Some(program) = &n.program { { " runs " }<code>{ program.clone() }</code> }
-                            </span>
-                            <span class="later-value">
-                                { n.when.label() }{ " · set in " }<code>{ n.path.clone() }</code>{ [" (", n.layer.label(), ")"].concat() }
-                            </span>
-                        </li>
-                    }) }
+            if !configured.is_empty() {
+                // Plugins with their source; hooks and MCP servers with where each is set and
+                // when it runs: what they add is not counted, and the heading says so.
+                <h3>{ "Plugins, and hooks and MCP servers (not counted)" }</h3>
+                <p class="muted small">{ "Hooks and MCP servers add text when they run or connect, and no file says how much: every figure on this page leaves it out. The page never runs them." }</p>
+                <ul data-testid="configured">
+                    { for configured.into_iter().map(|line| html! { <li data-testid="configured-item">{ line }</li> }) }
                 </ul>
             }
         </section>

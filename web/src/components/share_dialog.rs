@@ -312,8 +312,7 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                             // The report alone, as whoever opens the copy sees it: the other
                             // choice to the header's Download JSON, which holds your names.
                             <button onclick={download(true)} disabled={ready.as_ref().is_none_or(|p| p.report_json.is_empty())}
-                                data-testid="share-download-report"
-                                title="The report of this sanitized copy as JSON: names and text replaced as the options above say">
+                                data-testid="share-download-report">
                                 { "Download sanitized report (JSON)" }
                             </button>
                             if let Some(why) = &*failure {
