@@ -193,7 +193,7 @@ pub fn App() -> Html {
                         on_unit={state.dispatcher().to_callback().reform(Action::SetUnit)}
                         cost={Some(report.session.cost)} sample={state.is_demo()}
                         on_group={state.dispatcher().to_callback().reform(|g| Action::Select(state::TreeItem::Group(g)))} />
-                    <LaterLoads later={report.session.later} report={report.clone()} />
+                    <LaterLoads later={report.session.later} />
                     <Contributors report={report.clone()}
                         on_select={state.dispatcher().to_callback().reform(Action::Select)} />
                     <Workspace />
