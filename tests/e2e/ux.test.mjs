@@ -156,7 +156,7 @@ test('a ~/.claude alone lists its projects in the main view, and the figures say
   assert.equal(Number(await status.getAttribute('data-sent')), expected.footprint.files);
   assert.equal(Number(await page.getAttribute('[data-testid=card-files]', 'data-value')), expected.footprint.files);
   assert.match(await status.textContent(), new RegExp(`${expected.footprint.files} sent in every session`));
-  assert.match(await page.textContent('[data-testid=card-files]'), /Files in every session/);
+  assert.match(await page.textContent('[data-testid=card-files]'), /Files sent in every session/);
   await page.locator('[data-testid=later]').scrollIntoViewIfNeeded();
   await shot(page, 'ux-03-figures');
 

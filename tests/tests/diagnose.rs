@@ -76,6 +76,74 @@ fn memory_folder_lookalikes_are_named() {
     );
 }
 
+/// Issue 33: a project dropped under another name (here `/home/alice/shop-copy`, cloned from
+/// `shop`) finds no memory folder of its own; the folders that may be its memory are offered
+/// in the first reason's summary, most likely first, with the one Claude Code uses and why.
+#[test]
+fn a_project_under_another_name_is_offered_its_old_memory_folders() {
+    let report = analyze(
+        "//@ project=/home/alice/work/shop-copy
+         //- /home/alice/work/shop-copy/.git/HEAD
+ref: main
+         //- /home/alice/work/shop-copy/.git/config
+[core]
+\turl = nope
+[remote \"upstream\"]
+\turl = https://example.com/x/other.git
+[remote \"origin\"]
+\turl = git@github.com:alice/shop.git
+         //- /home/alice/.claude/projects/-Users-alice-src-shop/memory/MEMORY.md
+- [a](a.md)
+         //- /home/alice/.claude/projects/-Users-alice-src-shop/memory/a.md
+a
+         //- /home/alice/.claude/projects/-mnt-old-work-shop-copy/memory/MEMORY.md
+- x
+         //- /home/alice/.claude/projects/-home-alice-unrelated/memory/MEMORY.md
+- x
+",
+    );
+    let reason = &report.health.reasons[0];
+    assert_eq!(reason.id, ReasonId::DifferentFolder);
+    assert!(!reason.ok);
+    let summary = &reason.summary;
+    assert!(
+        summary.contains(
+            "Claude Code uses /home/alice/.claude/projects/-home-alice-work-shop-copy/memory \
+             (the project's path, encoded)"
+        ),
+        "{summary}"
+    );
+    // The same last two folder names first, then the remote's repository name.
+    let two = summary
+        .find("-mnt-old-work-shop-copy: ends with the same last 2 folder names as this project (work/shop-copy), 1 file")
+        .expect(summary);
+    let remote = summary
+        .find("-Users-alice-src-shop: ends with shop, the repository of this project's git remote (git@github.com:alice/shop.git), 2 files")
+        .expect(summary);
+    assert!(two < remote, "{summary}");
+    assert!(!summary.contains("unrelated"), "{summary}");
+    assert!(reason.note.as_deref().is_some_and(|n| n.contains("rename")));
+    // Each folder found by its name is a finding of its own, which the reason lists; the
+    // remote's is in the summary only (a shared copy's remote is placeholders).
+    let lookalikes = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::MemoryFolderLookalike)
+        .count();
+    assert_eq!(lookalikes, 1);
+
+    // With its own folder there, nothing is offered.
+    let found = analyze(
+        "//@ project=/home/alice/work/shop-copy
+         //- /home/alice/.claude/projects/-home-alice-work-shop-copy/memory/MEMORY.md
+- x
+         //- /home/alice/.claude/projects/-Users-alice-src-shop-copy/memory/MEMORY.md
+- x
+",
+    );
+    assert!(!found.health.reasons[0].summary.contains("may hold"));
+}
+
 #[test]
 fn two_projects_that_encode_alike_collide() {
     fires(

@@ -34,6 +34,7 @@ pub fn source() -> Option<Source> {
         project_mount: project,
         version: None,
         reads: Vec::new(),
+        add_dirs: String::new(),
     };
     let mounts = fixture.mounts.iter().map(|m| (*m).to_owned()).collect();
     Some(Source::demo(files(), mounts, inputs))

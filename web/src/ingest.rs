@@ -727,6 +727,7 @@ impl SharedSource {
             project_mount: None,
             version: input.version.clone(),
             reads: Vec::new(),
+            add_dirs: input.additional_dirs.join(","),
         }
     }
 
@@ -872,6 +873,7 @@ impl Snapshot {
             project_mount: project,
             version: None,
             reads: Vec::new(),
+            add_dirs: String::new(),
         }
     }
 }

@@ -170,7 +170,7 @@ pub enum Descend {
     /// Only its `memory/` folder (and one name, so the project picker sees the folder): a
     /// `projects/<name>/` folder of a config directory.
     MemoryOnly,
-    /// Only `HEAD` and `worktrees/*/gitdir`: a `.git` folder.
+    /// Only `HEAD`, `config` and `worktrees/*/gitdir`: a `.git` folder.
     GitOnly,
     /// Nothing: bulk session data.
     Skip,
@@ -320,6 +320,11 @@ pub async fn walk(root: &Rc<dyn Dir>, listed: &dyn Fn(u64)) -> Result<Walked, St
                 // A `.git` folder whose HEAD is a folder is no repository to read.
                 if let Some(head) = folder.file("HEAD", false).await.ok().flatten() {
                     pending.push((format!("{prefix}HEAD"), head));
+                }
+                // The remote's URL names the repository of a project copied under another
+                // name (the health view's first reason).
+                if let Some(config) = folder.file("config", false).await.ok().flatten() {
+                    pending.push((format!("{prefix}config"), config));
                 }
                 if let Some(worktrees) = folder.dir("worktrees").await? {
                     listed_folders.push(format!("{prefix}worktrees"));

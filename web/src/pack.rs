@@ -431,14 +431,14 @@ records! {
     Input { home, project, config_dir, os, version, today, disable_auto_memory_env,
         skill_listing_budget_env, reads, session, additional_dirs,
         additional_dirs_claude_md_env, plugin_dirs }
-    Inputs { home, project, os, config_dir, project_mount, version, reads }
+    Inputs { home, project, os, config_dir, project_mount, version, reads, add_dirs }
     MemoryCleanups { folder, index, agent, dead_lines, orphans, over_cap }
     DeadLine { line, text, missing, live_links }
     Orphan { path, index_line }
     OverCap { first_dropped_line, entries, suggested_topic }
     Plan { title, changes, notes }
     SharedFile { path, original, size, carried }
-    Prepared { zip, warnings, files, total_bytes, shared_home, link, differences,
+    Prepared { zip, report_json, warnings, files, total_bytes, shared_home, link, differences,
         visible_names, link_refusal, zip_refusal }
 }
 

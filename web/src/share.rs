@@ -41,6 +41,9 @@ pub struct SharedFile {
 pub struct Prepared {
     /// The share zip of the sanitized snapshot, as the Download button saves it.
     pub zip: Vec<u8>,
+    /// The sanitized report: the copy's own report as JSON, what whoever opens the copy
+    /// sees (empty when the copy could not be analysed).
+    pub report_json: Vec<u8>,
     /// What the person sharing should know (the sanitizer's warnings).
     pub warnings: Vec<String>,
     /// Its files, in path order.
@@ -113,6 +116,9 @@ impl Prepared {
         };
         Prepared {
             zip: to_zip(&sanitized, made),
+            report_json: (sanitized.report.as_ref())
+                .and_then(|report| serde_json::to_vec_pretty(report).ok())
+                .unwrap_or_default(),
             warnings: sanitized.warnings.clone(),
             visible_names,
             link_refusal,
@@ -284,17 +290,27 @@ pub fn zip_name(made: &str) -> String {
     }
 }
 
-/// Saves the shared snapshot as a zip through a Blob URL.
+/// Saves the shared snapshot as a zip through a Blob URL, or with `report` its sanitized
+/// report as JSON.
 ///
 /// # Errors
 /// When the browser refuses to make the Blob or the link.
-pub fn download_zip(prepared: &Prepared, made: &str) -> Result<(), JsValue> {
-    let array = Uint8Array::from(prepared.zip.as_slice());
+pub fn download_zip(prepared: &Prepared, made: &str, report: bool) -> Result<(), JsValue> {
+    let (bytes, kind, name) = if report {
+        (
+            &prepared.report_json,
+            "application/json",
+            "memdiag-report-sanitized.json".to_owned(),
+        )
+    } else {
+        (&prepared.zip, "application/zip", zip_name(made))
+    };
+    let array = Uint8Array::from(bytes.as_slice());
     let parts = Array::of1(&array);
     let options = BlobPropertyBag::new();
-    options.set_type("application/zip");
+    options.set_type(kind);
     let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options)?;
-    crate::browser::save_blob(&blob, &zip_name(made))
+    crate::browser::save_blob(&blob, &name)
 }
 
 /// What went wrong opening a shared `what` ("link" or "file"), for a person.

@@ -168,6 +168,9 @@ pub struct Inputs {
     /// Files whose Read the report answers (the Reads view's question): absolute, or
     /// relative to the project.
     pub reads: Vec<String>,
+    /// Extra directories, as `claude --add-dir` takes them, separated by commas: their
+    /// skills, commands and agents load too.
+    pub add_dirs: String,
 }
 
 impl Default for Inputs {
@@ -180,6 +183,7 @@ impl Default for Inputs {
             project_mount: None,
             version: None,
             reads: Vec::new(),
+            add_dirs: String::new(),
         }
     }
 }
@@ -198,6 +202,7 @@ impl Inputs {
             os: self.os,
             version: self.version.clone(),
             reads: self.reads.clone(),
+            additional_dirs: (self.add_dirs.split(',')).filter_map(non_empty).collect(),
             ..Input::default()
         }
     }

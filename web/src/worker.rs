@@ -172,6 +172,7 @@ fn handle(data: JsValue) {
                 };
                 inputs = Inputs {
                     version: inputs.version,
+                    add_dirs: inputs.add_dirs,
                     ..snapshot.infer_inputs(&text(&data, "fallback"))
                 };
                 post(&[

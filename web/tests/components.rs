@@ -1041,7 +1041,7 @@ async fn the_cost_line_splits_the_users_text_from_claude_codes_own() {
     // The bytes toggle does not change it: the cost is in UTF-16 units, and says so.
     assert_eq!(
         text,
-        "≈ 6,079 tokens in every session (estimate, ≈ 3.0 % of a 200k window, ≈ 0.6 % of 1M): 14,659 of your text + 9,658 of Claude Code's own = 24,317 characters"
+        "≈ 6,079 tokens in every session (estimate, ≈ 3.0 % of a 200k window, ≈ 0.6 % of 1M): 14,659 of your text + 9,658 of Claude Code's own = 24,317 characters in all"
     );
     // Each part tells what it is made of.
     let parts = all(&line, ".part");

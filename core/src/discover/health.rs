@@ -46,6 +46,10 @@ pub(crate) const EXCERPT_CHARS: usize = 300;
 const GROWTH_DAYS: i64 = 60;
 /// Weeks shown in the growth chart.
 const GROWTH_WEEKS: i64 = 9;
+/// The most last folder names of the project a memory folder's name is compared on.
+const MAX_TAIL_SEGMENTS: usize = 4;
+/// Lines of `.git/config` read at most for the remote's URL.
+const MAX_CONFIG_LINES: usize = 2_000;
 /// Files of the project matched against rule globs at most.
 pub(crate) const RULE_MATCH_FILES: usize = 200_000;
 
@@ -56,6 +60,9 @@ pub(super) struct MemoryFacts {
     pub(super) git_root: Option<VPath>,
     pub(super) memory_dir: Option<VPath>,
     pub(super) found_via: Option<MemoryLookup>,
+    /// The folder Claude Code uses for the project's auto memory, found or not, and why it
+    /// is that one, in words ("the project's path, encoded").
+    pub(super) wanted: Option<(VPath, &'static str)>,
     pub(super) enabled: bool,
     /// Every settings file that set `autoMemoryEnabled`, in precedence order (last wins).
     pub(super) votes: Vec<(VPath, bool)>,
@@ -65,7 +72,7 @@ impl Discovery<'_> {
     /// Builds the health view and adds its findings to the diagnostics.
     pub(super) fn health(&mut self, rows: &[FileRow], facts: &MemoryFacts) -> Health {
         let first = self.diagnostics.len();
-        self.folder_findings(facts);
+        let candidates = self.folder_findings(facts);
         let mut memories = Vec::new();
         if let Some(dir) = &facts.memory_dir {
             memories.push(self.memory_health(dir, None, true));
@@ -96,6 +103,7 @@ impl Discovery<'_> {
         let reasons = reasons(
             &codes,
             facts,
+            &candidates,
             self.paths.project.is_some(),
             &memories,
             &agents,
@@ -109,11 +117,15 @@ impl Discovery<'_> {
 
     // ----- reason 1: a different memory folder --------------------------------------------
 
-    fn folder_findings(&mut self, facts: &MemoryFacts) {
+    /// The findings of the first reason. Returns, when the project's own memory folder is
+    /// not in the snapshot, the folders that may hold its memory from before a move, a
+    /// rename or a drop under another name, most likely first: a line each, in words.
+    fn folder_findings(&mut self, facts: &MemoryFacts) -> Vec<String> {
         let (Some(project), Some(key)) = (self.paths.project.clone(), facts.key_path.clone())
         else {
-            return;
+            return Vec::new();
         };
+        let missing = facts.memory_dir.is_none();
         let base = self.settings.projects_base.clone();
         let names = self.tree.child_dirs(&base);
         let encoded = encode_project_path(key.as_str());
@@ -176,7 +188,31 @@ impl Discovery<'_> {
             )
             .to_lowercase()
         });
+        // When the project's own folder is missing, a folder ending with its last folder
+        // names (one or more), or with its git remote's repository name, may be its memory
+        // from before: the project was moved, renamed, or dropped under another name.
+        let tails: Vec<(String, String)> = if missing {
+            (1..segments.len().min(MAX_TAIL_SEGMENTS + 1))
+                .rev()
+                .map(|k| {
+                    let tail = segments[segments.len() - k..].join("/");
+                    (
+                        format!("-{}", encode_project_path(&tail)).to_lowercase(),
+                        tail,
+                    )
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let remote = if missing {
+            self.remote_name(facts.git_root.as_ref())
+        } else {
+            None
+        };
         let mut lookalikes = Vec::new();
+        // (rank, files, name, line) of each candidate, for the reason's summary.
+        let mut candidates: Vec<(usize, usize, String, String)> = Vec::new();
         for name in &names {
             if Some(name) == current.as_ref()
                 || !self.tree.is_dir(&base.child(name).child("memory"))
@@ -184,25 +220,66 @@ impl Discovery<'_> {
                 continue;
             }
             let lower = name.to_lowercase();
-            let why = if lower == encoded.to_lowercase() {
-                "differs only in case"
+            let tail = tails.iter().find(|(t, _)| lower.ends_with(t.as_str()));
+            let remote_tail = remote.as_ref().filter(|(r, _)| {
+                let end = format!("-{}", encode_project_path(r)).to_lowercase();
+                lower.ends_with(&end)
+            });
+            let (rank, why) = if lower == encoded.to_lowercase() {
+                (0, "differs only in case".to_owned())
             } else if *name == seed {
-                "uses the older encoding that kept dots and underscores"
+                (
+                    1,
+                    "uses the older encoding that kept dots and underscores".to_owned(),
+                )
             } else if name.starts_with(&format!("{encoded}-")) {
-                "belongs to a subfolder or worktree of this project"
+                (
+                    2,
+                    "belongs to a subfolder or worktree of this project".to_owned(),
+                )
+            } else if let Some((_, tail)) = tail {
+                let n = tail.split('/').count();
+                let what = if n == 1 {
+                    format!("the same last folder name as this project ({tail})")
+                } else {
+                    format!("the same last {n} folder names as this project ({tail})")
+                };
+                (3 + MAX_TAIL_SEGMENTS - n, format!("ends with {what}"))
             } else if suffix.as_ref().is_some_and(|s| lower.ends_with(s)) {
-                "ends with the same two folder names"
+                (3, "ends with the same two folder names".to_owned())
+            } else if let Some((repo, url)) = remote_tail {
+                (
+                    4 + MAX_TAIL_SEGMENTS,
+                    format!(
+                        "ends with {repo}, the repository of this project's git remote ({url})"
+                    ),
+                )
             } else {
                 continue;
             };
             let dir = base.child(name).child("memory");
             let files = self.markdown_files(&dir);
+            if missing && files > 0 {
+                let count = if files == 1 {
+                    "1 file".to_owned()
+                } else {
+                    format!("{files} files")
+                };
+                candidates.push((rank, files, name.clone(), format!("{name}: {why}, {count}")));
+            }
+            // The remote's name is in the summary only: a shared copy holds the remote's URL
+            // as placeholders, so a finding on it would not survive the share.
+            if remote_tail.is_some() && rank == 4 + MAX_TAIL_SEGMENTS {
+                continue;
+            }
             lookalikes.push(dir.as_str().to_owned());
             self.lookalike(
                 &dir,
                 format!("{name} {why}; its {files} memory files do not load for this project"),
             );
         }
+        candidates.sort_by(|a, b| (a.0, b.1, &a.2).cmp(&(b.0, a.1, &b.2)));
+        let candidates: Vec<String> = candidates.into_iter().map(|c| c.3).collect();
 
         // The project is the main worktree: a linked worktree's own memory folder (older
         // releases kept one per worktree) does not load for any of them now.
@@ -275,6 +352,51 @@ impl Discovery<'_> {
                 ),
             ));
         }
+        candidates
+    }
+
+    /// The repository name of the project's git remote (`origin` first, else the first
+    /// one) and its URL, from `.git/config` of the repository's top folder: a project
+    /// cloned under another folder name keeps it.
+    fn remote_name(&mut self, root: Option<&VPath>) -> Option<(String, String)> {
+        let config = root?.child(".git").child("config");
+        if !self.tree.is_file(&config) {
+            return None;
+        }
+        let Text::Ready(text) = self.text(&config) else {
+            return None;
+        };
+        let mut section = "";
+        let mut found: Option<(bool, &str)> = None;
+        for line in text.lines().take(MAX_CONFIG_LINES) {
+            let line = line.trim();
+            if line.starts_with('[') {
+                section = line;
+                continue;
+            }
+            let Some(url) = line
+                .strip_prefix("url")
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix('='))
+                .map(str::trim)
+            else {
+                continue;
+            };
+            if !section.starts_with("[remote ") {
+                continue;
+            }
+            let origin = section == "[remote \"origin\"]";
+            if found.is_none_or(|(was_origin, _)| origin && !was_origin) {
+                found = Some((origin, url));
+            }
+        }
+        let url = found?.1;
+        let repo = url
+            .trim_end_matches('/')
+            .rsplit(['/', ':', '\\'])
+            .next()?
+            .trim_end_matches(".git");
+        (!repo.is_empty()).then(|| (repo.to_owned(), url.chars().take(EXCERPT_CHARS).collect()))
     }
 
     /// `.md` files under `dir`, at any depth.
@@ -745,7 +867,7 @@ impl Discovery<'_> {
                     Severity::Warning,
                     Some(&row.path),
                     format!(
-                        "description and when_to_use are {units} UTF-16 units as listed; the \
+                        "description and when_to_use are {units} characters as listed; the \
                          skill listing keeps {} and an ellipsis, so the rest never reaches \
                          Claude",
                         limit.saturating_sub(1)
@@ -925,6 +1047,7 @@ fn growth(today: i64, dates: &[i64], index_lines: u64) -> Growth {
 fn reasons(
     codes: &BTreeSet<Code>,
     facts: &MemoryFacts,
+    candidates: &[String],
     has_project: bool,
     memories: &[MemoryHealth],
     agents: &[AgentInfo],
@@ -943,7 +1066,30 @@ fn reasons(
         (_, false) => {
             "No project chosen: pick one to see which memory folder it maps to.".to_owned()
         }
-        (None, true) => "The project maps to no memory folder in this snapshot.".to_owned(),
+        (None, true) => {
+            let uses = match &facts.wanted {
+                Some((dir, why)) => format!(
+                    "Claude Code uses {dir} ({why}), which is not in this snapshot: it starts \
+                     an empty memory there."
+                ),
+                None => "The project maps to no memory folder in this snapshot.".to_owned(),
+            };
+            match candidates {
+                [] => uses,
+                [one] => format!(
+                    "{uses} One folder of projects/ may hold this project's memory from before \
+                     a move, a rename or a copy under another name, and does not load for it: \
+                     {one}."
+                ),
+                more => format!(
+                    "{uses} {} folders of projects/ may hold this project's memory from before \
+                     a move, a rename or a copy under another name, most likely first, and none \
+                     loads for it: {}.",
+                    more.len(),
+                    more.join("; ")
+                ),
+            }
+        }
         (Some(dir), true) => format!(
             "The project maps to {} (found by {}).",
             dir,
@@ -1008,7 +1154,12 @@ fn reasons(
             ok: has_project && facts.memory_dir.is_some() && folder_codes.iter().all(|c| *c == Code::MemoryFolderNoGit),
             summary: folder_summary,
             codes: folder_codes,
-            note: None,
+            note: (facts.memory_dir.is_none() && !candidates.is_empty()).then(|| {
+                "To keep using one, start Claude Code in the folder it was made for, or rename \
+                 that folder of projects/ to the name Claude Code uses now. Claude Code never \
+                 looks at the others: it finds memory by the project's path alone."
+                    .to_owned()
+            }),
         },
         ReasonCheck {
             id: ReasonId::NothingSaved,

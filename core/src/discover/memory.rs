@@ -89,6 +89,7 @@ impl Discovery<'_> {
             git_root: git.map(|g| g.root.clone()),
             memory_dir: None,
             found_via: None,
+            wanted: None,
             enabled: self.settings.auto_memory_enabled,
             votes: self.settings.votes.clone(),
         };
@@ -126,6 +127,18 @@ impl Discovery<'_> {
                 )
             }
         };
+        let why = match (&self.settings.memory_directory, git) {
+            (Some(_), _) => "autoMemoryDirectory in settings names it",
+            (None, Some(g)) if g.linked && key != project => {
+                "the main worktree's path, encoded: every worktree of a repository shares one \
+                 memory"
+            }
+            (None, Some(_)) if key != project => {
+                "the path of the git repository's top folder, encoded"
+            }
+            (None, _) => "the project's path, encoded",
+        };
+        facts.wanted = Some((dir.clone(), why));
         self.memory_dir = Some(dir.clone());
         if self.tree.is_dir(&dir) {
             self.looked_at(&dir, ReadFor::Folder);
@@ -267,7 +280,7 @@ impl Discovery<'_> {
                 Severity::Warning,
                 Some(&row.path),
                 format!(
-                    "{} of {} lines and {} of {} UTF-16 units load; Claude Code appends: {}",
+                    "{} of {} lines and {} of {} characters load; Claude Code appends: {}",
                     t.loaded_lines,
                     t.total_lines,
                     super::group_digits(t.loaded_utf16),

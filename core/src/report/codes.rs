@@ -284,13 +284,13 @@ codes! {
 
     /// An index at 80 % of a cap.
     MemoryIndexNearLimit = "memory-index-near-limit", Warning, Wastes, "{n} memory indexes are close to their caps",
-        "`MEMORY.md` has reached 80 % of one of its caps (200 lines, 25,000 UTF-16 units), and \
+        "`MEMORY.md` has reached 80 % of one of its caps (200 lines, 25,000 characters), and \
          Claude Code has started to remind Claude about it. Past the cap, the rest of the index \
          does not load.";
 
     /// An index the caps cut.
     MemoryIndexTruncated = "memory-index-truncated", Warning, Cuts, "{n} memory indexes lose lines past their caps in every session",
-        "`MEMORY.md` is over its caps (the first 200 lines, and 25,000 UTF-16 units from \
+        "`MEMORY.md` is over its caps (the first 200 lines, and 25,000 characters from \
          2.1.83), so only its start loads and Claude Code appends a warning. The finding points \
          at the first line dropped; the file view shows which lines load. Move detail into \
          topic files and keep one short line per entry.";

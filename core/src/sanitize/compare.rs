@@ -300,7 +300,8 @@ pub(super) fn diff(expected: &Json, actual: &Json, at: &mut String, out: &mut Ve
             }
         }
         (Json::Array(e), Json::Array(a)) if e.len() != a.len() => out.push(format!(
-            "{at}: expected {} items, shared {}",
+            "{}: {} in yours, {} in the copy",
+            in_words(at),
             e.len(),
             a.len()
         )),
@@ -312,7 +313,64 @@ pub(super) fn diff(expected: &Json, actual: &Json, at: &mut String, out: &mut Ve
                 at.truncate(len);
             }
         }
-        (e, a) if e != a => out.push(format!("{at}: expected {e}, shared {a}")),
+        (e, a) if e != a => out.push(format!("{}: {e} in yours, {a} in the copy", in_words(at))),
         _ => {}
+    }
+}
+
+/// A place in the report (a JSON pointer such as `/files/3/loaded/utf16`) in words for the
+/// person sharing: "the files listed, row 4, loaded utf16".
+fn in_words(pointer: &str) -> String {
+    let mut parts = pointer.split('/').filter(|p| !p.is_empty());
+    let Some(top) = parts.next() else {
+        return "the report".to_owned();
+    };
+    let mut out = match top {
+        "files" => "the files listed",
+        "groups" => "the groups",
+        "footprint" => "the figures of every session",
+        "memory_folders" => "the memory folders",
+        "diagnostics" => "the findings",
+        "verdict" => "the verdict",
+        "health" => "the health view",
+        "session" => "what every session sends",
+        "reads" => "what a Read attaches",
+        "rules" => "the release's rules",
+        "comparison" => "the release comparison",
+        "sources" => "the files read",
+        "context" => "the analysis's settings",
+        other => other,
+    }
+    .to_owned();
+    for part in parts {
+        match part.parse::<usize>() {
+            Ok(index) => out.push_str(&format!(", number {}", index + 1)),
+            Err(_) => {
+                out.push_str(", ");
+                out.push_str(&part.replace('_', " "));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Share dialog shows these to the person sharing: words, not JSON pointers.
+    #[test]
+    fn a_difference_is_told_in_words() {
+        let mut out = Vec::new();
+        let expected = serde_json::json!({ "reads": [1], "files": [{ "loaded": { "utf16": 3 } }] });
+        let actual = serde_json::json!({ "reads": [], "files": [{ "loaded": { "utf16": 4 } }] });
+        diff(&expected, &actual, &mut String::new(), &mut out);
+        assert_eq!(
+            out,
+            [
+                "the files listed, number 1, loaded, utf16: 3 in yours, 4 in the copy",
+                "what a Read attaches: 1 in yours, 0 in the copy",
+            ]
+        );
     }
 }

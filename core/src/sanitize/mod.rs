@@ -192,6 +192,10 @@ pub struct Sanitized {
     /// The memory folders of other projects left out (their names in `projects/`, as the
     /// original report lists them), unless [`SanitizeOptions::other_projects`].
     pub left_out_folders: BTreeSet<String>,
+    /// The shared snapshot's own report, as whoever opens the copy sees it (names
+    /// pseudonymised, text as placeholders unless kept): the sanitized report. `None` when
+    /// the copy could not be analysed (see [`Sanitized::differences`]).
+    pub report: Option<Report>,
     /// The folders kept without a file in them (a `.git` folder, an empty `memory/`), which
     /// the tree knows but does not list.
     dirs: Vec<VPath>,
@@ -271,15 +275,23 @@ impl Sanitized {
     /// text such as a dropped index entry is compared by length. The differences quote
     /// original values, so they are for the person sharing only.
     pub fn verify(&self, original: &Report) -> Vec<String> {
+        self.verified(original).1
+    }
+
+    /// [`Sanitized::verify`], with the shared snapshot's own report when it could be made.
+    fn verified(&self, original: &Report) -> (Option<Report>, Vec<String>) {
         let shared = match analyze(&self.tree, &self.input) {
             Ok(Step::Done(report)) => *report,
             Ok(Step::Needs(needs)) => {
-                return vec![format!(
-                    "the shared snapshot lacks the contents of {} files the analysis reads",
-                    needs.reads.len()
-                )]
+                return (
+                    None,
+                    vec![format!(
+                        "the shared snapshot lacks the contents of {} files the analysis reads",
+                        needs.reads.len()
+                    )],
+                )
             }
-            Err(error) => return vec![error.to_string()],
+            Err(error) => return (None, vec![error.to_string()]),
         };
         let mut original = original.clone();
         original
@@ -299,7 +311,7 @@ impl Sanitized {
         let actual = comparable(&shared, &mut |s| s.to_owned());
         let mut differences = Vec::new();
         diff(&expected, &actual, &mut String::new(), &mut differences);
-        differences
+        (Some(shared), differences)
     }
 }
 
@@ -348,6 +360,7 @@ pub fn sanitize(
         differences: Vec::new(),
         text_kept: options.keep_text,
         left_out_folders: plan.left_out_folders.clone(),
+        report: None,
         dirs: built.dirs,
         quoted: built.quoted,
         order,
@@ -357,7 +370,7 @@ pub fn sanitize(
     // The one check that the copy tells what the original does: the shared snapshot
     // analysed on its own. Names never fall back to shapes that keep their lengths; where
     // the counters cannot keep a figure, the person sharing is told before sending.
-    shared.differences = shared.verify(report);
+    (shared.report, shared.differences) = shared.verified(report);
     if !shared.differences.is_empty() {
         shared.warnings.push(differing_figures(&shared.differences));
     }
@@ -365,7 +378,7 @@ pub fn sanitize(
 }
 
 /// The sentence that tells the person sharing which figures the copy cannot keep: where in
-/// the report (a JSON pointer each), never the values, which quote their names.
+/// the report (in words), never the values, which quote their names.
 fn differing_figures(differences: &[String]) -> String {
     let places: Vec<&str> = differences
         .iter()
@@ -378,7 +391,7 @@ fn differing_figures(differences: &[String]) -> String {
          them would show your names' lengths or first letters",
         places.len(),
         if places.len() == 1 { "" } else { "s" },
-        shown.join(", "),
+        shown.join("; "),
         if more > 0 {
             format!(" and {more} more")
         } else {

@@ -193,7 +193,7 @@ behaviours! {
         "memory-md-25001-units-cut-at-last-newline",
         "memory-md-size-cut-short-lines",
     ],
-        "MEMORY.md is cut at 25,000 UTF-16 units as well as 200 lines";
+        "MEMORY.md is cut at 25,000 characters as well as 200 lines";
 
     /// The warning on a cut `MEMORY.md` says "Only part of it was loaded".
     WarningPartLoaded = "warning-part-loaded", from (2, 1, 83), cases [
@@ -224,7 +224,7 @@ behaviours! {
         "skills-listing-over-budget",
     ],
         "over its budget, the skills listing counts display columns (a Korean \
-         character takes two); before, UTF-16 units";
+         character takes two); before, characters (UTF-16 units)";
 
     /// `skillListingBudgetFraction` sets the skills listing's share of the context window.
     ListingBudgetFractionSetting = "skills-listing-budget-fraction-setting", from (2, 1, 105), cases [
@@ -409,7 +409,7 @@ behaviours! {
     AgentNameCapped = "agent-name-capped", from (2, 1, 292), cases [
         "agents-listing-line-forms-and-order",
     ],
-        "a sub-agent whose name is over 256 UTF-16 units is no agent; before, it was \
+        "a sub-agent whose name is over 256 characters is no agent; before, it was \
          listed";
 }
 

@@ -823,16 +823,35 @@ pub fn ScanWatch() -> Html {
     let previous = use_mut_ref(|| None::<(String, Shared<memdiag_core::report::Report>)>);
     let changes = use_state(|| None::<RowChanges>);
     let state = &page.state;
-    let key = format!(
-        "{:?}|{:?}",
-        state.sources.inputs,
-        state
-            .sources
-            .infos
-            .iter()
-            .map(|i| (&i.label, i.kind, i.role))
-            .collect::<Vec<_>>()
-    );
+    // The fields and the sources, as one text (joined rather than Debug-formatted, which
+    // would bring the formatting machinery into the page's wasm for this one key).
+    let inputs = &state.sources.inputs;
+    let mut key = [
+        inputs.home.as_str(),
+        &inputs.project,
+        &inputs.config_dir,
+        inputs.project_mount.as_deref().unwrap_or("\u{1}"),
+        inputs.version.as_deref().unwrap_or("\u{1}"),
+        &inputs.add_dirs,
+        match inputs.os {
+            memdiag_core::report::Os::Linux => "l",
+            memdiag_core::report::Os::Macos => "m",
+            memdiag_core::report::Os::Windows => "w",
+        },
+    ]
+    .join("\0");
+    for read in &inputs.reads {
+        key.push('\0');
+        key.push_str(read);
+    }
+    for info in &state.sources.infos {
+        key.push('\u{2}');
+        key.push_str(&info.label);
+        key.push('\0');
+        key.push_str(info.kind);
+        key.push('\0');
+        key.push_str(info.role);
+    }
     {
         let changes = changes.clone();
         let previous = previous.clone();
@@ -846,6 +865,13 @@ pub fn ScanWatch() -> Html {
                             changes.set(Some(row_changes(was, report)));
                         }
                         Some((was_key, _)) if was_key == key => {}
+                        // The sources changed and the report shown is still the old one
+                        // (the demo's, say): it is no "last scan" of the new sources.
+                        Some((_, was)) if was == report => {
+                            changes.set(None);
+                            *slot = None;
+                            return;
+                        }
                         _ => changes.set(None),
                     }
                     *slot = Some((key.clone(), report.clone()));

@@ -459,7 +459,7 @@ fn truncation_figures(row: &FileRow, t: &Truncation) -> Html {
                     <td>{ grouped(t.loaded_lines) }</td><td>{ grouped(t.total_lines) }</td><td>{ grouped(LINE_CAP) }</td>
                 </tr>
                 <tr class={if over_size { "over" } else { "" }}>
-                    <th scope="row" title="UTF-16 code units: what Claude Code's size cap counts">{ "Characters" }</th>
+                    <th scope="row">{ "Characters" }</th>
                     <td>{ grouped(t.loaded_utf16) }</td><td>{ grouped(t.total_utf16) }</td><td>{ grouped(SIZE_CAP) }</td>
                 </tr>
             </table>
@@ -472,7 +472,7 @@ fn truncation_figures(row: &FileRow, t: &Truncation) -> Html {
                     ) }
                 </p>
             }
-            <p class="muted small">{ "The size cap counts characters (UTF-16 units), not bytes: Korean, Japanese or Chinese text takes 3 bytes per character but counts 1." }</p>
+            <p class="muted small">{ "The size cap counts characters, not bytes: Korean, Japanese or Chinese text takes 3 bytes per character but counts 1." }</p>
         </div>
     }
 }

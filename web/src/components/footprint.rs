@@ -219,6 +219,7 @@ fn session_cost(cost: &SessionCost, sample: bool) -> Html {
             <span class="part" title={claude_tip}>{ format!("{} of Claude Code's own", grouped(total.claude_code)) }</span>
             { format!(" = {} ", grouped(total.total())) }
             <abbr title="Characters as Claude Code counts them: UTF-16 units (JavaScript string length), so an emoji counts 2">{ "characters" }</abbr>
+            { " in all" }
         </p>
     }
 }
@@ -474,10 +475,10 @@ pub fn SummaryCards(props: &SummaryCardsProps) -> Html {
     };
     html! {
         <section class="cards" aria-label="Footprint summary">
-            { card("files", "Files in every session", f.files, "Files Claude Code sends in every session's instruction block; the status line counts every file listed") }
+            { card("files", "Files sent in every session", f.files, "Files Claude Code sends in every session's instruction block; the status line counts every file listed") }
             { card("chars", if props.sample { "Characters of sample text" } else { "Characters of your text" }, props.cost.total.user, "Characters of your text in every session: those files as sent, and your skills' and sub-agents' listing lines") }
             { card("bytes", "Bytes of those files", f.bytes, "UTF-8 bytes of those files as sent") }
-            { card("always", "Of them always or at startup", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
+            { card("always", "Of those, loaded always or at startup", f.always_loaded, "Of those files, the ones with the always or startup load type; the rest come with the files that import them") }
             <div class="card estimate" data-testid="card-tokens" data-value={tokens.to_string()}
                 title="Your text and Claude Code's own text around it, in characters divided by 4: a rough estimate, not a tokenizer's count">
                 <div class="card-value">{ format!("≈ {}", grouped(tokens)) }</div>

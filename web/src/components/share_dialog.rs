@@ -159,13 +159,13 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
             });
         })
     };
-    let on_download = {
+    let download = |report: bool| {
         let ready = ready.clone();
         let made = props.made.clone();
         let failure = failure.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(prepared) = &ready {
-                match share::download_zip(prepared, &made) {
+                match share::download_zip(prepared, &made, report) {
                     Ok(()) => failure.set(None),
                     Err(e) => failure.set(Some(format!(
                         "Could not save the file: {}",
@@ -305,9 +305,15 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
                                     { format!("This copy cannot be shared: the page that opens it would refuse it ({why}).") }
                                 </p>
                             }
-                            <button class={classes!(too_long.then_some("primary"))} onclick={on_download}
+                            <button class={classes!(too_long.then_some("primary"))} onclick={download(false)}
                                 disabled={ready.is_none() || zip_refusal.is_some()} data-testid="share-download">
                                 { format!("Download {zip_name}") }
+                            </button>
+                            // The report alone, as whoever opens the copy sees it: the other
+                            // choice to the header's Download JSON, which holds your names.
+                            <button onclick={download(true)} disabled={ready.as_ref().is_none_or(|p| p.report_json.is_empty())}
+                                data-testid="share-download-report">
+                                { "Download sanitized report (JSON)" }
                             </button>
                             if let Some(why) = &*failure {
                                 <p class="error-text small" role="alert">{ why.clone() }</p>

@@ -165,7 +165,7 @@ pub fn TopBar() -> Html {
                     </span>
                     // It says what it holds; the sanitized copy is the Share dialog's download.
                     <button onclick={on_download} disabled={!has_report} data-testid="download"
-                        title="The report as JSON: it holds your folder and file names and your files' text. For a sanitized copy, use Share… and its Download">
+                        title="The report as JSON: it holds your folder and file names and your files' text. For the sanitized report, use Share… and its Download sanitized report">
                         { "Download JSON (your names & text)" }
                     </button>
                     <button onclick={on_share} disabled={!can_share} aria-haspopup="dialog"

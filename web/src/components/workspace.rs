@@ -195,16 +195,32 @@ struct Handlers {
     add_claude_json: Callback<()>,
 }
 
-/// How many of the five reasons found something, beside the Health tab.
+/// How many of the five reasons found something, beside the Health tab, coloured as the
+/// most serious of their findings is in Findings (an info is no warning there either).
 fn health_badge(report: &Report) -> Html {
-    let found = report.health.reasons.iter().filter(|r| !r.ok).count();
     if report.health.reasons.is_empty() {
         return Html::default();
     }
+    let found: Vec<&memdiag_core::report::ReasonCheck> =
+        report.health.reasons.iter().filter(|r| !r.ok).collect();
+    let mut worst = memdiag_core::report::Severity::Info;
+    let mut findings = 0;
+    for d in &report.diagnostics {
+        if found.iter().any(|r| r.codes.contains(&d.code)) {
+            findings += 1;
+            worst = worst.min(d.severity);
+        }
+    }
+    let class = match (found.len(), worst) {
+        (0, _) => None,
+        (_, memdiag_core::report::Severity::Error) => Some("error"),
+        (_, memdiag_core::report::Severity::Warning) => Some("warn"),
+        _ => Some("info"),
+    };
     html! {
-        <span class={classes!("pane-count", (found > 0).then_some("warn"))} data-testid="health-count"
-            title={format!("{found} of {} reasons found something", report.health.reasons.len())}>
-            { if found == 0 { "✓".to_owned() } else { found.to_string() } }
+        <span class={classes!("pane-count", class)} data-testid="health-count"
+            title={format!("{} of 5 reasons found something, with {findings} of the findings", found.len())}>
+            { if found.is_empty() { "✓".to_owned() } else { found.len().to_string() } }
         </span>
     }
 }
