@@ -47,24 +47,52 @@ use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, Element, EventTarget, HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
-pub mod browser;
-pub mod cleanups;
-pub mod components;
-pub mod decimal;
-pub mod demo;
-pub mod engine;
-pub mod ingest;
-pub mod live;
-pub mod messages;
-pub mod pack;
-pub mod share;
-pub mod state;
+// Three rooms, each importing only the ones below it: the page (the Yew app, its state and
+// components, the browser's files, the worker's host), the engine (what runs in the worker),
+// and the wire (the messages between the two and their packed form).
+//
+// The rooms are declared here rather than in `engine.rs`, `page.rs` and `wire.rs` so that the
+// page's old `engine.rs` (now `page/runs.rs`) keeps its history.
 #[cfg(feature = "engine")]
-pub mod worker;
-pub mod worker_host;
-#[cfg(feature = "engine")]
-pub mod write;
+pub mod engine {
+    //! The engine: what runs in the analysis worker (`memdiag-engine`, the `engine`
+    //! feature). It answers the page's messages ([`worker`]) and makes clean-up plans in live
+    //! folders ([`write`]). It imports the wire, never the page.
 
+    pub mod worker;
+    pub mod write;
+}
+
+pub mod page {
+    //! The page: the Yew app's state and components, the sources the browser hands it
+    //! (drops, inputs, live folders, the demo), and the page's side of the analysis worker.
+    //! It may import the engine (in place, when the `engine` feature is on and there is no
+    //! worker) and the wire; neither imports it.
+
+    pub mod browser;
+    pub mod cleanups;
+    pub mod components;
+    pub mod decimal;
+    pub mod demo;
+    pub mod ingest;
+    pub mod live;
+    pub mod runs;
+    pub mod share;
+    pub mod state;
+    pub mod worker_host;
+}
+
+pub mod wire {
+    //! The wire: the messages between the page and the analysis worker ([`messages`]) and
+    //! the packed form of every value that is not a file ([`pack`]). Both wasm modules
+    //! compile it; it imports neither the page nor the engine.
+
+    pub mod messages;
+    pub mod pack;
+}
+
+use crate::page::runs::{use_engine, Engine};
+use crate::page::{browser, components, share, state};
 use browser::Listener;
 use components::context_bar::ContextBar;
 use components::diagnostics::DiagnosticsList;
@@ -77,7 +105,6 @@ use components::status::{
 };
 use components::topbar::TopBar;
 use components::workspace::Workspace;
-use engine::{use_engine, Engine};
 use state::{Action, SharedFrom, State};
 
 /// Sorts `items` stably by `compare`, through one shared instance of the standard library's

@@ -1,0 +1,256 @@
+//! Clean-up plans across the page's two wasm modules: the analysis worker plans them (a plan
+//! reads Markdown, frontmatter and the index's caps, which only the engine has), the page
+//! reviews and writes them ([`crate::page::components::cleanup`], [`crate::page::live`]).
+//!
+//! A finished run's `done` message carries the clean-ups each memory folder offers
+//! ([`memdiag_core::cleanup::memory_cleanups`]), [`crate::wire::pack`]ed; a click asks the worker
+//! for the plan ([`plan`]), which comes back packed too: its changes with their marked lines
+//! ([`memdiag_core::cleanup::Change::lines`]), so that the page's diff, script and undo are
+//! the core's own. Where the page has no worker (the component tests), it plans in place.
+
+use memdiag_core::cleanup::{Compaction, MemoryCleanups, Plan};
+use memdiag_core::report::Report;
+use memdiag_core::Tree;
+#[cfg(feature = "engine")]
+use wasm_bindgen::JsValue;
+
+use crate::page::worker_host::Remote;
+use crate::wire::messages::get;
+use crate::wire::pack;
+
+/// What a person asked to clean up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ask {
+    /// Remove these raw lines of an index, each with the text it was shown with.
+    RemoveLines(String, Vec<(u64, String)>),
+    /// Link these topic files from an index.
+    IndexOrphans(String, Vec<String>),
+    /// Delete these files.
+    DeleteFiles(Vec<String>),
+    /// Delete the file of the report's row at this path.
+    DeleteRow(String),
+    /// Compact an index past its caps.
+    Compact(String, Compaction),
+}
+
+/// A plan with its unified diff and its shell script, made where it was planned: the page's
+/// first-paint wasm holds neither the diff's nor the script's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// The plan.
+    pub plan: Plan,
+    /// [`Plan::diff`].
+    pub diff: String,
+    /// [`Plan::script`].
+    pub script: String,
+}
+
+/// The plan for `ask` over the analysis shown: from the worker (`remote`), or made here
+/// where the page has no worker.
+///
+/// # Errors
+/// Why nothing can be planned, for a person.
+pub async fn plan(
+    remote: Option<&Remote>,
+    report: &Report,
+    tree: &Tree,
+    ask: Ask,
+) -> Result<Planned, String> {
+    match remote {
+        Some(remote) => {
+            let answer = remote.ask("plan", vec![("ask", pack::to_js(&ask))]).await?;
+            let plan = pack::from_js(&get(&answer, "plan"))
+                .ok_or_else(|| "the analysis worker sent no plan".to_owned())?;
+            Ok(Planned {
+                plan,
+                diff: get(&answer, "diff").as_string().unwrap_or_default(),
+                script: get(&answer, "script").as_string().unwrap_or_default(),
+            })
+        }
+        None => plan_here(report, tree, &ask).map(planned),
+    }
+}
+
+#[cfg(feature = "engine")]
+fn planned(plan: Plan) -> Planned {
+    Planned {
+        diff: plan.diff(),
+        script: plan.script(),
+        plan,
+    }
+}
+
+#[cfg(not(feature = "engine"))]
+fn planned(plan: Plan) -> Planned {
+    Planned {
+        plan,
+        diff: String::new(),
+        script: String::new(),
+    }
+}
+
+#[cfg(feature = "engine")]
+fn plan_here(report: &Report, tree: &Tree, ask: &Ask) -> Result<Plan, String> {
+    use memdiag_core::cleanup;
+    let planned = match ask {
+        Ask::RemoveLines(index, lines) => cleanup::remove_lines(tree, index, lines),
+        Ask::IndexOrphans(index, topics) => cleanup::index_orphans(report, tree, index, topics),
+        Ask::DeleteFiles(paths) => cleanup::delete_files(tree, paths),
+        Ask::DeleteRow(path) => match report.files.iter().find(|row| &row.path == path) {
+            Some(row) => cleanup::delete_row(tree, row),
+            None => Err(cleanup::CleanupError::NotInSnapshot(path.clone())),
+        },
+        Ask::Compact(index, how) => cleanup::compact(report, tree, index, how),
+    };
+    planned.map_err(|error| error.to_string())
+}
+
+#[cfg(not(feature = "engine"))]
+fn plan_here(_: &Report, _: &Tree, _: &Ask) -> Result<Plan, String> {
+    Err(crate::page::worker_host::NO_WORKER.to_owned())
+}
+
+/// The clean-ups each memory folder of the analysis offers: as the worker sent them, or
+/// found here where the page has no worker.
+pub fn memory_cleanups(
+    remote: Option<&Remote>,
+    report: &Report,
+    tree: &Tree,
+) -> Vec<MemoryCleanups> {
+    match remote {
+        Some(remote) => pack::from_js(remote.cleanups()).unwrap_or_default(),
+        None => cleanups_here(report, tree),
+    }
+}
+
+#[cfg(feature = "engine")]
+fn cleanups_here(report: &Report, tree: &Tree) -> Vec<MemoryCleanups> {
+    memdiag_core::cleanup::memory_cleanups(report, tree)
+}
+
+#[cfg(not(feature = "engine"))]
+fn cleanups_here(_: &Report, _: &Tree) -> Vec<MemoryCleanups> {
+    Vec::new()
+}
+
+/// The worker's answer to a `plan` message: the plan for its `ask` over the analysis the
+/// message carries, or why there is none (a `failed` message).
+#[cfg(feature = "engine")]
+pub(crate) fn answer(data: &JsValue) {
+    use crate::engine::worker::{failed, post};
+    use crate::wire::messages::tree_from;
+    let Some(report) = pack::from_js::<Report>(&get(data, "report")) else {
+        return failed("the report could not be read");
+    };
+    let Some(ask) = pack::from_js::<Ask>(&get(data, "ask")) else {
+        return failed("the clean-up asked for could not be read");
+    };
+    let tree = tree_from(&get(data, "tree"));
+    match plan_here(&report, &tree, &ask) {
+        Ok(plan) => post(&[
+            ("type", "plan".into()),
+            ("diff", plan.diff().into()),
+            ("script", plan.script().into()),
+            ("plan", pack::to_js(&plan)),
+        ]),
+        Err(message) => failed(&message),
+    }
+}
+
+/// Makes a reviewed plan in the live folders of `targets`: in the analysis worker, which
+/// holds the code that writes ([`crate::engine::write`], with its backup in the browser's storage),
+/// handed the folders' handles; or here where the page has no worker (the component tests).
+/// With `restore`, the plan is a backup's, and what is made is putting back its files
+/// ([`crate::engine::write::restoring`]).
+///
+/// # Errors
+/// A message for a person: what was changed, if anything, and why not the rest.
+pub async fn apply(
+    remote: Option<&Remote>,
+    plan: &Plan,
+    targets: &[crate::page::live::Target],
+    restore: bool,
+) -> Result<(), String> {
+    match remote {
+        Some(remote) => {
+            let places = js_sys::Array::new();
+            for target in targets {
+                let handle = target.root.dir.handle().ok_or_else(|| {
+                    format!("{} is in no folder the browser handed over", target.path)
+                })?;
+                let place = js_sys::Array::of3(
+                    &target.path.as_str().into(),
+                    &target.rel.as_str().into(),
+                    &handle,
+                );
+                places.push(&place);
+            }
+            remote
+                .ask(
+                    "apply",
+                    vec![
+                        ("plan", pack::to_js(plan)),
+                        ("targets", places.into()),
+                        ("restore", restore.into()),
+                    ],
+                )
+                .await
+                .map(|_| ())
+        }
+        None => apply_here(plan, targets, restore).await,
+    }
+}
+
+#[cfg(feature = "engine")]
+async fn apply_here(
+    plan: &Plan,
+    targets: &[crate::page::live::Target],
+    restore: bool,
+) -> Result<(), String> {
+    let backups = crate::page::live::OriginBackups;
+    if restore {
+        let restoring = crate::engine::write::restoring(plan, targets).await?;
+        crate::engine::write::apply(&restoring, targets, &backups).await
+    } else {
+        crate::engine::write::apply(plan, targets, &backups).await
+    }
+    .map(|_| ())
+}
+
+#[cfg(not(feature = "engine"))]
+async fn apply_here(_: &Plan, _: &[crate::page::live::Target], _: bool) -> Result<(), String> {
+    Err(crate::page::worker_host::NO_WORKER.to_owned())
+}
+
+/// The worker's answer to an `apply` message: the plan made in the folders whose handles
+/// the message carries, then `applied`, or why not (a `failed` message).
+#[cfg(feature = "engine")]
+pub(crate) async fn answer_apply(data: JsValue) {
+    use std::rc::Rc;
+
+    use crate::engine::worker::{failed, post};
+    use crate::page::live::{Dir, JsDir, LiveRoot, Target};
+    let Some(plan) = pack::from_js::<Plan>(&get(&data, "plan")) else {
+        return failed("the clean-up to make could not be read");
+    };
+    let places: js_sys::Array = get(&data, "targets").into();
+    let mut targets = Vec::new();
+    for place in places.iter() {
+        let place: js_sys::Array = place.into();
+        let (Some(path), Some(rel)) = (place.get(0).as_string(), place.get(1).as_string()) else {
+            return failed("the clean-up's places could not be read");
+        };
+        targets.push(Target {
+            path,
+            rel,
+            root: Rc::new(LiveRoot {
+                dir: Rc::new(JsDir(place.get(2))) as Rc<dyn Dir>,
+            }),
+        });
+    }
+    let restore = get(&data, "restore").as_bool().unwrap_or(false);
+    match apply_here(&plan, &targets, restore).await {
+        Ok(()) => post(&[("type", "applied".into())]),
+        Err(message) => failed(&message),
+    }
+}
