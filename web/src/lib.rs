@@ -59,6 +59,7 @@ pub mod engine {
     //! feature). It answers the page's messages ([`worker`]) and makes clean-up plans in live
     //! folders ([`write`]). It imports the wire, never the page.
 
+    pub mod markdown;
     pub mod worker;
     pub mod write;
 }
@@ -87,6 +88,7 @@ pub mod wire {
     //! the packed form of every value that is not a file ([`pack`]). Both wasm modules
     //! compile it; it imports neither the page nor the engine.
 
+    pub mod markdown;
     pub mod messages;
     pub mod pack;
 }
@@ -330,7 +332,7 @@ fn share_dialog(state: &UseReducerHandle<State>) -> Html {
             });
             html! {
                 <ShareDialog report={report.clone()} tree={tree.clone()} input={input.clone()}
-                    made={made.clone()} on_close={on_close} remote={loaded.remote.clone()} />
+                    made={made.clone()} on_close={on_close} job={loaded.job} />
             }
         }
         _ => Html::default(),

@@ -212,7 +212,7 @@ fn state_with(report: Report) -> State {
         report: Shared::new(report),
         tree: Shared::new(Tree::new()),
         input: Shared::new(memdiag_core::Input::default()),
-        remote: None,
+        job: None,
         at: 0.0,
     });
     state
@@ -2260,7 +2260,7 @@ async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
                 let closed = closed.clone();
                 Callback::from(move |_| closed.set(true))
             },
-            remote: None,
+            job: None,
         },
     )
     .render();
@@ -2884,7 +2884,8 @@ async fn the_reads_view_without_a_project_says_why() {
 /// left out, and every other string stays text. Its pieces round-trip unchanged.
 #[wasm_bindgen_test]
 fn the_preview_wire_builds_only_listed_elements_and_attributes() {
-    use memdiag_web::page::components::markdown::{from_wire, layout, to_wire, wire_of, Piece};
+    use memdiag_web::engine::markdown::layout;
+    use memdiag_web::wire::markdown::{from_wire, to_wire, wire_of, Piece};
     let hostile = js_sys::Array::new();
     for item in [
         "<script",

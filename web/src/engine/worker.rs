@@ -193,7 +193,7 @@ fn handle(data: JsValue) {
         "share" => crate::page::share::answer(&data),
         "plan" => crate::page::cleanups::answer(&data),
         "apply" => wasm_bindgen_futures::spawn_local(crate::page::cleanups::answer_apply(data)),
-        "preview" => crate::page::components::markdown::answer(&data),
+        "preview" => crate::engine::markdown::answer(&data),
         "report-json" => report_json(&data),
         _ => {}
     }

@@ -14,6 +14,8 @@ use memdiag_core::Tree;
 #[cfg(feature = "engine")]
 use wasm_bindgen::JsValue;
 
+use crate::page::runs::Engine;
+use crate::page::state::Inputs;
 use crate::page::worker_host::Remote;
 use crate::wire::messages::get;
 use crate::wire::pack;
@@ -155,6 +157,80 @@ pub(crate) fn answer(data: &JsValue) {
         ]),
         Err(message) => failed(&message),
     }
+}
+
+/// A backup of a clean-up kept in this browser ([`crate::page::live::OriginBackups`]).
+pub use crate::page::live::Backup;
+/// How many backups the browser keeps.
+pub use crate::page::live::BACKUPS_KEPT;
+
+/// The backups of clean-ups made from this browser, newest first (none when they cannot be
+/// read).
+pub async fn backups() -> Vec<Backup> {
+    crate::page::live::OriginBackups::list()
+        .await
+        .unwrap_or_default()
+}
+
+/// Deletes the backup `name`.
+///
+/// # Errors
+/// Why the browser's storage refused.
+pub async fn forget_backup(name: &str) -> Result<(), String> {
+    crate::page::live::OriginBackups::remove(name).await
+}
+
+/// True when one of the sources `engine` analyses is a live folder (opened in place).
+pub fn any_live(engine: &Engine) -> bool {
+    engine
+        .sources()
+        .iter()
+        .any(|s| matches!(s.origin, crate::page::ingest::Origin::Live(_)))
+}
+
+/// How clean-ups are made here, for the panel to say: from the page in live folders, as a
+/// shell script for a copy or a shared report, or why this browser has no live folders.
+pub fn mode_note(engine: &Engine, read_only: bool) -> String {
+    if read_only {
+        "This is a shared report, read-only: each clean-up comes as a shell script to run on \
+         the machine the files came from."
+            .to_owned()
+    } else if any_live(engine) {
+        "Changes are made in your folder once you confirm them, each with a diff first and an \
+         undo after."
+            .to_owned()
+    } else if crate::page::live::supported() {
+        "These files came from a zip or a copy of a folder, so each clean-up comes as a shell \
+         script. Open the folder with Choose folder to make them from the page."
+            .to_owned()
+    } else {
+        crate::page::live::UNSUPPORTED_NOTE.to_owned()
+    }
+}
+
+/// True when every change of `plan` lands in a live folder the page may write to.
+pub fn writable(plan: &Plan, engine: &Engine, inputs: &Inputs, read_only: bool) -> bool {
+    !read_only && crate::page::live::targets(plan, &engine.sources(), inputs).is_ok()
+}
+
+/// Makes `plan` (or, with `undo`, puts back what it made) in the live folders it lands in,
+/// after asking the browser for write permission: the analysis of `job` in the worker writes
+/// it ([`apply`]). `unplaced` words the error when a file lands in no live folder.
+///
+/// # Errors
+/// A message for a person: where no folder was found, permission refused, or what [`apply`]
+/// says.
+pub async fn make(
+    engine: &Engine,
+    job: Option<u64>,
+    plan: &Plan,
+    inputs: &Inputs,
+    undo: bool,
+    unplaced: impl FnOnce(String) -> String,
+) -> Result<(), String> {
+    let targets = crate::page::live::targets(plan, &engine.sources(), inputs).map_err(unplaced)?;
+    crate::page::live::ask_write(&targets).await?;
+    apply(engine.remote(job).as_ref(), plan, &targets, undo).await
 }
 
 /// Makes a reviewed plan in the live folders of `targets`: in the analysis worker, which

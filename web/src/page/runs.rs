@@ -24,6 +24,9 @@ use crate::page::state::{
 };
 use crate::page::worker_host::{Failure, Guess, Host, Remote};
 
+/// How many finished runs' analyses the engine keeps for asking the worker about.
+const JOBS_KEPT: usize = 4;
+
 /// The engine of one page, as [`use_engine`] makes it.
 #[derive(Clone)]
 pub struct Engine {
@@ -36,12 +39,83 @@ pub struct Engine {
     /// Folders the page did not take yet (neither a `~/.claude` nor a project), until the
     /// person takes them as the project or dismisses the banner that names them.
     pending: Rc<RefCell<Vec<Source>>>,
+    /// The analyses the worker sent for the newest finished runs, by run id ([`JOBS_KEPT`]).
+    jobs: Rc<RefCell<Vec<(u64, Remote)>>>,
 }
 
 impl Engine {
     /// The analysis worker's host; `None` where the page has none (the component tests).
     pub fn host(&self) -> Option<Host> {
         self.host.clone()
+    }
+
+    /// The Markdown preview of `source` as the worker lays it out, in the wire's strings
+    /// ([`crate::wire::markdown::from_wire`] reads them); `Err` with a message, empty when
+    /// the ask was cancelled, and a message too where there is no worker.
+    pub async fn preview(&self, source: &str) -> Result<Vec<String>, String> {
+        let Some(host) = self.host.clone() else {
+            return Err(crate::page::worker_host::NO_WORKER.to_owned());
+        };
+        host.preview(source)
+            .await
+            .map(|items| crate::wire::markdown::wire_of(&items))
+            .map_err(|failure| match failure {
+                Failure::Crashed(detail) | Failure::Message(detail) => detail,
+                Failure::Cancelled => String::new(),
+            })
+    }
+
+    /// The Markdown preview of `source` laid out in the page itself, in the wire's strings:
+    /// with the engine (no worker, the component tests), the worker's own layout; without
+    /// it, `None` until the worker answers [`Engine::preview`].
+    pub fn preview_here(source: &str) -> Option<Vec<String>> {
+        #[cfg(feature = "engine")]
+        return Some(crate::wire::markdown::to_wire(
+            &crate::engine::markdown::layout(source),
+        ));
+        #[cfg(not(feature = "engine"))]
+        {
+            let _ = source;
+            None
+        }
+    }
+
+    /// The analysis of the run `job` as the worker sent it, to ask the worker about it;
+    /// `None` where the page analysed in place (or the job is no longer kept).
+    pub fn remote(&self, job: Option<u64>) -> Option<Remote> {
+        let job = job?;
+        let jobs = self.jobs.borrow();
+        jobs.iter()
+            .find(|(run, _)| *run == job)
+            .map(|(_, remote)| remote.clone())
+    }
+
+    /// Saves the report of `job` as JSON: written by the worker when a worker made it, or
+    /// here where the page analysed in place.
+    ///
+    /// # Errors
+    /// When the worker cannot write it, or the browser refuses to make the Blob or the link.
+    pub async fn download_report(
+        &self,
+        report: &Report,
+        job: Option<u64>,
+    ) -> Result<(), wasm_bindgen::JsValue> {
+        crate::page::browser::download_report(report, self.remote(job).as_ref()).await
+    }
+
+    /// The Choose folder button's click: opens a live folder where the browser can, and
+    /// clicks `fallback` (the folder input) where it cannot.
+    pub fn choose_folder(
+        &self,
+        fallback: Callback<web_sys::MouseEvent>,
+        inputs: Inputs,
+    ) -> Callback<web_sys::MouseEvent> {
+        crate::page::live::choose_folder(fallback, self.clone(), inputs)
+    }
+
+    /// The Choose folder button's tooltip: what live folders do, or why this browser has none.
+    pub fn choose_folder_title() -> &'static str {
+        crate::page::live::choose_folder_title()
     }
 
     /// Reports how many entries a listing has reached, as progress of `run`.
@@ -215,12 +289,21 @@ impl Engine {
         input: memdiag_core::Input,
         remote: Option<Remote>,
     ) {
+        // The state holds the run's id; the analysis the worker sent stays here, the newest
+        // few kept (a report still shown may be older than the newest run that finished).
+        let job = remote.map(|remote| {
+            let mut jobs = self.jobs.borrow_mut();
+            jobs.push((run, remote));
+            let over = jobs.len().saturating_sub(JOBS_KEPT);
+            jobs.drain(..over);
+            run
+        });
         self.dispatch.dispatch(Action::RunFinished {
             run,
             report: Shared::new(report),
             tree: Shared::new(tree),
             input: Shared::new(input),
-            remote,
+            job,
             at: now_ms(),
         });
     }
@@ -422,7 +505,9 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> Engine {
     let runs = use_mut_ref(|| 0u64);
     let host = use_memo((), |_| Host::from_page());
     let pending = use_mut_ref(Vec::new);
+    let jobs = use_mut_ref(Vec::new);
     Engine {
+        jobs,
         snapshot,
         runs,
         dispatch,

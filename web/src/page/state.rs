@@ -19,7 +19,6 @@ use memdiag_core::{
 use yew::Reducible;
 
 use crate::page::decimal::fixed;
-use crate::page::worker_host::Remote;
 
 /// How long a scan's result is reused before a re-run lists and reads the sources again.
 pub const SCAN_FRESH_MS: f64 = 30_000.0;
@@ -485,9 +484,10 @@ pub struct Loaded {
     pub tree: Option<Shared<Tree>>,
     /// The exact input that report was made with (today's date included), for sharing.
     pub input: Option<Shared<Input>>,
-    /// The same analysis as the worker sent it, for asking the worker about it (sharing,
+    /// The run that made the report, when a worker made it: the engine keeps the analysis
+    /// as the worker sent it under this id, for asking the worker about it (sharing,
     /// clean-ups, Download JSON); `None` where the page analysed in place.
-    pub remote: Option<Remote>,
+    pub job: Option<u64>,
 }
 
 /// What the page analyses.
@@ -579,8 +579,8 @@ pub enum Action {
         tree: Shared<Tree>,
         /// The input it was made with.
         input: Shared<Input>,
-        /// The analysis as the worker sent it, when a worker made it.
-        remote: Option<Remote>,
+        /// The run's id as the engine keeps its analysis, when a worker made it.
+        job: Option<u64>,
         /// When it finished.
         at: f64,
     },
@@ -663,9 +663,9 @@ impl State {
                 report,
                 tree,
                 input,
-                remote,
+                job,
                 at,
-            } if run == self.status.run => self.finish(report, tree, input, remote, at),
+            } if run == self.status.run => self.finish(report, tree, input, job, at),
             Action::RunFailed(run, message) if run == self.status.run => {
                 self.status.busy = None;
                 self.status.error = Some(message);
@@ -773,7 +773,7 @@ impl State {
         report: Shared<Report>,
         tree: Shared<Tree>,
         input: Shared<Input>,
-        remote: Option<Remote>,
+        job: Option<u64>,
         at: f64,
     ) {
         let old_path = self.selected_row().map(|row| row.path.clone());
@@ -785,7 +785,7 @@ impl State {
         self.loaded.report = Some(report);
         self.loaded.tree = Some(tree);
         self.loaded.input = Some(input);
-        self.loaded.remote = remote;
+        self.loaded.job = job;
         self.status.busy = None;
         self.status.error = None;
         self.status.scanned_at = Some(at);
@@ -1257,7 +1257,7 @@ pub(crate) mod tests {
             report: Shared::new(report(files)),
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
-            remote: None,
+            job: None,
             at: 0.0,
         });
         state
@@ -1411,7 +1411,7 @@ pub(crate) mod tests {
                 report: Shared::new(report(files)),
                 tree: Shared::new(Tree::new()),
                 input: Shared::new(Input::default()),
-                remote: None,
+                job: None,
                 at: 1.0,
             });
         };
@@ -1452,7 +1452,7 @@ pub(crate) mod tests {
             report: Shared::new(report(files)),
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
-            remote: None,
+            job: None,
             at: 1.0,
         });
         assert_eq!(state.nav.cursor, Some(TreeItem::File(0)));
@@ -1587,7 +1587,7 @@ pub(crate) mod tests {
             report,
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
-            remote: None,
+            job: None,
             at: 2.0,
         });
         assert_eq!(state.pane.view, View::Health);
@@ -1641,7 +1641,7 @@ pub(crate) mod tests {
             report: Shared::new(report(Vec::new())),
             tree: Shared::new(Tree::new()),
             input: Shared::new(Input::default()),
-            remote: None,
+            job: None,
             at: 3.0,
         });
         assert!(state.loaded.report.is_none());

@@ -495,7 +495,7 @@ impl Host {
     }
 
     /// Lays out Markdown `source` for the file view's preview in the worker, which holds the
-    /// parser ([`crate::page::components::markdown::layout`]). A preview runs beside any job and
+    /// parser ([`crate::engine::markdown::layout`]). A preview runs beside any job and
     /// never cancels it; when a newer job replaces the worker, it asks the new one.
     ///
     /// # Errors

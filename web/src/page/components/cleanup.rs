@@ -26,11 +26,10 @@ use web_sys::{Blob, BlobPropertyBag, HtmlInputElement};
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
-use crate::page::cleanups::Ask;
-use crate::page::ingest::{Origin, Source};
-use crate::page::state::{Inputs, Shared};
-use crate::page::worker_host::Remote;
-use crate::{page::browser, page::live, Page};
+use crate::page::cleanups::{self, Ask, Backup};
+use crate::page::runs::Engine;
+use crate::page::state::Shared;
+use crate::{page::browser, Page};
 
 /// A plan under review, or made and undoable.
 #[derive(Clone)]
@@ -60,7 +59,7 @@ struct Store {
     /// The message and undo list folded into one button (Hide), until the next clean-up.
     folded: bool,
     /// The backups kept in this browser, newest first ([`load_backups`]).
-    backups: Vec<live::Backup>,
+    backups: Vec<Backup>,
     listeners: Vec<Callback<()>>,
 }
 
@@ -83,15 +82,21 @@ fn with_store<T>(f: impl FnOnce(&mut Store) -> T) -> T {
 /// Reads the list of backups again (after a clean-up, a restore, on opening the page).
 fn load_backups() {
     spawn_local(async {
-        let listed = live::OriginBackups::list().await.unwrap_or_default();
+        let listed = cleanups::backups().await;
         with_store(|s| s.backups = listed);
     });
 }
 
 /// Plans `ask` (in the analysis worker, see [`crate::page::cleanups`]) and opens the plan for
 /// review.
-fn ask_for(remote: Option<Remote>, report: Shared<Report>, tree: Shared<Tree>, ask: Ask) {
+fn ask_for(
+    (engine, job): (Engine, Option<u64>),
+    report: Shared<Report>,
+    tree: Shared<Tree>,
+    ask: Ask,
+) {
     spawn_local(async move {
+        let remote = engine.remote(job);
         let planned = crate::page::cleanups::plan(remote.as_ref(), &report, &tree, ask).await;
         review(planned, report_key(&report));
     });
@@ -116,11 +121,6 @@ fn review(planned: Result<crate::page::cleanups::Planned, String>, report: usize
     });
 }
 
-/// True when every change of `plan` lands in a live folder the page may write to.
-fn writable(plan: &Plan, sources: &[Rc<Source>], inputs: &Inputs, read_only: bool) -> bool {
-    !read_only && live::targets(plan, sources, inputs).is_ok()
-}
-
 /// The checklists of every memory folder with an index.
 #[component]
 pub fn CleanupPanel() -> Html {
@@ -142,31 +142,15 @@ pub fn CleanupPanel() -> Html {
     else {
         return Html::default();
     };
-    let remote = state.loaded.remote.clone();
+    let engine = page.engine.clone();
     let all = use_memo(
-        (report.clone(), tree.clone(), remote),
-        |(report, tree, remote)| {
-            crate::page::cleanups::memory_cleanups(remote.as_ref(), report, tree)
+        (report.clone(), tree.clone(), state.loaded.job),
+        move |(report, tree, job)| {
+            crate::page::cleanups::memory_cleanups(engine.remote(*job).as_ref(), report, tree)
         },
     );
-    let sources = page.engine.sources();
     let read_only = state.read_only();
-    let live_sources = sources.iter().any(|s| matches!(s.origin, Origin::Live(_)));
-    let mode = if read_only {
-        "This is a shared report, read-only: each clean-up comes as a shell script to run on \
-         the machine the files came from."
-            .to_owned()
-    } else if live_sources {
-        "Changes are made in your folder once you confirm them, each with a diff first and an \
-         undo after."
-            .to_owned()
-    } else if live::supported() {
-        "These files came from a zip or a copy of a folder, so each clean-up comes as a shell \
-         script. Open the folder with Choose folder to make them from the page."
-            .to_owned()
-    } else {
-        live::UNSUPPORTED_NOTE.to_owned()
-    };
+    let mode = cleanups::mode_note(&page.engine, read_only);
     let report_id = report_key(&report);
     let with_work: Vec<&MemoryCleanups> = all
         .iter()
@@ -253,11 +237,11 @@ pub fn FolderCleanups(props: &FolderProps) -> Html {
             unticked.set(next);
         })
     };
-    let remote = page.state.loaded.remote.clone();
+    let job = (page.engine.clone(), page.state.loaded.job);
     let asking = |ask: Ask| {
-        let (remote, report, tree) = (remote.clone(), report.clone(), tree.clone());
+        let (job, report, tree) = (job.clone(), report.clone(), tree.clone());
         Callback::from(move |_: MouseEvent| {
-            ask_for(remote.clone(), report.clone(), tree.clone(), ask.clone())
+            ask_for(job.clone(), report.clone(), tree.clone(), ask.clone())
         })
     };
     let remove_lines = asking(Ask::RemoveLines(m.index.clone(), dead.clone()));
@@ -347,25 +331,20 @@ fn backup_list(page: &Page) -> Html {
     if backups.is_empty() {
         return Html::default();
     }
-    let restore = |backup: &live::Backup| {
+    let restore = |backup: &Backup| {
         let (page, plan) = ((*page).clone(), backup.plan.clone());
         Callback::from(move |_: MouseEvent| {
             let (page, plan) = (page.clone(), plan.clone());
             with_store(|s| s.busy = true);
             spawn_local(async move {
                 let inputs = page.state.sources.inputs.clone();
-                let sources = page.engine.sources();
-                let result = async {
-                    let targets = live::targets(&plan, &sources, &inputs).map_err(|why| {
-                        format!(
-                            "{why}. Open the folder the clean-up changed with Choose folder, \
-                             then restore"
-                        )
-                    })?;
-                    live::ask_write(&targets).await?;
-                    let remote = page.state.loaded.remote.clone();
-                    crate::page::cleanups::apply(remote.as_ref(), &plan, &targets, true).await
-                }
+                let job = page.state.loaded.job;
+                let result = cleanups::make(&page.engine, job, &plan, &inputs, true, |why| {
+                    format!(
+                        "{why}. Open the folder the clean-up changed with Choose folder, then \
+                         restore"
+                    )
+                })
                 .await;
                 with_store(|s| {
                     s.busy = false;
@@ -384,7 +363,7 @@ fn backup_list(page: &Page) -> Html {
         Callback::from(move |_: MouseEvent| {
             let name = name.clone();
             spawn_local(async move {
-                if let Err(why) = live::OriginBackups::remove(&name).await {
+                if let Err(why) = cleanups::forget_backup(&name).await {
                     with_store(|s| {
                         s.message = Some((true, format!("The backup was not deleted: {why}")))
                     });
@@ -398,7 +377,7 @@ fn backup_list(page: &Page) -> Html {
             <summary>{ format!("Backups of clean-ups made from this browser ({})", backups.len()) }</summary>
             <p class="muted small">
                 { "Before a clean-up writes, the page keeps a copy of every file it changes in this browser's own storage for this page (not in your folder, never sent anywhere). The newest " }
-                { live::BACKUPS_KEPT.to_string() }
+                { cleanups::BACKUPS_KEPT.to_string() }
                 { " are kept, also after a reload." }
             </p>
             <ul>
@@ -441,11 +420,11 @@ pub fn DeleteFile(props: &DeleteFileProps) -> Html {
     if !cleanup::can_delete(&props.row) {
         return Html::default();
     }
-    let remote = page.state.loaded.remote.clone();
+    let job = (page.engine.clone(), page.state.loaded.job);
     let path = props.row.path.clone();
     let onclick = Callback::from(move |_: MouseEvent| {
         ask_for(
-            remote.clone(),
+            job.clone(),
             report.clone(),
             tree.clone(),
             Ask::DeleteRow(path.clone()),
@@ -481,7 +460,6 @@ pub fn CleanupHost() -> Html {
     });
     let inputs = page.state.sources.inputs.clone();
     let read_only = page.state.read_only();
-    let sources = page.engine.sources();
     // A review belongs to the analysis it was planned from: a new one (a rescan) closes it.
     let current = page.state.loaded.report.as_ref().map(report_key);
     use_effect_with(current, |current| {
@@ -522,16 +500,11 @@ pub fn CleanupHost() -> Html {
                 let inputs = inputs.clone();
                 with_store(|s| s.busy = true);
                 spawn_local(async move {
-                    let sources = page.engine.sources();
-                    let result = async {
-                        let targets = live::targets(&plan, &sources, &inputs)?;
-                        live::ask_write(&targets).await?;
-                        let remote = page.state.loaded.remote.clone();
-                        // An undo puts back what the plan made, file by file (the worker
-                        // reverses it), and refuses when a file changed since.
-                        crate::page::cleanups::apply(remote.as_ref(), &plan, &targets, undo).await
-                    }
-                    .await;
+                    // An undo puts back what the plan made, file by file (the worker
+                    // reverses it), and refuses when a file changed since.
+                    let job = page.state.loaded.job;
+                    let result =
+                        cleanups::make(&page.engine, job, &plan, &inputs, undo, |why| why).await;
                     with_store(|s| {
                         s.busy = false;
                         s.folded = false;
@@ -574,7 +547,7 @@ pub fn CleanupHost() -> Html {
     let cancel = Callback::from(|_: ()| with_store(|s| s.reviewing = None));
     let dialog = reviewing.map(|entry| {
         let plan = entry.plan.clone();
-        let can_write = writable(&plan, &sources, &inputs, read_only);
+        let can_write = cleanups::writable(&plan, &page.engine, &inputs, read_only);
         let confirm = run(plan.clone(), false);
         html! {
             <Review plan={Rc::new(plan)} diff={entry.diff.clone()} script={entry.script.clone()}
@@ -855,11 +828,7 @@ pub fn ScanWatch() -> Html {
             },
         );
     }
-    let live_sources = page
-        .engine
-        .sources()
-        .iter()
-        .any(|s| matches!(s.origin, Origin::Live(_)));
+    let live_sources = cleanups::any_live(&page.engine);
     {
         let engine = page.engine.clone();
         let inputs = state.sources.inputs.clone();

@@ -17,7 +17,6 @@ use yew::{
 
 use crate::page::share::{self, Prepared, LINK_WARN_CHARS};
 use crate::page::state::{grouped, human_bytes, Shared};
-use crate::page::worker_host::Remote;
 
 /// Props of [`ShareDialog`].
 #[derive(Properties, PartialEq)]
@@ -36,10 +35,11 @@ pub struct ShareDialogProps {
     pub base_url: Option<String>,
     /// Closes the dialog.
     pub on_close: Callback<()>,
-    /// The same analysis in the analysis worker, which sanitizes it; `None` sanitizes in
-    /// place (the component tests, which have no worker).
+    /// The run whose analysis the analysis worker holds, which sanitizes it (the page's
+    /// engine keeps it); `None` sanitizes in place (the component tests, which have no
+    /// worker).
     #[prop_or_default]
-    pub remote: Option<Remote>,
+    pub job: Option<u64>,
 }
 
 /// What the Copy button last did.
@@ -93,7 +93,8 @@ pub fn ShareDialog(props: &ShareDialogProps) -> Html {
         let prepared = prepared.clone();
         let copied = copied.clone();
         let base_url = props.base_url.clone();
-        let remote = props.remote.clone();
+        let remote =
+            yew::use_context::<crate::Page>().and_then(|page| page.engine.remote(props.job));
         let failure = failure.clone();
         use_effect_with(basis.clone(), move |basis| {
             let basis = basis.clone();

@@ -6,6 +6,7 @@ use web_sys::{HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
 use crate::page::browser;
+use crate::page::runs::Engine;
 use crate::page::state::{human_bytes, Action, ClaudeJsonInfo, Inputs};
 use crate::Page;
 
@@ -22,13 +23,14 @@ pub fn TopBar() -> Html {
 
     let on_download = {
         let report = state.loaded.report.clone();
-        let remote = state.loaded.remote.clone();
+        let job = state.loaded.job;
         let dispatch = state.dispatcher();
+        let engine = engine.clone();
         Callback::from(move |_: MouseEvent| {
             let Some(report) = report.clone() else { return };
-            let (remote, dispatch) = (remote.clone(), dispatch.clone());
+            let (engine, dispatch) = (engine.clone(), dispatch.clone());
             yew::platform::spawn_local(async move {
-                if let Err(e) = browser::download_report(&report, remote.as_ref()).await {
+                if let Err(e) = engine.download_report(&report, job).await {
                     dispatch.dispatch(Action::Error(Some(format!(
                         "Could not save the report: {}",
                         browser::js_message(&e)
@@ -153,7 +155,7 @@ pub fn TopBar() -> Html {
             { brand }
             <div class="source-controls">
                 <nav class="actions" aria-label="Sources">
-                    <button class="primary" onclick={crate::page::live::choose_folder(click(&folder_input), engine.clone(), state.sources.inputs.clone())} data-testid="choose-folder" title={if crate::page::browser::framed() { crate::page::browser::FRAMED_NOTE } else { crate::page::live::choose_folder_title() }}>{ "Choose folder" }</button>
+                    <button class="primary" onclick={engine.choose_folder(click(&folder_input), state.sources.inputs.clone())} data-testid="choose-folder" title={if crate::page::browser::framed() { crate::page::browser::FRAMED_NOTE } else { Engine::choose_folder_title() }}>{ "Choose folder" }</button>
                     <button onclick={click(&zip_input)} data-testid="open-zip">{ "Open zip" }</button>
                     <button onclick={on_demo} data-testid="try-demo">{ "Try the demo" }</button>
                     <span class="sep" aria-hidden="true"></span>
