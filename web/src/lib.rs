@@ -59,7 +59,9 @@ pub mod engine {
     //! feature). It answers the page's messages ([`worker`]) and makes clean-up plans in live
     //! folders ([`write`]). It imports the wire, never the page.
 
+    pub mod cleanups;
     pub mod markdown;
+    pub mod share;
     pub mod worker;
     pub mod write;
 }
@@ -88,9 +90,11 @@ pub mod wire {
     //! the packed form of every value that is not a file ([`pack`]). Both wasm modules
     //! compile it; it imports neither the page nor the engine.
 
+    pub mod cleanups;
     pub mod markdown;
     pub mod messages;
     pub mod pack;
+    pub mod share;
 }
 
 use crate::page::runs::{use_engine, Engine};

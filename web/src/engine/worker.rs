@@ -190,9 +190,9 @@ fn handle(data: JsValue) {
             }
         }),
         "zip" => wasm_bindgen_futures::spawn_local(open_zip(data)),
-        "share" => crate::page::share::answer(&data),
-        "plan" => crate::page::cleanups::answer(&data),
-        "apply" => wasm_bindgen_futures::spawn_local(crate::page::cleanups::answer_apply(data)),
+        "share" => crate::engine::share::answer(&data),
+        "plan" => crate::engine::cleanups::answer(&data),
+        "apply" => wasm_bindgen_futures::spawn_local(crate::engine::cleanups::answer_apply(data)),
         "preview" => crate::engine::markdown::answer(&data),
         "report-json" => report_json(&data),
         _ => {}

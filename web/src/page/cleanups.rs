@@ -8,32 +8,16 @@
 //! ([`memdiag_core::cleanup::Change::lines`]), so that the page's diff, script and undo are
 //! the core's own. Where the page has no worker (the component tests), it plans in place.
 
-use memdiag_core::cleanup::{Compaction, MemoryCleanups, Plan};
+use memdiag_core::cleanup::{MemoryCleanups, Plan};
 use memdiag_core::report::Report;
 use memdiag_core::Tree;
-#[cfg(feature = "engine")]
-use wasm_bindgen::JsValue;
 
 use crate::page::runs::Engine;
 use crate::page::state::Inputs;
 use crate::page::worker_host::Remote;
+pub use crate::wire::cleanups::Ask;
 use crate::wire::messages::get;
 use crate::wire::pack;
-
-/// What a person asked to clean up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ask {
-    /// Remove these raw lines of an index, each with the text it was shown with.
-    RemoveLines(String, Vec<(u64, String)>),
-    /// Link these topic files from an index.
-    IndexOrphans(String, Vec<String>),
-    /// Delete these files.
-    DeleteFiles(Vec<String>),
-    /// Delete the file of the report's row at this path.
-    DeleteRow(String),
-    /// Compact an index past its caps.
-    Compact(String, Compaction),
-}
 
 /// A plan with its unified diff and its shell script, made where it was planned: the page's
 /// first-paint wasm holds neither the diff's nor the script's code.
@@ -93,18 +77,7 @@ fn planned(plan: Plan) -> Planned {
 
 #[cfg(feature = "engine")]
 fn plan_here(report: &Report, tree: &Tree, ask: &Ask) -> Result<Plan, String> {
-    use memdiag_core::cleanup;
-    let planned = match ask {
-        Ask::RemoveLines(index, lines) => cleanup::remove_lines(tree, index, lines),
-        Ask::IndexOrphans(index, topics) => cleanup::index_orphans(report, tree, index, topics),
-        Ask::DeleteFiles(paths) => cleanup::delete_files(tree, paths),
-        Ask::DeleteRow(path) => match report.files.iter().find(|row| &row.path == path) {
-            Some(row) => cleanup::delete_row(tree, row),
-            None => Err(cleanup::CleanupError::NotInSnapshot(path.clone())),
-        },
-        Ask::Compact(index, how) => cleanup::compact(report, tree, index, how),
-    };
-    planned.map_err(|error| error.to_string())
+    crate::engine::cleanups::plan(report, tree, ask)
 }
 
 #[cfg(not(feature = "engine"))]
@@ -133,30 +106,6 @@ fn cleanups_here(report: &Report, tree: &Tree) -> Vec<MemoryCleanups> {
 #[cfg(not(feature = "engine"))]
 fn cleanups_here(_: &Report, _: &Tree) -> Vec<MemoryCleanups> {
     Vec::new()
-}
-
-/// The worker's answer to a `plan` message: the plan for its `ask` over the analysis the
-/// message carries, or why there is none (a `failed` message).
-#[cfg(feature = "engine")]
-pub(crate) fn answer(data: &JsValue) {
-    use crate::engine::worker::{failed, post};
-    use crate::wire::messages::tree_from;
-    let Some(report) = pack::from_js::<Report>(&get(data, "report")) else {
-        return failed("the report could not be read");
-    };
-    let Some(ask) = pack::from_js::<Ask>(&get(data, "ask")) else {
-        return failed("the clean-up asked for could not be read");
-    };
-    let tree = tree_from(&get(data, "tree"));
-    match plan_here(&report, &tree, &ask) {
-        Ok(plan) => post(&[
-            ("type", "plan".into()),
-            ("diff", plan.diff().into()),
-            ("script", plan.script().into()),
-            ("plan", pack::to_js(&plan)),
-        ]),
-        Err(message) => failed(&message),
-    }
 }
 
 /// A backup of a clean-up kept in this browser ([`crate::page::live::OriginBackups`]).
@@ -283,50 +232,10 @@ async fn apply_here(
     targets: &[crate::page::live::Target],
     restore: bool,
 ) -> Result<(), String> {
-    let backups = crate::page::live::OriginBackups;
-    if restore {
-        let restoring = crate::engine::write::restoring(plan, targets).await?;
-        crate::engine::write::apply(&restoring, targets, &backups).await
-    } else {
-        crate::engine::write::apply(plan, targets, &backups).await
-    }
-    .map(|_| ())
+    crate::engine::cleanups::apply(plan, targets, restore).await
 }
 
 #[cfg(not(feature = "engine"))]
 async fn apply_here(_: &Plan, _: &[crate::page::live::Target], _: bool) -> Result<(), String> {
     Err(crate::page::worker_host::NO_WORKER.to_owned())
-}
-
-/// The worker's answer to an `apply` message: the plan made in the folders whose handles
-/// the message carries, then `applied`, or why not (a `failed` message).
-#[cfg(feature = "engine")]
-pub(crate) async fn answer_apply(data: JsValue) {
-    use std::rc::Rc;
-
-    use crate::engine::worker::{failed, post};
-    use crate::page::live::{Dir, JsDir, LiveRoot, Target};
-    let Some(plan) = pack::from_js::<Plan>(&get(&data, "plan")) else {
-        return failed("the clean-up to make could not be read");
-    };
-    let places: js_sys::Array = get(&data, "targets").into();
-    let mut targets = Vec::new();
-    for place in places.iter() {
-        let place: js_sys::Array = place.into();
-        let (Some(path), Some(rel)) = (place.get(0).as_string(), place.get(1).as_string()) else {
-            return failed("the clean-up's places could not be read");
-        };
-        targets.push(Target {
-            path,
-            rel,
-            root: Rc::new(LiveRoot {
-                dir: Rc::new(JsDir(place.get(2))) as Rc<dyn Dir>,
-            }),
-        });
-    }
-    let restore = get(&data, "restore").as_bool().unwrap_or(false);
-    match apply_here(&plan, &targets, restore).await {
-        Ok(()) => post(&[("type", "applied".into())]),
-        Err(message) => failed(&message),
-    }
 }

@@ -5,136 +5,17 @@
 //! module only runs it with the person's options and hands the results to the page: the
 //! file list for the preview, the link, the zip, and readable messages when a link or file
 //! cannot be opened. The sanitizing runs in the analysis worker ([`prepare`] asks it; the
-//! worker answers with [`answer`]); the page's own wasm has no sanitizer.
+//! worker answers with `engine::share`); the page's own wasm has no sanitizer.
 
 use js_sys::{Array, Uint8Array};
 use memdiag_core::report::Report;
-#[cfg(feature = "engine")]
-use memdiag_core::{encode_link, sanitize, to_zip, Contents};
 use memdiag_core::{Input, SanitizeOptions, ShareError, Tree, LINK_KEY, SHARE_FORMAT};
 use wasm_bindgen::JsValue;
 use web_sys::{Blob, BlobPropertyBag};
 
 use crate::page::worker_host::Remote;
 use crate::wire::messages::get;
-#[cfg(feature = "engine")]
-use crate::wire::messages::{object, text};
-
-/// Links longer than this (in characters) are cut by many chat tools and issue trackers, so
-/// the dialog warns and offers the file instead.
-pub const LINK_WARN_CHARS: usize = 8 * 1024;
-
-/// One file of the shared snapshot, as the preview lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SharedFile {
-    /// Its path in the shared snapshot (pseudonymised as the options say).
-    pub path: String,
-    /// Its path on the sender's side, when the shared one differs.
-    pub original: Option<String>,
-    /// Its size in bytes.
-    pub size: u64,
-    /// True when its (replaced) contents travel; false when only its size does.
-    pub carried: bool,
-}
-
-/// The shared snapshot made with one set of options, with everything the dialog shows.
-pub struct Prepared {
-    /// The share zip of the sanitized snapshot, as the Download button saves it.
-    pub zip: Vec<u8>,
-    /// What the person sharing should know (the sanitizer's warnings).
-    pub warnings: Vec<String>,
-    /// Its files, in path order.
-    pub files: Vec<SharedFile>,
-    /// The sum of their sizes.
-    pub total_bytes: u64,
-    /// The home directory as the shared snapshot names it.
-    pub shared_home: String,
-    /// The whole link: the page's address, `#s=` and the payload.
-    pub link: String,
-    /// Where analysing the shared snapshot would differ from the sender's report; empty when
-    /// they agree. These quote original names: they are for the sender only.
-    pub differences: Vec<String>,
-    /// The names the copy shows as written (with "keep names"), for the dialog to list.
-    pub visible_names: Vec<String>,
-    /// Why the receiver's page would refuse the link, checked by opening it as they would.
-    pub link_refusal: Option<String>,
-    /// Why the receiver's page would refuse the file.
-    pub zip_refusal: Option<String>,
-}
-
-impl Prepared {
-    /// Sanitizes `tree` (with the contents its analysis read), analysed with `input` into
-    /// `report`, and builds the link on `base_url`.
-    #[cfg(feature = "engine")]
-    pub fn new(
-        tree: &Tree,
-        input: &Input,
-        report: &Report,
-        options: SanitizeOptions,
-        made: &str,
-        base_url: &str,
-    ) -> Prepared {
-        let sanitized = sanitize(tree, input, report, &options);
-        let originals: std::collections::BTreeMap<&str, &str> = sanitized
-            .paths
-            .iter()
-            .map(|(original, shared)| (shared.as_str(), original.as_str()))
-            .collect();
-        let files: Vec<SharedFile> = sanitized
-            .tree
-            .files()
-            .map(|(path, entry)| SharedFile {
-                path: path.as_str().to_owned(),
-                original: originals
-                    .get(path.as_str())
-                    .filter(|original| **original != path.as_str())
-                    .map(|original| (*original).to_owned()),
-                size: entry.size,
-                carried: matches!(entry.contents, Contents::Loaded(_)),
-            })
-            .collect();
-        let total_bytes = files.iter().map(|f| f.size).sum();
-        let link = format!("{base_url}#{LINK_KEY}={}", encode_link(&sanitized, made));
-        // `sanitize` analysed the copy once already: its differences, not a second analysis.
-        let differences = sanitized.differences.clone();
-        let zip_refusal = memdiag_core::share::check_shareable(&sanitized)
-            .err()
-            .map(|why| why.to_string());
-        // Opened exactly as the receiver's page opens it, so the sender is told first.
-        let link_refusal = zip_refusal.clone().or_else(|| {
-            memdiag_core::decode_link(&link)
-                .err()
-                .map(|why| why.to_string())
-        });
-        let visible_names = if options.keep_file_names {
-            sanitized.visible_names()
-        } else {
-            Vec::new()
-        };
-        Prepared {
-            zip: to_zip(&sanitized, made),
-            warnings: sanitized.warnings.clone(),
-            visible_names,
-            link_refusal,
-            zip_refusal,
-            shared_home: sanitized.input.home.clone(),
-            files,
-            total_bytes,
-            link,
-            differences,
-        }
-    }
-
-    /// What could not be kept exactly, each a sentence for the sender.
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
-    }
-
-    /// True when the link is too long for chat tools.
-    pub fn link_too_long(&self) -> bool {
-        self.link.len() > LINK_WARN_CHARS
-    }
-}
+pub use crate::wire::share::{Prepared, SharedFile, LINK_WARN_CHARS};
 
 /// Makes the shared snapshot of a finished analysis with `options`: in the analysis worker
 /// when the page has one (`remote`), else in place (the component tests).
@@ -183,7 +64,9 @@ fn prepare_here(
     made: &str,
     base_url: &str,
 ) -> Result<Prepared, String> {
-    Ok(Prepared::new(tree, input, report, options, made, base_url))
+    Ok(crate::engine::share::sanitized(
+        tree, input, report, options, made, base_url,
+    ))
 }
 
 #[cfg(not(feature = "engine"))]
@@ -196,43 +79,6 @@ fn prepare_here(
     _: &str,
 ) -> Result<Prepared, String> {
     Err(crate::page::worker_host::NO_WORKER.to_owned())
-}
-
-/// The worker's answer to a `share` message: the shared copy of the analysis the message
-/// carries (its report, tree and input), made with the message's options.
-#[cfg(feature = "engine")]
-pub(crate) fn answer(data: &JsValue) {
-    let Some(report) = crate::wire::pack::from_js::<Report>(&get(data, "report")) else {
-        return crate::engine::worker::failed("the report could not be read");
-    };
-    let Some(input) = crate::wire::messages::input_from(&get(data, "input")) else {
-        return crate::engine::worker::failed("the analysis input could not be read");
-    };
-    let tree = crate::wire::messages::tree_from(&get(data, "tree"));
-    let flag = |key: &str| get(data, key).as_bool().unwrap_or(false);
-    let options = SanitizeOptions {
-        keep_file_names: flag("keep_file_names"),
-        keep_user_name: flag("keep_user_name"),
-        keep_text: flag("keep_text"),
-        other_projects: flag("other_projects"),
-    };
-    let copy = Prepared::new(
-        &tree,
-        &input,
-        &report,
-        options,
-        &text(data, "made"),
-        &text(data, "base_url"),
-    );
-    let prepared = crate::wire::pack::to_bytes(&copy);
-    let prepared = Uint8Array::from(prepared.as_slice());
-    let buffer = prepared.buffer();
-    let message = object(&[
-        ("type", "shared-copy".into()),
-        ("prepared", prepared.into()),
-    ]);
-    let _ =
-        crate::engine::worker::scope().post_message_with_transfer(&message, &Array::of1(&buffer));
 }
 
 /// The page's address without its query and fragment: what a link is built on.

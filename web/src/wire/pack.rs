@@ -43,9 +43,9 @@ use memdiag_core::report::{
 use memdiag_core::{Input, SessionKind};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::page::cleanups::Ask;
-use crate::page::share::{Prepared, SharedFile};
 use crate::page::state::Inputs;
+use crate::wire::cleanups::Ask;
+use crate::wire::share::{Prepared, SharedFile};
 
 /// A value with a packed form.
 pub(crate) trait Pack: Sized {
@@ -621,7 +621,7 @@ mod tests {
     use memdiag_tests::{fixture_dirs, workspace_root, Fixture};
 
     use super::{from_bytes, to_bytes, Pack};
-    use crate::page::cleanups::Ask;
+    use crate::wire::cleanups::Ask;
 
     fn round_trip<T: Pack + PartialEq + std::fmt::Debug>(value: &T) {
         let bytes = to_bytes(value);
