@@ -203,9 +203,8 @@ const KNOWN_BREAKS: &[(&str, &str)] = &[
 /// Strongly connected groups of modules (import cycles) that remain, each sorted and joined
 /// by `" "`. The list may only shrink, like [`KNOWN_BREAKS`].
 const KNOWN_CYCLES: &[&str] = &[
-    "engine::cleanups engine::markdown engine::share engine::worker engine::write lib \
-     page::browser page::demo page::ingest page::live page::runs page::share \
-     page::worker_host wire::messages",
+    "engine::markdown engine::reply engine::share engine::write lib page::browser page::demo \
+     page::ingest page::live page::runs page::share page::worker_host wire::messages",
     "page::components::diagnostics page::components::file_view",
 ];
 

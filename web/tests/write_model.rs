@@ -17,7 +17,7 @@
 //!
 //! The model's operations are atomic, and `write_if` and `remove_if` are compare-and-write
 //! in one step, as the browser's handles make them up to the moment of the write itself
-//! (see `web/src/write.rs`).
+//! (see `web/src/engine/write.rs`).
 
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -34,7 +34,7 @@ pub fn plan(report: &Report, tree: &Tree, ask: &Ask) -> Result<Plan, String> {
 /// The worker's answer to a `plan` message: the plan for its `ask` over the analysis the
 /// message carries, or why there is none (a `failed` message).
 pub(crate) fn answer(data: &JsValue) {
-    use crate::engine::worker::{failed, post};
+    use crate::engine::reply::{failed, post};
     use crate::wire::messages::tree_from;
     let Some(report) = pack::from_js::<Report>(&get(data, "report")) else {
         return failed("the report could not be read");
@@ -79,7 +79,7 @@ pub async fn apply(
 pub(crate) async fn answer_apply(data: JsValue) {
     use std::rc::Rc;
 
-    use crate::engine::worker::{failed, post};
+    use crate::engine::reply::{failed, post};
     use crate::page::live::{Dir, JsDir, LiveRoot, Target};
     let Some(plan) = pack::from_js::<Plan>(&get(&data, "plan")) else {
         return failed("the clean-up to make could not be read");

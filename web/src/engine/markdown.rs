@@ -17,7 +17,7 @@ pub(crate) fn answer(data: &wasm_bindgen::JsValue) {
         .iter()
         .map(|item| wasm_bindgen::JsValue::from_str(item))
         .collect();
-    crate::engine::worker::post(&[
+    crate::engine::reply::post(&[
         ("type", "previewed".into()),
         ("req", get(data, "req")),
         ("pieces", pieces.into()),

@@ -75,10 +75,10 @@ pub fn sanitized(
 /// carries (its report, tree and input), made with the message's options.
 pub(crate) fn answer(data: &JsValue) {
     let Some(report) = crate::wire::pack::from_js::<Report>(&get(data, "report")) else {
-        return crate::engine::worker::failed("the report could not be read");
+        return crate::engine::reply::failed("the report could not be read");
     };
     let Some(input) = crate::wire::messages::input_from(&get(data, "input")) else {
-        return crate::engine::worker::failed("the analysis input could not be read");
+        return crate::engine::reply::failed("the analysis input could not be read");
     };
     let tree = crate::wire::messages::tree_from(&get(data, "tree"));
     let flag = |key: &str| get(data, key).as_bool().unwrap_or(false);
@@ -104,5 +104,5 @@ pub(crate) fn answer(data: &JsValue) {
         ("prepared", prepared.into()),
     ]);
     let _ =
-        crate::engine::worker::scope().post_message_with_transfer(&message, &Array::of1(&buffer));
+        crate::engine::reply::scope().post_message_with_transfer(&message, &Array::of1(&buffer));
 }

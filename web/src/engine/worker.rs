@@ -49,8 +49,9 @@ use memdiag_core::{Contents, Tree, VPath};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
+use web_sys::{File, MessageEvent};
 
+use crate::engine::reply::{failed, post, scope};
 use crate::page::ingest::{self, Reader, Snapshot, Source};
 use crate::page::state::{Inputs, Progress};
 use crate::wire::messages::{
@@ -631,10 +632,6 @@ fn report_json(data: &JsValue) {
     ]);
 }
 
-pub(crate) fn failed(message: &str) {
-    post(&[("type", "failed".into()), ("message", message.into())]);
-}
-
 /// The sources a message names, in its order, that this worker holds.
 /// Forgets every source but `sources`: the page names every source a run uses, the others
 /// were replaced.
@@ -662,12 +659,4 @@ fn source_from_message(data: &JsValue) -> Option<Source> {
         return crate::page::demo::source().map(|demo| demo.with_id(id));
     }
     crate::wire::messages::source_from_message(data)
-}
-
-pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
-    js_sys::global().unchecked_into()
-}
-
-pub(crate) fn post(fields: &[(&str, JsValue)]) {
-    let _ = scope().post_message(&object(fields));
 }
