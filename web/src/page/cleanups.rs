@@ -113,20 +113,20 @@ pub use crate::page::live::Backup;
 /// How many backups the browser keeps.
 pub use crate::page::live::BACKUPS_KEPT;
 
-/// The backups of clean-ups made from this browser, newest first (none when they cannot be
-/// read).
-pub async fn backups() -> Vec<Backup> {
+/// The backups of clean-ups made from this browser, newest first.
+///
+/// # Errors
+/// Why the browser's storage cannot be read.
+pub fn backups() -> impl std::future::Future<Output = Result<Vec<Backup>, String>> {
     crate::page::live::OriginBackups::list()
-        .await
-        .unwrap_or_default()
 }
 
 /// Deletes the backup `name`.
 ///
 /// # Errors
 /// Why the browser's storage refused.
-pub async fn forget_backup(name: &str) -> Result<(), String> {
-    crate::page::live::OriginBackups::remove(name).await
+pub fn forget_backup(name: &str) -> impl std::future::Future<Output = Result<(), String>> + '_ {
+    crate::page::live::OriginBackups::remove(name)
 }
 
 /// True when one of the sources `engine` analyses is a live folder (opened in place).
@@ -175,7 +175,7 @@ pub async fn make(
     plan: &Plan,
     inputs: &Inputs,
     undo: bool,
-    unplaced: impl FnOnce(String) -> String,
+    unplaced: fn(String) -> String,
 ) -> Result<(), String> {
     let targets = crate::page::live::targets(plan, &engine.sources(), inputs).map_err(unplaced)?;
     crate::page::live::ask_write(&targets).await?;

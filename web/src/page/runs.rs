@@ -27,6 +27,9 @@ use crate::page::worker_host::{Failure, Guess, Host, Remote};
 /// How many finished runs' analyses the engine keeps for asking the worker about.
 const JOBS_KEPT: usize = 4;
 
+/// The worker's analyses of the newest finished runs, each with its run id.
+type Jobs = [Option<(u64, Remote)>; JOBS_KEPT];
+
 /// The engine of one page, as [`use_engine`] makes it.
 #[derive(Clone)]
 pub struct Engine {
@@ -39,8 +42,9 @@ pub struct Engine {
     /// Folders the page did not take yet (neither a `~/.claude` nor a project), until the
     /// person takes them as the project or dismisses the banner that names them.
     pending: Rc<RefCell<Vec<Source>>>,
-    /// The analyses the worker sent for the newest finished runs, by run id ([`JOBS_KEPT`]).
-    jobs: Rc<RefCell<Vec<(u64, Remote)>>>,
+    /// The analyses the worker sent for the newest finished runs, each in the slot of its
+    /// run id modulo [`JOBS_KEPT`].
+    jobs: Rc<RefCell<Jobs>>,
 }
 
 impl Engine {
@@ -50,19 +54,13 @@ impl Engine {
     }
 
     /// The Markdown preview of `source` as the worker lays it out, in the wire's strings
-    /// ([`crate::wire::markdown::from_wire`] reads them); `Err` with a message, empty when
-    /// the ask was cancelled, and a message too where there is no worker.
-    pub async fn preview(&self, source: &str) -> Result<Vec<String>, String> {
-        let Some(host) = self.host.clone() else {
-            return Err(crate::page::worker_host::NO_WORKER.to_owned());
-        };
-        host.preview(source)
-            .await
-            .map(|items| crate::wire::markdown::wire_of(&items))
-            .map_err(|failure| match failure {
-                Failure::Crashed(detail) | Failure::Message(detail) => detail,
-                Failure::Cancelled => String::new(),
-            })
+    /// ([`crate::wire::markdown::from_wire`] reads them): `None` where there is no worker,
+    /// else the ask, whose `Err` is a message (empty when it was cancelled).
+    pub fn preview<'a>(
+        &'a self,
+        source: &'a str,
+    ) -> Option<impl std::future::Future<Output = Result<Vec<String>, String>> + 'a> {
+        self.host.as_ref().map(|host| host.preview(source))
     }
 
     /// The Markdown preview of `source` laid out in the page itself, in the wire's strings:
@@ -85,22 +83,10 @@ impl Engine {
     pub fn remote(&self, job: Option<u64>) -> Option<Remote> {
         let job = job?;
         let jobs = self.jobs.borrow();
-        jobs.iter()
-            .find(|(run, _)| *run == job)
-            .map(|(_, remote)| remote.clone())
-    }
-
-    /// Saves the report of `job` as JSON: written by the worker when a worker made it, or
-    /// here where the page analysed in place.
-    ///
-    /// # Errors
-    /// When the worker cannot write it, or the browser refuses to make the Blob or the link.
-    pub async fn download_report(
-        &self,
-        report: &Report,
-        job: Option<u64>,
-    ) -> Result<(), wasm_bindgen::JsValue> {
-        crate::page::browser::download_report(report, self.remote(job).as_ref()).await
+        match &jobs[job as usize % JOBS_KEPT] {
+            Some((run, remote)) if *run == job => Some(remote.clone()),
+            _ => None,
+        }
     }
 
     /// The Choose folder button's click: opens a live folder where the browser can, and
@@ -292,10 +278,8 @@ impl Engine {
         // The state holds the run's id; the analysis the worker sent stays here, the newest
         // few kept (a report still shown may be older than the newest run that finished).
         let job = remote.map(|remote| {
-            let mut jobs = self.jobs.borrow_mut();
-            jobs.push((run, remote));
-            let over = jobs.len().saturating_sub(JOBS_KEPT);
-            jobs.drain(..over);
+            // Run ids count up by one, so the newest runs each have a slot of their own.
+            self.jobs.borrow_mut()[run as usize % JOBS_KEPT] = Some((run, remote));
             run
         });
         self.dispatch.dispatch(Action::RunFinished {
@@ -505,7 +489,7 @@ pub fn use_engine(dispatch: UseReducerDispatcher<State>) -> Engine {
     let runs = use_mut_ref(|| 0u64);
     let host = use_memo((), |_| Host::from_page());
     let pending = use_mut_ref(Vec::new);
-    let jobs = use_mut_ref(Vec::new);
+    let jobs = use_mut_ref(Default::default);
     Engine {
         jobs,
         snapshot,

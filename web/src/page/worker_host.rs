@@ -499,12 +499,15 @@ impl Host {
     /// never cancels it; when a newer job replaces the worker, it asks the new one.
     ///
     /// # Errors
-    /// When the worker dies (the message says why).
-    pub async fn preview(&self, source: &str) -> Result<Array, Failure> {
-        let answer = self
-            .aside("preview", vec![("source", source.into())])
-            .await?;
-        Ok(get(&answer, "pieces").dyn_into().unwrap_or_default())
+    /// When the worker dies (the message says why; empty when the ask was cancelled).
+    pub async fn preview(&self, source: &str) -> Result<Vec<String>, String> {
+        match self.aside("preview", vec![("source", source.into())]).await {
+            Ok(answer) => Ok(crate::wire::markdown::wire_of(
+                &get(&answer, "pieces").dyn_into().unwrap_or_default(),
+            )),
+            Err(Failure::Crashed(detail) | Failure::Message(detail)) => Err(detail),
+            Err(Failure::Cancelled) => Err(String::new()),
+        }
     }
 
     /// Asks the worker `kind` with `fields` beside any running job, never cancelling it (the

@@ -82,7 +82,7 @@ fn with_store<T>(f: impl FnOnce(&mut Store) -> T) -> T {
 /// Reads the list of backups again (after a clean-up, a restore, on opening the page).
 fn load_backups() {
     spawn_local(async {
-        let listed = cleanups::backups().await;
+        let listed = cleanups::backups().await.unwrap_or_default();
         with_store(|s| s.backups = listed);
     });
 }

@@ -58,10 +58,10 @@ pub fn Markdown(props: &MarkdownProps) -> Html {
         use_effect_with((props.source.clone(), engine.is_some()), move |_| {
             if let Some(engine) = engine {
                 spawn_local(async move {
-                    let pieces = engine
-                        .preview(&shown)
-                        .await
-                        .map(|items| Rc::new(from_wire(items)));
+                    let Some(asked) = engine.preview(&shown) else {
+                        return;
+                    };
+                    let pieces = asked.await.map(|items| Rc::new(from_wire(items)));
                     laid_out.set(Some((shown, pieces)));
                 });
             }

@@ -30,7 +30,8 @@ pub fn TopBar() -> Html {
             let Some(report) = report.clone() else { return };
             let (engine, dispatch) = (engine.clone(), dispatch.clone());
             yew::platform::spawn_local(async move {
-                if let Err(e) = engine.download_report(&report, job).await {
+                if let Err(e) = browser::download_report(&report, engine.remote(job).as_ref()).await
+                {
                     dispatch.dispatch(Action::Error(Some(format!(
                         "Could not save the report: {}",
                         browser::js_message(&e)
