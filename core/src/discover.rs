@@ -684,7 +684,11 @@ impl Discovery<'_> {
     /// The frontmatter of `path`'s text, where a shared snapshot writes a renamed value as a
     /// stand-in of the original's length, read as what it stands for (`Tree::set_stand_ins`).
     fn parse_frontmatter(&self, path: &VPath, text: &str) -> Option<Frontmatter> {
-        let mut fm = frontmatter::parse(text)?;
+        let lf_retry = self
+            .paths
+            .rules
+            .has(crate::version::Behaviour::FrontmatterLfRetry);
+        let mut fm = frontmatter::parse_with(text, lf_retry)?;
         if self.tree.stand_ins().contains_key(path) {
             fm.map_strings(&|value| self.tree.stand_in_target(path, value).map(str::to_owned));
         }

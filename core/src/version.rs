@@ -125,6 +125,9 @@ pub enum Behaviour {
     AgentNameNoColon,
     /// A sub-agent whose name is over 256 UTF-16 units is no agent.
     AgentNameCapped,
+    /// Frontmatter with CRLF line ends that both YAML readings reject is read a third time
+    /// with LF line ends, so a value with `: ` or `#` in it is quoted as on LF files.
+    FrontmatterLfRetry,
 }
 
 impl Behaviour {
@@ -164,6 +167,7 @@ impl Behaviour {
             Behaviour::DeeperAgentsShadow => "deeper-agents-shadow",
             Behaviour::AgentNameNoColon => "agent-name-no-colon",
             Behaviour::AgentNameCapped => "agent-name-capped",
+            Behaviour::FrontmatterLfRetry => "frontmatter-lf-retry",
         }
     }
 }
@@ -191,7 +195,7 @@ pub const FIRST_SIMULATED: ClaudeVersion = ClaudeVersion(2, 1, 59);
 /// The release the core reproduces when no release is simulated: the one the conformance
 /// suite runs (pinned in `scripts/npm/package.json`; `tests/tests/comparison.rs` checks the
 /// two agree).
-pub const PINNED: ClaudeVersion = ClaudeVersion(2, 1, 328);
+pub const PINNED: ClaudeVersion = ClaudeVersion(2, 1, 337);
 
 /// What releases before [`FIRST_SIMULATED`] were measured to do differently, for the
 /// message that refuses them.
@@ -481,6 +485,15 @@ pub const RULE_CHANGES: &[RuleChange] = &[
             "releases-memory-index-quote-marks",
             "subagent-without-memory",
         ],
+    },
+    RuleChange {
+        version: ClaudeVersion(2, 1, 337),
+        before: ClaudeVersion(2, 1, 332),
+        behaviour: Behaviour::FrontmatterLfRetry,
+        summary: "frontmatter with CRLF line ends that YAML rejects (a value holding \": \") is \
+                  read again with LF line ends and its values quoted, so it counts; before, \
+                  such a block counted for nothing",
+        cases: &["skills-listing-edge-invalid-yaml"],
     },
     RuleChange {
         version: ClaudeVersion(2, 1, 69),
@@ -1899,8 +1912,8 @@ pub(crate) const LISTING_BUDGETS: &[ListingBudget] = &[
             built_in(15, 71, false),
         ],
     },
-    // 2.1.337: one bundled skill's description grows by 13 units (`listing-rows.py` on its
-    // `skills-listing-line-forms` requests); the rest is the pin's row.
+    // 2.1.337 (the pin): one bundled skill's description grows by 13 units (`listing-rows.py`
+    // on its `skills-listing-line-forms` requests); the rest is 2.1.328's row.
     ListingBudget {
         since: ClaudeVersion(2, 1, 337),
         context_tokens: 750_000,
@@ -2161,6 +2174,7 @@ mod tests {
     #[test]
     fn the_published_list_is_sorted_and_holds_the_pin() {
         assert!(PUBLISHED_RELEASES.windows(2).all(|w| w[0] < w[1]));
+        assert!(PINNED.is_published());
         assert!(ClaudeVersion(2, 1, 328).is_published());
         assert!(!ClaudeVersion(2, 1, 82).is_published());
     }
@@ -2183,8 +2197,8 @@ mod tests {
 
     #[test]
     fn no_release_is_the_pinned_one_even_with_newer_rows() {
-        // Rows of a release recorded after the pin (2.1.337's) must not reach the pin's
-        // rules: no release asked for is the pinned one.
+        // Rows of a release recorded after the pin (2.1.337's, while the pin was 2.1.328)
+        // must not reach the pin's rules: no release asked for is the pinned one.
         let (none, pinned) = (Rules::at(None), Rules::at(Some(PINNED)));
         assert_eq!(none.own_text, pinned.own_text);
         assert_eq!(none.listing_budget.since, pinned.listing_budget.since);
@@ -2198,5 +2212,7 @@ mod tests {
             );
         }
         assert!(Rules::at(Some(ClaudeVersion(2, 1, 337))).memory_index_quoted);
+        // The pin before it still replays under its own rules.
+        assert!(!Rules::at(Some(ClaudeVersion(2, 1, 328))).memory_index_quoted);
     }
 }

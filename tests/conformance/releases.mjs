@@ -15,6 +15,11 @@
 //       for each pair of neighbours given (all recorded), every case whose capture differs
 //       between them: installs releases published in between, halving the interval, and
 //       prints (FIRST …) the first release that sends what the newer one sends.
+//   node tests/conformance/releases.mjs keep-pin [--case NAME …]
+//       before the pin moves: writes each case's capture.json (recorded on the pin) as
+//       releases/<its release>.json, in a release capture's form (its `dir_order` read from a
+//       fresh layout of the case), so the old pin replays as a simulated release after
+//       `run.mjs --record` has rewritten capture.json on the new one.
 //   node tests/conformance/releases.mjs list
 //       the published 2.x releases, as `npm view` gives them.
 //   node tests/conformance/releases.mjs watch [--json] [--registry FILE]
@@ -25,7 +30,8 @@
 //       watch.mjs's `unrecorded`, tested by watch.test.mjs against a recorded answer.
 //
 // A release's capture holds only what the release sent (`startup`, `skills`, `agent_types`,
-// `memory`, `reads`, `agents`) beside its number, and `dir_order`: every `skills` folder of the
+// `memory`, `reads`, `agents`, and `session_time` where hooks or MCP servers ran) beside its
+// number, and `dir_order`: every `skills` folder of the
 // layout with its entries in the order the file system listed them right before the run
 // (the order 2.1.113 to 2.1.153 list skills in; run.mjs `skillsFolderOrder`); the layout
 // (root, home, `~/.claude.json`, `.git` files) is the case's and lives in its capture.json. A case the release could not run is
@@ -39,7 +45,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CASES_DIR, captureCase, caseNames, programRelease } from './run.mjs';
+import { CASES_DIR, captureCase, caseNames, layoutOrder, programRelease } from './run.mjs';
 import { buildCapture } from './capture.mjs';
 import {
   PACKAGE, VIEW_FIELDS, compareVersions, describe, publishedReleases, recordedReleases, unrecorded,
@@ -202,6 +208,8 @@ function rebuild(ver, names = caseNames()) {
         // messages (captures recorded before it was read hold no key: not replayed).
         if (full.agent_types !== undefined) capture.agent_types = full.agent_types;
         Object.assign(capture, { memory: full.memory, reads: full.reads, agents: full.agents });
+        // What hooks and MCP servers added, where the release ran any (as capture.json holds it).
+        if (full.session_time !== undefined) capture.session_time = full.session_time;
         // The order the file system listed the skills folders in, for the releases that
         // list skills that way (kept from 2.1.113's re-recording on; older raw files lack it).
         if (raw.dir_order && Object.keys(raw.dir_order).length) capture.dir_order = raw.dir_order;
@@ -255,6 +263,26 @@ async function record(ver, names, keep) {
   if (!keep) uninstall(ver);
   const secs = ((Date.now() - start) / 1000).toFixed(0);
   console.log(`recorded ${names.length} cases on ${ver} in ${secs}s, ${failed} failed`);
+}
+
+/**
+ * A release capture of what the pin sent for `name`, from its capture.json: the same fields
+ * `rebuild` keeps, classified as the pin's capture was (its built-in skills and agents), and
+ * the skills folders' order of a fresh layout (the file system lists a folder's entries the
+ * same way on every layout of one machine).
+ */
+async function keepPin(name) {
+  const file = path.join(CASES_DIR, name, 'capture.json');
+  if (!fs.existsSync(file)) return null;
+  const pinned = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const capture = { release: pinned.release, startup: pinned.startup, skills: pinned.skills };
+  if (pinned.agent_types !== undefined) capture.agent_types = pinned.agent_types;
+  Object.assign(capture, { memory: pinned.memory, reads: pinned.reads, agents: pinned.agents });
+  if (pinned.session_time !== undefined) capture.session_time = pinned.session_time;
+  const order = await layoutOrder(name);
+  if (Object.keys(order).length) capture.dir_order = order;
+  writeCapture(name, pinned.release, capture);
+  return pinned.release;
 }
 
 function loadCapture(name, ver) {
@@ -379,6 +407,11 @@ async function main() {
     // Each neighbouring pair of the releases given, in order.
     const vers = rest.sort(compareVersions);
     for (let i = 0; i + 1 < vers.length; i += 1) await bisect(vers[i], vers[i + 1], names);
+  } else if (verb === 'keep-pin') {
+    const kept = new Set();
+    for (const name of names) kept.add(await keepPin(name));
+    kept.delete(null);
+    console.log(`kept ${names.length} captures as releases/${[...kept].join(', ')}.json`);
   } else if (verb === 'list') {
     console.log(published().join(' '));
   } else if (verb === 'watch') {
@@ -389,7 +422,7 @@ async function main() {
     const report = unrecorded(answer, recordedReleases(CASES_DIR, { fs, path }));
     console.log(args.includes('--json') ? JSON.stringify(report, null, 2) : describe(report));
   } else {
-    console.log('usage: releases.mjs record|rebuild|diff|bisect|list|watch … (see the top of this file)');
+    console.log('usage: releases.mjs record|rebuild|diff|bisect|keep-pin|list|watch … (see the top of this file)');
     process.exitCode = 2;
   }
 }

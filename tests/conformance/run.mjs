@@ -213,6 +213,25 @@ export async function captureCase(name, release = programRelease(), { program = 
 }
 
 /**
+ * The skills folders' listing order ([`skillsFolderOrder`]) of a fresh layout of case `name`,
+ * without running the program: for `releases.mjs keep-pin`, which turns the pin's captures
+ * into release captures when the pin moves.
+ */
+export async function layoutOrder(name) {
+  const c = readCase(name);
+  const release_ = await lock(name, fs.existsSync(path.join(c.dir, 'tree/etc')));
+  let where;
+  try {
+    where = layOut(c);
+    return skillsFolderOrder(where.root);
+  } finally {
+    if (where?.managed) fs.rmSync(MANAGED_DIR, { recursive: true, force: true });
+    if (where) fs.rmSync(where.root, { recursive: true, force: true });
+    release_();
+  }
+}
+
+/**
  * Every folder named `skills` below `root` that holds two entries or more, with its entries
  * in the order the file system lists them, by absolute path: releases 2.1.113 to 2.1.153 list
  * each folder's skills in that order, unsorted, so the replay needs it as an input. Read with

@@ -132,7 +132,8 @@ test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS
     { tool: `${SERVER}why`, input: { path: 'vendor/CLAUDE.md' } },
     { tool: `${SERVER}read_attaches`, input: { path: 'src/main.py' } },
     { tool: 'Write', input: { file_path: where.index, content: '- one entry\n- two entries\n' } },
-    // A sub-agent: 2.1.328 sends no InstructionsLoaded event for it, and verify still agrees.
+    // A sub-agent: 2.1.328 and 2.1.337 send no InstructionsLoaded event for it, and verify
+    // still agrees.
     { tool: 'Agent', input: { subagent_type: 'helper', description: 'ask helper', prompt: 'go' } },
   ];
   const bodies = await session(where, script, [`${SERVER}why`, `${SERVER}read_attaches`, 'Write']);

@@ -56,7 +56,10 @@ fn comments_are_stripped_from_2_1_72_and_sent_as_written_before() {
 fn an_index_the_caps_leave_whole_keeps_its_final_newline_before_2_1_79() {
     let index = "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md";
     let fixture = format!("//@ project=/home/alice/app\n//- {index}\n- [a](a.md)\n");
-    assert_eq!(loaded_units(&analyze_as(None, &fixture), index), 11);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.79"), &fixture), index),
+        11
+    );
     assert_eq!(
         loaded_units(&analyze_as(Some("2.1.78"), &fixture), index),
         12
@@ -217,7 +220,10 @@ fn a_whole_index_loses_the_blank_lines_after_its_frontmatter_before_2_1_79() {
         loaded_units(&analyze_as(Some("2.1.71"), &fixture), INDEX),
         4
     );
-    assert_eq!(loaded_units(&analyze_as(None, &fixture), INDEX), 3);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.79"), &fixture), INDEX),
+        3
+    );
 }
 
 #[test]
@@ -800,4 +806,29 @@ fn a_recorded_order_places_every_name_it_lists_and_the_rest_after_by_name() {
         ["a", "gone", "z", "a-b", "a"].map(str::to_owned).to_vec(),
     );
     assert_eq!(listed_names(&fixture.analyze()), ["a", "z", "a-b", "m"]);
+}
+
+#[test]
+fn the_main_index_is_quoted_from_2_1_337_and_an_agents_own_never() {
+    let index = "/home/alice/.claude/projects/-home-alice-app/memory/MEMORY.md";
+    let agent = "/home/alice/.claude/agent-memory/helper/MEMORY.md";
+    let fixture = format!(
+        "//@ project=/home/alice/app\n//- {index}\n- [a](a.md)\n\
+         //- /home/alice/.claude/agents/helper.md\n---\nname: helper\ndescription: helps\n\
+         memory: user\n---\nbody\n//- {agent}\n- one note\n"
+    );
+    let pin = analyze_as(Some("2.1.337"), &fixture);
+    // 2.1.337: Claude Code's sentence on quoted notes (273 units with its blank
+    // line), then `> ` before the index's one line; 2.1.332 sent the line as written.
+    assert_eq!(loaded_units(&pin, index), 273 + 2 + 11);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.332"), &fixture), index),
+        11
+    );
+    // An agent's own index is sent as written on both (the `subagent-memory-*` captures).
+    assert_eq!(loaded_units(&pin, agent), 10);
+    assert_eq!(
+        loaded_units(&analyze_as(Some("2.1.332"), &fixture), agent),
+        10
+    );
 }

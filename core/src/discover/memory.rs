@@ -161,7 +161,7 @@ impl Discovery<'_> {
             self.top_level.insert(index.clone());
             let mut node = self.file_node(&index, group, LoadType::Startup, scope, true);
             self.memory_references(&mut node, dir);
-            self.apply_memory_caps(&mut node.row);
+            self.apply_memory_caps(&mut node.row, agent.is_none());
             collect_paths(&node, &mut claimed);
             if agent.is_none() {
                 self.note_sent(&index, Sent::AtStartup);
@@ -225,7 +225,10 @@ impl Discovery<'_> {
         }
     }
 
-    fn apply_memory_caps(&mut self, row: &mut crate::report::FileRow) {
+    /// Cuts and measures an index as it is sent; `main` for the main auto memory's, the one
+    /// index 2.1.337 quotes (an agent's own is sent as written: the `subagent-memory-*`
+    /// captures).
+    fn apply_memory_caps(&mut self, row: &mut crate::report::FileRow, main: bool) {
         let Ok(path) = VPath::new(&row.path) else {
             return;
         };
@@ -233,7 +236,7 @@ impl Discovery<'_> {
             return;
         };
         let cut = memory_index::cut_with(&text, self.paths.rules.index_caps());
-        let mut sent = if self.paths.rules.memory_index_quoted {
+        let mut sent = if main && self.paths.rules.memory_index_quoted {
             cut.as_sent_quoted()
         } else {
             cut.as_sent()

@@ -98,9 +98,16 @@ impl Frontmatter {
     }
 }
 
-/// Finds and parses the frontmatter block; `None` when the text has none (no `---` first
-/// line, or no closing `---` line). `\r\n` line ends are accepted.
+/// Finds and parses the frontmatter block as the pinned release reads it; `None` when the
+/// text has none (no `---` first line, or no closing `---` line). `\r\n` line ends are
+/// accepted.
 pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
+    parse_with(text, true)
+}
+
+/// [`parse`], with or without the retry on LF line ends ([`lf_retry`]: 2.1.337 on,
+/// `version::Behaviour::FrontmatterLfRetry`).
+pub(crate) fn parse_with(text: &str, lf_retry: bool) -> Option<Frontmatter> {
     let block = locate(text)?;
     let yaml = &text[block.yaml.clone()];
     let (fields, error) = match parse_value(yaml) {
@@ -108,10 +115,14 @@ pub(crate) fn parse(text: &str) -> Option<Frontmatter> {
         // A bound is a refusal, not a YAML error the lenient reading could rescue.
         Err(ParseError::Bound(error)) => (Vec::new(), Some(error)),
         // Claude Code quotes the values YAML stumbles on and tries again (measured on
-        // 2.1.328: `skills-listing-edge-invalid-yaml`); when that fails too, no field counts.
+        // 2.1.328: `skills-listing-edge-invalid-yaml`); when that fails too, no field counts,
+        // unless (2.1.337) the block's CRLF line ends made LF read safely.
         Err(ParseError::Yaml(error)) => match parse_value(&quote_lossy_values(yaml)) {
             Ok(value) => fields_of(value),
-            Err(_) => (Vec::new(), Some(error)),
+            Err(_) => match lf_retry.then(|| self::lf_retry(yaml)).flatten() {
+                Some(value) => fields_of(value),
+                None => (Vec::new(), Some(error)),
+            },
         },
     };
     Some(Frontmatter {
@@ -465,6 +476,163 @@ pub(crate) fn quote_lossy_values(yaml: &str) -> String {
     out
 }
 
+/// Claude Code's third reading (2.1.337's bundled code, `irr`; measured by
+/// `skills-listing-edge-invalid-yaml`): a block with CRLF line ends whose second reading
+/// failed (its `\r` keeps a line from being quoted) is read again with LF line ends, and
+/// the result is kept unless a line that reading quoted looks unsafe to quote. Offered only
+/// to a block with no lone CR, of at most 65,536 units, with at most 256 `[`, `{` and
+/// free-standing `-` or `?`, and no merge key or escaped `<`; a block holding both `&` and
+/// `*` (which the program checks for an anchor used as an alias, by a scan the core does not
+/// reproduce) is not retried. A quoted line is unsafe when more than eight are, when its
+/// value starts like YAML syntax or holds a ` #` comment, or when YAML reads the line as
+/// written (alone, or in the block) as another value.
+pub(crate) fn lf_retry(yaml: &str) -> Option<Value> {
+    const MAX_UNITS: usize = 65_536;
+    const MAX_QUOTED: usize = 8;
+    let units = yaml.encode_utf16().count();
+    if !yaml.contains("\r\n")
+        || yaml.replace("\r\n", "").contains('\r')
+        || units > MAX_UNITS
+        || flow_indicators_over(yaml, 256)
+        || merge_key_or_escaped_angle(yaml)
+        || (yaml.contains('&') && yaml.contains('*'))
+    {
+        return None;
+    }
+    let lf = yaml.replace("\r\n", "\n");
+    let quoted = quote_lossy_values(&lf);
+    let value = parse_value(&quoted).ok()?;
+    let rewritten: Vec<&str> = quoted.split('\n').collect();
+    let mut count = 0;
+    let mut size = units;
+    for (h, line) in lf.split('\n').enumerate() {
+        let Some((key, value)) = key_value(line) else {
+            continue;
+        };
+        if rewritten.get(h) == Some(&line) {
+            continue;
+        }
+        count += 1;
+        size += quoted.encode_utf16().count();
+        let value = value.trim_end_matches(is_js_space);
+        if count > MAX_QUOTED || size > MAX_UNITS || starts_like_syntax(value) {
+            return None;
+        }
+        let restored: Vec<&str> = rewritten
+            .iter()
+            .enumerate()
+            .map(|(g, y)| if g == h { line } else { y })
+            .collect();
+        let reads_otherwise =
+            [line.to_owned(), restored.join("\n")]
+                .iter()
+                .any(|doc| match parse_value(doc) {
+                    Ok(parsed) => !matches!(
+                        fields_of(parsed).0.iter().find(|(k, _)| k == key).map(|(_, v)| untag(v)),
+                        Some(Value::String(s)) if s == value
+                    ),
+                    Err(_) => false,
+                });
+        if reads_otherwise {
+            return None;
+        }
+    }
+    Some(value)
+}
+
+/// `^([a-zA-Z_-]+):\s+(\S.*)$` on one line: its key and value.
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    let (key, rest) = line.split_once(':')?;
+    if key.is_empty()
+        || !key
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
+    {
+        return None;
+    }
+    let value = rest.trim_start_matches(is_js_space);
+    if value.len() == rest.len()
+        || value.is_empty()
+        || value.contains(['\r', '\u{2028}', '\u{2029}'])
+    {
+        return None;
+    }
+    Some((key, value))
+}
+
+/// More than `limit` of `[`, `{`, and `-` or `?` between white space (the program's `N`).
+fn flow_indicators_over(yaml: &str, limit: usize) -> bool {
+    let chars: Vec<char> = yaml.chars().collect();
+    let mut count = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        let before = if i == 0 { ' ' } else { chars[i - 1] };
+        let after = chars.get(i + 1).copied().unwrap_or(' ');
+        let free = (c == '-' || c == '?')
+            && matches!(before, ' ' | '\t' | '\r' | '\n' | '\u{feff}')
+            && matches!(after, ' ' | '\t' | '\r' | '\n');
+        if c == '[' || c == '{' || free {
+            count += 1;
+            if count > limit {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// `/<<["']?\s*[:#]|<\\(?:[\r\n]|(?:x|u00|U000000)3c)|\\(?:x|u00|U000000)3c[<\\]/i`: a
+/// merge key, or a `<` written as an escape.
+fn merge_key_or_escaped_angle(yaml: &str) -> bool {
+    let lower = yaml.to_ascii_lowercase();
+    let escapes = ["x3c", "u003c", "u000000003c"];
+    let merge = lower.match_indices("<<").any(|(at, _)| {
+        let rest = &lower[at + 2..];
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+        rest.trim_start_matches(is_js_space).starts_with([':', '#'])
+    });
+    let after_backslash = |at: usize| {
+        let rest = &lower[at + 1..];
+        escapes.iter().find_map(|e| rest.strip_prefix(e))
+    };
+    let escaped = lower.match_indices('\\').any(|(at, _)| {
+        let angle_then_escape = at > 0
+            && lower.as_bytes()[at - 1] == b'<'
+            && (lower[at + 1..].starts_with(['\r', '\n']) || after_backslash(at).is_some());
+        let escape_then = after_backslash(at).is_some_and(|rest| rest.starts_with(['<', '\\']));
+        angle_then_escape || escape_then
+    });
+    merge || escaped
+}
+
+/// The program's `P`: a value that starts like YAML syntax (`&!|>`, an alias, an unclosed
+/// `[`, `{`, `"` or `'`) or holds a comment.
+fn starts_like_syntax(value: &str) -> bool {
+    let alias = value.strip_prefix('*').is_some_and(|rest| {
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        !name.is_empty()
+            && rest[name.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_whitespace() || c == ',')
+    });
+    let unclosed = |open: char, close: char| {
+        value.starts_with(open) && !(value.len() > 1 && value[1..].ends_with(close))
+    };
+    value.starts_with(['&', '!', '|', '>'])
+        || alias
+        || value.starts_with('#')
+        || value
+            .char_indices()
+            .any(|(at, c)| is_js_space(c) && value[at + c.len_utf8()..].starts_with('#'))
+        || unclosed('[', ']')
+        || (value.starts_with('{') && !value[1..].contains('}'))
+        || unclosed('"', '"')
+        || unclosed('\'', '\'')
+}
+
 /// The key and value of a line [`quote_lossy_values`] quotes.
 fn lossy_value(line: &str) -> Option<(&str, &str)> {
     // `^([a-zA-Z_-]+):\s+(\S.*)$`, where JavaScript's `.` takes no line terminator.
@@ -807,6 +975,56 @@ mod tests {
             "---\ndescription: Use when: asked\nargument-hint: [issue|branch]\n---\n",
             // `[issue|branch]` is a flow list YAML reads: it stays a list.
             "body=67 lines=4 description=[Use when: asked] argument-hint=[issue|branch]",
+        );
+    }
+
+    #[test]
+    fn crlf_blocks_are_read_again_with_lf_line_ends() {
+        // Measured on 2.1.337 (`skills-listing-edge-invalid-yaml`); 2.1.332 had no third
+        // reading.
+        let description = |text: &str, retry: bool| {
+            parse_with(text, retry).and_then(|fm| fm.string("description"))
+        };
+        let crlf = "---\r\ndescription: CRLF with: colon\r\n---\r\nCRLF body\r\n";
+        assert_eq!(description(crlf, false), None);
+        assert_eq!(description(crlf, true).as_deref(), Some("CRLF with: colon"));
+        assert_eq!(
+            parse(crlf)
+                .and_then(|fm| fm.string("description"))
+                .as_deref(),
+            Some("CRLF with: colon")
+        );
+        // Not offered: a lone CR, or both `&` and `*`.
+        assert_eq!(
+            description("---\r\ndescription: a: b\r\nx: \r1\r\n---\r\n", true),
+            None
+        );
+        assert_eq!(
+            description("---\r\ndescription: a: b &x *x\r\n---\r\n", true),
+            None
+        );
+        // Refused: a quoted value holding a comment, or starting like YAML syntax.
+        assert_eq!(
+            description("---\r\ndescription: a: b #c\r\n---\r\n", true),
+            None
+        );
+        assert_eq!(
+            description("---\r\ndescription: |a: b\r\n---\r\n", true),
+            None
+        );
+        // More than eight quoted lines.
+        let nine: String = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+            .iter()
+            .map(|k| format!("{k}: x: y\r\n"))
+            .collect();
+        assert_eq!(
+            parse_with(&format!("---\r\n{nine}---\r\n"), true).map(|fm| fm.fields.len()),
+            Some(0)
+        );
+        let eight: String = nine.split_inclusive("\r\n").take(8).collect();
+        assert_eq!(
+            parse_with(&format!("---\r\n{eight}---\r\n"), true).map(|fm| fm.fields.len()),
+            Some(8)
         );
     }
 

@@ -242,7 +242,8 @@ fn instructions_loaded(stdin: &str) -> Result<Option<String>, String> {
 /// What the hook's environment says about the session, beside the payload.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct SessionFacts {
-    /// The release, from `AI_AGENT=claude-code_2-1-328_harness` (2.1.328 sets it for hooks).
+    /// The release, from `AI_AGENT=claude-code_2-1-328_harness` (2.1.328 and 2.1.337 set it
+    /// for hooks).
     pub(crate) release: Option<String>,
     /// `CLAUDE_CODE_ENTRYPOINT`: `cli` for an interactive session, `sdk-cli` for `claude -p`.
     pub(crate) entrypoint: Option<String>,

@@ -218,9 +218,10 @@ pub(crate) fn render(report: &Report, failures: &[String]) -> String {
     }
     let _ = writeln!(
         out,
-        "<sub>memdiag {}, the rules measured on Claude Code 2.1.328{}. Characters are UTF-16 \
+        "<sub>memdiag {}, the rules measured on Claude Code {}{}. Characters are UTF-16 \
          units, as Claude Code counts them.</sub>",
         env!("CARGO_PKG_VERSION"),
+        memdiag_core::PINNED,
         if report.context.version == "current" {
             String::new()
         } else {

@@ -46,10 +46,11 @@ pub(crate) fn render(report: &Report) -> Value {
                 "fullDescription": { "text": description },
                 "help": {
                     "text": format!(
-                        "{description} memdiag reproduces what Claude Code 2.1.328 was measured \
+                        "{description} memdiag reproduces what Claude Code {} was measured \
                          to load; run `memdiag` in the project for the whole report, \
                          `memdiag --format json` for this finding's evidence, and see the \
-                         project's README for where each rule comes from."
+                         project's README for where each rule comes from.",
+                        memdiag_core::PINNED
                     ),
                 },
                 "defaultConfiguration": { "level": level(default_severity(report, *code)) },

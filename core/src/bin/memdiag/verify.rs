@@ -5,11 +5,12 @@
 //! last in the log, or `--session ID`) are put in three kinds: at startup (`session_start`,
 //! and the `include`s of those files), on each Read (`nested_traversal` and
 //! `path_glob_match` with the file read as `trigger_file_path`, and their `include`s), and in
-//! each sub-agent (events that carry an `agent_type`; 2.1.328 sends none). memdiag then
-//! analyses the project the events name (their `cwd`, unless `--project` or `--mount` says
-//! otherwise) with the session's Reads in their order, and compares: the startup files with
-//! the instruction block's (auto memory's `MEMORY.md` has no event and is left out), each
-//! Read's files with what memdiag says it attaches, each sub-agent's with what it receives.
+//! each sub-agent (events that carry an `agent_type`; 2.1.328 and 2.1.337 send none).
+//! memdiag then analyses the project the events name (their `cwd`, unless `--project` or
+//! `--mount` says otherwise) with the session's Reads in their order, and compares: the
+//! startup files with the instruction block's (auto memory's `MEMORY.md` has no event and
+//! is left out), each Read's files with what memdiag says it attaches, each sub-agent's with
+//! what it receives.
 //! Files are compared as sets: each event is a hook process of its own, and they reach the
 //! log in the order they finish, not the order Claude Code loaded the files.
 //! The release is the one the hook saw (`release` in the log, from Claude Code's `AI_AGENT`),
