@@ -2,81 +2,43 @@
 
 use std::fmt;
 
-use crate::answer::Requests;
 use crate::date;
-use crate::discover::{self, Found, Paths};
+use crate::discover::{self, Found};
 use crate::footprint;
+use crate::input::{self, Input, InputError, Paths};
 use crate::report::comparison::compare;
 use crate::report::{
-    BehaviourInForce, Context, Diagnostic, Group, GroupSummary, Os, Report, RulesInForce,
-    REPORT_SCHEMA,
+    BehaviourInForce, Context, Diagnostic, Group, GroupSummary, Report, RulesInForce, REPORT_SCHEMA,
 };
-use crate::tree::Tree;
-use crate::version::{ClaudeVersion, Rules, Unsimulated, NOT_REPRODUCED, RULE_CHANGES};
+use crate::tree::{ListingAsk, Probe, Tree};
+use crate::version::{Behaviour, Rules, Unsimulated, NOT_REPRODUCED, RULE_CHANGES};
 use crate::vpath::VPath;
 
-/// What the analysis is told about the host; everything else comes from the tree.
+/// What one turn of the analysis still needs, answered in this order: what a folder holds
+/// and how large a file is decide what is read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Input {
-    /// The home directory, absolute (`/home/alice`, `C:/Users/alice`).
-    pub home: String,
-    /// The project directory, absolute. Without one only user-level sources and the memory
-    /// folders are listed.
-    pub project: Option<String>,
-    /// The Claude config directory; `<home>/.claude` when `None` (as `CLAUDE_CONFIG_DIR`).
-    pub config_dir: Option<String>,
-    /// The operating system; it decides the managed policy path.
-    pub os: Os,
-    /// The Claude Code release whose rules to apply (`2.1.80`); the current rules when `None`.
-    pub version: Option<String>,
-    /// Today's date (`2026-11-30`), for the growth projection. The core never reads a clock.
-    pub today: Option<String>,
-    /// The value of `CLAUDE_CODE_DISABLE_AUTO_MEMORY` in the environment Claude Code runs
-    /// in, when the caller knows it (the scan command does; a dropped folder cannot say).
-    pub disable_auto_memory_env: Option<String>,
-    /// The value of `SLASH_COMMAND_TOOL_CHAR_BUDGET`, the skills listing's budget in
-    /// columns, when the caller knows it.
-    pub skill_listing_budget_env: Option<String>,
-    /// Files whose Read the report answers ([`Report::reads`]): absolute, or relative to
-    /// the project.
-    pub reads: Vec<String>,
-    /// How the session whose Reads are answered was started: on some releases a Read
-    /// attaches nothing in a `claude -p` or SDK session ([`SessionKind`]).
-    pub session: SessionKind,
-    /// Folders given with `--add-dir`, absolute: their skills and agents are listed, and
-    /// with [`Input::additional_dirs_claude_md_env`] set their instruction files are sent.
-    /// (`permissions.additionalDirectories` in the settings loads none of this.)
-    pub additional_dirs: Vec<String>,
-    /// The value of `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`, when the caller knows it.
-    pub additional_dirs_claude_md_env: Option<String>,
-    /// Folders given with `--plugin-dir`, absolute: each loads as an enabled plugin.
-    pub plugin_dirs: Vec<String>,
+pub struct Requests {
+    /// Folders put in the tree unlisted ([`Tree::add_unlisted_dir`]) that the turn looked
+    /// into, in byte order.
+    pub listings: Vec<ListingAsk>,
+    /// Single paths the turn looked up inside unlisted folders, in byte order. The driver
+    /// leaves out those the listings answered before it asks.
+    pub probes: Vec<Probe>,
+    /// Files listed without their size and date ([`Tree::mark_unstatted`]) whose entry the
+    /// turn looked at, in byte order.
+    pub stats: Vec<VPath>,
+    /// Files whose contents the turn needs. The driver adds those it wanted while their
+    /// size was pending, once the sizes say they are read at all.
+    pub reads: Vec<VPath>,
 }
 
-/// How a Claude Code session was started, which on some releases decides what a Read
-/// attaches ([`crate::Behaviour::PrintSessionReadsAttach`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum SessionKind {
-    /// `claude` in a terminal: the page's and the command's default.
-    #[default]
-    Interactive,
-    /// `claude -p` or the Agent SDK: the conformance captures are these.
-    Print,
-}
-
-impl SessionKind {
-    /// Parses `interactive` or `print` (also `-p` and `sdk`).
-    ///
-    /// # Errors
-    /// Any other word, with a message for a person.
-    pub fn parse(text: &str) -> Result<SessionKind, String> {
-        match text.trim() {
-            "interactive" => Ok(SessionKind::Interactive),
-            "print" | "-p" | "sdk" => Ok(SessionKind::Print),
-            other => Err(format!(
-                "{other:?} is not a session kind: interactive, or print (claude -p and SDK)"
-            )),
-        }
+impl Requests {
+    /// True when the turn needs nothing more.
+    pub fn is_empty(&self) -> bool {
+        self.listings.is_empty()
+            && self.probes.is_empty()
+            && self.stats.is_empty()
+            && self.reads.is_empty()
     }
 }
 
@@ -115,6 +77,15 @@ impl fmt::Display for AnalyzeError {
 }
 
 impl std::error::Error for AnalyzeError {}
+
+impl From<InputError> for AnalyzeError {
+    fn from(error: InputError) -> AnalyzeError {
+        match error {
+            InputError::Bad(why) => AnalyzeError::BadInput(why),
+            InputError::Unsimulated(why) => AnalyzeError::Unsimulated(why),
+        }
+    }
+}
 
 /// Runs one turn of the analysis over `tree`.
 ///
@@ -178,7 +149,7 @@ fn analyze_both(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
 
 /// One analysis under one release's rules.
 fn analyze_once(tree: &Tree, input: &Input) -> Result<Step, AnalyzeError> {
-    let paths = resolve_input(input)?;
+    let paths = input::resolve(input)?;
     let found = discover::run(tree, paths.clone());
     if !found.needs.is_empty() {
         return Ok(Step::Needs(Requests {
@@ -224,58 +195,6 @@ impl<'a> Analysis<'a> {
     pub fn turns(&self) -> u32 {
         self.turns
     }
-}
-
-fn resolve_input(input: &Input) -> Result<Paths, AnalyzeError> {
-    let absolute = |what: &str, raw: &str| {
-        VPath::new(raw).map_err(|error| AnalyzeError::BadInput(format!("{what}: {error}")))
-    };
-    let home = absolute("home", &input.home)?;
-    let config = match &input.config_dir {
-        Some(dir) => absolute("config directory", dir)?,
-        None => home.child(".claude"),
-    };
-    let project = match &input.project {
-        Some(project) => Some(absolute("project", project)?),
-        None => None,
-    };
-    let version = match input.version.as_deref().map(str::trim) {
-        None | Some("") | Some("current") => None,
-        Some(text) => Some(ClaudeVersion::parse(text).map_err(AnalyzeError::BadInput)?),
-    };
-    let today = match &input.today {
-        None => None,
-        Some(text) => Some(date::parse_day(text).ok_or_else(|| {
-            AnalyzeError::BadInput(format!("today: {text:?} is not a date like 2026-11-30"))
-        })?),
-    };
-    Ok(Paths {
-        home,
-        config,
-        project,
-        os: input.os,
-        rules: Rules::of(version).map_err(AnalyzeError::Unsimulated)?,
-        version,
-        today,
-        reads: input.reads.clone(),
-        disable_auto_memory_env: input.disable_auto_memory_env.clone(),
-        skill_listing_budget_env: input.skill_listing_budget_env.clone(),
-        session: input.session,
-        additional_dirs: input
-            .additional_dirs
-            .iter()
-            .map(|dir| absolute("additional directory", dir))
-            .collect::<Result<_, _>>()?,
-        plugin_dirs: input
-            .plugin_dirs
-            .iter()
-            .map(|dir| absolute("plugin directory", dir))
-            .collect::<Result<_, _>>()?,
-        additional_claude_md: input
-            .additional_dirs_claude_md_env
-            .as_deref()
-            .is_some_and(crate::discover::settings::is_truthy),
-    })
 }
 
 fn finish(tree: &Tree, paths: &Paths, found: Found) -> Report {
@@ -366,7 +285,7 @@ fn rules_in_force(rules: &Rules, skills_listing_budget: u64) -> RulesInForce {
             .release
             .map_or_else(|| "current".to_owned(), |v| v.to_string()),
         memory_max_lines: MAX_LINES,
-        memory_max_utf16: rules.memory_size_cap.then_some(MAX_UTF16),
+        memory_max_utf16: rules.has(Behaviour::MemorySizeCap).then_some(MAX_UTF16),
         import_max_hops: rules.max_import_hops,
         file_max_bytes: rules
             .has(crate::version::Behaviour::FileSizeCap)

@@ -1,5 +1,5 @@
 //! The one analysis protocol. A turn of the analysis says what it still needs as a value
-//! ([`Requests`]); whoever holds the files answers it ([`Answerer`]); one driver ([`drive`])
+//! ([`Requests`](crate::Requests)); whoever holds the files answers it ([`Answerer`]); one driver ([`drive`])
 //! runs the two until the report is done. The command answers from the disk, the page's
 //! worker from the dropped files, a zip from its archive, the tests from their fixtures: each
 //! only answers, none decides what comes next.
@@ -8,38 +8,11 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use crate::analyze::{Analysis, AnalyzeError, Input, Step};
+use crate::analyze::{Analysis, AnalyzeError, Step};
+use crate::input::Input;
 use crate::report::Report;
 use crate::tree::{ContentSource, ListingAsk, Probe, Tree};
 use crate::vpath::VPath;
-
-/// What one turn of the analysis still needs, answered in this order: what a folder holds
-/// and how large a file is decide what is read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Requests {
-    /// Folders put in the tree unlisted ([`Tree::add_unlisted_dir`]) that the turn looked
-    /// into, in byte order.
-    pub listings: Vec<ListingAsk>,
-    /// Single paths the turn looked up inside unlisted folders, in byte order. The driver
-    /// leaves out those the listings answered before it asks.
-    pub probes: Vec<Probe>,
-    /// Files listed without their size and date ([`Tree::mark_unstatted`]) whose entry the
-    /// turn looked at, in byte order.
-    pub stats: Vec<VPath>,
-    /// Files whose contents the turn needs. The driver adds those it wanted while their
-    /// size was pending, once the sizes say they are read at all.
-    pub reads: Vec<VPath>,
-}
-
-impl Requests {
-    /// True when the turn needs nothing more.
-    pub fn is_empty(&self) -> bool {
-        self.listings.is_empty()
-            && self.probes.is_empty()
-            && self.stats.is_empty()
-            && self.reads.is_empty()
-    }
-}
 
 /// Whoever holds the files: answers a turn's requests by putting what it finds into the
 /// tree. Each method gets the whole batch, so that an answerer that waits for each answer

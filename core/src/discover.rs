@@ -64,14 +64,15 @@ pub(crate) const FRONTMATTER_FIELDS_SHOWN: usize = 100;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::input::Paths;
 use crate::report::{
     Code, Diagnostic, FileRow, FileStatus, FrontmatterField, Group, Health, LoadType, Measure,
-    MemoryFolder, MemoryLookup, Os, ReadAnswer, ReadFor, Scope, Session, Severity, SourceRead,
+    MemoryFolder, MemoryLookup, ReadAnswer, ReadFor, Scope, Session, Severity, SourceRead,
 };
 use crate::text::frontmatter::{self, Frontmatter};
 use crate::text::measure::{as_attached, measure, trimmed_for_block};
 use crate::tree::{Contents, Tree};
-use crate::version::{ClaudeVersion, Rules};
+use crate::version::{Behaviour, Rules};
 use crate::vpath::VPath;
 
 use settings::EffectiveSettings;
@@ -86,35 +87,6 @@ pub const LARGE_FILE_CHARS: u64 = 40_000;
 pub(crate) const TOTAL_CHARS: u64 = 120_000;
 /// The largest file the analysis will ask to read: the one limit every source shares.
 pub(crate) const READ_CAP_BYTES: u64 = crate::limits::READ_LIMIT_BYTES;
-
-/// The resolved inputs of one pass.
-#[derive(Debug, Clone)]
-pub(crate) struct Paths {
-    pub(crate) home: VPath,
-    pub(crate) config: VPath,
-    pub(crate) project: Option<VPath>,
-    pub(crate) os: Os,
-    /// The loading rules of the simulated release.
-    pub(crate) rules: Rules,
-    /// The simulated release, for messages; `None` for current.
-    pub(crate) version: Option<ClaudeVersion>,
-    /// Today as a day number, for the growth projection.
-    pub(crate) today: Option<i64>,
-    /// Paths whose Read the report answers.
-    pub(crate) reads: Vec<String>,
-    /// `CLAUDE_CODE_DISABLE_AUTO_MEMORY`, when known.
-    pub(crate) disable_auto_memory_env: Option<String>,
-    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`, when known.
-    pub(crate) skill_listing_budget_env: Option<String>,
-    /// How the session was started, for what a Read attaches.
-    pub(crate) session: crate::analyze::SessionKind,
-    /// `--add-dir` folders.
-    pub(crate) additional_dirs: Vec<VPath>,
-    /// `--plugin-dir` folders.
-    pub(crate) plugin_dirs: Vec<VPath>,
-    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set: their instruction files load.
-    pub(crate) additional_claude_md: bool,
-}
 
 /// What one discovery pass found.
 #[derive(Debug)]
@@ -270,7 +242,9 @@ impl Discovery<'_> {
         if let Some(project) = self.paths.project.clone() {
             // Before 2.1.63 a linked worktree kept its own project entry, as its own memory.
             let key = match &git {
-                Some(g) if g.linked && !self.paths.rules.worktrees_share_memory => g.top.clone(),
+                Some(g) if g.linked && !self.paths.rules.has(Behaviour::WorktreesShareMemory) => {
+                    g.top.clone()
+                }
                 Some(g) => g.root.clone(),
                 None => project,
             };
@@ -345,7 +319,7 @@ impl Discovery<'_> {
             .reads
             .clone()
             .iter()
-            .map(|path| self.read_answer(&rows, path, &mut sent))
+            .map(|read| self.read_answer(&rows, read, &mut sent))
             .collect();
         // Health runs over the finished discovery only: while files are still arriving this
         // pass is thrown away (and its rule matching, the costliest part of a pass, waits
@@ -612,7 +586,7 @@ impl Discovery<'_> {
                     // Before 2.1.79 every session sent them untrimmed too (from 2.1.72 with
                     // CRLF made LF where the Markdown lexer stripped a comment), and before
                     // 2.1.72 with their comments and carriage returns.
-                    let loaded = if self.paths.rules.instruction_files_trimmed {
+                    let loaded = if self.paths.rules.has(Behaviour::InstructionFilesTrimmed) {
                         sent
                     } else {
                         lexer_line_ends(&self.paths.rules, &text, attached)
@@ -797,7 +771,7 @@ impl Discovery<'_> {
             Contents::Loaded(bytes) => match std::str::from_utf8(bytes) {
                 // A byte order mark goes before anything else looks at the text, so it
                 // cannot hide frontmatter; before 2.1.239 it stayed in the text.
-                Ok(text) if self.paths.rules.bom_stripped => {
+                Ok(text) if self.paths.rules.has(Behaviour::BomStripped) => {
                     Text::Ready(text.strip_prefix('\u{feff}').unwrap_or(text).to_owned())
                 }
                 Ok(text) => Text::Ready(text.to_owned()),
@@ -841,7 +815,7 @@ impl Discovery<'_> {
 /// every session: stripped of frontmatter and comments, or before 2.1.72 of its frontmatter
 /// alone.
 pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
-    if rules.comments_stripped {
+    if rules.has(Behaviour::CommentsStripped) {
         as_attached(text)
     } else {
         crate::text::measure::below_frontmatter(text).to_owned()
@@ -851,7 +825,7 @@ pub(crate) fn session_text(rules: &Rules, text: &str) -> String {
 /// `sent`, a file's [`session_text`], as an untrimmed release sent it: from 2.1.72, where
 /// a comment was stripped, the program's Markdown lexer had made CRLF LF.
 pub(crate) fn lexer_line_ends(rules: &Rules, text: &str, sent: String) -> String {
-    if rules.comments_stripped && text.contains("<!--") && sent.contains("\r\n") {
+    if rules.has(Behaviour::CommentsStripped) && text.contains("<!--") && sent.contains("\r\n") {
         sent.replace("\r\n", "\n")
     } else {
         sent

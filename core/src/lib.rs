@@ -15,14 +15,14 @@
 //!
 //! **Other releases** (`version`): the same cases were recorded on other
 //! published releases (`releases/<ver>.json` beside each capture, by
-//! `tests/conformance/releases.mjs`, run by hand). [`RULE_CHANGES`] is the table of
-//! behaviour changes with the first release of each and the cases whose captures prove it;
-//! [`NOT_REPRODUCED`] names what older releases were measured to do that the core does not
-//! simulate (nothing, today); behaviours that turned on and off again are per-release
-//! tables (`SKILL_ANNOUNCEMENTS`, `SKILL_ORDERS`); Claude Code's own text around the user's
-//! is per release too (`OWN_TEXT`).
-//! Both tables are fitted to the captures (`tests/conformance/fit-tables.py`, with the
-//! replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release
+//! `tests/conformance/releases.mjs`, run by hand). Each behaviour change is declared once in
+//! `version/behaviours.rs` (its id, first release, the cases whose captures prove it, a
+//! paragraph for users), from which [`Behaviour`], [`RULE_CHANGES`] and `docs/releases.md`
+//! come; [`NOT_REPRODUCED`] names what older releases were measured to do that the core
+//! does not simulate. Behaviours that turned on and off again (`SKILL_ANNOUNCEMENTS`,
+//! `SKILL_ORDERS`), Claude Code's own text around the user's (`OWN_TEXT`) and the listings'
+//! budgets and built-in lines are per-release tables in `version/fitted.rs`, fitted to the
+//! captures (`tests/conformance/fit-tables.py`, with the replay's `MEMDIAG_FIT=1` output). [`PUBLISHED_RELEASES`] lists npm's releases. A release
 //! older than [`FIRST_SIMULATED`] is refused ([`AnalyzeError::Unsimulated`]). The report
 //! carries the rules it applied ([`report::RulesInForce`]), so that readers draw only those.
 //!
@@ -86,7 +86,7 @@
 //!    - `discover::references`: imports and links: depth, approval, exclusion, non-text;
 //!    - `discover::session`: what every session sends and costs, what a Read attaches (its
 //!      files untrimmed, `text::measure::as_attached`; nothing where the release and the
-//!      session kind say so, `Rules::reads_attach`), what a sub-agent receives; Claude
+//!      session kind say so, `Paths::reads_attach`), what a sub-agent receives; Claude
 //!      Code's own text modelled by measured lengths;
 //!    - `discover::health`: the five reasons memory can look off, each folder's figures; its
 //!      rule-glob scan over the project runs only in a turn that asks for nothing more
@@ -178,14 +178,15 @@ mod encode;
 mod footprint;
 #[doc(hidden)]
 pub mod fuzzing;
+mod input;
 pub mod limits;
 pub mod sanitize;
 pub mod share;
 mod text;
 mod version;
 
-pub use analyze::{analyze, Analysis, AnalyzeError, Input, SessionKind, Step, MAX_TURNS};
-pub use answer::{analyze_with, drive, drive_at_once, Answerer, Requests, Synchronous};
+pub use analyze::{analyze, Analysis, AnalyzeError, Requests, Step, MAX_TURNS};
+pub use answer::{analyze_with, drive, drive_at_once, Answerer, Synchronous};
 pub use archive::{
     mount_zip, mount_zip_in_place, BatchStep, Fetch, ZipBatch, ZipError, ZipInPlace, ZipLimits,
     ZipSource, MAX_BATCH_GAP, MAX_BATCH_HELD, MAX_OPEN_FETCHES,
@@ -193,6 +194,7 @@ pub use archive::{
 pub use discover::group_digits;
 pub use discover::{memory_candidates, MemoryCandidate};
 pub use encode::{decode_guess, encode_project_path};
+pub use input::{Input, SessionKind};
 pub use limits::is_bulk_data;
 pub use report::comparison::{compare, Comparison};
 pub use report::why::{why, Loads, Why};

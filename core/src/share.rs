@@ -85,8 +85,8 @@ use serde::{Deserialize, Serialize};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
-use crate::analyze::Input;
 use crate::archive::{mount_zip, ZipLimits};
+use crate::input::Input;
 use crate::report::{Code, Diagnostic, Os, Severity};
 use crate::sanitize::Sanitized;
 use crate::tree::{ContentSource, Contents, FileEntry, QuotedLength, Tree};

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the rows of `AGENT_LISTINGS` (core/src/version.rs) from the raw requests that
+"""Prints the rows of `AGENT_LISTINGS` (core/src/version/fitted.rs) from the raw requests that
 `releases.mjs record VER --case agents-listing-…` keeps under $MEMDIAG_RELEASES/raw/<ver>/
 (fixtures/conformance/README.md, "Other releases"):
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Fits two tables of core/src/version.rs to the recorded release captures, run by hand after
-`releases.mjs record` or `bisect` added captures (fixtures/conformance/README.md, "Fitting"):
+"""Fits two tables to the recorded release captures (OWN_TEXT in core/src/version/fitted.rs,
+NOT_REPRODUCED in core/src/version.rs), run by hand after `releases.mjs record` or `bisect` added
+captures (fixtures/conformance/README.md, "Fitting"):
 
   MEMDIAG_FIT=1 cargo test -p memdiag-tests --test conformance every_recorded_release \
       -- --nocapture 2>fit.log >/dev/null
   python3 tests/conformance/fit-tables.py deltas fit.log      # per release: capture - core
-  python3 tests/conformance/fit-tables.py own fit.log core/src/version.rs   # OWN_TEXT rows
+  python3 tests/conformance/fit-tables.py own fit.log core/src/version/fitted.rs  # OWN_TEXT rows
+  python3 tests/conformance/fit-tables.py own fit.log core/src/version/fitted.rs --write  # in place
   python3 tests/conformance/fit-tables.py gaps fit.log core/src/version.rs  # NOT_REPRODUCED
 
 `own` adds each recorded release's most common difference (Claude Code's own text is the
@@ -132,10 +134,21 @@ if mode == 'own':
             out.append((v, cur))
         prev = cur
     g = lambda n: f'{n:_}' if n >= 10000 else (f'{n // 1000}_{n % 1000:03}' if n >= 1000 else str(n))
-    for v, (b, s, m) in out:
-        print(f"""    OwnText {{
+    rendered = ''.join(f"""    OwnText {{
         since: ClaudeVersion({v[0]}, {v[1]}, {v[2]}),
         block_wrap: {b},
         skills_listing: {g(s)},
         memory_section: {g(m)},
-    }},""")
+    }},
+""" for v, (b, s, m) in out)
+    if '--write' in sys.argv[4:]:
+        # Rewrites the table in place: its rows, between `= &[` and `];`.
+        start = src.index('= &[\n', src.index('pub(crate) const OWN_TEXT')) + len('= &[\n')
+        end = src.index('];', start)
+        if src[start:end] != rendered:
+            open(sys.argv[3], 'w').write(src[:start] + rendered + src[end:])
+            print('OWN_TEXT rewritten in', sys.argv[3], file=sys.stderr)
+        else:
+            print('OWN_TEXT unchanged', file=sys.stderr)
+    else:
+        print(rendered, end='')

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the rows of `LISTING_BUDGETS` (core/src/version.rs) from the raw requests that
+"""Prints the rows of `LISTING_BUDGETS` (core/src/version/fitted.rs) from the raw requests that
 `releases.mjs record VER --case skills-listing-line-forms` keeps under
 $MEMDIAG_RELEASES/raw/<ver>/ (fixtures/conformance/README.md, "Release facts found"):
 

@@ -505,3 +505,211 @@ fn strongly_connected_finds_cycles() {
         });
     assert_eq!(strongly_connected(&graph), ["a b c"]);
 }
+
+/// The core's modules hold no circle: drawn from every `crate::` path in `core/src` (a file
+/// `foo/bar.rs` belongs to `foo`; a name the crate root re-exports belongs to the module it
+/// comes from; the `memdiag` binary and the `#[cfg(test)]` modules, written last in a file,
+/// are left out), the arrows between modules never lead back to where they started. A
+/// circle is listed with the file and line of each arrow.
+#[test]
+fn the_core_has_no_circle() {
+    let arrows = core_arrows();
+    let circles = circles(&arrows);
+    assert!(
+        circles.is_empty(),
+        "the core's modules import each other in a circle; move what both need into a \
+         module of its own (as `input` holds `Input`):\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The arrows `from → to` between the core's modules, each with the first `file:line` that
+/// draws it.
+fn core_arrows() -> std::collections::BTreeMap<(String, String), String> {
+    let files: Vec<(String, String)> = sources("core/src")
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("core/src/bin/"))
+        .collect();
+    let module_of = |path: &str| -> String {
+        let rest = path.trim_start_matches("core/src/");
+        let first = rest.split('/').next().unwrap_or(rest);
+        first.trim_end_matches(".rs").to_owned()
+    };
+    let modules: std::collections::BTreeSet<String> = files
+        .iter()
+        .map(|(path, _)| module_of(path))
+        .filter(|m| m != "lib")
+        .collect();
+    // The crate root's re-exports (`pub use analyze::{analyze, Step};`): a name to its module.
+    let lib = &files
+        .iter()
+        .find(|(path, _)| path == "core/src/lib.rs")
+        .expect("core/src/lib.rs")
+        .1;
+    let mut reexported = std::collections::BTreeMap::new();
+    let lib_code: String = code_lines(lib).map(|(_, l)| format!("{l}\n")).collect();
+    for statement in lib_code.split(';') {
+        let Some(at) = statement.find("pub use ") else {
+            continue;
+        };
+        let path = statement[at + "pub use ".len()..].trim();
+        let module = path.split("::").next().unwrap_or_default().trim();
+        if !modules.contains(module) {
+            continue;
+        }
+        for name in path
+            .split(['{', '}', ',', ':', ' ', '\n'])
+            .filter(|n| !n.is_empty())
+        {
+            reexported
+                .entry(name.to_owned())
+                .or_insert_with(|| module.to_owned());
+        }
+    }
+    let mut arrows = std::collections::BTreeMap::new();
+    for (path, text) in &files {
+        let from = module_of(path);
+        if from == "lib" {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        // Joined, so that a `use crate::{…}` group over several lines reads as one.
+        let lines: Vec<(usize, &str)> = code_lines(code).collect();
+        let joined: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
+        let line_at = |offset: usize| {
+            let n = joined[..offset].matches('\n').count();
+            lines.get(n).map_or(0, |(number, _)| *number)
+        };
+        for (at, _) in joined.match_indices("crate::") {
+            let rest = &joined[at + "crate::".len()..];
+            let names: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
+                // The first segment of each path in the group, at its top level.
+                let mut depth = 0;
+                let mut top = String::new();
+                for c in group.chars() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => break,
+                        '}' => depth -= 1,
+                        _ if depth == 0 => top.push(c),
+                        _ => {}
+                    }
+                }
+                top.split(',')
+                    .filter_map(|item| item.trim().split("::").next())
+                    .filter_map(|name| name.split_whitespace().next())
+                    .map(str::to_owned)
+                    .collect()
+            } else {
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                vec![rest[..end].to_owned()]
+            };
+            for name in names {
+                let to = if modules.contains(&name) {
+                    name
+                } else if let Some(module) = reexported.get(&name) {
+                    module.clone()
+                } else {
+                    continue;
+                };
+                if to != from {
+                    arrows
+                        .entry((from.clone(), to))
+                        .or_insert_with(|| format!("{path}:{}", line_at(at)));
+                }
+            }
+        }
+    }
+    arrows
+}
+
+/// Each circle among `arrows`, as `a → b → a` with where each arrow is drawn: one line per
+/// group of modules that reach each other.
+fn circles(arrows: &std::collections::BTreeMap<(String, String), String>) -> Vec<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut next: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (from, to) in arrows.keys() {
+        next.entry(from).or_default().insert(to);
+    }
+    let reach = |start: &str| -> BTreeSet<&str> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![start];
+        while let Some(at) = todo.pop() {
+            for to in next.get(at).into_iter().flatten() {
+                if seen.insert(*to) {
+                    todo.push(to);
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&str, BTreeSet<&str>> = next.keys().map(|m| (*m, reach(m))).collect();
+    let mut shown: BTreeSet<&str> = BTreeSet::new();
+    let mut out = Vec::new();
+    for (module, reached) in &reaches {
+        if !reached.contains(module) || shown.contains(module) {
+            continue;
+        }
+        // The shortest way back to `module`, breadth first.
+        let mut back: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut queue = std::collections::VecDeque::from([*module]);
+        'search: while let Some(at) = queue.pop_front() {
+            for to in next.get(at).into_iter().flatten() {
+                if *to == *module {
+                    back.insert(module, at);
+                    break 'search;
+                }
+                if !back.contains_key(to) {
+                    back.insert(to, at);
+                    queue.push_back(to);
+                }
+            }
+        }
+        let mut path = vec![*module];
+        let mut at = back[module];
+        while at != *module {
+            path.push(at);
+            at = back[at];
+        }
+        path.push(module);
+        path.reverse();
+        let steps: Vec<String> = path
+            .windows(2)
+            .map(|w| {
+                let place = &arrows[&(w[0].to_owned(), w[1].to_owned())];
+                format!("{} → {} ({place})", w[0], w[1])
+            })
+            .collect();
+        shown.extend(
+            reached
+                .iter()
+                .filter(|m| reaches.get(*m).is_some_and(|r| r.contains(module))),
+        );
+        out.push(steps.join(", "));
+    }
+    out
+}
+
+#[test]
+fn circles_are_found_and_listed() {
+    let arrows: std::collections::BTreeMap<(String, String), String> = [
+        ("analyze", "discover", "a.rs:1"),
+        ("discover", "version", "d.rs:2"),
+        ("version", "analyze", "v.rs:3"),
+        ("discover", "text", "d.rs:4"),
+    ]
+    .into_iter()
+    .map(|(a, b, at)| ((a.to_owned(), b.to_owned()), at.to_owned()))
+    .collect();
+    assert_eq!(
+        circles(&arrows),
+        ["analyze → discover (a.rs:1), discover → version (d.rs:2), version → analyze (v.rs:3)"]
+    );
+    // The core's arrows are read from `use crate::…` lines, groups over several lines
+    // included.
+    let core = core_arrows();
+    assert!(core.contains_key(&("analyze".to_owned(), "discover".to_owned())));
+    assert!(core.contains_key(&("answer".to_owned(), "analyze".to_owned())));
+}

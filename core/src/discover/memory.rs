@@ -18,6 +18,7 @@ use crate::report::{
 };
 use crate::text::measure::measure;
 use crate::text::memory_index;
+use crate::version::Behaviour;
 use crate::vpath::VPath;
 
 use super::health::MemoryFacts;
@@ -102,7 +103,9 @@ impl Discovery<'_> {
         };
         // Before 2.1.63 each linked worktree kept its own memory.
         let key = match git {
-            Some(g) if g.linked && !self.paths.rules.worktrees_share_memory => project.clone(),
+            Some(g) if g.linked && !self.paths.rules.has(Behaviour::WorktreesShareMemory) => {
+                project.clone()
+            }
             Some(g) => g.root.clone(),
             None => project.clone(),
         };
@@ -176,7 +179,7 @@ impl Discovery<'_> {
             let node = self.file_node(path, group, LoadType::OnDemand, scope, true);
             nodes.push(node);
         }
-        let backfills = self.paths.rules.index_backfill;
+        let backfills = self.paths.rules.has(Behaviour::IndexBackfill);
         if backfills && !self.tree.is_file(&index) && !topics.is_empty() && agent.is_none() {
             let node = self.backfilled_index(dir, &topics, group, scope);
             self.top_level.insert(index.clone());
@@ -236,14 +239,16 @@ impl Discovery<'_> {
             return;
         };
         let cut = memory_index::cut_with(&text, self.paths.rules.index_caps());
-        let mut sent = if main && self.paths.rules.memory_index_quoted {
+        let mut sent = if main && self.paths.rules.has(Behaviour::MemoryIndexQuoted) {
             cut.as_sent_quoted()
         } else {
             cut.as_sent()
         };
         // Before 2.1.79 an index the caps left whole went untrimmed, like the other files.
         // Before 2.1.72, comments and all: an index of comments alone was sent too.
-        if !self.paths.rules.instruction_files_trimmed && cut.truncation.warning.is_none() {
+        if !self.paths.rules.has(Behaviour::InstructionFilesTrimmed)
+            && cut.truncation.warning.is_none()
+        {
             let whole = untrimmed_index(&self.paths.rules, &text);
             if !crate::text::measure::trimmed_for_block(&whole).is_empty() {
                 sent = whole;
@@ -321,11 +326,13 @@ impl Discovery<'_> {
         let index = dir.child("MEMORY.md");
         let mut row = super::blank_row(&index, group, LoadType::Startup, scope, None);
         let cut = memory_index::cut_with(&lines.join("\n"), self.paths.rules.index_caps());
-        row.loaded = Some(measure(&if self.paths.rules.memory_index_quoted {
-            cut.as_sent_quoted()
-        } else {
-            cut.as_sent()
-        }));
+        row.loaded = Some(measure(
+            &if self.paths.rules.has(Behaviour::MemoryIndexQuoted) {
+                cut.as_sent_quoted()
+            } else {
+                cut.as_sent()
+            },
+        ));
         row.truncation = Some(cut.truncation);
         row.backfilled = true;
         self.diagnostics.push(Diagnostic::new(

@@ -16,7 +16,7 @@
 use std::collections::BTreeSet;
 
 use super::{Discovery, Text};
-use crate::analyze::SessionKind;
+use crate::input::SessionKind;
 use crate::report::{
     Code, ConfigLayer, Diagnostic, NotCounted, NotCountedKind, ReadFor, RunsWhen, Severity,
 };

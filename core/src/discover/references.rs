@@ -12,6 +12,7 @@ use crate::report::{
     Scope, Severity, UnresolvedReason,
 };
 use crate::text::references::{self, has_extension, RawReference};
+use crate::version::Behaviour;
 use crate::vpath::VPath;
 
 /// Extensions Claude Code will not import as text (binary files, archives, media).
@@ -67,7 +68,9 @@ impl Discovery<'_> {
         let folder = resolved_parent
             .parent()
             .unwrap_or_else(|| resolved_parent.clone());
-        for mut reference in references::scan_with(text, self.paths.rules.comments_stripped) {
+        for mut reference in
+            references::scan_with(text, self.paths.rules.has(Behaviour::CommentsStripped))
+        {
             // A shared snapshot writes a renamed target at its original's length, as a
             // stand-in where the pseudonym's length differs (`Tree::set_stand_ins`).
             if let Some(target) = self.tree.stand_in_target(parent, &reference.target) {

@@ -126,7 +126,7 @@ impl Discovery<'_> {
             return Vec::new();
         };
         let written = frontmatter::parse_paths(&value);
-        if self.paths.rules.paths_list || !value.is_sequence() || written.len() < 2 {
+        if self.paths.rules.has(Behaviour::PathsList) || !value.is_sequence() || written.len() < 2 {
             return effective_globs(written);
         }
         // Before 2.1.84 a YAML list was joined into one pattern as written, so that even

@@ -4,7 +4,7 @@
 //! Claude Code's own text around the user's files is modelled by its measured length plus
 //! the paths and labels it repeats, never by copying it. The lengths that change between
 //! releases (the block's header and wrapping, the built-in skills, the memory section) are
-//! per release in `version::OWN_TEXT`; the conformance captures
+//! per release in `version::OWN_TEXT` (`version/fitted.rs`); the conformance captures
 //! (`fixtures/conformance/*/capture.json`, `releases/<ver>.json`) hold the lengths they must
 //! reproduce, and `tests/tests/conformance.rs` checks them to the character.
 
@@ -15,6 +15,7 @@ use super::skills::{
 };
 use super::{family_dir, saturating_sum, Discovery};
 use crate::footprint::estimate_tokens;
+use crate::input::{ReadPath, ReadTarget};
 use crate::report::{
     Cost, Figure, FileRow, FileStatus, Group, Health, LaterCost, LoadType, Measure, ReadAnswer,
     Scope, SentFile, SentLabel, Session, SessionCost,
@@ -126,7 +127,7 @@ impl Discovery<'_> {
         if !files.is_empty() {
             // From 2.1.337 a `MEMORY.md` goes after Claude Code's sentence on quoted notes:
             // sent as part of the file, but Claude Code's text, not the user's.
-            let preambles = if self.paths.rules.memory_index_quoted {
+            let preambles = if self.paths.rules.has(Behaviour::MemoryIndexQuoted) {
                 utf16(memory_index::QUOTED_PREAMBLE)
                     * files
                         .iter()
@@ -200,11 +201,7 @@ impl Discovery<'_> {
             agents,
             memory_dir: memory_dir.map(|d| format!("{}/", d.as_str())),
             cost,
-            later: later_cost(
-                rows,
-                &self.attached,
-                self.paths.rules.reads_attach(self.paths.session),
-            ),
+            later: later_cost(rows, &self.attached, self.paths.reads_attach()),
             not_counted: self.not_counted.clone(),
             plugins: self.plugin_infos.clone(),
         }
@@ -269,20 +266,20 @@ impl Discovery<'_> {
     pub(super) fn read_answer(
         &mut self,
         rows: &[FileRow],
-        path: &str,
+        read: &ReadPath,
         sent: &mut BTreeSet<String>,
     ) -> ReadAnswer {
         let mut answer = ReadAnswer {
-            path: path.to_owned(),
+            path: read.raw.clone(),
             ..ReadAnswer::default()
         };
-        let Some(project) = self.paths.project.clone() else {
-            answer.note = Some("no project folder: nothing attaches".to_owned());
-            return answer;
-        };
-        let target = match VPath::new(path).or_else(|_| project.join(path)) {
-            Ok(target) => target,
-            Err(error) => {
+        let (project, target) = match (&self.paths.project, &read.target) {
+            (Some(project), ReadTarget::At(target)) => (project.clone(), target.clone()),
+            (None, _) | (_, ReadTarget::NoProject) => {
+                answer.note = Some("no project folder: nothing attaches".to_owned());
+                return answer;
+            }
+            (Some(_), ReadTarget::NotAPath(error)) => {
                 answer.note = Some(format!("not a path: {error}"));
                 return answer;
             }
@@ -302,7 +299,7 @@ impl Discovery<'_> {
             ));
             return answer;
         }
-        if !self.paths.rules.reads_attach(self.paths.session) {
+        if !self.paths.reads_attach() {
             // 2.1.68's code: the print session's tools get no set to collect the files a
             // Read makes relevant, the interactive session's do.
             answer.note = Some(
@@ -602,7 +599,7 @@ fn label_of(row: &FileRow, rules: &Rules) -> SentLabel {
         return SentLabel::AutoMemory;
     }
     match row.scope {
-        Some(Scope::Managed) if rules.managed_label => SentLabel::Managed,
+        Some(Scope::Managed) if rules.has(Behaviour::ManagedLabel) => SentLabel::Managed,
         Some(Scope::Managed) => SentLabel::User,
         Some(Scope::User) => SentLabel::User,
         Some(Scope::Local) => SentLabel::Local,

@@ -2,10 +2,12 @@
 //! folder, and, from `~/.claude.json`, whether imports may leave the project.
 
 use super::{Discovery, Text};
+use crate::input::is_truthy;
 use crate::report::{Code, ConfigLayer, Diagnostic, Os, ReadFor, Severity};
 use crate::text::glob::Glob;
 use crate::text::settings;
 use crate::text::settings::SkillOverride;
+use crate::version::Behaviour;
 use crate::vpath::VPath;
 use std::collections::BTreeMap;
 
@@ -76,14 +78,6 @@ impl EffectiveSettings {
             skill_overrides: BTreeMap::new(),
         }
     }
-}
-
-/// How Claude Code reads a boolean environment variable: `1`, `true`, `yes`, `on`.
-pub(crate) fn is_truthy(value: &str) -> bool {
-    matches!(
-        value.trim().to_ascii_lowercase().as_str(),
-        "1" | "true" | "yes" | "on"
-    )
 }
 
 /// A settings layer, from the least to the most specific.
@@ -202,7 +196,8 @@ impl Discovery<'_> {
                 );
             }
             // Releases before 2.1.157 read it from every layer but the project's.
-            let read_here = layer != Layer::Project || self.paths.rules.project_memory_directory;
+            let read_here =
+                layer != Layer::Project || self.paths.rules.has(Behaviour::ProjectMemoryDirectory);
             if let Some(dir) = parsed.auto_memory_directory.filter(|_| read_here) {
                 // Policy, then local, then project, then user: the most specific wins.
                 if directory.as_ref().is_none_or(|(l, _, _)| layer > *l) {
@@ -222,7 +217,7 @@ impl Discovery<'_> {
             }
         }
         // Releases before `autoMemoryDirectory` arrived ignore it.
-        let honoured = self.paths.rules.auto_memory_directory;
+        let honoured = self.paths.rules.has(Behaviour::AutoMemoryDirectory);
         if let Some((_, from, dir)) = directory.filter(|_| honoured) {
             self.set_memory_directory(&from, &dir);
         }

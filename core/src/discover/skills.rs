@@ -152,7 +152,7 @@ impl Discovery<'_> {
                 fm.as_ref(),
                 &body,
                 self.description_limit(),
-                self.paths.rules.skill_declared_name_shown,
+                self.paths.rules.has(Behaviour::SkillDeclaredNameShown),
             );
             node.row.skill_listing = Some(Measure {
                 lines: 0,
@@ -299,7 +299,7 @@ impl Discovery<'_> {
     /// else 1,536 units; 250 on 2.1.86–2.1.104; nowhere before.
     pub(super) fn description_limit(&self) -> usize {
         let rules = &self.paths.rules;
-        if !rules.skill_listing_max_desc_chars {
+        if !rules.has(Behaviour::SkillListingMaxDescChars) {
             return if rules.has(Behaviour::SkillDescriptionsCut) {
                 OLD_DESCRIPTION_UNITS
             } else {

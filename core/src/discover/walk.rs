@@ -53,7 +53,7 @@ impl Discovery<'_> {
     /// `claudeMd` of `managed-settings.json`: sent after the managed CLAUDE.md as the entry
     /// `<managed-settings>`; its row is the settings file. Releases before 2.1.139 ignore it.
     fn inline_managed_instructions(&mut self, dir: &VPath) -> Option<Node> {
-        if !self.paths.rules.managed_inline_instructions {
+        if !self.paths.rules.has(Behaviour::ManagedInlineInstructions) {
             return None;
         }
         let text = self.settings.managed_claude_md.clone()?;
@@ -119,7 +119,7 @@ impl Discovery<'_> {
                     .collect::<Vec<_>>()
             })
             .collect();
-        let agents_fallback = self.paths.rules.agents_md_fallback
+        let agents_fallback = self.paths.rules.has(Behaviour::AgentsMdFallback)
             && !candidates.iter().any(|path| self.would_send(path));
         let mut nodes = Vec::new();
         for dir in dirs {

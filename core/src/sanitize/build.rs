@@ -124,7 +124,7 @@ impl<'a> Builder<'a> {
                 .input
                 .disable_auto_memory_env
                 .as_deref()
-                .filter(|v| crate::discover::settings::is_truthy(v))
+                .filter(|v| crate::input::is_truthy(v))
                 .map(|_| "1".to_owned()),
             skill_listing_budget_env: self
                 .input
@@ -144,7 +144,7 @@ impl<'a> Builder<'a> {
                 .input
                 .additional_dirs_claude_md_env
                 .as_deref()
-                .filter(|v| crate::discover::settings::is_truthy(v))
+                .filter(|v| crate::input::is_truthy(v))
                 .map(|_| "1".to_owned()),
             plugin_dirs: self
                 .input

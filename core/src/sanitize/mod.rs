@@ -112,8 +112,9 @@ use std::ops::Range;
 
 use serde_json::{Map, Value as Json};
 
-use crate::analyze::{analyze, Input, Step};
+use crate::analyze::{analyze, Step};
 use crate::discover::{AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES};
+use crate::input::Input;
 use crate::report::{Diagnostic, DiagnosticData, ReadFor, ReferenceKind, Report};
 use crate::text::frontmatter::{self, untag, Frontmatter, Span, SpanKind, Spans, Value as Yaml};
 use crate::text::glob::Glob;
