@@ -452,7 +452,7 @@ fn linearity(_: &mut Criterion) {
 type Disk = HashMap<VPath, (u64, Option<String>, Option<Vec<u8>>)>;
 
 /// The tree the page's worker mounts from a dropped `~/.claude` and project (`mount` in
-/// `web/src/ingest.rs`): every file listed by name only, without size, date or contents,
+/// `web/src/page/ingest.rs`): every file listed by name only, without size, date or contents,
 /// and what the page would answer for each.
 fn page_tree(entries: &[Entry]) -> (Tree, Disk) {
     let mut tree = Tree::from_entries(&[CLAUDE, PROJECT], std::iter::empty());
@@ -488,7 +488,7 @@ struct Rounds {
     turns_time: Duration,
 }
 
-/// The page's worker as it answers the analysis (`Dropped` in `web/src/ingest.rs`), over
+/// The page's worker as it answers the analysis (`Dropped` in `web/src/page/ingest.rs`), over
 /// `disk`, without the waiting: the core's driver asks for the sizes a turn looked at,
 /// then the contents it asked for and the ones it wanted once sized, in one round.
 struct PageDisk<'d> {

@@ -478,7 +478,7 @@ async function upload(page, selector, target, traceAs = null) {
   });
   const last = b.progress.at(-1) ?? {};
   const { settledEpoch, ...rest } = b;
-  // Where the worker's run went (web/src/worker.rs): taking in the listings, mounting,
+  // Where the worker's run went (web/src/engine/worker.rs): taking in the listings, mounting,
   // the core's turns, waiting for reads, the share basis; and the page's posting and
   // taking in the answer.
   const workerPhases = await page.evaluate(() => {

@@ -406,7 +406,7 @@ test('the canary shared from the page keeps, under every combination of options,
     if (other && names) {
       // A dropped folder's files are listed by name only and the analysis never sizes
       // another project's memory files: the page looks their sizes up only when it is asked
-      // to share (web/src/worker_host.rs, `tree_unstatted`). The copy carries the size on
+      // to share (web/src/page/worker_host.rs, `tree_unstatted`). The copy carries the size on
       // disk, not the 0 of a file never sized.
       const shared = JSON.parse(payload).files.filter((f) => f.path.includes('other-7e2b/memory/'));
       assert.deepEqual(

@@ -164,104 +164,350 @@ fn only_frontmatter_knows_yaml() {
     );
 }
 
-/// The page's modules that reach files, the browser's file APIs or the analysis worker.
-const FILE_AND_WORKER_MODULES: &[&str] = &[
-    "live",
-    "ingest",
-    "worker",
-    "worker_host",
+/// The page's crate, `web/src`, is three rooms, highest first: the page (the Yew app, its
+/// state and components, the browser's files, the worker's host; `lib.rs` is the app), the
+/// engine (what runs in the worker) and the wire (the messages and their packed form). A
+/// room imports only rooms below it.
+const ROOMS: &[&str] = &["page", "engine", "wire"];
+
+/// What a component may not import: the worker's code and its transport (the engine, the
+/// wire's messages and packed form, the page's side of the worker) and file code (live
+/// folders, ingest). Components get data and `Callback`s; what they ask of the worker or the
+/// folders goes through the page's services (`page::runs`' engine, `page::share`,
+/// `page::cleanups`).
+const NOT_FOR_COMPONENTS: &[&str] = &[
     "engine",
-    "messages",
-    "pack",
-    "cleanups",
-    "write",
+    "wire::messages",
+    "wire::pack",
+    "page::worker_host",
+    "page::live",
+    "page::ingest",
 ];
 
-/// Components draw: they never reach file or worker code, which the engine and the state
-/// stand between. The split of the page into page, engine and wire rooms is pending (issue
-/// 32), so four components still do. KNOWN lists each of those reaches: the list may only
-/// shrink. A reach that is no longer made fails too, so that its line is removed.
+/// Arrows of the graph that still break a rule, as `(from, to)` modules. The split of issue 32
+/// is not finished: each line is a reach to remove, and the list may only shrink (a listed
+/// arrow that is gone fails too, so that its line goes).
+const KNOWN_BREAKS: &[(&str, &str)] = &[
+    ("engine::worker", "page::browser"),
+    ("engine::worker", "page::demo"),
+    ("engine::worker", "page::ingest"),
+    ("engine::worker", "page::share"),
+    ("engine::worker", "page::state"),
+    ("engine::cleanups", "page::live"),
+    ("engine::write", "page::live"),
+    ("wire::messages", "page::ingest"),
+    ("wire::messages", "page::state"),
+    ("wire::pack", "page::state"),
+];
+
+/// Strongly connected groups of modules (import cycles) that remain, each sorted and joined
+/// by `" "`. The list may only shrink, like [`KNOWN_BREAKS`].
+const KNOWN_CYCLES: &[&str] = &[
+    "engine::markdown engine::reply engine::share engine::write lib page::browser page::demo \
+     page::ingest page::live page::runs page::share page::worker_host wire::messages",
+    "page::components::diagnostics page::components::file_view",
+];
+
+/// The room the module `module` (a `::` path below `crate`, `""` for `lib.rs`) lives in.
+fn room_of(module: &str) -> &str {
+    let first = module.split("::").next().unwrap_or_default();
+    if ROOMS.contains(&first) {
+        first
+    } else {
+        "page"
+    }
+}
+
+/// The import graph of `web/src`: one node per file (its module path: `page::state`,
+/// `wire::pack`; `""` for `lib.rs`), and an arrow to each module a `crate::` path in its code
+/// names (a path to an item counts as an arrow to the module holding it). The binaries'
+/// `main.rs` files are left out: they only start the library.
+fn web_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let files = sources("web/src");
+    let module_of = |path: &str| -> Option<String> {
+        let rel = path.strip_prefix("web/src/")?.strip_suffix(".rs")?;
+        match rel {
+            "lib" => Some(String::new()),
+            "main" | "worker_main" => None,
+            _ => Some(rel.replace('/', "::")),
+        }
+    };
+    let modules: BTreeSet<String> = files.iter().filter_map(|(p, _)| module_of(p)).collect();
+    let mut graph = BTreeMap::new();
+    for (path, text) in &files {
+        let Some(from) = module_of(path) else {
+            continue;
+        };
+        // The unit tests at the end of a file may reach anything; the rules are about the
+        // code that ships.
+        let shipped = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let code: String = code_lines(shipped)
+            .map(|(_, line)| line)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut to = BTreeSet::new();
+        for item in crate_paths(&code) {
+            // The longest module that is a prefix of the path.
+            let segments: Vec<&str> = item.split("::").collect();
+            let target = (0..=segments.len())
+                .rev()
+                .map(|n| segments[..n].join("::"))
+                .find(|m| modules.contains(m))
+                .unwrap_or_default();
+            if target != from {
+                to.insert(target);
+            }
+        }
+        graph.insert(from, to);
+    }
+    graph
+}
+
+/// Every path that `code` names below `crate::`, with `use crate::{a, b::{c, d}}` groups
+/// spread out (`a`, `b::c`, `b::d`); `self` in a group names the group's prefix.
+fn crate_paths(code: &str) -> Vec<String> {
+    fn path_chars(c: char) -> bool {
+        c.is_alphanumeric() || c == '_' || c == ':'
+    }
+    // Reads a path tree at `rest` (after a `::`) under `prefix`; returns what it read.
+    fn tree(rest: &str, prefix: &str, out: &mut Vec<String>) -> usize {
+        let rest_trimmed = rest.trim_start();
+        let skipped = rest.len() - rest_trimmed.len();
+        if let Some(inner) = rest_trimmed.strip_prefix('{') {
+            let mut at = 0;
+            loop {
+                let here = &inner[at..];
+                let blank = here.len() - here.trim_start().len();
+                at += blank;
+                let here = &inner[at..];
+                if here.starts_with('}') {
+                    return skipped + 1 + at + 1;
+                }
+                if here.is_empty() {
+                    return skipped + 1 + at;
+                }
+                at += tree(here, prefix, out);
+                let here = &inner[at..];
+                let blank = here.len() - here.trim_start().len();
+                at += blank;
+                if inner[at..].starts_with(',') {
+                    at += 1;
+                }
+            }
+        }
+        let len = rest_trimmed
+            .find(|c: char| !path_chars(c))
+            .unwrap_or(rest_trimmed.len());
+        let name = rest_trimmed[..len].trim_end_matches(':');
+        let name = name.strip_suffix("::self").unwrap_or(name);
+        let full = match (prefix.is_empty(), name) {
+            (_, "self") => prefix.to_owned(),
+            (true, _) => name.to_owned(),
+            (false, _) => format!("{prefix}::{name}"),
+        };
+        let mut read = skipped + len;
+        if rest_trimmed[..len].ends_with("::") && rest_trimmed[len..].starts_with('{') {
+            read += tree(&rest_trimmed[len..], &full, out);
+        } else if !full.is_empty() {
+            out.push(full);
+        }
+        // `as name` renames change nothing.
+        read
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("crate::") {
+        let start = from + at;
+        let before = code[..start].chars().next_back();
+        from = start + "crate::".len();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            continue; // `memdiag_crate::`, `$crate::`
+        }
+        from += tree(&code[from..], "", &mut out);
+    }
+    out
+}
+
 #[test]
-fn components_reach_no_file_or_worker_code() {
-    const KNOWN: &[(&str, &str)] = &[
-        // Clean-ups ask the worker for a plan and write it to live folders.
-        ("web/src/components/cleanup.rs", "cleanups"),
-        ("web/src/components/cleanup.rs", "ingest"),
-        ("web/src/components/cleanup.rs", "live"),
-        ("web/src/components/cleanup.rs", "worker_host"),
-        // The Markdown preview asks the worker to lay a file out.
-        ("web/src/components/markdown.rs", "messages"),
-        ("web/src/components/markdown.rs", "worker"),
-        ("web/src/components/markdown.rs", "worker_host"),
-        // The Share dialog asks the worker to sanitize.
-        ("web/src/components/share_dialog.rs", "worker_host"),
-        // The top bar names the folder button by whether live folders exist.
-        ("web/src/components/topbar.rs", "live"),
-    ];
-    let components = sources("web/src/components");
-    let mut reaches: Vec<(String, String)> = Vec::new();
-    for (path, text) in &components {
-        for (_, line) in code_lines(text) {
-            for module in FILE_AND_WORKER_MODULES {
-                if reaches_module(line, module) {
-                    reaches.push((path.clone(), (*module).to_owned()));
+fn crate_paths_reads_paths_and_groups() {
+    assert_eq!(crate_paths("use crate::page::live;"), ["page::live"]);
+    assert_eq!(
+        crate_paths("    crate::wire::pack::read(x)"),
+        ["wire::pack::read"]
+    );
+    assert_eq!(
+        crate_paths("use crate::{\n    page::browser,\n    wire::{messages::{self, get}, pack},\n    Page,\n};"),
+        [
+            "page::browser",
+            "wire::messages",
+            "wire::messages::get",
+            "wire::pack",
+            "Page"
+        ]
+    );
+    assert!(crate_paths("use memdiag_core::x; $crate::y").is_empty());
+}
+
+/// The page's rooms hold: no arrow from a lower room to a higher one (the engine and the
+/// wire never import the page, the wire imports neither), components import no file or
+/// worker code (they get data and `Callback`s), the state imports neither the worker's host
+/// nor the engine (it holds a job id), and no module of `web/src` is in an import
+/// cycle. Draws the graph it checks in the failure message.
+#[test]
+fn the_page_rooms_hold() {
+    let graph = web_graph();
+    let rank = |module: &str| ROOMS.iter().position(|r| *r == room_of(module));
+    let mut breaks: Vec<(String, String)> = Vec::new();
+    for (from, tos) in &graph {
+        for to in tos {
+            let up = rank(to) < rank(from);
+            let component = from.starts_with("page::components")
+                && NOT_FOR_COMPONENTS
+                    .iter()
+                    .any(|no| to == no || to.starts_with(&format!("{no}::")));
+            // The state holds data and a job id, never the worker or its host.
+            let state = from == "page::state"
+                && (to == "page::worker_host" || to == "page::runs" || room_of(to) == "engine");
+            if up || component || state {
+                breaks.push((from.clone(), to.clone()));
+            }
+        }
+    }
+    let drawn = || {
+        graph
+            .iter()
+            .map(|(from, tos)| {
+                let from = if from.is_empty() { "lib" } else { from };
+                let tos: Vec<&str> = tos
+                    .iter()
+                    .map(|t| if t.is_empty() { "lib" } else { t.as_str() })
+                    .collect();
+                format!("  {from} -> {}", tos.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let new: Vec<String> = breaks
+        .iter()
+        .filter(|(f, t)| !KNOWN_BREAKS.contains(&(f.as_str(), t.as_str())))
+        .map(|(f, t)| format!("({f:?}, {t:?}),"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "an arrow runs from a lower room to a higher one, or a component reaches file or \
+         worker code:\n{}\n\nthe graph:\n{}",
+        new.join("\n"),
+        drawn()
+    );
+    let gone: Vec<String> = KNOWN_BREAKS
+        .iter()
+        .filter(|(f, t)| !breaks.iter().any(|(a, b)| a == f && b == t))
+        .map(|(f, t)| format!("({f:?}, {t:?})"))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "no longer an arrow: remove these from KNOWN_BREAKS:\n{}",
+        gone.join("\n")
+    );
+
+    let cycles = strongly_connected(&graph);
+    let new: Vec<&String> = cycles
+        .iter()
+        .filter(|c| !KNOWN_CYCLES.contains(&c.as_str()))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "import cycles in web/src:\n{new:#?}\n\nthe graph:\n{}",
+        drawn()
+    );
+    let gone: Vec<&&str> = KNOWN_CYCLES
+        .iter()
+        .filter(|c| !cycles.iter().any(|have| have == *c))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "no longer a cycle: remove these from KNOWN_CYCLES:\n{gone:#?}"
+    );
+}
+
+/// The groups of more than one module that import each other round a circle (Tarjan's
+/// strongly connected components), each as its sorted modules joined by `" "`, sorted.
+fn strongly_connected(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<String> {
+    use std::collections::BTreeMap;
+    struct Walk<'a> {
+        graph: &'a BTreeMap<String, std::collections::BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: std::collections::BTreeSet<&'a str>,
+        found: Vec<String>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, node: &'a str) {
+            let n = self.index.len();
+            self.index.insert(node, n);
+            self.low.insert(node, n);
+            self.stack.push(node);
+            self.on_stack.insert(node);
+            let graph = self.graph;
+            for next in graph.get(node).into_iter().flatten() {
+                let next = next.as_str();
+                if !self.index.contains_key(next) {
+                    self.visit(next);
+                    let low = self.low[node].min(self.low[next]);
+                    self.low.insert(node, low);
+                } else if self.on_stack.contains(next) {
+                    let low = self.low[node].min(self.index[next]);
+                    self.low.insert(node, low);
+                }
+            }
+            if self.low[node] == self.index[node] {
+                let mut group = Vec::new();
+                while let Some(top) = self.stack.pop() {
+                    self.on_stack.remove(top);
+                    group.push(if top.is_empty() { "lib" } else { top });
+                    if top == node {
+                        break;
+                    }
+                }
+                if group.len() > 1 {
+                    group.sort_unstable();
+                    self.found.push(group.join(" "));
                 }
             }
         }
     }
-    reaches.sort();
-    reaches.dedup();
-    let new: Vec<String> = reaches
-        .iter()
-        .filter(|(path, module)| !KNOWN.contains(&(path.as_str(), module.as_str())))
-        .map(|(path, module)| format!("{path} reaches crate::{module}"))
-        .collect();
-    assert!(
-        new.is_empty(),
-        "a component reaches file or worker code; go through the engine or the state:\n{}",
-        new.join("\n")
-    );
-    let gone: Vec<String> = KNOWN
-        .iter()
-        .filter(|(path, module)| !reaches.iter().any(|(p, m)| p == path && m == module))
-        .map(|(path, module)| format!("({path:?}, {module:?})"))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "no longer reached: remove these from KNOWN so the list stays the truth:\n{}",
-        gone.join("\n")
-    );
-}
-
-/// Whether `line` names `crate::<module>` as a path (`crate::live::x`, `use crate::live;`)
-/// or in a `use crate::{…}` group.
-fn reaches_module(line: &str, module: &str) -> bool {
-    let boundary = |rest: &str| {
-        rest.chars()
-            .next()
-            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: std::collections::BTreeSet::new(),
+        found: Vec::new(),
     };
-    let direct = line
-        .match_indices(&format!("crate::{module}"))
-        .any(|(at, found)| boundary(&line[at + found.len()..]));
-    let grouped = line.contains("use crate::{")
-        && line
-            .split(['{', '}', ',', ' ', ';'])
-            .any(|name| name == module);
-    direct || grouped
+    for node in graph.keys() {
+        if !walk.index.contains_key(node.as_str()) {
+            walk.visit(node);
+        }
+    }
+    walk.found.sort();
+    walk.found
 }
 
 #[test]
-fn reaches_module_reads_paths_and_groups() {
-    assert!(reaches_module("use crate::live;", "live"));
-    assert!(reaches_module("    crate::live::choose()", "live"));
-    assert!(reaches_module("use crate::{browser, live, Page};", "live"));
-    assert!(!reaches_module("use crate::live_view;", "live"));
-    assert!(!reaches_module("use crate::worker_host::Remote;", "worker"));
-    assert!(reaches_module(
-        "use crate::worker_host::Remote;",
-        "worker_host"
-    ));
+fn strongly_connected_finds_cycles() {
+    let graph = [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "")]
+        .iter()
+        .fold(std::collections::BTreeMap::new(), |mut g, (f, t)| {
+            g.entry(f.to_string())
+                .or_insert_with(std::collections::BTreeSet::new)
+                .insert(t.to_string());
+            g
+        });
+    assert_eq!(strongly_connected(&graph), ["a b c"]);
 }
 
 /// The core's modules hold no circle: drawn from every `crate::` path in `core/src` (a file

@@ -1,5 +1,5 @@
 // Starts the analysis worker: the engine's own wasm (bin memdiag-engine), whose `main` answers
-// the page's messages (web/src/worker.rs). Messages that arrive while the wasm loads wait
+// the page's messages (web/src/engine/worker.rs). Messages that arrive while the wasm loads wait
 // in `memdiagQueued`; a crash the wasm cannot report itself is posted as `crashed`.
 import init from './memdiag-engine.js';
 

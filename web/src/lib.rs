@@ -3,33 +3,34 @@
 //! A person drops a `~/.claude` folder (or a zip of it) and a project folder; the page runs
 //! `memdiag-core` on them in the browser and draws its [`Report`]. Nothing is uploaded.
 //!
-//! - [`App`] is the layout: it makes the state and the engine, shares them through the
-//!   [`Page`] context, and places the components.
-//! - [`engine`] holds the sources and runs the analysis (in the analysis worker, through
-//!   [`worker_host`]), reporting each step to the reducer; the page reaches it through one
-//!   hook, [`engine::use_engine`].
+//! - [`App`] is the layout: it makes the state and the engine hook, shares them through
+//!   the [`Page`] context, and places the components.
+//! - The crate is three rooms, each importing only those below it (`docs/ARCHITECTURE.md`,
+//!   held by `tests/tests/architecture.rs`): [`page`], the `engine` and [`wire`].
+//! - [`page::runs`] holds the sources and runs the analysis (in the analysis worker, through
+//!   [`page::worker_host`]), reporting each step to the reducer; the page reaches it through
+//!   one hook, [`page::runs::use_engine`].
 //! - The page is two wasm modules. `memdiag-web` (`src/main.rs`, built without the `engine`
-//!   feature) is what first paint loads: the components, the state, the sources and the
-//!   worker's host. `memdiag-engine` (`src/worker_main.rs`, with `engine`) is the worker:
-//!   `worker` answers the page's messages ([`messages`] says what they hold), and holds the
-//!   analysis, zips, sanitizing ([`share`]), clean-up planning ([`cleanups`]), the
-//!   Markdown preview's layout ([`components::markdown`]) and the demo's files. With `engine` on and no worker (the component tests), the page does all
-//!   of it in place.
-//! - [`ingest`] turns drops, inputs and the demo into sources and states the analysis loop,
-//!   reading only the contents the core asks for.
-//! - [`state`] holds the page state in its parts, the one reducer that changes it, and the
-//!   pure rules behind it.
-//! - [`components`] draw the report; they know nothing of files or the core's rules.
-//! - [`share`] runs the core's sanitizing for the Share dialog (in the worker) and opens
-//!   shared links and files, which the page then shows read-only.
-//! - [`pack`] is the compact form in which the page and the worker hand each other the
+//!   feature) is what first paint loads: the page and the wire. `memdiag-engine`
+//!   (`src/worker_main.rs`, with `engine`) is the worker: `engine::worker` answers the page's
+//!   messages ([`wire::messages`] says what they hold), and the engine holds the analysis,
+//!   zips, sanitizing, clean-up planning, the Markdown preview's layout and the demo's files.
+//!   With `engine` on and no worker (the component tests), the page does all of it in place.
+//! - [`page::ingest`] turns drops, inputs and the demo into sources and states the analysis
+//!   loop, reading only the contents the core asks for.
+//! - [`page::state`] holds the page state in its parts, the one reducer that changes it, and
+//!   the pure rules behind it.
+//! - [`page::components`] draw the report; they know nothing of files or the worker.
+//! - [`page::share`] asks for the sanitized copy for the Share dialog and opens shared links
+//!   and files, which the page then shows read-only.
+//! - [`wire::pack`] is the compact form in which the page and the worker hand each other the
 //!   report and every other value that is not a file (the page holds no serde or JSON
 //!   reader).
-//! - [`decimal`] writes figures with a fixed count of decimals exactly as `{:.N}` does,
-//!   without the standard library's float formatting.
-//! - [`browser`] wraps what the page asks of the browser (the clock, the address bar,
+//! - [`page::decimal`] writes figures with a fixed count of decimals exactly as `{:.N}`
+//!   does, without the standard library's float formatting.
+//! - [`page::browser`] wraps what the page asks of the browser (the clock, the address bar,
 //!   downloads, the clipboard, listeners); every other module reaches the browser through it.
-//! - [`demo`] is the built-in snapshot.
+//! - [`page::demo`] is the built-in snapshot.
 //!
 //! The page never decides what Claude Code loads, nor what a shared snapshot keeps: every
 //! group, load type, cut and figure on it comes from the report, and every replaced name and
@@ -47,24 +48,59 @@ use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, Element, EventTarget, HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
-pub mod browser;
-pub mod cleanups;
-pub mod components;
-pub mod decimal;
-pub mod demo;
-pub mod engine;
-pub mod ingest;
-pub mod live;
-pub mod messages;
-pub mod pack;
-pub mod share;
-pub mod state;
+// Three rooms, each importing only the ones below it: the page (the Yew app, its state and
+// components, the browser's files, the worker's host), the engine (what runs in the worker),
+// and the wire (the messages between the two and their packed form).
+//
+// The rooms are declared here rather than in `engine.rs`, `page.rs` and `wire.rs` so that the
+// page's old `engine.rs` (now `page/runs.rs`) keeps its history.
 #[cfg(feature = "engine")]
-pub mod worker;
-pub mod worker_host;
-#[cfg(feature = "engine")]
-pub mod write;
+pub mod engine {
+    //! The engine: what runs in the analysis worker (`memdiag-engine`, the `engine`
+    //! feature). It answers the page's messages ([`worker`]) and makes clean-up plans in live
+    //! folders ([`write`]). It imports the wire, never the page.
 
+    pub mod cleanups;
+    pub mod markdown;
+    mod reply;
+    pub mod share;
+    pub mod worker;
+    pub mod write;
+}
+
+pub mod page {
+    //! The page: the Yew app's state and components, the sources the browser hands it
+    //! (drops, inputs, live folders, the demo), and the page's side of the analysis worker.
+    //! It may import the engine (in place, when the `engine` feature is on and there is no
+    //! worker) and the wire; neither imports it.
+
+    pub mod browser;
+    pub mod cleanups;
+    pub mod components;
+    pub mod decimal;
+    pub mod demo;
+    pub mod ingest;
+    pub mod live;
+    pub mod runs;
+    pub mod share;
+    pub mod state;
+    pub mod worker_host;
+}
+
+pub mod wire {
+    //! The wire: the messages between the page and the analysis worker ([`messages`]) and
+    //! the packed form of every value that is not a file ([`pack`]). Both wasm modules
+    //! compile it; it imports neither the page nor the engine.
+
+    pub mod cleanups;
+    pub mod markdown;
+    pub mod messages;
+    pub mod pack;
+    pub mod share;
+}
+
+use crate::page::runs::{use_engine, Engine};
+use crate::page::{browser, components, share, state};
 use browser::Listener;
 use components::context_bar::ContextBar;
 use components::diagnostics::DiagnosticsList;
@@ -77,7 +113,6 @@ use components::status::{
 };
 use components::topbar::TopBar;
 use components::workspace::Workspace;
-use engine::{use_engine, Engine};
 use state::{Action, SharedFrom, State};
 
 /// Sorts `items` stably by `compare`, through one shared instance of the standard library's
@@ -303,7 +338,7 @@ fn share_dialog(state: &UseReducerHandle<State>) -> Html {
             });
             html! {
                 <ShareDialog report={report.clone()} tree={tree.clone()} input={input.clone()}
-                    made={made.clone()} on_close={on_close} remote={loaded.remote.clone()} />
+                    made={made.clone()} on_close={on_close} job={loaded.job} />
             }
         }
         _ => Html::default(),

@@ -16,12 +16,12 @@ use memdiag_core::report::{
     UnresolvedReason, WeekCount,
 };
 use memdiag_core::Tree;
-use memdiag_web::components::file_view::{FileText, FileView, FileViewProps};
-use memdiag_web::components::footprint::{FootprintBar, FootprintBarProps};
-use memdiag_web::components::health::{GrowthChart, GrowthChartProps};
-use memdiag_web::components::tree::TreeView;
-use memdiag_web::ingest;
-use memdiag_web::state::{Action, ApprovalHint, Shared, State, Tab, Unit};
+use memdiag_web::page::components::file_view::{FileText, FileView, FileViewProps};
+use memdiag_web::page::components::footprint::{FootprintBar, FootprintBarProps};
+use memdiag_web::page::components::health::{GrowthChart, GrowthChartProps};
+use memdiag_web::page::components::tree::TreeView;
+use memdiag_web::page::ingest;
+use memdiag_web::page::state::{Action, ApprovalHint, Shared, State, Tab, Unit};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -212,7 +212,7 @@ fn state_with(report: Report) -> State {
         report: Shared::new(report),
         tree: Shared::new(Tree::new()),
         input: Shared::new(memdiag_core::Input::default()),
-        remote: None,
+        job: None,
         at: 0.0,
     });
     state
@@ -495,7 +495,7 @@ fn many_rules_report(rules: usize) -> Report {
 
 #[wasm_bindgen_test]
 async fn a_group_of_thousands_draws_a_batch_and_the_rest_on_request() {
-    use memdiag_web::components::tree::ROWS_SHOWN;
+    use memdiag_web::page::components::tree::ROWS_SHOWN;
     let rules = 2 * ROWS_SHOWN + 50;
     let root = container();
     let _app = yew::Renderer::<TreeHarness>::with_root_and_props(
@@ -556,7 +556,7 @@ async fn a_group_of_thousands_draws_a_batch_and_the_rest_on_request() {
 
 #[wasm_bindgen_test]
 async fn a_selected_row_in_the_folded_part_is_drawn() {
-    use memdiag_web::components::tree::ROWS_SHOWN;
+    use memdiag_web::page::components::tree::ROWS_SHOWN;
     let rules = ROWS_SHOWN + 300;
     let root = container();
     let _app = yew::Renderer::<TreeHarness>::with_root_and_props(
@@ -927,7 +927,9 @@ async fn footprint_segments_are_proportional_to_their_figures() {
 #[wasm_bindgen_test]
 async fn a_long_findings_list_draws_its_most_serious_groups_and_the_rest_on_request() {
     use memdiag_core::report::{Code, Diagnostic, Severity};
-    use memdiag_web::components::diagnostics::{DiagnosticsList, DiagnosticsProps, GROUPS_SHOWN};
+    use memdiag_web::page::components::diagnostics::{
+        DiagnosticsList, DiagnosticsProps, GROUPS_SHOWN,
+    };
     // A memory folder of topic files with no date: one info finding, and one group, each;
     // and two warnings, which come first.
     let topics = GROUPS_SHOWN + 15;
@@ -1156,7 +1158,7 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
     assert_eq!(snapshot.infos()[0].role, "config");
 
     // The analysis runs over it and never reads the transcript.
-    let progress = std::cell::RefCell::new(Vec::<memdiag_web::state::Progress>::new());
+    let progress = std::cell::RefCell::new(Vec::<memdiag_web::page::state::Progress>::new());
     let (report, tree, _input) = ingest::run_analysis(snapshot.sources.clone(), inputs, |p| {
         progress.borrow_mut().push(p)
     })
@@ -1190,7 +1192,7 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
 
 #[wasm_bindgen_test]
 async fn the_app_opens_with_the_demo() {
-    if !memdiag_web::demo::available() {
+    if !memdiag_web::page::demo::available() {
         return;
     }
     let root = container();
@@ -1342,7 +1344,7 @@ async fn refresh_reads_a_folder_again_through_its_kept_handle() {
 
 /// Mounts the page with the demo and waits for its first report.
 async fn demo_app() -> Option<(Element, yew::AppHandle<memdiag_web::App>)> {
-    if !memdiag_web::demo::available() {
+    if !memdiag_web::page::demo::available() {
         return None;
     }
     let root = container();
@@ -1903,7 +1905,7 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
         .unwrap();
     assert_eq!(outside(&report), Some((FileStatus::NeedsApproval, false)));
     assert_eq!(
-        memdiag_web::state::approval_hint(&report, &tree, false),
+        memdiag_web::page::state::approval_hint(&report, &tree, false),
         ApprovalHint::NotApproved
     );
 
@@ -1917,7 +1919,7 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
         .unwrap();
     assert_eq!(outside(&report), Some((FileStatus::Ok, true)));
     assert_eq!(
-        memdiag_web::state::approval_hint(&report, &tree, false),
+        memdiag_web::page::state::approval_hint(&report, &tree, false),
         ApprovalHint::Nothing
     );
     assert!(matches!(
@@ -1926,7 +1928,7 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
     ));
 
     // It moves with the home field, and takes no folder with it.
-    let moved = memdiag_web::state::Inputs {
+    let moved = memdiag_web::page::state::Inputs {
         home: "/home/erin".to_owned(),
         ..inputs.clone()
     };
@@ -2045,7 +2047,7 @@ async fn an_import_waiting_for_approval_points_to_the_claude_json_control() {
         let state = state_with(waiting_report());
         let tree = yew::Renderer::<TreeView>::with_root_and_props(
             root.clone(),
-            memdiag_web::components::tree::TreeProps {
+            memdiag_web::page::components::tree::TreeProps {
                 report: state.loaded.report.clone().unwrap(),
                 items: Rc::new(state.visible_items()),
                 cursor: state.nav.cursor,
@@ -2242,7 +2244,7 @@ fn active_testid() -> String {
 
 #[wasm_bindgen_test]
 async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
-    use memdiag_web::components::share_dialog::{ShareDialog, ShareDialogProps};
+    use memdiag_web::page::components::share_dialog::{ShareDialog, ShareDialogProps};
     let (tree, input, report) = alice_snapshot();
     let root = container();
     let closed = Rc::new(std::cell::Cell::new(false));
@@ -2258,7 +2260,7 @@ async fn the_share_dialog_starts_safe_previews_the_copy_and_warns() {
                 let closed = closed.clone();
                 Callback::from(move |_| closed.set(true))
             },
-            remote: None,
+            job: None,
         },
     )
     .render();
@@ -2684,7 +2686,7 @@ fn enter_text(field: &Element, value: &str) {
 /// The demo's own answer for a read of `path`, from the core through the page's loop.
 async fn demo_read(path: &str) -> memdiag_core::report::ReadAnswer {
     let mut snapshot = ingest::Snapshot::default();
-    snapshot.set_demo(memdiag_web::demo::source().unwrap());
+    snapshot.set_demo(memdiag_web::page::demo::source().unwrap());
     let mut inputs = snapshot.infer_inputs("/home/user");
     inputs.reads = vec![path.to_owned()];
     let (report, _, _) = ingest::run_analysis(snapshot.run_sources(), inputs, |_| {})
@@ -2832,7 +2834,7 @@ async fn the_reads_view_lists_the_projects_files_and_shows_what_a_read_attaches(
 
 #[wasm_bindgen_test]
 async fn the_reads_view_without_a_project_says_why() {
-    use memdiag_web::components::reads::{ReadsProps, ReadsView};
+    use memdiag_web::page::components::reads::{ReadsProps, ReadsView};
     let root = container();
     let props = ReadsProps {
         report: Shared::new(Report::default()),
@@ -2882,7 +2884,8 @@ async fn the_reads_view_without_a_project_says_why() {
 /// left out, and every other string stays text. Its pieces round-trip unchanged.
 #[wasm_bindgen_test]
 fn the_preview_wire_builds_only_listed_elements_and_attributes() {
-    use memdiag_web::components::markdown::{from_wire, layout, to_wire, wire_of, Piece};
+    use memdiag_web::engine::markdown::layout;
+    use memdiag_web::wire::markdown::{from_wire, to_wire, wire_of, Piece};
     let hostile = js_sys::Array::new();
     for item in [
         "<script",
@@ -2939,7 +2942,7 @@ fn the_browsers_lower_case_is_rusts() {
         "",
     ] {
         assert_eq!(
-            memdiag_web::state::lowercase(text),
+            memdiag_web::page::state::lowercase(text),
             text.to_lowercase(),
             "{text}"
         );
@@ -2982,10 +2985,10 @@ fn a_tree_keeps_what_it_carries_through_the_page() {
         path("/home/u/.claude/skills"),
         vec!["z".to_owned(), "é".to_owned(), "a".to_owned()],
     );
-    let (fields, _) = memdiag_web::worker::tree_fields(&tree);
+    let (fields, _) = memdiag_web::engine::worker::tree_fields(&tree);
     let message = js_sys::Object::new();
     for (key, value) in fields {
         js_sys::Reflect::set(&message, &key.into(), &value).unwrap();
     }
-    assert_eq!(memdiag_web::messages::tree_from(&message), tree);
+    assert_eq!(memdiag_web::wire::messages::tree_from(&message), tree);
 }

@@ -15,10 +15,10 @@ use std::rc::Rc;
 use memdiag_core::cleanup::{self, Compaction};
 use memdiag_core::report::Report;
 use memdiag_core::Tree;
-use memdiag_web::ingest::{self, Source};
-use memdiag_web::live::{self, Dir, FileRef, Kind, Stat, Task};
-use memdiag_web::state::Inputs;
-use memdiag_web::write;
+use memdiag_web::engine::write;
+use memdiag_web::page::ingest::{self, Source};
+use memdiag_web::page::live::{self, Dir, FileRef, Kind, Stat, Task};
+use memdiag_web::page::state::Inputs;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -674,7 +674,7 @@ async fn open_live_in_health(root: &web_sys::Element, dir: Rc<dyn Dir>) {
 async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo() {
     use page::*;
     assert!(
-        memdiag_web::demo::available(),
+        memdiag_web::page::demo::available(),
         "the page is built with the demo"
     );
     let root = container();

@@ -10,14 +10,14 @@
 //! was ever written, and neither deleted by the outside writer nor shown as removed in a
 //! reviewed diff, must still be in some file.
 //!
-//! Both ways a plan is made are checked: the page's ([`memdiag_web::write::apply`], over the
+//! Both ways a plan is made are checked: the page's ([`memdiag_web::engine::write::apply`], over the
 //! same [`Dir`] and [`FileRef`] traits the browser's handles implement) and the shell
 //! script's ([`memdiag_core::cleanup::Plan::script`], run by `sh` on a scratch folder, with
 //! the outside edits made at each `cksum` the script runs).
 //!
 //! The model's operations are atomic, and `write_if` and `remove_if` are compare-and-write
 //! in one step, as the browser's handles make them up to the moment of the write itself
-//! (see `web/src/write.rs`).
+//! (see `web/src/engine/write.rs`).
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -28,8 +28,8 @@ use std::rc::Rc;
 
 use memdiag_core::cleanup::{self, Compaction, Plan};
 use memdiag_tests::Fixture;
-use memdiag_web::live::{Dir, FileRef, Kind, LiveRoot, Stat, Target, Task};
-use memdiag_web::write::{self, MemoryBackups};
+use memdiag_web::engine::write::{self, MemoryBackups};
+use memdiag_web::page::live::{Dir, FileRef, Kind, LiveRoot, Stat, Target, Task};
 
 const HOME: &str = "/home/alice";
 const MEMORY: &str = ".claude/projects/-home-alice-app/memory";
