@@ -33,7 +33,7 @@ ensure_build_tools
 echo
 echo "==> trunk build --release"
 start=$(date +%s)
-trunk build --release </dev/null
+memdiag_trunk_build </dev/null
 echo "<== built in $(($(date +%s) - start))s"
 memdiag_print_sizes dist
 

@@ -151,7 +151,7 @@ else
   step "browser tests (Chromium)" browser_tests CHROMEDRIVER "$MEMDIAG_CHROMEDRIVER"
   step "browser tests (Firefox)" browser_tests GECKODRIVER "$MEMDIAG_GECKODRIVER"
 fi
-step "trunk build --release" trunk build --release
+step "trunk build --release" memdiag_trunk_build
 step "release size" memdiag_print_sizes dist
 step "first-paint wasm holds no engine" memdiag_check_split dist
 # Issue 13's goal is 350 KB (docs/benchmarks.md, "First paint").

@@ -368,6 +368,19 @@ export MEMDIAG_HEADERS_JS="$MEMDIAG_ROOT/scripts/headers.cjs"
 
 memdiag_static_server() { node -e "$MEMDIAG_STATIC_SERVER_JS" "$@"; }
 
+# Builds the page into dist/ (`trunk build --release`) with the build's own paths left out
+# of the wasm: panic locations name source files by absolute path, and the page would
+# otherwise carry the builder's home folder and cargo registry (privacy, reproducible
+# builds) and more first-paint bytes. Trunk has no setting for rustflags, so
+# they come from RUSTFLAGS here.
+memdiag_trunk_build() {
+  local index flags="--remap-path-prefix=$PWD=."
+  for index in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+    [ -d "$index" ] && flags="$flags --remap-path-prefix=$index="
+  done
+  RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }$flags" trunk build --release "$@"
+}
+
 # Prints the size of the release .wasm and .js in DIR, raw and gzipped.
 memdiag_print_sizes() {
   local dir="$1" f raw gz found=0

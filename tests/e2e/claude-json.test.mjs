@@ -158,7 +158,9 @@ test('an added ~/.claude.json approves an import outside the project, and only t
   assert.equal(await page.getAttribute('[data-testid=file-session]', 'data-counted'), 'true');
   assert.equal(await page.locator('[data-testid=approval-note]').count(), 0);
   const charsAfter = Number(await page.getAttribute('[data-testid=card-chars]', 'data-value'));
-  assert.equal(charsAfter, approved.footprint.chars);
+  // The card counts the person's own text (Claude Code's sentence before a quoted MEMORY.md
+  // is Claude Code's, not theirs).
+  assert.equal(charsAfter, approved.session.cost.total.user);
   assert.ok(charsAfter > charsBefore, `${charsAfter} > ${charsBefore}`);
   const report = await downloadedReport(page);
   assert.deepEqual(rows(report), rows(approved));

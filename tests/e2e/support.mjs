@@ -170,7 +170,15 @@ export function scan(args) {
   const out = execFileSync(
     command,
     [...prefix, '--format', 'json', ...args],
-    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      // A dropped folder tells the page no listing order, so its rules come by name (with a
+      // rule-order-unknown finding); the command is told to forget read_dir's order alike.
+      env: { ...process.env, MEMDIAG_LISTING_BY_NAME: '1' },
+    },
   );
   return JSON.parse(out);
 }
