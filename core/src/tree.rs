@@ -614,7 +614,7 @@ impl Tree {
     /// The place of `name` in the order the source listed `dir`'s entries in
     /// ([`Tree::set_listing_order`]), in constant time: `None` when no order was recorded
     /// for `dir`, `usize::MAX` for a name the order leaves out (it comes after the others).
-    pub fn listing_rank(&self, dir: &VPath, name: &str) -> Option<usize> {
+    pub fn listing_rank(&self, dir: &str, name: &str) -> Option<usize> {
         let ranks = self.listing_ranks.get(dir)?;
         Some(ranks.get(name).copied().unwrap_or(usize::MAX))
     }

@@ -113,7 +113,7 @@ impl Discovery<'_> {
     /// the tree orders them.
     fn walk_order(&self, a: &VPath, b: &VPath) -> std::cmp::Ordering {
         if let Some((dir, x, y)) = parting(a, b) {
-            let rank = |name: &str| self.tree.listing_rank(&dir, name);
+            let rank = |name: &str| self.tree.listing_rank(dir, name);
             if let (Some(x), Some(y)) = (rank(x), rank(y)) {
                 if x != y {
                     return x.cmp(&y);
@@ -134,9 +134,13 @@ impl Discovery<'_> {
                 continue;
             };
             let mut folder = listed.clone();
-            for name in rest.split('/').filter(|n| !n.is_empty()) {
+            let mut names = rest.split('/').filter(|n| !n.is_empty()).peekable();
+            while let Some(name) = names.next() {
                 entries.entry(folder.clone()).or_default().insert(name);
-                folder = folder.child(name);
+                // Only folders are keys: a rule's own path is never built.
+                if names.peek().is_some() {
+                    folder = folder.child(name);
+                }
             }
         }
         let unknown = entries
@@ -385,20 +389,17 @@ pub(super) fn effective_globs(globs: Vec<String>) -> Vec<String> {
 
 /// Where the paths `a` and `b` part: the folder and the names below it each goes on with;
 /// `None` when one lies inside the other or they are the same.
-fn parting<'p>(a: &'p VPath, b: &'p VPath) -> Option<(VPath, &'p str, &'p str)> {
-    let (mut xs, mut ys) = (a.as_str().split('/'), b.as_str().split('/'));
-    let mut at = String::new();
+fn parting<'p>(a: &'p VPath, b: &'p VPath) -> Option<(&'p str, &'p str, &'p str)> {
+    // Borrowed, not built: a sort of a folder of 100,000 rules makes millions of these.
+    let (a, b) = (a.as_str(), b.as_str());
+    let (mut xs, mut ys) = (a.split('/'), b.split('/'));
+    let mut at = 0;
     loop {
         match (xs.next(), ys.next()) {
-            (Some(x), Some(y)) if x == y => {
-                at.push_str(x);
-                at.push('/');
-            }
+            (Some(x), Some(y)) if x == y => at += x.len() + 1,
             (Some(x), Some(y)) => {
-                let dir = VPath::new(at.trim_end_matches('/'))
-                    .or_else(|_| VPath::new("/"))
-                    .ok()?;
-                return Some((dir, x, y));
+                let dir = a[..at].trim_end_matches('/');
+                return Some((if dir.is_empty() { "/" } else { dir }, x, y));
             }
             _ => return None,
         }
