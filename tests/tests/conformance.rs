@@ -295,12 +295,7 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
 
     // 3. The skills listing.
     let skills = &capture["skills"];
-    let want: Vec<String> = skills["entries"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|e| e.as_str().unwrap_or("").to_owned())
-        .collect();
+    let want: Vec<String> = entry_names(skills);
     if want != session.skills {
         out.push(format!(
             "skills listing: the program lists {want:?}, the core {:?}",
@@ -318,12 +313,7 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
     // 4. The listing of agent types (captures from before it was recorded hold none).
     let listing = &capture["agent_types"];
     if listing.is_object() {
-        let want: Vec<String> = listing["entries"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|e| e.as_str().unwrap_or("").to_owned())
-            .collect();
+        let want: Vec<String> = entry_names(listing);
         if want != session.agents {
             out.push(format!(
                 "agent types: the program lists {want:?}, the core {:?}",
@@ -459,12 +449,7 @@ fn check_release(case: &Path, capture: &Value, sent: &Value, version: Option<&st
         // hold none).
         let listing = &agent["skills"];
         if listing.is_object() {
-            let want: Vec<String> = listing["entries"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|e| e.as_str().unwrap_or("").to_owned())
-                .collect();
+            let want: Vec<String> = entry_names(listing);
             if want != session.skills {
                 out.push(format!(
                     "sub-agent {name}: its skills listing is {want:?}, the core's {:?}",
@@ -747,5 +732,15 @@ fn flag_values(spec: &Value, flag: &str, root: &str) -> Vec<String> {
     args.windows(2)
         .filter(|pair| pair[0] == flag)
         .map(|pair| pair[1].replace("$ROOT", root))
+        .collect()
+}
+
+/// A captured listing's lines (`entries`, each a string).
+fn entry_names(listing: &Value) -> Vec<String> {
+    listing["entries"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| e.as_str().unwrap_or("").to_owned())
         .collect()
 }
