@@ -635,22 +635,7 @@ fn starts_like_syntax(value: &str) -> bool {
 
 /// The key and value of a line [`quote_lossy_values`] quotes.
 fn lossy_value(line: &str) -> Option<(&str, &str)> {
-    // `^([a-zA-Z_-]+):\s+(\S.*)$`, where JavaScript's `.` takes no line terminator.
-    let (key, rest) = line.split_once(':')?;
-    if key.is_empty()
-        || !key
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
-    {
-        return None;
-    }
-    let value = rest.trim_start_matches(is_js_space);
-    if value.len() == rest.len() || value.is_empty() {
-        return None;
-    }
-    if value.contains(['\r', '\u{2028}', '\u{2029}']) {
-        return None;
-    }
+    let (key, value) = key_value(line)?;
     let quoted = |q: char| value.starts_with(q) && value.ends_with(q);
     if quoted('"') || quoted('\'') {
         return None;
