@@ -109,7 +109,7 @@ use components::picker::{choices, ProjectPicker};
 use components::release::ReleasePanel;
 use components::share_dialog::ShareDialog;
 use components::status::{
-    EmptyState, Guidance, InputBanner, SharedBanner, SharedWaiting, StatusLine,
+    empty_state, guidance, input_banner, shared_banner, shared_waiting, status_line,
 };
 use components::topbar::TopBar;
 use components::workspace::Workspace;
@@ -201,15 +201,15 @@ pub fn App() -> Html {
 
     let busy = state.status.busy.is_some();
     html! {
-        <ContextProvider<Page> context={page}>
+        <ContextProvider<Page> context={page.clone()}>
             <div class={classes!("app", dragging.then_some("dragging"))} data-testid="app"
                 data-busy={busy.to_string()}
                 data-run={state.status.run.to_string()}
                 data-ready={(!busy && state.loaded.report.is_some()).to_string()}>
                 <TopBar />
-                <InputBanner />
+                { input_banner(&page) }
                 if state.sources.shared.is_some() {
-                    <SharedBanner />
+                    { shared_banner(&page) }
                 }
                 // The verdict first: what is lost or broken is what a person came for.
                 if let Some(report) = state.loaded.report.clone() {
@@ -219,8 +219,8 @@ pub fn App() -> Html {
                     on_change={inputs_changed(&state, &engine)} on_project={project_typed(&state, &engine)}
                     on_pick={state.dispatcher().to_callback().reform(|_: ()| Action::SetPicker(true))} read_only={read_only}
                     on_remove={source_removed(&state, &engine)} />
-                <StatusLine />
-                <Guidance />
+                { status_line(&page) }
+                { guidance(&page) }
                 if let Some(report) = state.loaded.report.clone() {
                     <ReleasePanel report={report.clone()}
                         on_select={state.dispatcher().to_callback().reform(Action::Select)} />
@@ -235,9 +235,9 @@ pub fn App() -> Html {
                     <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} sample={state.is_demo()} />
                     <DiagnosticsList report={report.clone()} on_open={open_path(&state.dispatcher())} />
                 } else if read_only {
-                    <SharedWaiting />
+                    { shared_waiting(&page) }
                 } else {
-                    <EmptyState />
+                    { empty_state(&page) }
                 }
                 { footer(read_only) }
                 if *dragging && !read_only {

@@ -11,9 +11,7 @@ use crate::Page;
 /// What a first visit, or a `~/.claude` without its project, needs to hear: the demo is
 /// sample data and how to open one's own; which projects have memory folders, one click
 /// from being picked, and that the project folder can be added.
-#[component]
-pub fn Guidance() -> Html {
-    let page = use_context::<Page>().expect("the guidance is inside the page");
+pub fn guidance(page: &Page) -> Html {
     let state = &page.state;
     if state.read_only() || state.status.busy.is_some() {
         return Html::default();
@@ -90,9 +88,7 @@ pub fn Guidance() -> Html {
 
 /// The banner at the top of the main view when the page did not take what it was given:
 /// what was found, what was expected, that what is shown stays, and the choice.
-#[component]
-pub fn InputBanner() -> Html {
-    let page = use_context::<Page>().expect("the banner is inside the page");
+pub fn input_banner(page: &Page) -> Html {
     let Some(refusal) = page.state.status.refusal.clone() else {
         return Html::default();
     };
@@ -137,9 +133,7 @@ pub fn InputBanner() -> Html {
 }
 
 /// The one-line status under the fields; it keeps its height so nothing jumps.
-#[component]
-pub fn StatusLine() -> Html {
-    let page = use_context::<Page>().expect("the status line is inside the page");
+pub fn status_line(page: &Page) -> Html {
     let state = &page.state;
     let dismiss = {
         let d = state.dispatcher();
@@ -230,9 +224,7 @@ fn sources_text(state: &State) -> String {
 }
 
 /// The banner over a shared snapshot: what it is, when it was made, and the way out.
-#[component]
-pub fn SharedBanner() -> Html {
-    let page = use_context::<Page>().expect("the banner is inside the page");
+pub fn shared_banner(page: &Page) -> Html {
     let Some(view) = page.state.sources.shared.clone() else {
         return Html::default();
     };
@@ -270,9 +262,7 @@ pub fn SharedBanner() -> Html {
 }
 
 /// What a shared view shows before its report is there, or when it cannot be analysed.
-#[component]
-pub fn SharedWaiting() -> Html {
-    let page = use_context::<Page>().expect("inside the page");
+pub fn shared_waiting(page: &Page) -> Html {
     let busy = page.state.status.busy.is_some();
     html! {
         <main class="empty-state shared-waiting" data-testid="shared-waiting">
@@ -288,9 +278,7 @@ pub fn SharedWaiting() -> Html {
 }
 
 /// The page with nothing loaded.
-#[component]
-pub fn EmptyState() -> Html {
-    let page = use_context::<Page>().expect("inside the page");
+pub fn empty_state(page: &Page) -> Html {
     let busy = page.state.status.busy.is_some();
     html! {
         // The page's one main landmark while nothing is loaded; the workspace is it otherwise.

@@ -52,7 +52,7 @@ pub fn TopBar() -> Html {
                 { brand }
                 <nav class="actions" aria-label="Shared snapshot">
                     <button onclick={on_download} disabled={!has_report} data-testid="download">{ "Download JSON" }</button>
-                    { load_legend() }
+                    { load_legend(&page) }
                 </nav>
             </header>
         };
@@ -175,7 +175,7 @@ pub fn TopBar() -> Html {
                         title="Share a sanitized, read-only copy of this report as a link or a file" data-testid="share">
                         { "Share…" }
                     </button>
-                    { load_legend() }
+                    { load_legend(&page) }
                     <input ref={folder_input.clone()} type="file" class="hidden-input" tabindex="-1" webkitdirectory=true multiple=true
                         data-testid="folder-input" aria-label="Choose a folder" onchange={on_folder_chosen} />
                     <input ref={zip_input.clone()} type="file" class="hidden-input" tabindex="-1" accept=".zip,application/zip"
@@ -190,15 +190,9 @@ pub fn TopBar() -> Html {
 }
 
 /// The seven load-type icons and what each means, one click away in every view: a button
-/// in the header that opens them in a dialog.
-pub fn load_legend() -> Html {
-    html! { <LoadLegend /> }
-}
-
-/// The Icons button and, while open, the legend dialog.
-#[component]
-pub fn LoadLegend() -> Html {
-    let page = use_context::<Page>().expect("the legend is inside the page");
+/// in the header (the Icons button) that opens them in a dialog. A plain function, not a
+/// component: each component costs the page's wasm its own copy of Yew's lifecycle code.
+pub fn load_legend(page: &Page) -> Html {
     let open = page.state.dialogs.legend;
     let toggle = page
         .state
