@@ -102,11 +102,14 @@ pub mod wire {
 use crate::page::runs::{use_engine, Engine};
 use crate::page::{browser, components, share, state};
 use browser::Listener;
-use components::context_bar::ContextBar;
+use components::context_bar::{context_bar, ContextBarProps};
 use components::diagnostics::DiagnosticsList;
-use components::footprint::{Contributors, FootprintBar, LaterLoads, SummaryCards};
+use components::footprint::{
+    contributors, later_loads, summary_cards, ContributorsProps, FootprintBar, LaterLoadsProps,
+    SummaryCardsProps,
+};
 use components::picker::{choices, ProjectPicker};
-use components::release::ReleasePanel;
+use components::release::{release_panel, ReleasePanelProps};
 use components::share_dialog::ShareDialog;
 use components::status::{
     empty_state, guidance, input_banner, shared_banner, shared_waiting, status_line,
@@ -215,24 +218,24 @@ pub fn App() -> Html {
                 if let Some(report) = state.loaded.report.clone() {
                     { components::verdict::verdict(&report, &open_path(&state.dispatcher())) }
                 }
-                <ContextBar inputs={state.sources.inputs.clone()} sources={state.sources.infos.clone()}
-                    on_change={inputs_changed(&state, &engine)} on_project={project_typed(&state, &engine)}
-                    on_pick={state.dispatcher().to_callback().reform(|_: ()| Action::SetPicker(true))} read_only={read_only}
-                    on_remove={source_removed(&state, &engine)} />
+                { context_bar(&ContextBarProps { inputs: state.sources.inputs.clone(), sources: state.sources.infos.clone(),
+                    on_change: inputs_changed(&state, &engine), on_project: project_typed(&state, &engine),
+                    on_pick: state.dispatcher().to_callback().reform(|_: ()| Action::SetPicker(true)), read_only,
+                    on_remove: Some(source_removed(&state, &engine)) }) }
                 { status_line(&page) }
                 { guidance(&page) }
                 if let Some(report) = state.loaded.report.clone() {
-                    <ReleasePanel report={report.clone()}
-                        on_select={state.dispatcher().to_callback().reform(Action::Select)} />
+                    { release_panel(&ReleasePanelProps { report: report.clone(),
+                        on_select: state.dispatcher().to_callback().reform(Action::Select) }) }
                     <FootprintBar footprint={report.footprint.clone()} unit={state.pane.unit}
                         on_unit={state.dispatcher().to_callback().reform(Action::SetUnit)}
                         cost={Some(report.session.cost)} sample={state.is_demo()}
                         on_group={state.dispatcher().to_callback().reform(|g| Action::Select(state::TreeItem::Group(g)))} />
-                    <LaterLoads later={report.session.later} />
-                    <Contributors report={report.clone()}
-                        on_select={state.dispatcher().to_callback().reform(Action::Select)} />
+                    { later_loads(&LaterLoadsProps { later: report.session.later }) }
+                    { contributors(&ContributorsProps { report: report.clone(),
+                        on_select: state.dispatcher().to_callback().reform(Action::Select) }) }
                     <Workspace />
-                    <SummaryCards footprint={report.footprint.clone()} cost={report.session.cost} sample={state.is_demo()} />
+                    { summary_cards(&SummaryCardsProps { footprint: report.footprint.clone(), cost: report.session.cost, sample: state.is_demo() }) }
                     <DiagnosticsList report={report.clone()} on_open={open_path(&state.dispatcher())} />
                 } else if read_only {
                     { shared_waiting(&page) }

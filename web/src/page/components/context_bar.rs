@@ -7,7 +7,7 @@ use yew::{component, html, use_state, Callback, Event, Html, Properties, TargetC
 
 use crate::page::state::{check_release, release_suggestions, Inputs, SourceInfo};
 
-/// Props of [`ContextBar`].
+/// Props of [`context_bar`].
 #[derive(Properties, PartialEq)]
 pub struct ContextBarProps {
     /// The fields.
@@ -34,8 +34,7 @@ pub struct ContextBarProps {
 /// Read-only, the fields show the shared snapshot's facts and cannot change; the version
 /// select stays, so a reader can see what another Claude Code release would make of the same
 /// snapshot.
-#[component]
-pub fn ContextBar(props: &ContextBarProps) -> Html {
+pub fn context_bar(props: &ContextBarProps) -> Html {
     let inputs = props.inputs.clone();
     let read_only = props.read_only;
     let text_field = |label: &'static str,

@@ -264,7 +264,7 @@ pub fn units_tokens(utf16: u64) -> u64 {
     (utf16 + 2) / 4
 }
 
-/// Props of [`Contributors`].
+/// Props of [`contributors`].
 #[derive(Properties, PartialEq)]
 pub struct ContributorsProps {
     /// The report.
@@ -279,8 +279,7 @@ pub const TOP_CONTRIBUTORS: usize = 8;
 
 /// The largest parts of what every session carries: each file as sent, the user's skills'
 /// listing lines, and Claude Code's own text, with their share of the session.
-#[component]
-pub fn Contributors(props: &ContributorsProps) -> Html {
+pub fn contributors(props: &ContributorsProps) -> Html {
     let report = &props.report;
     let cost = &report.session.cost;
     let total = cost.total.total();
@@ -362,7 +361,7 @@ pub fn Contributors(props: &ContributorsProps) -> Html {
     }
 }
 
-/// Props of [`LaterLoads`].
+/// Props of [`later_loads`].
 #[derive(Properties, PartialEq)]
 pub struct LaterLoadsProps {
     /// What can load after a session starts.
@@ -372,8 +371,7 @@ pub struct LaterLoadsProps {
 /// What loads only sometimes, each kind apart, none of it counted in every session: when
 /// Claude reads files (nested instruction files, conditional rules), on demand, in
 /// sub-agents.
-#[component]
-pub fn LaterLoads(props: &LaterLoadsProps) -> Html {
+pub fn later_loads(props: &LaterLoadsProps) -> Html {
     let later = &props.later;
     let rows = [
         (
@@ -448,7 +446,7 @@ fn bar_label(footprint: &Footprint, unit: Unit) -> String {
     }
 }
 
-/// Props of [`SummaryCards`].
+/// Props of [`summary_cards`].
 #[derive(Properties, PartialEq)]
 pub struct SummaryCardsProps {
     /// The report's footprint.
@@ -461,8 +459,7 @@ pub struct SummaryCardsProps {
 }
 
 /// The cards: Files, Chars, Bytes, Always loaded, and the token estimate of a whole session.
-#[component]
-pub fn SummaryCards(props: &SummaryCardsProps) -> Html {
+pub fn summary_cards(props: &SummaryCardsProps) -> Html {
     let f = &props.footprint;
     let tokens = props.cost.tokens_estimate;
     let card = |id: &'static str, label: &'static str, value: u64, hint: &'static str| {

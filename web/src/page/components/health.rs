@@ -22,7 +22,7 @@ pub use memdiag_core::caps::REMINDER_LINES as LINES_80_PERCENT;
 /// Opens a file, optionally at a line.
 type OnOpen = Callback<(String, Option<u64>)>;
 
-/// Props of [`HealthView`].
+/// Props of [`health_view`].
 #[derive(Properties, PartialEq)]
 pub struct HealthViewProps {
     /// The report.
@@ -33,8 +33,7 @@ pub struct HealthViewProps {
 }
 
 /// The health view.
-#[component]
-pub fn HealthView(props: &HealthViewProps) -> Html {
+pub fn health_view(props: &HealthViewProps) -> Html {
     let report = &props.report;
     let health = &report.health;
     let found = health.reasons.iter().filter(|r| !r.ok).count();

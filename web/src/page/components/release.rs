@@ -6,11 +6,11 @@
 use memdiag_core::report::comparison::{Comparison, RowChangeKind};
 use memdiag_core::report::Report;
 use memdiag_core::PINNED;
-use yew::{component, html, Callback, Html, Properties};
+use yew::{html, Callback, Html, Properties};
 
 use crate::page::state::{grouped, Shared, TreeItem};
 
-/// Props of [`ReleasePanel`].
+/// Props of [`release_panel`].
 #[derive(Properties, PartialEq)]
 pub struct ReleasePanelProps {
     /// A report of a simulated release (it carries `comparison`).
@@ -21,8 +21,7 @@ pub struct ReleasePanelProps {
 
 /// The simulated release's rules and its differences from the pinned release, folded into
 /// one summary line that opens.
-#[component]
-pub fn ReleasePanel(props: &ReleasePanelProps) -> Html {
+pub fn release_panel(props: &ReleasePanelProps) -> Html {
     let report = &props.report;
     let Some(comparison) = &report.comparison else {
         return Html::default();

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::page::components::tab_key;
 
 use crate::page::components::file_view::{file_text, FileText, FileView};
-use crate::page::components::health::HealthView;
+use crate::page::components::health::{health_view, HealthViewProps};
 use crate::page::components::reads::ReadsView;
 use crate::page::components::topbar::choose_claude_json;
 use crate::page::components::tree::TreeView;
@@ -170,7 +170,7 @@ pub fn Workspace() -> Html {
                             busy={state.status.busy.is_some()} read_only={read_only}
                             on_ask={ask_read} on_open={on_open.clone()} />
                     } else if pane.view == View::Health {
-                        <HealthView report={report.clone()} on_open={on_open.clone()} />
+                        { health_view(&HealthViewProps { report: report.clone(), on_open: on_open.clone() }) }
                     } else {
                         <FileView report={report.clone()} index={selected_index} group={selected_group}
                             text={(*text).clone()} tab={pane.tab} focus_line={pane.focus_line}
