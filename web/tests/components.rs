@@ -18,7 +18,7 @@ use memdiag_core::report::{
 use memdiag_core::Tree;
 use memdiag_web::page::components::file_view::{FileText, FileView, FileViewProps};
 use memdiag_web::page::components::footprint::{FootprintBar, FootprintBarProps};
-use memdiag_web::page::components::health::{GrowthChart, GrowthChartProps};
+use memdiag_web::page::components::health::{growth_chart, GrowthChartProps};
 use memdiag_web::page::components::tree::TreeView;
 use memdiag_web::page::ingest;
 use memdiag_web::page::state::{Action, ApprovalHint, Shared, State, Tab, Unit};
@@ -1702,6 +1702,13 @@ fn growth(rate: f64, r80: Option<&str>, rlim: Option<&str>, counts: &[u64]) -> G
         reaches_limit: rlim.map(str::to_owned),
         dated_by_file_time: 0,
     }
+}
+
+/// The growth chart is a function of its props on the page; mounted on its own, it needs a
+/// component around it.
+#[component]
+fn GrowthChart(props: &GrowthChartProps) -> Html {
+    growth_chart(props)
 }
 
 fn number(element: &Element, name: &str) -> f64 {

@@ -10,7 +10,7 @@
 //! as a shell script to download instead.
 //!
 //! The review and the undo list live in [`CleanupHost`], mounted once by the page; the
-//! checklists ([`CleanupPanel`]) and the Delete button ([`DeleteFile`]) hand it plans through
+//! checklists ([`CleanupPanel`]) and the Delete button ([`delete_file`]) hand it plans through
 //! a small store of this module, because they unmount whenever the pane switches while an
 //! undo must last the session.
 
@@ -396,19 +396,11 @@ fn backup_list(page: &Page) -> Html {
     }
 }
 
-/// Props of the Delete button.
-#[derive(Properties, PartialEq)]
-pub struct DeleteFileProps {
-    /// The row whose file to delete.
-    pub row: FileRow,
-}
-
 /// A Delete button for a file the page offers to delete (a topic file, a rule, a skill, a
-/// nested `CLAUDE.md`); nothing for the others.
-#[component]
-pub fn DeleteFile(props: &DeleteFileProps) -> Html {
-    // A file view mounted on its own (its component tests) has no page, and nothing to delete.
-    let Some(page) = use_context::<Page>() else {
+/// nested `CLAUDE.md`); nothing for the others. A file view mounted on its own (its
+/// component tests) has no `page`, and nothing to delete.
+pub fn delete_file(page: Option<&Page>, row: &FileRow) -> Html {
+    let Some(page) = page else {
         return Html::default();
     };
     let (Some(report), Some(tree)) = (
@@ -417,11 +409,11 @@ pub fn DeleteFile(props: &DeleteFileProps) -> Html {
     ) else {
         return Html::default();
     };
-    if !cleanup::can_delete(&props.row) {
+    if !cleanup::can_delete(row) {
         return Html::default();
     }
     let job = (page.engine.clone(), page.state.loaded.job);
-    let path = props.row.path.clone();
+    let path = row.path.clone();
     let onclick = Callback::from(move |_: MouseEvent| {
         ask_for(
             job.clone(),

@@ -13,8 +13,8 @@ use memdiag_core::{Tree, VPath};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::{
-    component, html, use_effect_with, use_mut_ref, use_node_ref, AttrValue, Callback, Html,
-    Properties,
+    component, html, use_context, use_effect_with, use_mut_ref, use_node_ref, AttrValue, Callback,
+    Html, Properties,
 };
 
 use crate::page::components::markdown::Markdown;
@@ -102,6 +102,8 @@ pub struct FileViewProps {
 /// The file view.
 #[component]
 pub fn FileView(props: &FileViewProps) -> Html {
+    // For the Delete button: a file view mounted on its own (its component tests) has no page.
+    let page = use_context::<crate::Page>();
     let body_ref = use_node_ref();
     {
         let body_ref = body_ref.clone();
@@ -231,7 +233,7 @@ pub fn FileView(props: &FileViewProps) -> Html {
             if !row.references.is_empty() {
                 { references(report, row, &props.on_open) }
             }
-            <crate::page::components::cleanup::DeleteFile row={row.clone()} />
+            { crate::page::components::cleanup::delete_file(page.as_ref(), row) }
             <div class="tabs" role="tablist" aria-label="How to show the text">
                 { tab_button(Tab::Raw, "Raw") }
                 { tab_button(Tab::Preview, "Preview") }

@@ -9,7 +9,7 @@ use memdiag_core::report::{
     AgentInfo, Code, Diagnostic, DiagnosticData, DroppedEntry, Growth, MemoryHealth, ReasonCheck,
     ReasonId, Report, Scope, SentLabel,
 };
-use yew::{classes, component, html, Callback, Html, Properties};
+use yew::{classes, html, Callback, Html, Properties};
 
 use memdiag_core::date::{format_day, parse_day as day_number};
 
@@ -372,7 +372,10 @@ fn memory_card(report: &Report, memory: &MemoryHealth, on_open: &OnOpen) -> Html
             html! { <button class="linkish" onclick={Callback::from(move |_| on_open.emit(target.clone()))}>{ "open MEMORY.md" }</button> }
         });
     let chart = memory.growth.as_ref().map(|growth| {
-        html! { <GrowthChart growth={growth.clone()} index_lines={memory.index_lines} /> }
+        growth_chart(&GrowthChartProps {
+            growth: growth.clone(),
+            index_lines: memory.index_lines,
+        })
     });
     html! {
         <section key={memory.folder.clone()} class={classes!("memory-card", kind)} data-testid="memory-health" data-folder={memory.folder.clone()}>
@@ -501,7 +504,7 @@ fn reason_slug(id: ReasonId) -> &'static str {
 
 // --- the growth chart ----------------------------------------------------------------------
 
-/// Props of [`GrowthChart`].
+/// Props of [`growth_chart`].
 #[derive(Properties, PartialEq)]
 pub struct GrowthChartProps {
     /// The growth of one memory folder.
@@ -523,8 +526,7 @@ const TOP: f64 = 12.0;
 const BOTTOM: f64 = 30.0;
 
 /// The index lines over time, the projection at the recent rate, and the 80 % and 100 % lines.
-#[component]
-pub fn GrowthChart(props: &GrowthChartProps) -> Html {
+pub fn growth_chart(props: &GrowthChartProps) -> Html {
     let growth = &props.growth;
     let text = growth_sentence(growth, props.index_lines);
     let honest = "Assumes each saved topic file adds one index line; earlier weeks are estimated from the files' dates, not recorded.";
