@@ -115,7 +115,7 @@ use components::status::{
     empty_state, guidance, input_banner, shared_banner, shared_waiting, status_line,
 };
 use components::topbar::TopBar;
-use components::workspace::Workspace;
+use components::workspace::{use_workspace, workspace};
 use state::{Action, SharedFrom, State};
 
 /// Sorts `items` stably by `compare`, through one shared instance of the standard library's
@@ -190,6 +190,7 @@ pub fn App() -> Html {
 
     use_start(&engine);
     use_window_events(&page, dragging.setter());
+    let workspace_memos = use_workspace(&page);
     // A shared snapshot opens at the top of the page, where its banner says what it is; the
     // tree scrolling its first selected row into view would otherwise move the page down.
     {
@@ -234,7 +235,7 @@ pub fn App() -> Html {
                     { later_loads(&LaterLoadsProps { later: report.session.later }) }
                     { contributors(&ContributorsProps { report: report.clone(),
                         on_select: state.dispatcher().to_callback().reform(Action::Select) }) }
-                    <Workspace />
+                    { workspace(&page, &workspace_memos) }
                     { summary_cards(&SummaryCardsProps { footprint: report.footprint.clone(), cost: report.session.cost, sample: state.is_demo() }) }
                     <DiagnosticsList report={report.clone()} on_open={open_path(&state.dispatcher())} />
                 } else if read_only {

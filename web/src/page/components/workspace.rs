@@ -15,10 +15,19 @@ use crate::page::components::tree::TreeView;
 use crate::page::state::{approval_hint, Action, ApprovalHint, TreeItem, View};
 use crate::{open_path, Page};
 
-/// The tree and the pane beside it.
-#[component]
-pub fn Workspace() -> Html {
-    let page = use_context::<Page>().expect("the workspace is inside the page");
+/// What the workspace keeps from one render to the next, made by [`use_workspace`].
+pub struct WorkspaceMemos {
+    tree_items: std::rc::Rc<Vec<TreeItem>>,
+    text: std::rc::Rc<FileText>,
+    project_files: std::rc::Rc<Vec<String>>,
+    handlers: std::rc::Rc<Handlers>,
+}
+
+/// The workspace's memos, kept by the page (which calls this at every render, with or
+/// without a report) so that the workspace itself is a plain function, not a component: each
+/// component costs the page's wasm its own copy of Yew's lifecycle code.
+#[hook]
+pub fn use_workspace(page: &Page) -> WorkspaceMemos {
     let state = page.state.clone();
     let tree_items = {
         let state = state.clone();
@@ -80,6 +89,23 @@ pub fn Workspace() -> Html {
             add_claude_json: Callback::from(|_: ()| choose_claude_json()),
         }
     });
+    WorkspaceMemos {
+        tree_items,
+        text,
+        project_files,
+        handlers,
+    }
+}
+
+/// The tree and the pane beside it.
+pub fn workspace(page: &Page, memos: &WorkspaceMemos) -> Html {
+    let state = &page.state;
+    let WorkspaceMemos {
+        tree_items,
+        text,
+        project_files,
+        handlers,
+    } = memos;
     let Some(report) = state.loaded.report.clone() else {
         return Html::default();
     };
@@ -164,7 +190,7 @@ pub fn Workspace() -> Html {
                         View::File => "pane-tab-file",
                     }}>
                     if pane.view == View::Reads {
-                        <ReadsView report={report.clone()} files={std::rc::Rc::new((*project_files).clone())}
+                        <ReadsView report={report.clone()} files={std::rc::Rc::new((**project_files).clone())}
                             project={state.sources.inputs.project.clone()}
                             asked={state.sources.inputs.reads.first().cloned()}
                             busy={state.status.busy.is_some()} read_only={read_only}
@@ -173,7 +199,7 @@ pub fn Workspace() -> Html {
                         { health_view(&HealthViewProps { report: report.clone(), on_open: on_open.clone() }) }
                     } else {
                         <FileView report={report.clone()} index={selected_index} group={selected_group}
-                            text={(*text).clone()} tab={pane.tab} focus_line={pane.focus_line}
+                            text={(**text).clone()} tab={pane.tab} focus_line={pane.focus_line}
                             focus_seq={pane.focus_seq} on_tab={handlers.tab.clone()} on_open={on_open.clone()}
                             approval={approval} on_add_claude_json={handlers.add_claude_json.clone()} />
                     }
@@ -183,7 +209,7 @@ pub fn Workspace() -> Html {
     }
 }
 
-/// The tree's callbacks, made once per page (see [`Workspace`]).
+/// The tree's callbacks, made once per page (see [`use_workspace`]).
 struct Handlers {
     select: Callback<TreeItem>,
     key: Callback<crate::page::state::NavKey>,
