@@ -42,6 +42,14 @@ fn cases() -> Vec<(Code, String)> {
             format!("{project}//- /home/alice/app/.claude/CLAUDE.local.md\nNever read.\n"),
         ),
         (
+            Code::SentTwice,
+            format!(
+                "{project}//- /home/alice/app/CLAUDE.md\n{words}\n\
+                 //- /home/alice/app/CLAUDE.local.md\n{words}\n",
+                words = "The same words in two files, long enough to count."
+            ),
+        ),
+        (
             Code::ClaudeMdSkipped,
             format!("{project}//- /home/alice/app/CLAUDE.md size=5000000\n"),
         ),

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use memdiag_core::report::{Code, CutBy, LoadType, MemoryLookup};
+use memdiag_core::report::{Code, CutBy, DiagnosticData, LoadType, MemoryLookup, Report};
 use memdiag_core::sanitize::{sanitize, SanitizeOptions};
 use memdiag_tests::{assert_text, codes, render, sent_paths, Fixture};
 
@@ -744,4 +744,108 @@ fn rules_load_in_the_recorded_listing_order_or_say_it_is_unknown() {
         ["sub/y.md", "sub/z.md", "b.md", "only/one.md", "a.md"]
     );
     assert!(codes(&report).contains(&Code::RuleOrderUnknown));
+}
+
+/// The same text sent twice in every session is a `sent-twice` finding with what the second
+/// copy costs (measured on 2.1.328 and 2.1.337:
+/// `sent-twice-links-copies-imports-and-listings`): two instruction files with the same words,
+/// a skill and a command with the same description. A rule also imported is sent once, and
+/// is no finding; neither are two texts of one shape, nor a repeated text under 30 units.
+#[test]
+fn text_sent_twice_is_a_finding_with_its_cost() {
+    let tree = |local: &str| {
+        format!(
+            r#"
+        //@ project=/home/alice/app
+        //- /home/alice/CLAUDE.md
+        The same words in two files, long enough to count.
+        //- /home/alice/app/CLAUDE.md
+        Own text.
+        @.claude/rules/r.md
+        //- /home/alice/app/.claude/rules/r.md
+        Imported and loading as a rule, long enough to count.
+        //- /home/alice/app/.claude/rules/short.md
+        Run the tests.
+        //- /home/alice/app/.claude/rules/shape.md
+        Tha sama wards in twa filas, lang anaugh ta caunt.
+        //- /home/alice/app/CLAUDE.local.md
+        {local}
+        //- /home/alice/app/.claude/skills/fmt/SKILL.md
+        ---
+        description: Formats the code with the house style, tabs first.
+        ---
+        //- /home/alice/app/.claude/skills/lint/SKILL.md
+        ---
+        description: Run the tests.
+        ---
+        //- /home/alice/app/.claude/commands/format.md
+        ---
+        description: Formats the code with the house style, tabs first.
+        ---
+        //- /home/alice/app/.claude/commands/check.md
+        ---
+        description: Run the tests.
+        ---
+        "#
+        )
+    };
+    let findings = |report: &Report| -> Vec<(String, String, Vec<String>)> {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::SentTwice)
+            .map(|d| {
+                let earlier = match &d.data {
+                    Some(DiagnosticData::Paths { paths }) => paths.clone(),
+                    _ => Vec::new(),
+                };
+                let path = d.path.clone().unwrap_or_default();
+                (path, d.message.clone(), earlier)
+            })
+            .collect()
+    };
+    // `CLAUDE.local.md` holds one more line than the parent's file: it is no copy.
+    let report = Fixture::parse(&tree(
+        "The same words in two files, long enough to count.\n        Run the tests.",
+    ))
+    .analyze();
+    let twice = findings(&report);
+    assert_eq!(twice.len(), 1, "{twice:#?}");
+    let (path, listed, earlier) = &twice[0];
+    assert_eq!(path, "/home/alice/app/.claude/commands/format.md");
+    assert_eq!(earlier, &["/home/alice/app/.claude/skills/fmt/SKILL.md"]);
+    assert!(
+        listed.starts_with("format is listed with the same description as fmt ("),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("costs 50 characters (UTF-16 units"),
+        "{listed}"
+    );
+
+    // Without the extra line the local file is a copy of the parent's; the rule of the same
+    // shape and the short repeats stay quiet.
+    let report =
+        Fixture::parse(&tree("The same words in two files, long enough to count.")).analyze();
+    let twice = findings(&report);
+    assert_eq!(twice.len(), 2, "{twice:#?}");
+    let (_, copy, earlier) = twice
+        .iter()
+        .find(|(path, _, _)| path == "/home/alice/app/CLAUDE.local.md")
+        .expect("the local file's copy is a finding");
+    assert_eq!(earlier, &["/home/alice/CLAUDE.md"]);
+    assert!(
+        copy.starts_with("sends the same text as /home/alice/CLAUDE.md, ")
+            && copy.contains("costs 50 characters (UTF-16 units"),
+        "{copy}"
+    );
+    let sent = sent_paths(&report);
+    assert_eq!(
+        sent.iter().filter(|p| p.ends_with("/r.md")).count(),
+        1,
+        "a rule also imported is sent once"
+    );
+    assert!(report.verdict.iter().any(
+        |line| line.code == Code::SentTwice && line.harm == memdiag_core::report::Harm::Wastes
+    ));
 }

@@ -349,6 +349,18 @@ codes! {
          inside a folder such as `node_modules/`. Claude Code still attaches it when it reads a file \
          there; a scanner that stops six folders down or skips such folders would miss it.";
 
+    /// The same text sent twice in every session.
+    SentTwice = "sent-twice", Warning, Wastes, "{n} texts are sent twice in every session",
+        "Two instruction files that both load in every session hold the same text as sent \
+         (a `CLAUDE.local.md` copied from a `CLAUDE.md`, a parent folder's file repeated in the \
+         project), or a skill and a command are listed with the same description: Claude \
+         Code sends it twice, and the second copy costs its characters (UTF-16 units, as \
+         Claude Code counts them) in every session. The finding names the earlier copy. Keep \
+         one, or make the descriptions say what tells the two apart. A file reached under two \
+         paths (a link), or imported by a file and loading on its own as well, is sent once \
+         and is not this finding, and a text shorter than 30 characters is not reported \
+         (measured on 2.1.328 and 2.1.337).";
+
     /// Hooks or MCP servers configured: text the every-session figure leaves out.
     SessionTextNotCounted = "session-text-not-counted", Info, Warns, "{n} configuration files set up hooks or MCP servers whose text is not counted",
         "A settings file configures hooks, or an MCP configuration (`.mcp.json`, \
