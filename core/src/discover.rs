@@ -163,9 +163,12 @@ struct Discovery<'a> {
     git_root: Option<VPath>,
     /// Each skill that can be listed: its `SKILL.md`, its listing line, where it lists.
     skill_lines: Vec<skills::SkillLine>,
-    /// The names the listed skills are invoked with (their folders'): a command of one of
-    /// these names is not listed.
-    skill_names: BTreeSet<String>,
+    /// The names the listed skills are invoked with (their folders'), each with the
+    /// `SKILL.md` that wins it: a later skill or a command of one of these names is hidden.
+    skill_names: BTreeMap<String, VPath>,
+    /// The skills a skill of the same name hides ([`Code::SkillShadowed`]), which the
+    /// duplicate-name finding leaves to that one.
+    shadowed_skills: BTreeSet<VPath>,
     /// While an `--add-dir` folder's skills are read, the label its skills of a name already
     /// listed get (`skills.rs`).
     add_dir_scope: Option<String>,
@@ -218,7 +221,8 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         memory_dir: None,
         git_root: None,
         skill_lines: Vec::new(),
-        skill_names: BTreeSet::new(),
+        skill_names: BTreeMap::new(),
+        shadowed_skills: BTreeSet::new(),
         add_dir_scope: None,
         own_names: BTreeSet::new(),
         scoped_skill_lines: Vec::new(),

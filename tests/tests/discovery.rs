@@ -849,3 +849,117 @@ fn text_sent_twice_is_a_finding_with_its_cost() {
         |line| line.code == Code::SentTwice && line.harm == memdiag_core::report::Harm::Wastes
     ));
 }
+
+/// A skill or command that another of its name hides is a finding that names the winner and
+/// what the hidden one's listing line would have cost (measured on 2.1.328: the user's skill
+/// beats the project's of its folder's name, a skill beats a command of its name, the user's
+/// command beats the project's; `agents-managed-policy-agents-skills-and-precedence`,
+/// `commands-listing-order-and-precedence`). The hidden ones are not counted.
+#[test]
+fn a_hidden_skill_or_command_is_a_finding_that_names_the_winner_and_its_cost() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/.claude/skills/deploy/SKILL.md
+        ---
+        description: Deploys my way.
+        ---
+        //- /home/alice/app/.claude/skills/deploy/SKILL.md
+        ---
+        description: Deploys the shop to production.
+        ---
+        //- /home/alice/app/.claude/skills/fmt/SKILL.md
+        ---
+        description: Formats.
+        ---
+        //- /home/alice/app/.claude/commands/fmt.md
+        Formats everything.
+        //- /home/alice/.claude/commands/lint.md
+        Lint it my way.
+        //- /home/alice/app/.claude/commands/lint.md
+        Lint the code.
+        "#,
+    );
+    let report = fixture.analyze();
+    let finding = |code: Code, path: &str| -> String {
+        let found: Vec<&str> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code && d.path.as_deref() == Some(path))
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "{code} on {path}: {:#?}",
+            report.diagnostics
+        );
+        found[0].to_owned()
+    };
+    let skill = finding(
+        Code::SkillShadowed,
+        "/home/alice/app/.claude/skills/deploy/SKILL.md",
+    );
+    assert!(
+        skill.starts_with("hidden by /home/alice/.claude/skills/deploy/SKILL.md, ")
+            && skill.contains("invoking deploy runs that one")
+            // `deploy: Deploys the shop to production.`
+            && skill.contains("would have cost 39 characters (UTF-16 units)"),
+        "{skill}"
+    );
+    let by_skill = finding(
+        Code::CommandShadowed,
+        "/home/alice/app/.claude/commands/fmt.md",
+    );
+    assert!(
+        by_skill.starts_with(
+            "hidden by the skill /home/alice/app/.claude/skills/fmt/SKILL.md of the same name"
+        ) && by_skill.contains("/fmt runs the skill")
+            // `fmt: Formats everything.`
+            && by_skill.contains("would have cost 24 characters"),
+        "{by_skill}"
+    );
+    let by_user = finding(
+        Code::CommandShadowed,
+        "/home/alice/app/.claude/commands/lint.md",
+    );
+    assert!(
+        by_user.starts_with(
+            "hidden by /home/alice/.claude/commands/lint.md, the user's command of the same name"
+        ) && by_user.contains("would have cost 20 characters"),
+        "{by_user}"
+    );
+    // No duplicate-name finding besides; the winners have none; the hidden are not counted.
+    assert!(!codes(&report).contains(&Code::SkillDuplicateName));
+    let hidden = [
+        "/home/alice/app/.claude/skills/deploy/SKILL.md",
+        "/home/alice/app/.claude/commands/fmt.md",
+        "/home/alice/app/.claude/commands/lint.md",
+    ];
+    let shadow_findings = report
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.code, Code::SkillShadowed | Code::CommandShadowed))
+        .count();
+    assert_eq!(shadow_findings, hidden.len());
+    for row in report
+        .files
+        .iter()
+        .filter(|r| hidden.contains(&r.path.as_str()))
+    {
+        assert!(!row.counted && row.skill_listing.is_none(), "{}", row.path);
+    }
+    assert_eq!(
+        report.session.skills,
+        [
+            "deploy: Deploys my way.",
+            "fmt: Formats.",
+            "lint: Lint it my way."
+        ]
+    );
+    assert!(report
+        .verdict
+        .iter()
+        .any(|line| line.code == Code::SkillShadowed
+            && line.harm == memdiag_core::report::Harm::Drops));
+}
