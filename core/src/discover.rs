@@ -163,9 +163,12 @@ struct Discovery<'a> {
     git_root: Option<VPath>,
     /// Each skill that can be listed: its `SKILL.md`, its listing line, where it lists.
     skill_lines: Vec<skills::SkillLine>,
-    /// The names the listed skills are invoked with (their folders'): a command of one of
-    /// these names is not listed.
-    skill_names: BTreeSet<String>,
+    /// The names the listed skills are invoked with (their folders'), each with the
+    /// `SKILL.md` that wins it: a later skill or a command of one of these names is hidden.
+    skill_names: BTreeMap<String, VPath>,
+    /// The skills a skill of the same name hides ([`Code::SkillShadowed`]), which the
+    /// duplicate-name finding leaves to that one.
+    shadowed_skills: BTreeSet<VPath>,
     /// While an `--add-dir` folder's skills are read, the label its skills of a name already
     /// listed get (`skills.rs`).
     add_dir_scope: Option<String>,
@@ -179,6 +182,9 @@ struct Discovery<'a> {
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
     /// row's `loaded`.
     attached: BTreeMap<VPath, Measure>,
+    /// The fingerprint of each instruction file's text as every session sends it, where a
+    /// second copy would be worth telling ([`twice_print`], [`Code::SentTwice`]).
+    sent_texts: BTreeMap<VPath, u64>,
     /// What was read or looked up besides the rows, and why (`Report::sources`).
     sources: BTreeMap<VPath, (ReadFor, Option<String>)>,
     /// Every file whose text was asked for (rows included).
@@ -215,7 +221,8 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         memory_dir: None,
         git_root: None,
         skill_lines: Vec::new(),
-        skill_names: BTreeSet::new(),
+        skill_names: BTreeMap::new(),
+        shadowed_skills: BTreeSet::new(),
         add_dir_scope: None,
         own_names: BTreeSet::new(),
         scoped_skill_lines: Vec::new(),
@@ -224,6 +231,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         skill_order_unknown: Vec::new(),
         size_capped: BTreeSet::new(),
         attached: BTreeMap::new(),
+        sent_texts: BTreeMap::new(),
         sources: BTreeMap::new(),
         read: BTreeSet::new(),
         not_counted: Vec::new(),
@@ -615,6 +623,9 @@ impl Discovery<'_> {
                     } else {
                         lexer_line_ends(&self.paths.rules, &text, attached)
                     };
+                    if let Some(print) = twice_print(&loaded) {
+                        self.sent_texts.insert(path.clone(), print);
+                    }
                     row.loaded = Some(measure(&loaded));
                 }
                 if let Some(fm) = self.parse_frontmatter(path, &text) {
@@ -867,6 +878,66 @@ pub(crate) fn lexer_line_ends(rules: &Rules, text: &str, sent: String) -> String
         sent.replace("\r\n", "\n")
     } else {
         sent
+    }
+}
+
+/// A fingerprint of `text` to tell equal texts apart from different ones: SipHash with the
+/// standard library's fixed keys, the same on every run of one build.
+pub(crate) fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The shortest text, in UTF-16 units, whose second copy [`Code::SentTwice`] reports: a
+/// repeated word or two (`TODO`, `Run the tests.`) is not worth a finding; a sentence is.
+pub(crate) const SENT_TWICE_MIN_UTF16: usize = 30;
+
+/// The fingerprint of `text` when a second copy of it is worth a [`Code::SentTwice`]
+/// finding (at least [`SENT_TWICE_MIN_UTF16`] units long), else `None`.
+pub(crate) fn twice_print(text: &str) -> Option<u64> {
+    text.encode_utf16()
+        .nth(SENT_TWICE_MIN_UTF16 - 1)
+        .map(|_| fingerprint(text))
+}
+
+/// Which earlier text each text sent in one session repeats, met in sending order: by
+/// their fingerprints ([`twice_print`]), or in a shared snapshot, whose texts are
+/// placeholders that cannot tell equal texts from texts of one shape, by the pairs its
+/// original found ([`Tree::set_sent_twice`]).
+pub(crate) struct FirstCopies<'a> {
+    carried: Option<&'a BTreeMap<VPath, VPath>>,
+    sent: BTreeSet<&'a str>,
+    by_print: std::collections::HashMap<u64, &'a str>,
+}
+
+impl<'a> FirstCopies<'a> {
+    pub(crate) fn new(tree: &'a Tree) -> FirstCopies<'a> {
+        FirstCopies {
+            carried: tree.sent_twice(),
+            sent: BTreeSet::new(),
+            by_print: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The file sent before `path` with the same text, if any; `print` is `path`'s text's
+    /// [`twice_print`].
+    pub(crate) fn earlier(&mut self, path: &'a str, print: Option<u64>) -> Option<&'a str> {
+        match self.carried {
+            Some(carried) => {
+                self.sent.insert(path);
+                let earlier = carried.get(path)?.as_str();
+                (earlier != path && self.sent.contains(earlier)).then_some(earlier)
+            }
+            None => match self.by_print.entry(print?) {
+                std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(path);
+                    None
+                }
+            },
+        }
     }
 }
 

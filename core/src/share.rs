@@ -22,7 +22,8 @@
 //!                   "path": "…", "line": null }, … ],
 //!   "quoted": { "/home/ahaaa/work/shop/CLAUDE.md": 31, … },   // lengths before renaming
 //!   "order": { "/home/ahaaa/.claude/projects/-home-ahaaa-work-shop/memory": [1, 0, 2] },
-//!   "listing_order": { "/home/ahaaa/.claude/skills": [2, 0, 1] } }
+//!   "listing_order": { "/home/ahaaa/.claude/skills": [2, 0, 1] },
+//!   "sent_twice": { "/home/ahaaa/work/shop/CLAUDE.local.md": "/home/ahaaa/CLAUDE.md" } }
 //! ```
 //!
 //! A file carries `text` (valid UTF-8), `base64` (base64url bytes, for invalid UTF-8), in a
@@ -48,7 +49,12 @@
 //! each entry of that folder once, is refused as damaged. `listing_order` is the order the
 //! source listed a skills folder in, where it recorded one ([`Tree::set_listing_order`];
 //! releases 2.1.113 to 2.1.153 list skills so): positions in the shared tree's order (after
-//! `order`), each at most once, else refused as damaged.
+//! `order`), each at most once, else refused as damaged. `sent_twice` names, for each file
+//! whose text the original sent twice in every session (an instruction file's text, a
+//! skill's or command's listed description), the earlier file it repeats
+//! ([`Tree::set_sent_twice`]): placeholders keep a text's shape, not its words, so the copy
+//! cannot tell this itself. Both must be files the payload lists, else it is refused as
+//! damaged; without the field (a payload made before it), nothing was sent twice.
 //!
 //! - **Link**: `1.` then the base64url (no padding) of the raw-deflated compact JSON. The
 //!   page puts it after `#s=`.
@@ -470,6 +476,10 @@ struct Payload {
     /// order the source listed them ([`Tree::set_listing_order`]), where it recorded one.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     listing_order: BTreeMap<String, Vec<usize>>,
+    /// File → the earlier file whose text it repeats in every session, where the original
+    /// found one ([`Tree::set_sent_twice`]): the copy's placeholders cannot tell.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    sent_twice: BTreeMap<String, String>,
 }
 
 /// A quoted name's length: one number when bytes, characters, UTF-16 units and columns
@@ -663,6 +673,13 @@ impl Payload {
                 .iter()
                 .map(|(dir, positions)| (dir.as_str().to_owned(), positions.clone()))
                 .collect(),
+            sent_twice: sanitized
+                .tree
+                .sent_twice()
+                .into_iter()
+                .flatten()
+                .map(|(later, earlier)| (later.as_str().to_owned(), earlier.as_str().to_owned()))
+                .collect(),
             findings: sanitized
                 .tree
                 .diagnostics()
@@ -814,6 +831,7 @@ impl Payload {
         );
         set_order(&mut tree, self.order, &path)?;
         set_listing_orders(&mut tree, self.listing_order, &path)?;
+        set_sent_twice(&mut tree, self.sent_twice, &path)?;
         for finding in self.findings {
             // No file has more lines than bytes.
             if let Some(line) = finding.line.filter(|&l| l > limits.max_file_bytes) {
@@ -858,6 +876,31 @@ impl Payload {
             format: self.format,
         })
     }
+}
+
+/// Sets which texts the original sent twice ([`Tree::set_sent_twice`]): each pair two
+/// files the payload lists, else refused as damaged. Always set, empty when the payload
+/// names none (as one made before the field did): a shared snapshot's placeholders never
+/// decide it.
+fn set_sent_twice(
+    tree: &mut Tree,
+    pairs: BTreeMap<String, String>,
+    path: &dyn Fn(&str) -> Result<VPath, ShareError>,
+) -> Result<(), ShareError> {
+    let mut carried = BTreeMap::new();
+    for (later, earlier) in pairs {
+        let (later, earlier) = (path(&later)?, path(&earlier)?);
+        for at in [&later, &earlier] {
+            if tree.file(at).is_none() {
+                return Err(ShareError::Corrupt(format!(
+                    "a text sent twice names {at}, which the snapshot does not hold"
+                )));
+            }
+        }
+        carried.insert(later, earlier);
+    }
+    tree.set_sent_twice(carried);
+    Ok(())
 }
 
 /// The longest target a stand-in may stand for, in bytes: a path, far longer than any real.

@@ -280,6 +280,9 @@ pub struct Tree {
     listing_orders: BTreeMap<VPath, Vec<String>>,
     /// Each name's place in `listing_orders`, as `order_ranks` is for `order`.
     listing_ranks: BTreeMap<VPath, HashMap<String, usize>>,
+    /// Which texts a shared snapshot's original sent twice ([`Tree::set_sent_twice`]):
+    /// `None` for any other tree, whose texts tell it themselves.
+    sent_twice: Option<BTreeMap<VPath, VPath>>,
     index: OnceCell<Index>,
     /// The walks of [`Tree::folders_holding`] made since the folders last changed, by
     /// folder, the name not entered and the names looked for: a turn of the analysis walks
@@ -625,6 +628,22 @@ impl Tree {
         self.listing_orders
             .iter()
             .map(|(dir, names)| (dir, names.as_slice()))
+    }
+
+    /// Records which texts the original of a shared snapshot sent twice in every session:
+    /// each file whose text (an instruction file's as sent, a skill's or command's listed
+    /// description) repeats an earlier one's → that earlier file. A shared snapshot's text
+    /// is placeholders of the same shape (every letter `x`), which cannot tell two equal
+    /// texts from two of one shape, so discovery reads the `sent-twice` pairs from here
+    /// instead of comparing texts, and finds no other ([`Tree::sent_twice`]).
+    pub fn set_sent_twice(&mut self, pairs: BTreeMap<VPath, VPath>) {
+        self.sent_twice = Some(pairs);
+    }
+
+    /// The pairs [`Tree::set_sent_twice`] recorded, `None` when this is no shared snapshot
+    /// (its texts tell which are equal).
+    pub fn sent_twice(&self) -> Option<&BTreeMap<VPath, VPath>> {
+        self.sent_twice.as_ref()
     }
 
     /// Builds a tree from listed entries, mounting each of `mounts` as a covered folder.
@@ -1562,7 +1581,7 @@ impl Tree {
 
 /// Two trees are equal when they list the same files with the same entries, name the same
 /// folders and mounts, hold the same findings and the same unlisted folders, and carry the
-/// same quoted lengths, stand-ins and orders.
+/// same quoted lengths, stand-ins, orders and texts sent twice.
 impl PartialEq for Tree {
     fn eq(&self, other: &Tree) -> bool {
         self.len() == other.len()
@@ -1576,6 +1595,7 @@ impl PartialEq for Tree {
             && self.stand_ins == other.stand_ins
             && self.order == other.order
             && self.listing_orders == other.listing_orders
+            && self.sent_twice == other.sent_twice
     }
 }
 

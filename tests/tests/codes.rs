@@ -42,6 +42,29 @@ fn cases() -> Vec<(Code, String)> {
             format!("{project}//- /home/alice/app/.claude/CLAUDE.local.md\nNever read.\n"),
         ),
         (
+            Code::CommandShadowed,
+            format!(
+                "{project}//- /home/alice/app/.claude/commands/lint.md\nLint the code.\n\
+                 //- /home/alice/.claude/commands/lint.md\nLint it my way.\n"
+            ),
+        ),
+        (
+            Code::SkillDuplicateName,
+            format!(
+                "{project}//- /home/alice/app/.claude/skills/lint/SKILL.md\n---\nname: lint\n\
+                 description: Lint.\n---\n//- /home/alice/.claude/skills/check/SKILL.md\n---\n\
+                 name: lint\ndescription: Also lint.\n---\n"
+            ),
+        ),
+        (
+            Code::SentTwice,
+            format!(
+                "{project}//- /home/alice/app/CLAUDE.md\n{words}\n\
+                 //- /home/alice/app/CLAUDE.local.md\n{words}\n",
+                words = "The same words in two files, long enough to count."
+            ),
+        ),
+        (
             Code::ClaudeMdSkipped,
             format!("{project}//- /home/alice/app/CLAUDE.md size=5000000\n"),
         ),

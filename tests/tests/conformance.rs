@@ -744,3 +744,114 @@ fn entry_names(listing: &Value) -> Vec<String> {
         .map(|e| e.as_str().unwrap_or("").to_owned())
         .collect()
 }
+
+/// What every capture shows the program sending twice is what the core's `sent-twice`
+/// findings say, copy for copy: each instruction file whose text as sent repeats an earlier
+/// one's, and each listing line whose description an earlier line sends, with the second
+/// copy's length (texts under the finding's 30 units left out, as the core leaves them).
+/// `sent-twice-links-copies-imports-and-listings` shows both kinds; on every other case the
+/// program sends nothing twice and the core finds nothing.
+#[test]
+fn what_each_capture_sends_twice_is_a_sent_twice_finding() {
+    use memdiag_core::report::{Code, DiagnosticData};
+    let long_enough = |text: &str| text.encode_utf16().count() >= 30;
+    let mut failures = Vec::new();
+    let mut shown = 0;
+    for case in cases() {
+        let name = case
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let spec = read_json(&case.join("case.json"));
+        if spec["core_differs"].is_string() {
+            continue;
+        }
+        let capture = read_json(&case.join("capture.json"));
+        let (mut tree, input) = lay_out(&case, &capture);
+        record_listing_order(&mut tree, &capture);
+        let Ok(report) = analyze_with(&mut tree, &input, &mut NoReads) else {
+            continue;
+        };
+        // (the second copy's file or listed name, the earlier one's, its UTF-16 units)
+        let mut want: Vec<(String, String, u64)> = Vec::new();
+        let mut first: std::collections::BTreeMap<String, String> = Default::default();
+        for file in capture["startup"]["files"].as_array().into_iter().flatten() {
+            let (Some(path), Some(text)) = (file["path"].as_str(), file["text"].as_str()) else {
+                continue;
+            };
+            if !long_enough(text) {
+                continue;
+            }
+            match first.get(text) {
+                Some(earlier) => want.push((
+                    path.to_owned(),
+                    earlier.clone(),
+                    text.encode_utf16().count() as u64,
+                )),
+                None => {
+                    first.insert(text.to_owned(), path.to_owned());
+                }
+            }
+        }
+        let mut first: std::collections::BTreeMap<String, String> = Default::default();
+        for entry in entry_names(&capture["skills"]) {
+            let Some((shown, description)) = entry.split_once(": ") else {
+                continue;
+            };
+            if !long_enough(description) {
+                continue;
+            }
+            match first.get(description) {
+                Some(earlier) => want.push((
+                    shown.to_owned(),
+                    earlier.clone(),
+                    description.encode_utf16().count() as u64,
+                )),
+                None => {
+                    first.insert(description.to_owned(), shown.to_owned());
+                }
+            }
+        }
+        // The core's findings, in the same terms: a listing line's by the names its
+        // message opens with, its length by the figure it states.
+        let mut got: Vec<(String, String, u64)> = Vec::new();
+        for finding in report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::SentTwice)
+        {
+            let units = finding
+                .message
+                .split("costs ")
+                .nth(1)
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.replace(',', "").parse().ok())
+                .unwrap_or(0);
+            let earlier = match &finding.data {
+                Some(DiagnosticData::Paths { paths }) => paths.join(" "),
+                _ => String::new(),
+            };
+            match finding
+                .message
+                .split_once(" is listed with the same description as ")
+            {
+                Some((later, rest)) => {
+                    let earlier_shown = rest.split(" (").next().unwrap_or("");
+                    got.push((later.to_owned(), earlier_shown.to_owned(), units));
+                }
+                None => got.push((finding.path.clone().unwrap_or_default(), earlier, units)),
+            }
+        }
+        want.sort();
+        got.sort();
+        shown += want.len();
+        if want != got {
+            failures.push(format!(
+                "== {name}\n  sent twice: {want:?}\n  the core: {got:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(shown >= 2, "the sent-twice case shows a copy of each kind");
+}

@@ -445,8 +445,28 @@ fn rule_findings() {
 fn skill_findings() {
     let skill = |dir: &str, front: &str| format!("//- {dir}/SKILL.md\n---\n{front}\n---\nbody\n");
     let project = "//@ project=/home/alice/app\n";
+    // Two folders that declare one `name`; one folder's name twice is `skill-shadowed`.
     fires(
         Code::SkillDuplicateName,
+        &format!(
+            "{project}{}{}",
+            skill(
+                "/home/alice/app/.claude/skills/lint",
+                "name: lint\ndescription: Lint."
+            ),
+            skill(
+                "/home/alice/.claude/skills/check",
+                "name: lint\ndescription: Also lint."
+            )
+        ),
+        &format!(
+            "{project}{}{}",
+            skill("/home/alice/app/.claude/skills/lint", "description: Lint."),
+            skill("/home/alice/.claude/skills/lint", "description: Also lint.")
+        ),
+    );
+    fires(
+        Code::SkillShadowed,
         &format!(
             "{project}{}{}",
             skill("/home/alice/app/.claude/skills/lint", "description: Lint."),

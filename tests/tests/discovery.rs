@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use memdiag_core::report::{Code, CutBy, LoadType, MemoryLookup};
+use memdiag_core::report::{Code, CutBy, DiagnosticData, LoadType, MemoryLookup, Report};
 use memdiag_core::sanitize::{sanitize, SanitizeOptions};
 use memdiag_tests::{assert_text, codes, render, sent_paths, Fixture};
 
@@ -744,4 +744,222 @@ fn rules_load_in_the_recorded_listing_order_or_say_it_is_unknown() {
         ["sub/y.md", "sub/z.md", "b.md", "only/one.md", "a.md"]
     );
     assert!(codes(&report).contains(&Code::RuleOrderUnknown));
+}
+
+/// The same text sent twice in every session is a `sent-twice` finding with what the second
+/// copy costs (measured on 2.1.328 and 2.1.337:
+/// `sent-twice-links-copies-imports-and-listings`): two instruction files with the same words,
+/// a skill and a command with the same description. A rule also imported is sent once, and
+/// is no finding; neither are two texts of one shape, nor a repeated text under 30 units.
+#[test]
+fn text_sent_twice_is_a_finding_with_its_cost() {
+    let tree = |local: &str| {
+        format!(
+            r#"
+        //@ project=/home/alice/app
+        //- /home/alice/CLAUDE.md
+        The same words in two files, long enough to count.
+        //- /home/alice/app/CLAUDE.md
+        Own text.
+        @.claude/rules/r.md
+        //- /home/alice/app/.claude/rules/r.md
+        Imported and loading as a rule, long enough to count.
+        //- /home/alice/app/.claude/rules/short.md
+        Run the tests.
+        //- /home/alice/app/.claude/rules/shape.md
+        Tha sama wards in twa filas, lang anaugh ta caunt.
+        //- /home/alice/app/CLAUDE.local.md
+        {local}
+        //- /home/alice/app/.claude/skills/fmt/SKILL.md
+        ---
+        description: Formats the code with the house style, tabs first.
+        ---
+        //- /home/alice/app/.claude/skills/lint/SKILL.md
+        ---
+        description: Run the tests.
+        ---
+        //- /home/alice/app/.claude/commands/format.md
+        ---
+        description: Formats the code with the house style, tabs first.
+        ---
+        //- /home/alice/app/.claude/commands/check.md
+        ---
+        description: Run the tests.
+        ---
+        "#
+        )
+    };
+    let findings = |report: &Report| -> Vec<(String, String, Vec<String>)> {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::SentTwice)
+            .map(|d| {
+                let earlier = match &d.data {
+                    Some(DiagnosticData::Paths { paths }) => paths.clone(),
+                    _ => Vec::new(),
+                };
+                let path = d.path.clone().unwrap_or_default();
+                (path, d.message.clone(), earlier)
+            })
+            .collect()
+    };
+    // `CLAUDE.local.md` holds one more line than the parent's file: it is no copy.
+    let report = Fixture::parse(&tree(
+        "The same words in two files, long enough to count.\n        Run the tests.",
+    ))
+    .analyze();
+    let twice = findings(&report);
+    assert_eq!(twice.len(), 1, "{twice:#?}");
+    let (path, listed, earlier) = &twice[0];
+    assert_eq!(path, "/home/alice/app/.claude/commands/format.md");
+    assert_eq!(earlier, &["/home/alice/app/.claude/skills/fmt/SKILL.md"]);
+    assert!(
+        listed.starts_with("format is listed with the same description as fmt ("),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("costs 50 characters (UTF-16 units"),
+        "{listed}"
+    );
+
+    // Without the extra line the local file is a copy of the parent's; the rule of the same
+    // shape and the short repeats stay quiet.
+    let report =
+        Fixture::parse(&tree("The same words in two files, long enough to count.")).analyze();
+    let twice = findings(&report);
+    assert_eq!(twice.len(), 2, "{twice:#?}");
+    let (_, copy, earlier) = twice
+        .iter()
+        .find(|(path, _, _)| path == "/home/alice/app/CLAUDE.local.md")
+        .expect("the local file's copy is a finding");
+    assert_eq!(earlier, &["/home/alice/CLAUDE.md"]);
+    assert!(
+        copy.starts_with("sends the same text as /home/alice/CLAUDE.md, ")
+            && copy.contains("costs 50 characters (UTF-16 units"),
+        "{copy}"
+    );
+    let sent = sent_paths(&report);
+    assert_eq!(
+        sent.iter().filter(|p| p.ends_with("/r.md")).count(),
+        1,
+        "a rule also imported is sent once"
+    );
+    assert!(report.verdict.iter().any(
+        |line| line.code == Code::SentTwice && line.harm == memdiag_core::report::Harm::Wastes
+    ));
+}
+
+/// A skill or command that another of its name hides is a finding that names the winner and
+/// what the hidden one's listing line would have cost (measured on 2.1.328: the user's skill
+/// beats the project's of its folder's name, a skill beats a command of its name, the user's
+/// command beats the project's; `agents-managed-policy-agents-skills-and-precedence`,
+/// `commands-listing-order-and-precedence`). The hidden ones are not counted.
+#[test]
+fn a_hidden_skill_or_command_is_a_finding_that_names_the_winner_and_its_cost() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/.claude/skills/deploy/SKILL.md
+        ---
+        description: Deploys my way.
+        ---
+        //- /home/alice/app/.claude/skills/deploy/SKILL.md
+        ---
+        description: Deploys the shop to production.
+        ---
+        //- /home/alice/app/.claude/skills/fmt/SKILL.md
+        ---
+        description: Formats.
+        ---
+        //- /home/alice/app/.claude/commands/fmt.md
+        Formats everything.
+        //- /home/alice/.claude/commands/lint.md
+        Lint it my way.
+        //- /home/alice/app/.claude/commands/lint.md
+        Lint the code.
+        "#,
+    );
+    let report = fixture.analyze();
+    let finding = |code: Code, path: &str| -> String {
+        let found: Vec<&str> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code && d.path.as_deref() == Some(path))
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "{code} on {path}: {:#?}",
+            report.diagnostics
+        );
+        found[0].to_owned()
+    };
+    let skill = finding(
+        Code::SkillShadowed,
+        "/home/alice/app/.claude/skills/deploy/SKILL.md",
+    );
+    assert!(
+        skill.starts_with("hidden by /home/alice/.claude/skills/deploy/SKILL.md, ")
+            && skill.contains("invoking deploy runs that one")
+            // `deploy: Deploys the shop to production.`
+            && skill.contains("would have cost 39 characters (UTF-16 units)"),
+        "{skill}"
+    );
+    let by_skill = finding(
+        Code::CommandShadowed,
+        "/home/alice/app/.claude/commands/fmt.md",
+    );
+    assert!(
+        by_skill.starts_with(
+            "hidden by the skill /home/alice/app/.claude/skills/fmt/SKILL.md of the same name"
+        ) && by_skill.contains("/fmt runs the skill")
+            // `fmt: Formats everything.`
+            && by_skill.contains("would have cost 24 characters"),
+        "{by_skill}"
+    );
+    let by_user = finding(
+        Code::CommandShadowed,
+        "/home/alice/app/.claude/commands/lint.md",
+    );
+    assert!(
+        by_user.starts_with(
+            "hidden by /home/alice/.claude/commands/lint.md, the user's command of the same name"
+        ) && by_user.contains("would have cost 20 characters"),
+        "{by_user}"
+    );
+    // No duplicate-name finding besides; the winners have none; the hidden are not counted.
+    assert!(!codes(&report).contains(&Code::SkillDuplicateName));
+    let hidden = [
+        "/home/alice/app/.claude/skills/deploy/SKILL.md",
+        "/home/alice/app/.claude/commands/fmt.md",
+        "/home/alice/app/.claude/commands/lint.md",
+    ];
+    let shadow_findings = report
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.code, Code::SkillShadowed | Code::CommandShadowed))
+        .count();
+    assert_eq!(shadow_findings, hidden.len());
+    for row in report
+        .files
+        .iter()
+        .filter(|r| hidden.contains(&r.path.as_str()))
+    {
+        assert!(!row.counted && row.skill_listing.is_none(), "{}", row.path);
+    }
+    assert_eq!(
+        report.session.skills,
+        [
+            "deploy: Deploys my way.",
+            "fmt: Formats.",
+            "lint: Lint it my way."
+        ]
+    );
+    assert!(report
+        .verdict
+        .iter()
+        .any(|line| line.code == Code::SkillShadowed
+            && line.harm == memdiag_core::report::Harm::Drops));
 }

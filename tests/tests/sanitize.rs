@@ -1931,6 +1931,60 @@ fn sharing_from_the_basis_gives_the_same_snapshot() {
     }
 }
 
+/// Text sent twice stays a finding in every share, and texts of one shape stay none: the
+/// copy's placeholders (every letter `x`) read the same for both, so the share carries the
+/// original's pairs instead ([`Tree::set_sent_twice`]), through the link and the zip too.
+#[test]
+fn texts_sent_twice_stay_so_in_the_share_and_texts_of_one_shape_do_not() {
+    let mut fixture = Fixture::parse(
+        r#"
+        //@ project=/home/alice/app
+        //- /home/alice/CLAUDE.md
+        The same words in two files, long enough to count.
+        //- /home/alice/app/CLAUDE.local.md
+        The same words in two files, long enough to count.
+        //- /home/alice/app/.claude/rules/shape.md
+        Tha sama wards in twa filas, lang anaugh ta caunt.
+        //- /home/alice/app/.claude/skills/fmt/SKILL.md
+        ---
+        description: Formats the code with the house style, tabs first.
+        ---
+        //- /home/alice/app/.claude/skills/lint/SKILL.md
+        ---
+        description: Lintses tha cade with tha hause style, tabs farst.
+        ---
+        //- /home/alice/app/.claude/commands/format.md
+        ---
+        description: Formats the code with the house style, tabs first.
+        ---
+        "#,
+    );
+    let report = fixture.analyze();
+    let pairs = |report: &Report| -> Vec<String> {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == memdiag_core::report::Code::SentTwice)
+            .map(|d| d.path.clone().unwrap_or_default())
+            .collect()
+    };
+    assert_eq!(
+        pairs(&report),
+        [
+            "/home/alice/app/.claude/commands/format.md",
+            "/home/alice/app/CLAUDE.local.md"
+        ]
+    );
+    for options in OPTIONS {
+        let what = format!("{options:?}");
+        let shared = sanitize(&fixture.tree, &fixture.input, &report, &options);
+        assert_eq!(shared.tree.sent_twice().map(|p| p.len()), Some(2), "{what}");
+        let shared_report = check_invariant(&what, &report, &shared);
+        assert_eq!(pairs(&shared_report).len(), 2, "{what}");
+        check_round_trips(&what, &shared, &shared_report);
+    }
+}
+
 /// A file keeps its text in the share exactly when discovery read it, as the simulated
 /// release decides: a `CLAUDE.md` over 4 MiB is skipped from 2.1.196 (its size shared, not
 /// its text) and read whole before (its text shared as placeholders), and either share

@@ -1028,6 +1028,57 @@ fn a_listing_order_that_is_not_one_is_refused() {
     }
 }
 
+/// A payload's texts sent twice must pair two files it lists; a payload without the field (as
+/// one made before it) still decides by it: nothing was sent twice, whatever its
+/// placeholders read alike.
+#[test]
+fn texts_sent_twice_that_name_no_file_are_refused() {
+    let files = r#""files":[{"path":"/h/CLAUDE.md","size":1},{"path":"/h/p/CLAUDE.md","size":1}]"#;
+    let link = |pairs: &str| {
+        link_of(&format!(
+            r#"{{"format":1,"made":"x","home":"/h",{files}{pairs}}}"#
+        ))
+    };
+    let (later, earlier) = (
+        VPath::new("/h/p/CLAUDE.md").unwrap(),
+        VPath::new("/h/CLAUDE.md").unwrap(),
+    );
+    let snapshot =
+        decode_link(&link(r#","sent_twice":{"/h/p/CLAUDE.md":"/h/CLAUDE.md"}"#)).unwrap();
+    assert_eq!(
+        snapshot.tree.sent_twice(),
+        Some(&std::collections::BTreeMap::from([(later, earlier)]))
+    );
+    let before = decode_link(&link("")).unwrap();
+    assert_eq!(
+        before.tree.sent_twice(),
+        Some(&std::collections::BTreeMap::new())
+    );
+    for (what, pairs) in [
+        (
+            "a file the snapshot lacks",
+            r#","sent_twice":{"/h/q/CLAUDE.md":"/h/CLAUDE.md"}"#,
+        ),
+        (
+            "an earlier file it lacks",
+            r#","sent_twice":{"/h/p/CLAUDE.md":"/h/x.md"}"#,
+        ),
+        (
+            "a relative path",
+            r#","sent_twice":{"p/CLAUDE.md":"/h/CLAUDE.md"}"#,
+        ),
+        ("not a path", r#","sent_twice":{"/h/p/CLAUDE.md":7}"#),
+    ] {
+        match decode_link(&link(pairs)) {
+            Err(ShareError::Corrupt(why)) => assert!(
+                why.contains("sent twice") || why.contains("path") || why.contains("does not read"),
+                "{what}: {why}"
+            ),
+            other => panic!("{what} was accepted: {other:?}"),
+        }
+    }
+}
+
 /// A file's stand-ins name the targets its text writes at their original's length; the
 /// receiver follows them, and refuses ones its text does not hold or that name no path.
 #[test]

@@ -16,7 +16,8 @@
 //!   messages ([`wire::messages`] says what they hold), and the engine holds the analysis,
 //!   zips, sanitizing, clean-up planning, the Markdown preview's layout and the demo's files.
 //!   With `engine` on and no worker (the component tests), the page does all of it in place.
-//! - [`page::ingest`] turns drops, inputs and the demo into sources and states the analysis
+//! - [`page::ingest`] turns drops and inputs into sources ([`wire::sources`], which both
+//!   sides hold); the engine's `ingest` reads zips, mounts the sources and runs the analysis
 //!   loop, reading only the contents the core asks for.
 //! - [`page::state`] holds the page state in its parts, the one reducer that changes it, and
 //!   the pure rules behind it.
@@ -29,8 +30,9 @@
 //! - [`page::decimal`] writes figures with a fixed count of decimals exactly as `{:.N}`
 //!   does, without the standard library's float formatting.
 //! - [`page::browser`] wraps what the page asks of the browser (the clock, the address bar,
-//!   downloads, the clipboard, listeners); every other module reaches the browser through it.
-//! - [`page::demo`] is the built-in snapshot.
+//!   downloads, the clipboard, listeners); every other page module reaches the browser
+//!   through it ([`wire::js`] holds the helpers the worker uses too).
+//! - [`wire::demo`] is the built-in snapshot.
 //!
 //! The page never decides what Claude Code loads, nor what a shared snapshot keeps: every
 //! group, load type, cut and figure on it comes from the report, and every replaced name and
@@ -61,6 +63,7 @@ pub mod engine {
     //! folders ([`write`]). It imports the wire, never the page.
 
     pub mod cleanups;
+    pub mod ingest;
     pub mod markdown;
     mod reply;
     pub mod share;
@@ -78,7 +81,6 @@ pub mod page {
     pub mod cleanups;
     pub mod components;
     pub mod decimal;
-    pub mod demo;
     pub mod ingest;
     pub mod live;
     pub mod runs;
@@ -93,14 +95,22 @@ pub mod wire {
     //! compile it; it imports neither the page nor the engine.
 
     pub mod cleanups;
+    pub mod demo;
+    pub mod folders;
+    pub mod inputs;
+    pub mod js;
     pub mod markdown;
     pub mod messages;
+    pub mod order;
     pub mod pack;
     pub mod share;
+    pub mod sources;
 }
 
 use crate::page::runs::{use_engine, Engine};
 use crate::page::{browser, components, share, state};
+pub use crate::wire::order::sort_by;
+pub(crate) use crate::wire::order::sorted_indices;
 use browser::Listener;
 use components::context_bar::{context_bar, ContextBarProps};
 use components::diagnostics::DiagnosticsList;
@@ -117,25 +127,6 @@ use components::status::{
 use components::topbar::TopBar;
 use components::workspace::{use_workspace, workspace};
 use state::{Action, SharedFrom, State};
-
-/// Sorts `items` stably by `compare`, through one shared instance of the standard library's
-/// sort (over indices, the comparison behind a `dyn`). Each `sort_by` of a type of its own
-/// costs the page's wasm some 3 to 5 KB of sorting code; the page's lists are short.
-pub fn sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> std::cmp::Ordering) {
-    let order = sorted_indices(items.len(), &|a, b| compare(&items[a], &items[b]));
-    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
-    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
-}
-
-/// The indices `0..len` in the order `compare` gives them (stable).
-pub(crate) fn sorted_indices(
-    len: usize,
-    compare: &dyn Fn(usize, usize) -> std::cmp::Ordering,
-) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..len).collect();
-    order.sort_by(|&a, &b| compare(a, b));
-    order
-}
 
 /// Mounts the page into `#app` (or the body).
 pub fn run() {

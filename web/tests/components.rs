@@ -16,6 +16,7 @@ use memdiag_core::report::{
     UnresolvedReason, WeekCount,
 };
 use memdiag_core::Tree;
+use memdiag_web::engine::ingest as engine_ingest;
 use memdiag_web::page::components::file_view::{FileText, FileView, FileViewProps};
 use memdiag_web::page::components::footprint::{FootprintBar, FootprintBarProps};
 use memdiag_web::page::components::health::{growth_chart, GrowthChartProps};
@@ -1159,11 +1160,12 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
 
     // The analysis runs over it and never reads the transcript.
     let progress = std::cell::RefCell::new(Vec::<memdiag_web::page::state::Progress>::new());
-    let (report, tree, _input) = ingest::run_analysis(snapshot.sources.clone(), inputs, |p| {
-        progress.borrow_mut().push(p)
-    })
-    .await
-    .unwrap();
+    let (report, tree, _input) =
+        engine_ingest::run_analysis(snapshot.sources.clone(), inputs, |p| {
+            progress.borrow_mut().push(p)
+        })
+        .await
+        .unwrap();
     assert!(report
         .files
         .iter()
@@ -1192,7 +1194,7 @@ async fn a_dropped_folder_is_read_through_its_entries_in_batches() {
 
 #[wasm_bindgen_test]
 async fn the_app_opens_with_the_demo() {
-    if !memdiag_web::page::demo::available() {
+    if !memdiag_web::wire::demo::available() {
         return;
     }
     let root = container();
@@ -1344,7 +1346,7 @@ async fn refresh_reads_a_folder_again_through_its_kept_handle() {
 
 /// Mounts the page with the demo and waits for its first report.
 async fn demo_app() -> Option<(Element, yew::AppHandle<memdiag_web::App>)> {
-    if !memdiag_web::page::demo::available() {
+    if !memdiag_web::wire::demo::available() {
         return None;
     }
     let root = container();
@@ -1847,9 +1849,10 @@ async fn a_dropped_home_folder_mounts_as_home_with_its_dot_claude_as_the_config_
     assert_eq!(inputs.effective_config_dir(), "/home/dana/.claude");
     // The person picks the project; its files are part of the home.
     inputs.project = "/home/dana/code/app".to_owned();
-    let (report, _tree, _input) = ingest::run_analysis(snapshot.sources.clone(), inputs, |_| ())
-        .await
-        .unwrap();
+    let (report, _tree, _input) =
+        engine_ingest::run_analysis(snapshot.sources.clone(), inputs, |_| ())
+            .await
+            .unwrap();
     let row = |path: &str| report.files.iter().find(|r| r.path == path);
     assert_eq!(
         row("/home/dana/.claude/CLAUDE.md").map(|r| r.group),
@@ -1907,9 +1910,10 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
     };
     let claude_json = memdiag_core::VPath::new("/home/dana/.claude.json").unwrap();
 
-    let (report, tree, _) = ingest::run_analysis(snapshot.run_sources(), inputs.clone(), |_| ())
-        .await
-        .unwrap();
+    let (report, tree, _) =
+        engine_ingest::run_analysis(snapshot.run_sources(), inputs.clone(), |_| ())
+            .await
+            .unwrap();
     assert_eq!(outside(&report), Some((FileStatus::NeedsApproval, false)));
     assert_eq!(
         memdiag_web::page::state::approval_hint(&report, &tree, false),
@@ -1921,9 +1925,10 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
         APPROVED,
         "claude.json",
     ))));
-    let (report, tree, _) = ingest::run_analysis(snapshot.run_sources(), inputs.clone(), |_| ())
-        .await
-        .unwrap();
+    let (report, tree, _) =
+        engine_ingest::run_analysis(snapshot.run_sources(), inputs.clone(), |_| ())
+            .await
+            .unwrap();
     assert_eq!(outside(&report), Some((FileStatus::Ok, true)));
     assert_eq!(
         memdiag_web::page::state::approval_hint(&report, &tree, false),
@@ -1940,7 +1945,7 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
         ..inputs.clone()
     };
     let sources = snapshot.run_sources();
-    let mounted = ingest::mount(&sources, &moved);
+    let mounted = engine_ingest::mount(&sources, &moved);
     let erin = memdiag_core::VPath::new("/home/erin/.claude.json").unwrap();
     assert_eq!(mounted.origins.get(&erin), Some(&(sources.len() - 1, 0)));
     assert!(!mounted.tree.is_file(&claude_json));
@@ -1953,7 +1958,7 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
     ))));
     let mut no_project = inputs.clone();
     no_project.project = String::new();
-    let (_, tree, _) = ingest::run_analysis(snapshot.run_sources(), no_project, |_| ())
+    let (_, tree, _) = engine_ingest::run_analysis(snapshot.run_sources(), no_project, |_| ())
         .await
         .unwrap();
     assert_eq!(
@@ -1963,7 +1968,7 @@ async fn an_added_claude_json_is_read_only_when_asked_and_decides_an_import_outs
 
     // Removed, the home's own file decides again; alone, it is nothing to analyse.
     snapshot.set_claude_json(None);
-    let (report, _, _) = ingest::run_analysis(snapshot.run_sources(), inputs, |_| ())
+    let (report, _, _) = engine_ingest::run_analysis(snapshot.run_sources(), inputs, |_| ())
         .await
         .unwrap();
     assert_eq!(outside(&report), Some((FileStatus::NeedsApproval, false)));
@@ -2641,7 +2646,7 @@ async fn a_share_zip_opens_as_a_shared_snapshot_and_another_zip_as_a_source() {
         ingest::Opened::Shared(shared, name, _) => {
             assert_eq!(name, "memdiag-share-2026-11-30.zip");
             assert_eq!(shared.made, "2026-11-30T12:22:30Z");
-            let (again, _, _) = ingest::analyze_shared(&shared, None).unwrap();
+            let (again, _, _) = engine_ingest::analyze_shared(&shared, None).unwrap();
             assert_eq!(again.footprint, report.footprint);
         }
         ingest::Opened::Source(_) => panic!("a share zip is a shared snapshot"),
@@ -2693,10 +2698,10 @@ fn enter_text(field: &Element, value: &str) {
 /// The demo's own answer for a read of `path`, from the core through the page's loop.
 async fn demo_read(path: &str) -> memdiag_core::report::ReadAnswer {
     let mut snapshot = ingest::Snapshot::default();
-    snapshot.set_demo(memdiag_web::page::demo::source().unwrap());
+    snapshot.set_demo(memdiag_web::wire::demo::source().unwrap());
     let mut inputs = snapshot.infer_inputs("/home/user");
     inputs.reads = vec![path.to_owned()];
-    let (report, _, _) = ingest::run_analysis(snapshot.run_sources(), inputs, |_| {})
+    let (report, _, _) = engine_ingest::run_analysis(snapshot.run_sources(), inputs, |_| {})
         .await
         .unwrap();
     report.reads.into_iter().next().unwrap()

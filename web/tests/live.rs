@@ -15,6 +15,7 @@ use std::rc::Rc;
 use memdiag_core::cleanup::{self, Compaction};
 use memdiag_core::report::Report;
 use memdiag_core::Tree;
+use memdiag_web::engine::ingest as engine_ingest;
 use memdiag_web::engine::write;
 use memdiag_web::page::ingest::{self, Source};
 use memdiag_web::page::live::{self, Dir, FileRef, Kind, Stat, Task};
@@ -281,7 +282,7 @@ fn inputs() -> Inputs {
 }
 
 async fn analyse(sources: &[Rc<Source>]) -> (Report, Tree) {
-    let (report, tree, _) = ingest::run_analysis(sources.to_vec(), inputs(), |_| {})
+    let (report, tree, _) = engine_ingest::run_analysis(sources.to_vec(), inputs(), |_| {})
         .await
         .expect("the analysis runs");
     (report, tree)
@@ -674,7 +675,7 @@ async fn open_live_in_health(root: &web_sys::Element, dir: Rc<dyn Dir>) {
 async fn the_page_cleans_up_a_live_folder_with_a_diff_a_confirmation_and_an_undo() {
     use page::*;
     assert!(
-        memdiag_web::page::demo::available(),
+        memdiag_web::wire::demo::available(),
         "the page is built with the demo"
     );
     let root = container();
@@ -1020,7 +1021,7 @@ async fn a_dropped_folder_with_a_handle_opens_live_through_the_browsers_handle()
         entry: entry.clone().unchecked_into(),
         handle: Some(Promise::resolve(&claude)),
     };
-    let source = live::from_drop(&item, &|_| {})
+    let source = ingest::from_drop(&item, &|_| {})
         .await
         .expect("a folder with a handle opens live")
         .expect("the walk succeeds");
@@ -1033,7 +1034,7 @@ async fn a_dropped_folder_with_a_handle_opens_live_through_the_browsers_handle()
         entry: entry.unchecked_into(),
         handle: None,
     };
-    assert!(live::from_drop(&no_handle, &|_| {}).await.is_none());
+    assert!(ingest::from_drop(&no_handle, &|_| {}).await.is_none());
     JsFuture::from(call(
         &root,
         "removeEntry",

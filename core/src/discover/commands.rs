@@ -22,13 +22,13 @@
 //!   command is listed only when its frontmatter gives a description.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use super::skills::{
     cut_units, escape_angles, full_description, listed_measure, SkillLine, SkillSource,
 };
 use super::{Discovery, Node};
-use crate::report::{Group, LoadType, Measure, Scope};
+use crate::report::{Code, Diagnostic, Group, LoadType, Measure, Scope, Severity};
 use crate::text::frontmatter::Frontmatter;
 use crate::text::measure::as_sent;
 use crate::text::settings::SkillOverride;
@@ -159,7 +159,7 @@ impl Discovery<'_> {
     /// Every custom command found, those in force first in listing order; each listed one
     /// adds its line to the skills listing after the skills. `skills` names the skills found
     /// (by the name they are invoked with): a command of one of those names is not listed.
-    pub(super) fn commands(&mut self, skills: &BTreeSet<String>) -> Vec<Node> {
+    pub(super) fn commands(&mut self, skills: &BTreeMap<String, VPath>) -> Vec<Node> {
         let mut folders: Vec<(VPath, Scope)> = vec![(
             self.managed_dir().child(".claude").child("commands"),
             Scope::Managed,
@@ -208,20 +208,30 @@ impl Discovery<'_> {
         }
         // The first of a name wins; a skill's name beats every command. Rows come in the
         // order found (a shared snapshot keeps it), the listing sorts lines by name.
-        self.own_names = skills.clone();
+        self.own_names = skills.keys().cloned().collect();
         self.own_names.extend(
             found
                 .iter()
                 .filter(|(_, _, plugin)| !plugin)
                 .map(|(file, _, _)| file.name.clone()),
         );
-        let mut taken: HashSet<String> = HashSet::new();
+        let mut taken: HashMap<String, (VPath, Scope)> = HashMap::new();
         let limit = self.description_limit();
         let mut nodes = Vec::new();
         let mut lines = Vec::new();
         let mut plugin_lines = Vec::new();
         for (file, scope, plugin) in found {
-            let listed = !skills.contains(&file.name) && taken.insert(file.name.clone());
+            let hidden_by = match skills.get(&file.name) {
+                Some(skill) => Some(Winner::Skill(skill.clone())),
+                None => match taken.get(&file.name) {
+                    Some((command, scope)) => Some(Winner::Command(command.clone(), *scope)),
+                    None => {
+                        taken.insert(file.name.clone(), (file.path.clone(), scope));
+                        None
+                    }
+                },
+            };
+            let listed = hidden_by.is_none();
             if !self.top_level.insert(file.path.clone()) {
                 continue;
             }
@@ -287,6 +297,26 @@ impl Discovery<'_> {
                     });
                 }
             }
+            if let Some(winner) = hidden_by {
+                let fm = self.frontmatter_of(&file.path);
+                let body = match self.text(&file.path) {
+                    super::Text::Ready(text) => as_sent(&text),
+                    _ => String::new(),
+                };
+                let disabled = fm
+                    .as_ref()
+                    .and_then(|fm| fm.boolean("disable-model-invocation"))
+                    .unwrap_or(false);
+                let cost = match self.skill_override(&file.name) {
+                    SkillOverride::Off | SkillOverride::UserInvocableOnly => None,
+                    _ if disabled || plugin => None,
+                    SkillOverride::NameOnly => Some(file.name.clone()),
+                    SkillOverride::On => Some(command_line(&file.name, fm.as_ref(), &body, limit)),
+                }
+                .map(|line| listed_measure(self.tree, &line, &file.name).0.utf16);
+                self.diagnostics
+                    .push(shadowed_command(&file.path, &file.name, &winner, cost));
+            }
             nodes.push(node);
         }
         lines.sort_by(|a, b| compare_locale(&a.shown, &b.shown));
@@ -295,6 +325,46 @@ impl Discovery<'_> {
         self.skill_lines.extend(plugin_lines);
         nodes
     }
+}
+
+/// What hides a command: a skill of its name, or a command of its name that wins.
+enum Winner {
+    Skill(VPath),
+    Command(VPath, Scope),
+}
+
+/// The `command-shadowed` finding for the command `name` at `path`, hidden by `winner`
+/// (measured on 2.1.328: a skill of a command's name, the user's or the project's, beats it;
+/// of two commands of one name the managed policy's wins, then the user's, then the working
+/// directory's, then a parent's; `commands-listing-order-and-precedence`,
+/// `commands-listing-sources-and-forms`). `cost` is the UTF-16 units of the listing line it
+/// would have had in every session, `None` when it would not be listed either way.
+fn shadowed_command(path: &VPath, name: &str, winner: &Winner, cost: Option<u64>) -> Diagnostic {
+    let by = match winner {
+        Winner::Skill(skill) => format!("hidden by the skill {skill} of the same name, which a skill's name always beats: /{name} runs the skill"),
+        Winner::Command(command, scope) => {
+            let whose = match scope {
+                Scope::Managed => "the managed policy's",
+                Scope::User => "the user's",
+                _ => "a nearer folder's",
+            };
+            format!("hidden by {command}, {whose} command of the same name, which wins: /{name} runs that one")
+        }
+    };
+    let cost = match cost {
+        Some(units) => format!(
+            "its line in the skills listing would have cost {} characters (UTF-16 units) in \
+             every session",
+            super::group_digits(units)
+        ),
+        None => "it would not be listed either way".to_owned(),
+    };
+    Diagnostic::new(
+        Code::CommandShadowed,
+        Severity::Warning,
+        Some(path.as_str()),
+        format!("{by}, and this command never reaches Claude; {cost}; rename one to keep both"),
+    )
 }
 
 /// The order JavaScript's `localeCompare` gives names (ICU's root collation), as the

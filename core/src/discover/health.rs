@@ -820,18 +820,22 @@ impl Discovery<'_> {
             .iter()
             .filter(|r| r.group == Group::Skills && r.depth == 0 && r.status == FileStatus::Ok)
         {
+            // A skill another of its folder's name hides has its own finding.
+            let hidden = VPath::new(&row.path).is_ok_and(|p| self.shadowed_skills.contains(&p));
             let Some(name) = &row.skill_name else {
                 continue;
             };
-            if let Some(first) = seen.get(name) {
-                self.diagnostics.push(Diagnostic::new(
+            match seen.get(name) {
+                _ if hidden => {}
+                Some(first) => self.diagnostics.push(Diagnostic::new(
                     Code::SkillDuplicateName,
                     Severity::Warning,
                     Some(&row.path),
                     format!("another skill is also named {name} ({first}); only one can be invoked by that name"),
-                ));
-            } else {
-                seen.insert(name.clone(), row.path.clone());
+                )),
+                None => {
+                    seen.insert(name.clone(), row.path.clone());
+                }
             }
             let Ok(path) = VPath::new(&row.path) else {
                 continue;

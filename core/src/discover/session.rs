@@ -13,16 +13,17 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::skills::{
     built_in_units_lost, fit_listing, listed_measure, shown_line, Shown, SkillLine, SkillSource,
 };
-use super::{family_dir, saturating_sum, Discovery};
+use super::{family_dir, group_digits, saturating_sum, twice_print, Discovery, FirstCopies};
 use crate::footprint::estimate_tokens;
 use crate::input::{ReadPath, ReadTarget};
 use crate::report::{
-    Cost, Figure, FileRow, FileStatus, Group, Health, LaterCost, LoadType, Measure, ReadAnswer,
-    Scope, SentFile, SentLabel, Session, SessionCost,
+    Code, Cost, Diagnostic, DiagnosticData, Figure, FileRow, FileStatus, Group, Health, LaterCost,
+    LoadType, Measure, ReadAnswer, Scope, SentFile, SentLabel, Session, SessionCost, Severity,
 };
 use crate::text::measure::measure;
 use crate::text::memory_index;
 use crate::text::settings::SkillOverride;
+use crate::tree::Tree;
 use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillAnnouncement};
 use crate::vpath::VPath;
 
@@ -61,6 +62,8 @@ impl Discovery<'_> {
                 }
             }
         }
+        let twice = self.files_sent_twice(&files);
+        self.diagnostics.extend(twice);
         let listed: Vec<&SkillLine> = self
             .skill_lines
             .iter()
@@ -113,6 +116,8 @@ impl Discovery<'_> {
             }
             skills.push(line);
         }
+        let twice = descriptions_sent_twice(self.tree, &listed, &skills);
+        self.diagnostics.extend(twice);
         // What the built-in skills lose to the cut and the budget comes off their length.
         let built_ins_lost: u64 = built_ins
             .iter()
@@ -249,6 +254,41 @@ impl Discovery<'_> {
             }
         }
         (kept, removed)
+    }
+
+    /// A `sent-twice` finding for each instruction file every session sends with the same
+    /// text as one sent before it (measured on 2.1.328 and 2.1.337: a parent folder's
+    /// `CLAUDE.md` and the project's `CLAUDE.local.md` with the same words are both sent;
+    /// `sent-twice-links-copies-imports-and-listings`). The finding names the earlier file
+    /// in its data, so that a shared copy carries the pair ([`Tree::set_sent_twice`]).
+    fn files_sent_twice(&self, files: &[SentFile]) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let mut copies = FirstCopies::new(self.tree);
+        for file in files {
+            let print = VPath::new(&file.path)
+                .ok()
+                .and_then(|p| self.sent_texts.get(&p).copied());
+            let Some(earlier) = copies.earlier(&file.path, print) else {
+                continue;
+            };
+            let units = group_digits(file.loaded.utf16);
+            out.push(
+                Diagnostic::new(
+                    Code::SentTwice,
+                    Severity::Warning,
+                    Some(&file.path),
+                    format!(
+                        "sends the same text as {earlier}, which every session also sends: \
+                         this second copy costs {units} characters (UTF-16 units, as Claude \
+                         Code counts them) in every session; keep one of the two"
+                    ),
+                )
+                .with_data(DiagnosticData::Paths {
+                    paths: vec![earlier.to_owned()],
+                }),
+            );
+        }
+        out
     }
 
     /// The user's lines of the listing of agent types, in its order, and their UTF-16 units
@@ -510,6 +550,54 @@ impl Discovery<'_> {
             };
         }
     }
+}
+
+/// A `sent-twice` finding for each line of the skills listing (a skill or a command)
+/// whose description an earlier line already sends whole (measured on 2.1.328 and
+/// 2.1.337: a skill and a command with the same description are both listed with it;
+/// `sent-twice-links-copies-imports-and-listings`). A line shown by its name alone sends
+/// no description. The finding names the earlier line's file in its data.
+fn descriptions_sent_twice(
+    tree: &Tree,
+    listed: &[&SkillLine],
+    lines: &[String],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut copies = FirstCopies::new(tree);
+    let mut shown: HashMap<&str, &str> = HashMap::new();
+    for (skill, line) in listed.iter().zip(lines) {
+        let Some(description) = line
+            .strip_prefix(skill.shown.as_str())
+            .and_then(|rest| rest.strip_prefix(": "))
+        else {
+            continue;
+        };
+        let path = skill.path.as_str();
+        shown.entry(path).or_insert(skill.shown.as_str());
+        let Some(earlier) = copies.earlier(path, twice_print(description)) else {
+            continue;
+        };
+        let units = group_digits(utf16(description));
+        let earlier_shown = shown.get(earlier).copied().unwrap_or(earlier);
+        out.push(
+            Diagnostic::new(
+                Code::SentTwice,
+                Severity::Warning,
+                Some(path),
+                format!(
+                    "{} is listed with the same description as {earlier_shown} ({earlier}): \
+                     this second copy costs {units} characters (UTF-16 units, as Claude Code \
+                     counts them) in every session's skills listing; keep one, or say what \
+                     tells them apart",
+                    skill.shown
+                ),
+            )
+            .with_data(DiagnosticData::Paths {
+                paths: vec![earlier.to_owned()],
+            }),
+        );
+    }
+    out
 }
 
 /// What can load after the session starts, by kind, each file once; nothing a Read would

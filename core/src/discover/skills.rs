@@ -158,7 +158,17 @@ impl Discovery<'_> {
                 continue;
             }
             // Of one name, the first listed wins (measured on 2.1.328).
-            let taken = source == SkillSource::Listed && !self.skill_names.insert(folder.clone());
+            let winner = match source {
+                SkillSource::Listed => match self.skill_names.get(&folder) {
+                    Some(winner) => Some(winner.clone()),
+                    None => {
+                        self.skill_names.insert(folder.clone(), path.clone());
+                        None
+                    }
+                },
+                _ => None,
+            };
+            let taken = winner.is_some();
             let mut node =
                 self.file_node(&path, Group::Skills, LoadType::OnDemand, Some(scope), true);
             let fm = self.frontmatter_of(&path);
@@ -235,6 +245,21 @@ impl Discovery<'_> {
                     });
                 } else {
                     node.row.skill_listing = None;
+                    if self.add_dir_scope.is_none() {
+                        let cost = match (&line, invocable, paths.is_empty()) {
+                            (Some(line), true, true) => {
+                                Ok(listed_measure(self.tree, line, &listing.shown).0.utf16)
+                            }
+                            (Some(_), true, false) => Err(
+                                "it would be listed only after a Read of a file its paths match",
+                            ),
+                            _ => Err("it would not be listed either way"),
+                        };
+                        let winner = winner.unwrap_or_else(|| path.clone());
+                        self.diagnostics
+                            .push(shadowed_skill(&path, &winner, &folder, cost));
+                        self.shadowed_skills.insert(path.clone());
+                    }
                 }
                 nodes.push(node);
                 continue;
@@ -396,6 +421,37 @@ pub(super) fn listing_line(
         line: format!("{shown}: {description}"),
         shown,
     }
+}
+
+/// The `skill-shadowed` finding for the skill at `path`, hidden by `winner`'s of the same
+/// name `folder` (measured on 2.1.328: of two skills of one name the first listed wins, the
+/// managed policy's, then the user's, then the project folder's, then a parent's;
+/// `agents-managed-policy-agents-skills-and-precedence`). `cost` is the UTF-16 units of the
+/// listing line it would have had in every session, or why it would have had none.
+fn shadowed_skill(
+    path: &VPath,
+    winner: &VPath,
+    folder: &str,
+    cost: Result<u64, &str>,
+) -> Diagnostic {
+    let cost = match cost {
+        Ok(units) => format!(
+            "its line in the skills listing would have cost {} characters (UTF-16 units) in \
+             every session",
+            super::group_digits(units)
+        ),
+        Err(why) => why.to_owned(),
+    };
+    Diagnostic::new(
+        Code::SkillShadowed,
+        Severity::Warning,
+        Some(path.as_str()),
+        format!(
+            "hidden by {winner}, a skill of the same name that Claude Code lists first: \
+             invoking {folder} runs that one, and this one never reaches Claude; {cost}; \
+             rename this skill's folder to keep both"
+        ),
+    )
 }
 
 /// How a listing line is shown.

@@ -150,6 +150,16 @@ codes! {
          (over 40,000 characters as sent). It still loads whole, in every session. Move what is \
          not needed every time into rules with `paths`, skills or linked files.";
 
+    /// A command hidden by a skill or a command of the same name.
+    CommandShadowed = "command-shadowed", Warning, Drops, "{n} commands are hidden by a skill or command of the same name",
+        "A custom slash command has the name of a skill, or of another command that wins: Claude \
+         Code lists and runs only the winner, so this command's instructions never reach Claude \
+         and `/name` runs the other. A skill (the user's or the project's) beats any command; of \
+         two commands the managed policy's wins, then the user's, then the working \
+         directory's, then a parent folder's (measured on 2.1.328). The finding names the \
+         winner and what the hidden command's line in the skills listing would have cost in \
+         every session. Rename one to keep both.";
+
     /// A file the analysis does not read (bulk data, over the read cap).
     FileNotRead = "file-not-read", Warning varies, Warns, "{n} files were not read",
         "The analysis did not read this file. Session data (transcripts and other bulk folders) \
@@ -349,6 +359,18 @@ codes! {
          inside a folder such as `node_modules/`. Claude Code still attaches it when it reads a file \
          there; a scanner that stops six folders down or skips such folders would miss it.";
 
+    /// The same text sent twice in every session.
+    SentTwice = "sent-twice", Warning, Wastes, "{n} texts are sent twice in every session",
+        "Two instruction files that both load in every session hold the same text as sent \
+         (a `CLAUDE.local.md` copied from a `CLAUDE.md`, a parent folder's file repeated in the \
+         project), or a skill and a command are listed with the same description: Claude \
+         Code sends it twice, and the second copy costs its characters (UTF-16 units, as \
+         Claude Code counts them) in every session. The finding names the earlier copy. Keep \
+         one, or make the descriptions say what tells the two apart. A file reached under two \
+         paths (a link), or imported by a file and loading on its own as well, is sent once \
+         and is not this finding, and a text shorter than 30 characters is not reported \
+         (measured on 2.1.328 and 2.1.337).";
+
     /// Hooks or MCP servers configured: text the every-session figure leaves out.
     SessionTextNotCounted = "session-text-not-counted", Info, Warns, "{n} configuration files set up hooks or MCP servers whose text is not counted",
         "A settings file configures hooks, or an MCP configuration (`.mcp.json`, \
@@ -380,6 +402,15 @@ codes! {
          lists their folders, and this snapshot (a dropped folder, a shared report) does not \
          record it, so the report lists them by name. The finding says what depends on the \
          order. The `memdiag` command and zips record it.";
+
+    /// A skill hidden by a skill of the same name.
+    SkillShadowed = "skill-shadowed", Warning, Drops, "{n} skills are hidden by a skill of the same name",
+        "Two skills have the same folder name, the name Claude Code invokes a skill by: it lists \
+         and runs only the first, the managed policy's, then the user's, then the project \
+         folder's, then a parent folder's (measured on 2.1.328). So a project skill of a name \
+         the user also has silently never reaches Claude, in this project or any other. The \
+         finding names the winner and what the hidden skill's line in the skills listing would \
+         have cost in every session. Rename one folder to keep both.";
 
     /// A `SKILL.md` deeper than Claude Code looks.
     SkillTooDeep = "skill-too-deep", Warning, Drops, "{n} skills sit too deep to be found",

@@ -112,6 +112,8 @@ pub fn why(report: &Report, path: &str) -> Why {
         Code::RulePathsInvalid,
         Code::RulePathsJoined,
         Code::SkillDuplicateName,
+        Code::SkillShadowed,
+        Code::CommandShadowed,
         Code::InvalidFrontmatter,
         Code::FileUnreadable,
     ];
@@ -143,7 +145,10 @@ pub fn why(report: &Report, path: &str) -> Why {
         if blocking.contains(&finding.code) {
             if matches!(
                 finding.code,
-                Code::RuleNeverMatches | Code::RulePathsInvalid
+                Code::RuleNeverMatches
+                    | Code::RulePathsInvalid
+                    | Code::SkillShadowed
+                    | Code::CommandShadowed
             ) {
                 answer.loads = Loads::Never;
                 answer.when = "never".to_owned();

@@ -31,8 +31,12 @@
 //!
 //! Besides the files: of the environment, only what the analysis reads (whether
 //! `DISABLE_AUTO_MEMORY` turns auto memory off, the number `SLASH_COMMAND_TOOL_CHAR_BUDGET`
-//! sets), and the order a source listed a skills folder in where it recorded one
-//! ([`Tree::set_listing_order`]), as positions among the shared names.
+//! sets), the order a source listed a skills folder in where it recorded one
+//! ([`Tree::set_listing_order`]), as positions among the shared names, and which texts
+//! the original sent twice in every session: each `sent-twice` finding's file and the
+//! earlier file it repeats ([`Tree::set_sent_twice`]). Placeholders keep a text's shape,
+//! not its words, so two different texts of one shape read the same in the copy; the pairs
+//! tell what the original's words did, and reveal no more than the finding itself.
 //!
 //! The memory folders of other projects (their files and folders) are left out unless
 //! [`SanitizeOptions::other_projects`], or a finding names them; [`Sanitized::left_out_folders`]
@@ -115,7 +119,7 @@ use serde_json::{Map, Value as Json};
 use crate::analyze::{analyze, Step};
 use crate::discover::{AGENT_MEMORY_SCOPES, CORRECTION_WORDS, FRONTMATTER_KEYS, MEMORY_TYPES};
 use crate::input::Input;
-use crate::report::{Diagnostic, DiagnosticData, ReadFor, ReferenceKind, Report};
+use crate::report::{Code, Diagnostic, DiagnosticData, ReadFor, ReferenceKind, Report};
 use crate::text::frontmatter::{self, untag, Frontmatter, Span, SpanKind, Spans, Value as Yaml};
 use crate::text::glob::Glob;
 use crate::text::measure::{is_js_space, measure};
@@ -352,6 +356,12 @@ pub fn sanitize(
         let names = positions.iter().map(|&at| entries[at].0.clone()).collect();
         built.tree.set_listing_order(dir.clone(), names);
     }
+    // Which texts the original sent twice: the copy's text is placeholders of the same shape
+    // (every letter `x`), which cannot tell two equal texts from two of one shape, so the
+    // copy carries the pairs the report found instead, as it carries lengths and orders.
+    built
+        .tree
+        .set_sent_twice(carried_sent_twice(report, &built.paths));
     let mut shared = Sanitized {
         tree: built.tree,
         input: built.input,
@@ -375,6 +385,30 @@ pub fn sanitize(
         shared.warnings.push(differing_figures(&shared.differences));
     }
     shared
+}
+
+/// The pairs of the report's `sent-twice` findings (the file whose text repeats → the
+/// earlier file it repeats), by their shared paths ([`Tree::set_sent_twice`]).
+fn carried_sent_twice(report: &Report, paths: &BTreeMap<String, String>) -> BTreeMap<VPath, VPath> {
+    let shared = |p: &str| paths.get(p).and_then(|s| VPath::new(s).ok());
+    let mut pairs = BTreeMap::new();
+    for finding in report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::SentTwice)
+    {
+        let earlier = match &finding.data {
+            Some(DiagnosticData::Paths { paths }) => paths.first(),
+            _ => None,
+        };
+        if let (Some(later), Some(earlier)) = (
+            finding.path.as_deref().and_then(shared),
+            earlier.and_then(|e| shared(e)),
+        ) {
+            pairs.insert(later, earlier);
+        }
+    }
+    pairs
 }
 
 /// The sentence that tells the person sharing which figures the copy cannot keep: where in
@@ -439,6 +473,9 @@ pub fn basis(tree: &Tree, report: &Report) -> Tree {
     }
     for (dir, names) in tree.listing_orders() {
         out.set_listing_order(dir.clone(), names.to_vec());
+    }
+    if let Some(pairs) = tree.sent_twice() {
+        out.set_sent_twice(pairs.clone());
     }
     out
 }

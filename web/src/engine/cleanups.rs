@@ -61,10 +61,10 @@ pub(crate) fn answer(data: &JsValue) {
 /// A message for a person: what was changed, if anything, and why not the rest.
 pub async fn apply(
     plan: &Plan,
-    targets: &[crate::page::live::Target],
+    targets: &[crate::wire::folders::Target],
     restore: bool,
 ) -> Result<(), String> {
-    let backups = crate::page::live::OriginBackups;
+    let backups = crate::wire::folders::OriginBackups;
     if restore {
         let restoring = crate::engine::write::restoring(plan, targets).await?;
         crate::engine::write::apply(&restoring, targets, &backups).await
@@ -80,7 +80,7 @@ pub(crate) async fn answer_apply(data: JsValue) {
     use std::rc::Rc;
 
     use crate::engine::reply::{failed, post};
-    use crate::page::live::{Dir, JsDir, LiveRoot, Target};
+    use crate::wire::folders::{Dir, JsDir, LiveRoot, Target};
     let Some(plan) = pack::from_js::<Plan>(&get(&data, "plan")) else {
         return failed("the clean-up to make could not be read");
     };

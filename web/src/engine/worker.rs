@@ -5,7 +5,7 @@
 //! `engine` feature; `web/assets/worker.js` starts it and its `main` calls [`start`]); the
 //! page's first-paint wasm has no analysis, zip reader, YAML, sanitizer or demo files. The
 //! page keeps every source; the worker keeps a copy of each source's listing (names, sizes,
-//! dates, and a zip's `File`), mounts them, runs [`crate::page::ingest::analysis_loop`] and asks
+//! dates, and a zip's `File`), mounts them, runs [`crate::engine::ingest::analysis_loop`] and asks
 //! the page for the `File`s of the files the core names, which it sizes and reads itself.
 //! The messages, page to worker (their fields: [`crate::wire::messages`]):
 //!
@@ -30,8 +30,8 @@
 //!   tree, input, date and format);
 //! - `shared`: analyse a shared link or share zip (answered with `done`, which also names
 //!   the files the snapshot lacked);
-//! - `share` and `plan`: sanitize a finished analysis for sharing ([`crate::page::share::answer`])
-//!   or plan a clean-up of it ([`crate::page::cleanups::answer`]); the message carries the
+//! - `share` and `plan`: sanitize a finished analysis for sharing ([`crate::engine::share::answer`])
+//!   or plan a clean-up of it ([`crate::engine::cleanups::answer`]); the message carries the
 //!   analysis as the worker's `done` sent it, so the worker keeps nothing between them;
 //! - `preview` and `report-json`, with a `req` number: lay out a Markdown file, write a
 //!   report (sent back packed) as the JSON Download JSON saves. Answered at once, beside any
@@ -51,12 +51,13 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, MessageEvent};
 
+use crate::engine::ingest;
 use crate::engine::reply::{failed, post, scope};
-use crate::page::ingest::{self, Reader, Snapshot, Source};
-use crate::page::state::{Inputs, Progress};
+use crate::wire::inputs::{run_input, Inputs, Progress};
 use crate::wire::messages::{
     get, input_message, inputs_from, inputs_message, number, object, text, NOT_SHARED,
 };
+use crate::wire::sources::{read_file, Opened, Origin, Reader, Snapshot, Source, Stat};
 
 thread_local! {
     static SOURCES: RefCell<BTreeMap<u32, Rc<Source>>> = RefCell::default();
@@ -104,14 +105,14 @@ thread_local! {
 /// compiling the whole pipeline (mounting, discovery, the report, its packing) as it goes. The demo runs through all of it in a few tens of milliseconds, while the person
 /// is still choosing a folder.
 async fn warm_up() {
-    crate::page::browser::yield_now().await;
+    crate::wire::js::yield_now().await;
     if ASKED_TO_RUN.with(std::cell::Cell::get) {
         return;
     }
-    let Some(demo) = crate::page::demo::source() else {
+    let Some(demo) = crate::wire::demo::source() else {
         return;
     };
-    let ingest::Origin::Demo { inputs, .. } = &demo.origin else {
+    let Origin::Demo { inputs, .. } = &demo.origin else {
         return;
     };
     let inputs = inputs.clone();
@@ -129,7 +130,7 @@ async fn warm_up() {
         if spent > WARM_UP_MS || ASKED_TO_RUN.with(std::cell::Cell::get) {
             break;
         }
-        crate::page::browser::yield_now().await;
+        crate::wire::js::yield_now().await;
     }
 }
 
@@ -181,7 +182,7 @@ fn handle(data: JsValue) {
                     ("inputs", inputs_message(&inputs)),
                 ]);
             }
-            let input = ingest::run_input(&inputs, &text(&data, "today"));
+            let input = run_input(&inputs, &text(&data, "today"));
             wasm_bindgen_futures::spawn_local(run(sources, inputs, input));
         }
         "shared" => wasm_bindgen_futures::spawn_local(shared(data)),
@@ -403,7 +404,7 @@ async fn read_through_page(
     });
     for (i, contents) in handed
         .iter()
-        .zip(crate::page::browser::all_at_once(reads.collect()).await)
+        .zip(crate::wire::js::all_at_once(reads.collect()).await)
     {
         out[*i] = Some(contents);
     }
@@ -438,11 +439,8 @@ async fn read_through_page(
 
 /// Looks up through the page the sizes and dates the worker does not know yet, and keeps
 /// them.
-async fn stat_through_page(
-    sources: &[Rc<Source>],
-    items: Vec<(usize, usize)>,
-) -> Vec<ingest::Stat> {
-    let mut out: Vec<Option<ingest::Stat>> = items
+async fn stat_through_page(sources: &[Rc<Source>], items: Vec<(usize, usize)>) -> Vec<Stat> {
+    let mut out: Vec<Option<Stat>> = items
         .iter()
         .map(|&(s, f)| match sources[s].files[f].reader {
             Reader::Remote => sources[s].cached_stat(f),
@@ -544,12 +542,12 @@ async fn ask_page(kind: &str, pairs: &[u32]) -> JsValue {
 async fn open_raw(data: &JsValue) -> Result<memdiag_core::SharedSnapshot, String> {
     match get(data, "link").as_string() {
         Some(link) => {
-            memdiag_core::decode_link(&link).map_err(|e| crate::page::share::open_error("link", &e))
+            memdiag_core::decode_link(&link).map_err(|e| crate::wire::share::open_error("link", &e))
         }
         None => match get(data, "zip").dyn_into::<File>() {
-            Ok(file) => match ingest::read_file(&file).await {
+            Ok(file) => match read_file(&file).await {
                 Ok(bytes) => memdiag_core::open_share_zip(&bytes)
-                    .map_err(|e| crate::page::share::open_error("file", &e)),
+                    .map_err(|e| crate::wire::share::open_error("file", &e)),
                 Err(message) => Err(message),
             },
             Err(_) => Err("nothing to open".to_owned()),
@@ -576,8 +574,8 @@ async fn open_zip(data: JsValue) {
         return failed("nothing to open");
     };
     match ingest::open_zip_here(file).await {
-        Ok(ingest::Opened::Shared(snapshot, ..)) => post_snapshot(&snapshot, true),
-        Ok(ingest::Opened::Source(source)) => {
+        Ok(Opened::Shared(snapshot, ..)) => post_snapshot(&snapshot, true),
+        Ok(Opened::Source(source)) => {
             // The run that follows reads the entries with the directory read here.
             source.keep_listed_archive();
             let listing = crate::wire::messages::source_message(&source);
@@ -657,7 +655,7 @@ fn sources_named(data: &JsValue) -> Vec<Rc<Source>> {
 fn source_from_message(data: &JsValue) -> Option<Source> {
     if text(data, "kind") == "demo" {
         let id = number(data, "id") as u32;
-        return crate::page::demo::source().map(|demo| demo.with_id(id));
+        return crate::wire::demo::source().map(|demo| demo.with_id(id));
     }
     crate::wire::messages::source_from_message(data)
 }

@@ -4,12 +4,12 @@
 //! - **Checked against the disk, not the page.** Every file is read and compared with the
 //!   plan's `before` before anything is written. Each write then happens only while the file
 //!   still holds that text ([`FileRef::write_if`] opens the write first and reads after;
-//!   [`crate::page::live::Dir::remove_if`] sets the file aside first where the browser can rename):
+//!   [`crate::wire::folders::Dir::remove_if`] sets the file aside first where the browser can rename):
 //!   a file that differs stops the plan. Something "in the way" (a folder where a file goes)
 //!   is an error with its own words, never taken as "absent".
 //! - **A backup first.** Before the first write, the plan, with every file's text as just
 //!   verified, goes to a [`Backups`] store that outlives the tab (the page's is the browser's
-//!   origin-private storage, [`crate::page::live::OriginBackups`]). No backup, no write.
+//!   origin-private storage, [`crate::wire::folders::OriginBackups`]). No backup, no write.
 //! - **New files first, and read back.** Files the plan creates are written and read back
 //!   before any existing file changes; then the files it rewrites; deletions last
 //!   ([`Plan::in_safe_order`]). Every write is the whole file, read back and compared.
@@ -23,7 +23,7 @@
 //! makes every clean-up kind, and its undo, with outside edits between every two file
 //! operations, and checks that no line outside the reviewed diff is ever lost.
 //!
-//! The module knows only the [`crate::page::live::Dir`] and [`FileRef`] traits, so the same code runs over the
+//! The module knows only the [`crate::wire::folders::Dir`] and [`FileRef`] traits, so the same code runs over the
 //! browser's handles and over the in-memory folders of the tests, natively and in a browser.
 
 use std::cell::RefCell;
@@ -31,7 +31,7 @@ use std::rc::Rc;
 
 use memdiag_core::cleanup::{Change, Plan};
 
-use crate::page::live::{FileRef, Target, Task};
+use crate::wire::folders::{Dir, FileRef, JsDir, Kind, OriginBackups, Target, Task, BACKUPS_KEPT};
 
 /// Where a plan's backup goes before its first write.
 pub trait Backups {
@@ -74,7 +74,7 @@ pub struct Applied {
 }
 
 /// Makes `plan` in the live folders of `targets` (one per change, by path; see
-/// [`crate::page::live::targets`]), by the rules of this module.
+/// `page::live::targets`), by the rules of this module.
 ///
 /// # Errors
 /// A message for a person that says what was changed, if anything: nothing when a file
@@ -179,7 +179,7 @@ fn ordered<'a>(plan: &'a Plan, targets: &'a [Target]) -> Result<Vec<Step<'a>>, S
 /// missing (the page never creates folders).
 async fn place(
     target: &Target,
-) -> Result<(Option<Rc<dyn crate::page::live::Dir>>, String), String> {
+) -> Result<(Option<Rc<dyn crate::wire::folders::Dir>>, String), String> {
     let mut parts: Vec<&str> = target.rel.split('/').filter(|s| !s.is_empty()).collect();
     let name = parts.pop().ok_or("an empty path")?.to_owned();
     let mut dir = target.root.dir.clone();
@@ -223,7 +223,7 @@ fn same(current: Option<&[u8]>, text: Option<&str>) -> bool {
 }
 
 /// Makes one change: writes (or removes) the file only while it still holds the plan's
-/// `before` ([`FileRef::write_if`], [`crate::page::live::Dir::remove_if`]), then reads it back.
+/// `before` ([`FileRef::write_if`], [`crate::wire::folders::Dir::remove_if`]), then reads it back.
 async fn make(step: &Step<'_>) -> Result<(), Failure> {
     swap(
         step.target,
@@ -377,5 +377,51 @@ fn plural(count: usize, what: &str) -> String {
         format!("1 {what}")
     } else {
         format!("{count} {what}s")
+    }
+}
+
+/// The page's store: the browser's origin-private storage.
+impl Backups for OriginBackups {
+    fn keep<'a>(&'a self, plan: &'a Plan) -> Task<'a, String> {
+        Box::pin(async move {
+            let folder = OriginBackups::folder(true)
+                .await?
+                .ok_or("the backup folder could not be made")?;
+            let dir = JsDir(folder);
+            let now = js_sys::Date::new_0();
+            let made: String = now.to_iso_string().into();
+            let mut existing: Vec<String> = dir
+                .entries(None)
+                .await?
+                .into_iter()
+                .filter(|(_, kind)| *kind == Kind::File)
+                .map(|(name, _)| name)
+                .collect();
+            crate::wire::order::sort_by(&mut existing, |a, b| a.cmp(b));
+            // Sortable by time: the ISO time without its punctuation, then a counter.
+            let stamp: String = made.chars().filter(char::is_ascii_alphanumeric).collect();
+            let mut n = 1;
+            let name = loop {
+                let name = format!("{stamp}-{n}.backup");
+                if !existing.contains(&name) {
+                    break name;
+                }
+                n += 1;
+            };
+            let file = dir
+                .file(&name, true)
+                .await?
+                .ok_or("the backup file could not be made")?;
+            let bytes = crate::wire::pack::to_bytes(&(made, plan.clone()));
+            file.write(bytes.clone()).await?;
+            // Read back: a backup that does not hold the plan is no backup.
+            if file.read().await? != bytes {
+                return Err("the backup did not read back as written".to_owned());
+            }
+            for old in existing.iter().rev().skip(BACKUPS_KEPT - 1) {
+                let _ = dir.remove(old).await;
+            }
+            Ok(name)
+        })
     }
 }

@@ -5,8 +5,6 @@
 //! page's modules ([`crate::page::ingest`], [`crate::page::share`], [`crate::page::runs`], the components)
 //! reach the browser through it, so none of them needs another for a helper.
 
-use std::time::Duration;
-
 use js_sys::{Array, Function, Promise, Reflect};
 use memdiag_core::report::Report;
 use wasm_bindgen::closure::Closure;
@@ -15,6 +13,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, EventTarget, HtmlAnchorElement, Url};
 
 use crate::page::worker_host::Remote;
+pub use crate::wire::js::{all_at_once, js_message, today, yield_now};
 
 /// The page's document.
 ///
@@ -145,23 +144,6 @@ pub async fn copy_text(text: &str) -> Result<(), String> {
         .map_err(|e| js_message(&e))
 }
 
-/// The person's local date as `YYYY-MM-DD`: the core never reads a clock, and the growth
-/// projection wants the local date rather than the one in UTC.
-pub fn today() -> String {
-    let now = js_sys::Date::new_0();
-    format!(
-        "{:04}-{:02}-{:02}",
-        now.get_full_year(),
-        now.get_month() + 1,
-        now.get_date()
-    )
-}
-
-/// Lets the browser handle events and paint before the work goes on.
-pub async fn yield_now() {
-    yew::platform::time::sleep(Duration::ZERO).await;
-}
-
 /// [`yield_now`], ahead of the tasks the browser queued before: after a folder input's
 /// `change` event Chromium runs one task per chosen file (about 300 ms of them for 30,000
 /// files, seen in its trace), and a `setTimeout` waits behind them all. Uses
@@ -194,53 +176,6 @@ pub async fn after_paint() {
         let _ = JsFuture::from(frame).await;
     }
     yield_urgent().await;
-}
-
-/// Runs every one of `tasks` at once and gives their outputs in order: reads and look-ups
-/// that the browser answers away from this thread overlap instead of waiting in turn.
-pub async fn all_at_once<T: 'static>(
-    tasks: Vec<impl std::future::Future<Output = T> + 'static>,
-) -> Vec<T> {
-    let slots: std::rc::Rc<std::cell::RefCell<Vec<Option<T>>>> = std::rc::Rc::new(
-        std::cell::RefCell::new(tasks.iter().map(|_| None).collect()),
-    );
-    let started: Array = tasks
-        .into_iter()
-        .enumerate()
-        .map(|(n, task)| {
-            let slots = std::rc::Rc::clone(&slots);
-            JsValue::from(wasm_bindgen_futures::future_to_promise(async move {
-                let output = task.await;
-                slots.borrow_mut()[n] = Some(output);
-                Ok(JsValue::UNDEFINED)
-            }))
-        })
-        .collect();
-    let _ = JsFuture::from(Promise::all(&started)).await;
-    let outputs = std::mem::take(&mut *slots.borrow_mut());
-    outputs
-        .into_iter()
-        .map(|output| output.expect("every task ran to its end"))
-        .collect()
-}
-
-/// A readable message from a thrown JavaScript value.
-pub fn js_message(value: &JsValue) -> String {
-    if let Some(text) = value.as_string() {
-        return text;
-    }
-    let message = get(value, "message").as_string();
-    let name = get(value, "name").as_string();
-    match (name, message) {
-        (Some(name), Some(message)) if !message.is_empty() => format!("{name}: {message}"),
-        (_, Some(message)) => message,
-        (Some(name), None) => name,
-        (None, None) => "unknown error".to_owned(),
-    }
-}
-
-fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Saves the report as JSON through a Blob URL: written by the worker when asked (`remote`),

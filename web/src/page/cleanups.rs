@@ -134,7 +134,7 @@ pub fn any_live(engine: &Engine) -> bool {
     engine
         .sources()
         .iter()
-        .any(|s| matches!(s.origin, crate::page::ingest::Origin::Live(_)))
+        .any(|s| matches!(s.origin, crate::wire::sources::Origin::Live(_)))
 }
 
 /// How clean-ups are made here, for the panel to say: from the page in live folders, as a

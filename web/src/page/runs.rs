@@ -16,13 +16,13 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 
 use crate::page::browser::{now_ms, yield_now};
-use crate::page::demo;
 use crate::page::ingest::{self, Opened, SharedRaw, SharedSource, Snapshot, Source};
 use crate::page::state::{
     needs_rescan, Action, ClaudeJsonInfo, Inputs, Progress, RunReason, Shared, SharedFrom,
     SharedView, State,
 };
 use crate::page::worker_host::{Failure, Guess, Host, Remote};
+use crate::wire::demo;
 
 /// How many finished runs' analyses the engine keeps for asking the worker about.
 const JOBS_KEPT: usize = 4;
@@ -96,7 +96,31 @@ impl Engine {
         fallback: Callback<web_sys::MouseEvent>,
         inputs: Inputs,
     ) -> Callback<web_sys::MouseEvent> {
-        crate::page::live::choose_folder(fallback, self.clone(), inputs)
+        // Where the page can open folders live (or a test put its own picker in), the folder
+        // picker, and the folder added as a live source; elsewhere `fallback`, the folder input.
+        let engine = self.clone();
+        Callback::from(move |event: web_sys::MouseEvent| {
+            if let Some(picker) = crate::page::live::test_picker() {
+                if let Some(dir) = picker() {
+                    engine.add_live(dir, inputs.clone());
+                }
+                return;
+            }
+            if !crate::page::live::supported() {
+                fallback.emit(event);
+                return;
+            }
+            let (engine, inputs) = (engine.clone(), inputs.clone());
+            yew::platform::spawn_local(async move {
+                match crate::page::live::pick_folder().await {
+                    Ok(Some(dir)) => engine.add_live(dir, inputs),
+                    Ok(None) => {}
+                    Err(message) => {
+                        engine.notice(format!("The folder could not be opened: {message}"))
+                    }
+                }
+            });
+        })
     }
 
     /// The Choose folder button's tooltip: what live folders do, or why this browser has none.
@@ -175,7 +199,7 @@ impl Engine {
                 // One turn of the event loop first, so the page paints that it is working.
                 yield_now().await;
                 #[cfg(feature = "engine")]
-                match ingest::analyze_shared(&shared.snapshot, inputs.version) {
+                match crate::engine::ingest::analyze_shared(&shared.snapshot, inputs.version) {
                     Ok((report, tree, input)) => engine.finished(run, report, tree, input, None),
                     Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
                 }
@@ -222,7 +246,7 @@ impl Engine {
                 {
                     Ok((inputs, report, tree, wire)) => {
                         // The worker's tree holds what the file view and sharing read.
-                        let input = ingest::run_input(&inputs, &today);
+                        let input = crate::wire::inputs::run_input(&inputs, &today);
                         let remote = Remote::new(host, wire);
                         engine.finished(run, report, tree, input, Some(remote));
                     }
@@ -252,7 +276,7 @@ impl Engine {
                 None => inputs,
             };
             #[cfg(feature = "engine")]
-            match ingest::run_analysis(sources, inputs, progress).await {
+            match crate::engine::ingest::run_analysis(sources, inputs, progress).await {
                 Ok((report, tree, input)) => engine.finished(run, report, tree, input, None),
                 Err(message) => engine.dispatch.dispatch(Action::RunFailed(run, message)),
             }
@@ -621,7 +645,7 @@ impl Engine {
             for item in items {
                 let listed = engine.listing_progress(run);
                 // A folder whose handle the browser gave is opened live: walked by the page.
-                let opened = match crate::page::live::from_drop(&item, &listed).await {
+                let opened = match ingest::from_drop(&item, &listed).await {
                     Some(result) => result.map(Opened::Source),
                     None => ingest::open_dropped(item, &listed, engine.host.as_ref()).await,
                 };

@@ -9,13 +9,13 @@
 
 use js_sys::{Array, Uint8Array};
 use memdiag_core::report::Report;
-use memdiag_core::{Input, SanitizeOptions, ShareError, Tree, LINK_KEY, SHARE_FORMAT};
+use memdiag_core::{Input, SanitizeOptions, Tree, LINK_KEY};
 use wasm_bindgen::JsValue;
 use web_sys::{Blob, BlobPropertyBag};
 
 use crate::page::worker_host::Remote;
 use crate::wire::messages::get;
-pub use crate::wire::share::{Prepared, SharedFile, LINK_WARN_CHARS};
+pub use crate::wire::share::{open_error, Prepared, SharedFile, LINK_WARN_CHARS};
 
 /// Makes the shared snapshot of a finished analysis with `options`: in the analysis worker
 /// when the page has one (`remote`), else in place (the component tests).
@@ -154,32 +154,6 @@ pub fn download_zip(prepared: &Prepared, made: &str, report: bool) -> Result<(),
     crate::page::browser::save_blob(&blob, &name)
 }
 
-/// What went wrong opening a shared `what` ("link" or "file"), for a person.
-pub fn open_error(what: &str, error: &ShareError) -> String {
-    match error {
-        ShareError::NotAShare(why) => {
-            format!("This {what} holds no shared snapshot ({why}). Check that it was copied whole.")
-        }
-        ShareError::NewerFormat(format) => format!(
-            "This {what} was made by a newer version of this page (share format {format}; this \
-             one reads up to {SHARE_FORMAT}). Open it in an up-to-date copy of the page."
-        ),
-        ShareError::TooLarge(why) => format!("This {what} is too large to open: {why}."),
-        ShareError::Corrupt(why) if what == "link" => format!(
-            "This link is damaged and cannot be opened ({why}). It may have been cut short \
-             when it was copied: ask for the file instead."
-        ),
-        ShareError::Corrupt(why) => format!(
-            "This {what} is damaged and cannot be opened ({why}). It may be incomplete: ask \
-             for it again."
-        ),
-        ShareError::Refused(why) => format!(
-            "This {what} was not opened: {why}. No report made by this page holds that, and \
-             analysing it could stall the page, so nothing of it was analysed."
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,18 +200,5 @@ mod tests {
             "memdiag-share-2026-11-30.zip"
         );
         assert_eq!(zip_name("soon"), "memdiag-share.zip");
-    }
-
-    #[test]
-    fn every_error_says_what_to_do() {
-        let newer = open_error("link", &ShareError::NewerFormat(SHARE_FORMAT + 1));
-        assert!(newer.contains("newer version"), "{newer}");
-        let cut = open_error("link", &ShareError::Corrupt("truncated".to_owned()));
-        assert!(
-            cut.contains("damaged") && cut.contains("file instead"),
-            "{cut}"
-        );
-        let file = open_error("file", &ShareError::Corrupt("a bad entry".to_owned()));
-        assert!(file.contains("damaged") && !file.contains("link"), "{file}");
     }
 }

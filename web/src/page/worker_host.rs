@@ -19,12 +19,12 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ErrorEvent, File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::page::ingest::{Opened, SharedRaw, Source};
-use crate::page::state::{Inputs, Progress};
+use crate::wire::inputs::{Inputs, Progress};
 use crate::wire::messages::{
     get, inputs_from, inputs_message, number, object, snapshot_from, source_from_message,
     source_message, text, tree_from,
 };
+use crate::wire::sources::{Opened, SharedRaw, Source};
 
 /// What the page says when it has no analysis worker and no engine of its own.
 pub const NO_WORKER: &str = "The analysis worker could not start in this browser, so nothing can be analysed here. Try a current Chrome, Edge, Firefox or Safari.";
@@ -381,7 +381,7 @@ impl Host {
     /// returns the snapshot it holds.
     ///
     /// # Errors
-    /// A message for a person when it cannot be opened (see [`crate::page::share::open_error`]).
+    /// A message for a person when it cannot be opened (see [`crate::wire::share::open_error`]).
     pub async fn open_shared(
         &self,
         raw: &SharedRaw,
@@ -479,7 +479,7 @@ impl Host {
                 resolve,
             });
             if let Err(error) = live.worker.post_message(&message) {
-                let detail = crate::page::browser::js_message(&error);
+                let detail = crate::wire::js::js_message(&error);
                 if let Some(live) = inner.live.take() {
                     live.end(&crashed(&detail));
                 }
@@ -534,7 +534,7 @@ impl Host {
                 all.extend(fields.iter().cloned());
                 if let Err(error) = live.worker.post_message(&object(&all)) {
                     live.asides.remove(&req);
-                    return Err(Failure::Crashed(crate::page::browser::js_message(&error)));
+                    return Err(Failure::Crashed(crate::wire::js::js_message(&error)));
                 }
             }
             let answer = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
@@ -552,7 +552,7 @@ impl Host {
             let live = self.start_worker(&inner.url).map_err(|e| {
                 Failure::Crashed(format!(
                     "the analysis worker could not start ({})",
-                    crate::page::browser::js_message(&e)
+                    crate::wire::js::js_message(&e)
                 ))
             })?;
             inner.live = Some(live);
@@ -813,7 +813,7 @@ where
             each(source, pair[1] as usize)
         })
         .collect();
-    crate::page::browser::all_at_once(answers)
+    crate::wire::js::all_at_once(answers)
         .await
         .into_iter()
         .collect()

@@ -10,9 +10,9 @@ use memdiag_core::{Contents, Diagnostic, FileEntry, Input, SharedSnapshot, Tree,
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::File;
 
-use crate::page::ingest::{Origin, Reader, Role, Source, SourceFile};
-use crate::page::state::Inputs;
+use crate::wire::inputs::Inputs;
 use crate::wire::pack;
+use crate::wire::sources::{Origin, Reader, Role, Source, SourceFile};
 
 /// What the analysis marks a file a shared snapshot lacks with.
 pub(crate) const NOT_SHARED: &str = "not in the shared snapshot";

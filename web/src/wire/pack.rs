@@ -43,8 +43,8 @@ use memdiag_core::report::{
 use memdiag_core::{Input, SessionKind};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::page::state::Inputs;
 use crate::wire::cleanups::Ask;
+use crate::wire::inputs::Inputs;
 use crate::wire::share::{Prepared, SharedFile};
 
 /// A value with a packed form.

@@ -1,5 +1,8 @@
 //! What the Share dialog shows of a shared copy, as the worker sends it to the page
-//! ([`crate::wire::pack`] packs it): the copy made with one set of options.
+//! ([`crate::wire::pack`] packs it): the copy made with one set of options; and what went
+//! wrong opening a shared link or file, which both sides say.
+
+use memdiag_core::{ShareError, SHARE_FORMAT};
 
 /// Links longer than this (in characters) are cut by many chat tools and issue trackers, so
 /// the dialog warns and offers the file instead.
@@ -55,5 +58,49 @@ impl Prepared {
     /// True when the link is too long for chat tools.
     pub fn link_too_long(&self) -> bool {
         self.link.len() > LINK_WARN_CHARS
+    }
+}
+
+/// What went wrong opening a shared `what` ("link" or "file"), for a person.
+pub fn open_error(what: &str, error: &ShareError) -> String {
+    match error {
+        ShareError::NotAShare(why) => {
+            format!("This {what} holds no shared snapshot ({why}). Check that it was copied whole.")
+        }
+        ShareError::NewerFormat(format) => format!(
+            "This {what} was made by a newer version of this page (share format {format}; this \
+             one reads up to {SHARE_FORMAT}). Open it in an up-to-date copy of the page."
+        ),
+        ShareError::TooLarge(why) => format!("This {what} is too large to open: {why}."),
+        ShareError::Corrupt(why) if what == "link" => format!(
+            "This link is damaged and cannot be opened ({why}). It may have been cut short \
+             when it was copied: ask for the file instead."
+        ),
+        ShareError::Corrupt(why) => format!(
+            "This {what} is damaged and cannot be opened ({why}). It may be incomplete: ask \
+             for it again."
+        ),
+        ShareError::Refused(why) => format!(
+            "This {what} was not opened: {why}. No report made by this page holds that, and \
+             analysing it could stall the page, so nothing of it was analysed."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_says_what_to_do() {
+        let newer = open_error("link", &ShareError::NewerFormat(SHARE_FORMAT + 1));
+        assert!(newer.contains("newer version"), "{newer}");
+        let cut = open_error("link", &ShareError::Corrupt("truncated".to_owned()));
+        assert!(
+            cut.contains("damaged") && cut.contains("file instead"),
+            "{cut}"
+        );
+        let file = open_error("file", &ShareError::Corrupt("a bad entry".to_owned()));
+        assert!(file.contains("damaged") && !file.contains("link"), "{file}");
     }
 }

@@ -6,7 +6,6 @@ use memdiag_core::report::{Diagnostic, Report, Severity};
 use web_sys::HtmlSelectElement;
 use yew::{component, html, use_state, Callback, Event, Html, Properties, TargetCast};
 
-use crate::page::components::file_view::{severity_label, severity_slug};
 use crate::page::state::{display_path, open_target, Shared};
 
 /// A run of one kind longer than this folds into one line with a count.
@@ -399,4 +398,18 @@ fn item(
             }
         </li>
     }
+}
+
+/// A short label for a severity.
+pub fn severity_label(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// A CSS class for a severity.
+pub fn severity_slug(severity: Severity) -> &'static str {
+    severity_label(severity)
 }

@@ -5,8 +5,8 @@
 //! files only ever becomes text nodes.
 
 use memdiag_core::report::{
-    CutBy, Diagnostic, FileRow, FileStatus, Group, ReferenceKind, Report, Scope, Severity,
-    Truncation, UnresolvedReason,
+    CutBy, Diagnostic, FileRow, FileStatus, Group, ReferenceKind, Report, Scope, Truncation,
+    UnresolvedReason,
 };
 use memdiag_core::tree::Contents;
 use memdiag_core::{Tree, VPath};
@@ -17,6 +17,7 @@ use yew::{
     Html, Properties,
 };
 
+pub use crate::page::components::diagnostics::{severity_label, severity_slug};
 use crate::page::components::markdown::Markdown;
 use crate::page::components::{reveal_in, Reveal};
 use crate::page::state::{display_path, grouped, human_bytes, ApprovalHint, Shared, Tab};
@@ -685,20 +686,6 @@ fn short_path(path: &str, context: &memdiag_core::report::Context) -> String {
         return format!("~/{rest}");
     }
     path.to_owned()
-}
-
-/// A short label for a severity.
-pub fn severity_label(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
-
-/// A CSS class for a severity.
-pub fn severity_slug(severity: Severity) -> &'static str {
-    severity_label(severity)
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 
 use memdiag_core::report::Os;
 
-use crate::page::ingest::{Reader, Source, SourceFile};
-use crate::page::state::Inputs;
+use crate::wire::inputs::Inputs;
+use crate::wire::sources::{Reader, Source, SourceFile};
 
 /// The demo's host facts, from `fixtures/demo/fixture.json` (read by `build.rs`).
 pub(crate) struct DemoFixture {
