@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  artifacts, dist, serveDist, launchWithProfile, launchBrowser, openWatchedPage, currentRun, settled, ready, shot, zipFolder,
+  artifacts, dist, root, serveDist, launchWithProfile, launchBrowser, openWatchedPage, currentRun, settled, ready, shot, zipFolder,
 } from './support.mjs';
 
 let server;
@@ -317,15 +317,69 @@ test('a project under another name is offered the memory folders that may be its
   }
 });
 
-// Issue 31 on the page: the Commands swatch of the footprint bar has a colour, in light and
-// dark. (The plugins, hooks and MCP servers list and the --add-dir field are in history,
-// commit 6e03206, and were taken out of the page until first paint has room for them.)
-test('the Commands swatch has a colour', async () => {
-  for (const [name, colorScheme] of [['light', 'light'], ['dark', 'dark']]) {
-    const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?demo`, { viewport: { width: 1280, height: 800 }, colorScheme });
-    await ready(page);
+// Issue 31 on the page: plugins as a group with their source, hooks and MCP servers listed
+// with where they are set and when they run, "not counted" said plainly; a folder added as
+// an extra directory (--add-dir) loads its skills; the Commands swatch has a colour.
+test('plugins, hooks and MCP servers are listed, and a folder loads as an extra directory', async () => {
+  const base = path.join(scratch, 'plugins');
+  const from = path.join(root, 'fixtures', 'conformance', 'plugins-installed-enabled-listed', 'tree', 'home', 'u');
+  fs.cpSync(from, path.join(base, 'u'), { recursive: true });
+  const claudeDir = path.join(base, 'u', '.claude');
+  for (const file of ['installed_plugins.json', 'known_marketplaces.json']) {
+    const at = path.join(claudeDir, 'plugins', file);
+    fs.writeFileSync(at, fs.readFileSync(at, 'utf8').replaceAll('/tmp/memdiag-conformance/plugins-installed-enabled-listed', ''));
+  }
+  const settings = JSON.parse(fs.readFileSync(path.join(claudeDir, 'settings.json'), 'utf8'));
+  settings.hooks = { SessionStart: [{ hooks: [{ type: 'command', command: 'node ~/hooks/greet.js' }] }] };
+  fs.writeFileSync(path.join(claudeDir, 'settings.json'), JSON.stringify(settings, null, 2));
+  const projectDir = path.join(base, 'u', 'proj');
+  fs.writeFileSync(path.join(projectDir, '.mcp.json'), JSON.stringify({ mcpServers: { db: { command: 'dbserver', args: ['--port', '1'] } } }));
+  // The extra directory is a folder the page holds (here inside the project: a second
+  // project folder dropped replaces the first); its skill is listed in every session once
+  // the field names it, as `claude --add-dir` lists it.
+  const lib = path.join(projectDir, 'tools');
+  fs.mkdirSync(path.join(lib, '.claude', 'skills', 'libskill'), { recursive: true });
+  fs.writeFileSync(path.join(lib, '.claude', 'skills', 'libskill', 'SKILL.md'), '---\nname: libskill\ndescription: a skill of the extra directory\n---\nBody.\n');
+
+  for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport });
+    const setFields = async () => {
+      for (const [field, value] of [['home', '/home/u'], ['project', '/home/u/proj']]) {
+        if (await page.inputValue(`[data-testid=input-${field}]`) !== value) {
+          const run = await currentRun(page);
+          await page.fill(`[data-testid=input-${field}]`, value);
+          await page.press(`[data-testid=input-${field}]`, 'Enter');
+          await ready(page, run);
+        }
+      }
+    };
+    for (const folder of [claudeDir, projectDir]) {
+      const run = await currentRun(page);
+      await page.setInputFiles('[data-testid=folder-input]', folder);
+      await settled(page, run);
+    }
+    await setFields();
+    const configured = page.locator('[data-testid=configured]');
+    const items = await configured.locator('[data-testid=configured-item]').allTextContents();
+    const has = (re) => assert.ok(items.some((i) => re.test(i)), `${re} in ${items.join(' | ')}`);
+    has(/^plugin alpha: from mkt, read in \/home\/u\/\.claude\/plugins\/cache\/mkt\/alpha\/1\.0\.0$/);
+    has(/^plugin beta \(not enabled\): from mkt/);
+    has(/^SessionStart hook runs node: at startup, its output in the first request; set in \/home\/u\/\.claude\/settings\.json \(user\)$/);
+    has(/^MCP server db runs dbserver: .*; set in \/home\/u\/proj\/\.mcp\.json \(project\)$/);
+    assert.match(await page.textContent('[data-testid=later]'), /hooks and MCP servers \(not counted\).*every figure on this page leaves it out/s);
+    // The Commands swatch is coloured.
     const swatch = await page.locator('.swatch.g-commands').first().evaluate((e) => getComputedStyle(e).backgroundColor);
     assert.notEqual(swatch, 'rgba(0, 0, 0, 0)');
+    // The extra directory: its skill joins the listing every session carries.
+    const before = Number(await page.getAttribute('[data-testid=card-chars]', 'data-value'));
+    const run = await currentRun(page);
+    await page.fill('[data-testid=input-add-dirs]', '/home/u/proj/tools');
+    await page.press('[data-testid=input-add-dirs]', 'Enter');
+    await ready(page, run);
+    const after = Number(await page.getAttribute('[data-testid=card-chars]', 'data-value'));
+    assert.equal(after - before, 40, `${before} → ${after}`);
+    await page.locator('[data-testid=later]').scrollIntoViewIfNeeded();
+    await shot(page, `verdict-issue31-configured-${name}`);
     await page.locator('[data-testid=footprint]').scrollIntoViewIfNeeded();
     await shot(page, `verdict-issue31-footprint-${name}`);
     assert.deepEqual(errors, []);

@@ -223,7 +223,7 @@ pub fn App() -> Html {
                         on_unit={state.dispatcher().to_callback().reform(Action::SetUnit)}
                         cost={Some(report.session.cost)} sample={state.is_demo()}
                         on_group={state.dispatcher().to_callback().reform(|g| Action::Select(state::TreeItem::Group(g)))} />
-                    { later_loads(&LaterLoadsProps { later: report.session.later }) }
+                    { later_loads(&LaterLoadsProps { later: report.session.later, report: report.clone() }) }
                     { contributors(&ContributorsProps { report: report.clone(),
                         on_select: state.dispatcher().to_callback().reform(Action::Select) }) }
                     { workspace(&page, &workspace_memos) }

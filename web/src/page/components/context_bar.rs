@@ -120,6 +120,9 @@ pub fn context_bar(props: &ContextBarProps) -> Html {
                 })
             } />
             { text_field("Config dir", "config", inputs.config_dir.clone(), "<home>/.claude", |i, v| i.config_dir = v) }
+            // A folder added (dropped or chosen) is in the tree under its path: naming it here
+            // loads it as `claude --add-dir` does.
+            { text_field("Extra dirs (--add-dir)", "add-dirs", inputs.add_dirs.clone(), "none", |i, v| i.add_dirs = v) }
             <ul class="sources" aria-label="Sources" data-testid="sources">
                 { for props.sources.iter().enumerate().map(|(index, s)| html! {
                     <li class={format!("source {}", s.role)} title={format!("{} {} files{}", s.kind, s.files, if s.rereadable { "" } else { " · cannot be re-read" })}

@@ -366,6 +366,8 @@ pub fn contributors(props: &ContributorsProps) -> Html {
 pub struct LaterLoadsProps {
     /// What can load after a session starts.
     pub later: LaterCost,
+    /// The report: its plugins, hooks and MCP servers are listed below.
+    pub report: Shared<Report>,
 }
 
 /// What loads only sometimes, each kind apart, none of it counted in every session: when
@@ -373,6 +375,38 @@ pub struct LaterLoadsProps {
 /// sub-agents.
 pub fn later_loads(props: &LaterLoadsProps) -> Html {
     let later = &props.later;
+    let session = &props.report.session;
+    let mut configured: Vec<String> = (session.plugins.iter())
+        .map(|p| {
+            [
+                "plugin ",
+                p.name.as_str(),
+                if p.enabled { "" } else { " (not enabled)" },
+                ": from ",
+                p.marketplace.as_deref().unwrap_or("a --plugin-dir folder"),
+                ", read in ",
+                &p.folder,
+            ]
+            .concat()
+        })
+        .collect();
+    for n in &session.not_counted {
+        configured.push(
+            [
+                n.describe().as_str(),
+                if n.program.is_some() { " runs " } else { "" },
+                n.program.as_deref().unwrap_or(""),
+                ": ",
+                n.when.label(),
+                "; set in ",
+                &n.path,
+                " (",
+                n.layer.label(),
+                ")",
+            ]
+            .concat(),
+        );
+    }
     let rows = [
         (
             "on-read",
@@ -423,6 +457,15 @@ pub fn later_loads(props: &LaterLoadsProps) -> Html {
                 }) }
             </ul>
             <p class="muted small">{ "Token figures are estimates (characters divided by 4), not a tokenizer's count. Each kind counts its files once; one read may bring several." }</p>
+            if !configured.is_empty() {
+                // Plugins with their source; hooks and MCP servers with where each is set and
+                // when it runs: what they add is not counted, and the heading says so.
+                <h3>{ "Plugins, and hooks and MCP servers (not counted)" }</h3>
+                <p class="muted small">{ "Hooks and MCP servers add text when they run or connect, and no file says how much: every figure on this page leaves it out. The page never runs them." }</p>
+                <ul data-testid="configured">
+                    { for configured.into_iter().map(|line| html! { <li data-testid="configured-item">{ line }</li> }) }
+                </ul>
+            }
         </section>
     }
 }
