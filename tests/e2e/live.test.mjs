@@ -329,3 +329,53 @@ test('a live folder: the file open in the file view deleted from its Delete butt
   assert.deepEqual(foreign, []);
   assert.deepEqual(errors, []);
 });
+
+// Issue 33, fix 9: after a live-folder session, the next visit offers to reopen the folders
+// (their handles kept in IndexedDB), says what it keeps, asks permission again on the click
+// (stubbed here: the origin-private folder needs no prompt, so `requestPermission` is
+// wrapped to record that it was asked and answer "granted"), and Forget drops them.
+test('the next visit offers to reopen the live folders of last time, and says what it keeps', async () => {
+  const first = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`);
+  await first.page.waitForSelector('[data-testid=empty-state]');
+  await writeOpfs(first.page, FILES);
+  let run = await currentRun(first.page);
+  await first.page.click('[data-testid=choose-folder]');
+  await ready(first.page, run);
+  // The offer is not shown while a live folder is open.
+  assert.equal(await first.page.locator('[data-testid=reopen-offer]').count(), 0);
+  assert.deepEqual(first.errors, []);
+  await first.page.close();
+
+  for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    const { page, errors } = await openWatchedPage(context, baseUrl, `${baseUrl}?empty`, { viewport });
+    await page.evaluate(() => {
+      window.__asked = [];
+      const H = FileSystemHandle.prototype;
+      H.requestPermission = async function (options) { window.__asked.push([this.name, options?.mode]); return 'granted'; };
+    });
+    const offer = page.locator('[data-testid=reopen-offer]');
+    await offer.waitFor();
+    const text = await offer.textContent();
+    assert.match(text, /Last time you opened \.claude in place/);
+    assert.match(text, /keeps only these folders' handles \(no file, no text\), in this browser on this device/);
+    await shot(page, `live-reopen-offer-${name}`);
+    if (name === 'phone') {
+      // Forget drops them: the next visit offers nothing.
+      await page.click('[data-testid=reopen-forget]');
+      assert.equal(await offer.count(), 0);
+      await page.reload();
+      await page.waitForSelector('[data-testid=empty-state]');
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('[data-testid=reopen-offer]').count(), 0);
+    } else {
+      run = await currentRun(page);
+      await page.click('[data-testid=reopen]');
+      await ready(page, run);
+      assert.deepEqual(await page.evaluate(() => window.__asked), [['.claude', 'read']]);
+      assert.match(await page.textContent('[data-testid=sources]'), /\.claude/);
+      assert.equal(await offer.count(), 0);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

@@ -573,6 +573,93 @@ pub async fn dropped_folder(handle: Promise) -> Option<Rc<dyn Dir>> {
         .then(|| Rc::new(JsDir(handle)) as Rc<dyn Dir>)
 }
 
+// ----- the folders opened last time --------------------------------------------------------
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
+function tx(mode, f) {
+  return new Promise((ok, no) => {
+    const open = indexedDB.open('memdiag', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('folders');
+    open.onerror = () => no(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const t = db.transaction('folders', mode);
+      const r = f(t.objectStore('folders'));
+      t.oncomplete = () => { db.close(); ok(r.result); };
+      t.onerror = t.onabort = () => { db.close(); no(t.error); };
+    };
+  });
+}
+export function memdiag_keep(handles) {
+  return tx('readwrite', (s) => handles.length ? s.put(handles, 'last') : s.delete('last')).catch(() => {});
+}
+export function memdiag_kept() {
+  return tx('readonly', (s) => s.get('last')).then((h) => Array.isArray(h) ? h : [], () => []);
+}
+export function memdiag_reopen(handles) {
+  return Promise.all(handles.map((h) => h.requestPermission({ mode: 'read' }).then((p) => p === 'granted' && h, () => false)))
+    .then((all) => all.filter(Boolean));
+}")]
+extern "C" {
+    /// Keeps these folder handles in the page's IndexedDB, in place of the last ones (none:
+    /// forgets them). Never fails.
+    fn memdiag_keep(handles: &js_sys::Array) -> Promise;
+    /// The folder handles kept last time (an empty array when none or no IndexedDB).
+    fn memdiag_kept() -> Promise;
+    /// Asks read permission again for each handle at once (the click's activation covers
+    /// them); the handles it was granted for.
+    fn memdiag_reopen(handles: &js_sys::Array) -> Promise;
+}
+
+/// Keeps the handles of the live folders `dirs` (only the handles: no name, path or file)
+/// in this browser's storage for this page, so that the next visit can offer to reopen
+/// them. Where the page cannot open live folders, nothing is kept.
+pub fn keep_folders(dirs: &[Rc<dyn Dir>]) {
+    if !supported() {
+        return;
+    }
+    let handles = js_sys::Array::new();
+    for dir in dirs {
+        if let Some(handle) = dir.handle() {
+            handles.push(&handle);
+        }
+    }
+    let promise = memdiag_keep(&handles);
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = JsFuture::from(promise).await;
+    });
+}
+
+/// The folders kept last time, by name (their handles stay in JavaScript).
+pub async fn kept_folders() -> (js_sys::Array, Vec<String>) {
+    if !supported() {
+        return (js_sys::Array::new(), Vec::new());
+    }
+    let handles: js_sys::Array = JsFuture::from(memdiag_kept())
+        .await
+        .ok()
+        .and_then(|h| h.dyn_into().ok())
+        .unwrap_or_default();
+    let names = handles
+        .iter()
+        .map(|h| get(&h, "name").as_string().unwrap_or_default())
+        .collect();
+    (handles, names)
+}
+
+/// Asks permission again for the kept folders, on a click; the ones granted, as folders.
+pub async fn reopen_folders(handles: &js_sys::Array) -> Vec<Rc<dyn Dir>> {
+    let granted: js_sys::Array = JsFuture::from(memdiag_reopen(handles))
+        .await
+        .ok()
+        .and_then(|h| h.dyn_into().ok())
+        .unwrap_or_default();
+    granted
+        .iter()
+        .map(|h| Rc::new(JsDir(h)) as Rc<dyn Dir>)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::{descend, Descend};

@@ -268,6 +268,7 @@ impl Engine {
                 Some(added) => {
                     let guessed = Inputs {
                         version: inputs.version,
+                        add_dirs: inputs.add_dirs,
                         ..engine.snapshot.borrow().infer_inputs(&added.fallback)
                     };
                     engine.sources_changed(guessed.clone());
@@ -378,6 +379,16 @@ impl Engine {
             for source in added {
                 snapshot.add(source);
             }
+        }
+        // The live folders open now are the ones a next visit offers to reopen.
+        let live: Vec<Rc<dyn crate::page::live::Dir>> = (self.snapshot.borrow().sources.iter())
+            .filter_map(|s| match &s.origin {
+                ingest::Origin::Live(root) => Some(root.dir.clone()),
+                _ => None,
+            })
+            .collect();
+        if !live.is_empty() {
+            crate::page::live::keep_folders(&live);
         }
         let home = if was_demo {
             Inputs::default().home
@@ -533,15 +544,51 @@ impl Engine {
     /// Adds a live folder: one the folder picker opened, or a drop that gave a folder
     /// handle. The page walks it itself ([`crate::page::live::open`]).
     pub fn add_live(&self, dir: Rc<dyn crate::page::live::Dir>, current: Inputs) {
+        self.add_live_all(vec![dir], current);
+    }
+
+    /// The live folders opened last time (Chromium), kept in this browser: their handles
+    /// (which stay in JavaScript) and their names, for the offer to reopen them.
+    pub async fn kept_folders() -> (js_sys::Array, Vec<String>) {
+        crate::page::live::kept_folders().await
+    }
+
+    /// Forgets the live folders kept for the next visit.
+    pub fn forget_folders() {
+        crate::page::live::keep_folders(&[]);
+    }
+
+    /// Asks permission again (on a click) for the folders kept last time and adds the ones
+    /// granted; says so when none was, and returns whether any was.
+    pub async fn reopen(&self, handles: &js_sys::Array, current: Inputs) -> bool {
+        let dirs = crate::page::live::reopen_folders(handles).await;
+        if dirs.is_empty() {
+            self.notice(
+                "The browser did not allow reading those folders again: choose them with Choose folder."
+                    .to_owned(),
+            );
+            return false;
+        }
+        self.add_live_all(dirs, current);
+        true
+    }
+
+    /// Adds live folders one after the other, and analyses once: the folders opened last
+    /// time, reopened.
+    pub fn add_live_all(&self, dirs: Vec<Rc<dyn crate::page::live::Dir>>, current: Inputs) {
         let run = self.next_run();
         self.dispatch.dispatch(Action::RunStarted(run));
         let engine = self.clone();
         spawn_local(async move {
             let listed = engine.listing_progress(run);
-            match crate::page::live::open(dir, &listed).await {
-                Ok(source) => finish_adding(&engine, run, vec![source], Vec::new(), current),
-                Err(message) => finish_adding(&engine, run, Vec::new(), vec![message], current),
+            let (mut added, mut errors) = (Vec::new(), Vec::new());
+            for dir in dirs {
+                match crate::page::live::open(dir, &listed).await {
+                    Ok(source) => added.push(source),
+                    Err(message) => errors.push(message),
+                }
             }
+            finish_adding(&engine, run, added, errors, current);
         });
     }
 

@@ -17,6 +17,20 @@ pub fn TopBar() -> Html {
     let folder_input = use_node_ref();
     let zip_input = use_node_ref();
     let claude_json_input = use_node_ref();
+    // The live folders opened last time (Chromium): their handles, kept in this browser,
+    // and their names for the offer to reopen them.
+    let kept = use_state(|| None::<(js_sys::Array, Vec<String>)>);
+    {
+        let kept = kept.clone();
+        use_effect_with((), move |_| {
+            yew::platform::spawn_local(async move {
+                let found = Engine::kept_folders().await;
+                if !found.1.is_empty() {
+                    kept.set(Some(found));
+                }
+            });
+        });
+    }
     let state = &page.state;
     let engine = &page.engine;
     let has_report = state.loaded.report.is_some();
@@ -184,6 +198,25 @@ pub fn TopBar() -> Html {
                         data-testid="claude-json-input" aria-label="Add ~/.claude.json" onchange={on_claude_json_chosen} />
                 </nav>
                 { claude_json_line(state.sources.claude_json.as_ref(), &state.sources.inputs, click(&claude_json_input), remove_claude_json) }
+                if let Some((handles, names)) = kept.as_ref().filter(|_| !state.sources.infos.iter().any(|s| s.kind == "live folder")) {
+                    { reopen_line(names, {
+                        let (kept, engine, inputs, handles) = (kept.clone(), engine.clone(), state.sources.inputs.clone(), handles.clone());
+                        Callback::from(move |_: MouseEvent| {
+                            let (kept, engine, inputs, handles) = (kept.clone(), engine.clone(), inputs.clone(), handles.clone());
+                            yew::platform::spawn_local(async move {
+                                if engine.reopen(&handles, inputs).await {
+                                    kept.set(None);
+                                }
+                            });
+                        })
+                    }, {
+                        let kept = kept.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            Engine::forget_folders();
+                            kept.set(None);
+                        })
+                    }) }
+                }
             </div>
         </header>
     }
@@ -321,5 +354,22 @@ fn claude_json_line(
                 </p>
             }
         }
+    }
+}
+
+/// The offer to reopen the live folders opened last time, named, with what the page keeps
+/// of them.
+fn reopen_line(
+    names: &[String],
+    reopen: Callback<MouseEvent>,
+    forget: Callback<MouseEvent>,
+) -> Html {
+    html! {
+        <p class="reopen-line small" data-testid="reopen-offer">
+            { "Last time you opened " }<strong>{ names.join(", ") }</strong>{ " in place. " }
+            <button onclick={reopen} data-testid="reopen">{ "Reopen" }</button>{ " " }
+            <button class="linkish" onclick={forget} data-testid="reopen-forget">{ "Forget them" }</button>
+            <span class="muted">{ " The page keeps only these folders' handles (no file, no text), in this browser on this device; the browser asks your permission again." }</span>
+        </p>
     }
 }
