@@ -11,15 +11,17 @@ const FILES = [
 ];
 
 // The bindings import their snippets by paths that name a hash; they are read from them.
+// Both quotes occur (an `import * as` of a snippet uses double quotes, and may come several
+// times), and Cache.addAll refuses a request listed twice.
 async function snippets(names) {
-  const found = [];
+  const found = new Set();
   for (const name of names) {
     const response = await fetch(name, { cache: 'no-store' });
     if (!response.ok) continue;
     const text = await response.clone().text();
-    for (const match of text.matchAll(/from '\.\/(snippets\/[^']+\.js)'/g)) found.push('./' + match[1]);
+    for (const match of text.matchAll(/from ['"]\.\/(snippets\/[^'"]+\.js)['"]/g)) found.add('./' + match[1]);
   }
-  return found;
+  return [...found];
 }
 
 self.addEventListener('install', (event) => {
