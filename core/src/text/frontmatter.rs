@@ -1209,8 +1209,6 @@ mod tests {
         assert_eq!(lf_retry(&bomb), None);
         let text = format!("---\r\n{bomb}\r\n---\r\nbody\r\n");
         let _ = parse_with(&text, true);
-        let hidden = bomb.replace('&', "\u{26}");
-        let _ = lf_retry(&hidden);
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 
