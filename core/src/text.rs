@@ -3,6 +3,7 @@
 
 pub(crate) mod frontmatter;
 pub(crate) mod glob;
+pub(crate) mod js_regex;
 pub(crate) mod measure;
 pub(crate) mod memory_index;
 pub(crate) mod plugins;

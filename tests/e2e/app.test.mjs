@@ -176,11 +176,14 @@ function reasonsOf(report) {
  */
 async function holdWorkerAnswers(page) {
   await page.evaluate(() => {
+    // The kinds' places in web/src/wire/messages.rs (a test there keeps them in step).
+    const FILES = 3; // ToWorker::Files
+    const CONTENTS = 1; // ToWorker::Contents
     const post = Worker.prototype.postMessage;
     window.__held = [];
     window.__hold = false;
     Worker.prototype.postMessage = function held(message, ...rest) {
-      if (window.__hold && (message?.type === 'files' || message?.type === 'contents')) {
+      if (window.__hold && (message?.type === FILES || message?.type === CONTENTS)) {
         window.__held.push(() => post.call(this, message, ...rest));
         return undefined;
       }

@@ -104,8 +104,10 @@ test('a panic-class folder name ends only the worker, and the page goes on', asy
   assert.equal(page.workers().length, 1, 'the analysis runs in one worker');
   await page.workers()[0].evaluate(() => {
     const handler = self.onmessage;
+    // ToWorker::Run's place in web/src/wire/messages.rs (a test there keeps it in step).
+    const RUN = 4; // ToWorker::Run
     self.onmessage = (event) => {
-      if (event.data && event.data.type === 'run') throw new WebAssembly.RuntimeError('unreachable');
+      if (event.data && event.data.type === RUN) throw new WebAssembly.RuntimeError('unreachable');
       handler.call(self, event);
     };
   });

@@ -81,6 +81,14 @@ fn cases() -> Vec<(Code, String)> {
             format!("{project}//- /home/alice/app/CLAUDE.md size=10\n"),
         ),
         (
+            Code::HookMatcherUndecided,
+            format!(
+                "{project}//- /home/alice/.claude/settings.json\n{{\"hooks\": {{\"SessionStart\": \
+                 [{{\"matcher\": \"(?<a>s)(?<a>t)\", \"hooks\": [{{\"type\": \"command\", \
+                 \"command\": \"echo hi\"}}]}}]}}}}\n"
+            ),
+        ),
+        (
             Code::ImportNeedsApproval,
             format!(
                 "{project}//- /home/alice/app/CLAUDE.md\nSee @/home/alice/notes.md\n\

@@ -20,6 +20,7 @@ use crate::input::SessionKind;
 use crate::report::{
     Code, ConfigLayer, Diagnostic, NotCounted, NotCountedKind, ReadFor, RunsWhen, Severity,
 };
+use crate::text::js_regex::{self, Test};
 use crate::text::settings::{self, McpServer};
 use crate::vpath::VPath;
 
@@ -143,6 +144,22 @@ impl Discovery<'_> {
                 ),
             ));
         }
+        for hook in &out {
+            if let (NotCountedKind::Hook, Some(event)) = (hook.kind, hook.event.as_deref()) {
+                if matcher_undecided(event, hook.matcher.as_deref()) {
+                    self.diagnostics.push(Diagnostic::new(
+                        Code::HookMatcherUndecided,
+                        Severity::Info,
+                        Some(&hook.path),
+                        format!(
+                            "memdiag cannot tell when the {event} hook with the matcher {:?} \
+                             runs; it takes it to run when the matcher names the source",
+                            hook.matcher.as_deref().unwrap_or_default()
+                        ),
+                    ));
+                }
+            }
+        }
         self.not_counted_findings(&out);
         self.not_counted = out;
     }
@@ -233,9 +250,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// each source of a session (`startup`, `resume`, `clear`, `compact`) as Claude Code tests it
 /// (measured on 2.1.328: `agents-hooks-session-start-matchers`): empty or `*` matches every
 /// source; words, `_`, spaces and `|` alone are a list of names, each trimmed, matched
-/// exactly (`startup | resume`, `startup|`); anything else is a regular expression searched
-/// for in the source (`start.*`, `s.*p` and `(startup)` match `startup`; `^start$`, `Startup`
-/// and an invalid `[` do not, nor do the words `tup` and `start`).
+/// exactly (`startup | resume`, `startup|`); anything else is a JavaScript regular expression
+/// searched for in the source (`start.*`, `s.*p`, `(startup)`, `start(?=up)` and `(t)ar\1`
+/// match `startup`; `^start$`, `Startup`, `start(?!up)` and an invalid `[` or `(?i)startup`
+/// do not, nor do the words `tup` and `start`; measured on 2.1.337 too:
+/// `edges-hooks-session-start-lookaround-backrefs`).
 pub(super) fn hook_runs(event: &str, matcher: Option<&str>) -> RunsWhen {
     match event {
         "SessionStart" => {
@@ -256,363 +275,53 @@ pub(super) fn hook_runs(event: &str, matcher: Option<&str>) -> RunsWhen {
     }
 }
 
-/// Whether a `SessionStart` matcher matches the session source `source`. A regular
-/// expression this reader cannot follow (see [`Regex`]) is taken to match when it holds the
-/// source's name.
+/// The sources a `SessionStart` matcher is tested against.
+const SOURCES: [&str; 4] = ["startup", "resume", "clear", "compact"];
+
+/// Whether a `SessionStart` matcher matches the session source `source`: a list of names,
+/// or a JavaScript regular expression ([`js_regex`], measured on 2.1.337 by
+/// `edges-hooks-session-start-lookaround-backrefs`: look-around, back-references, modifier
+/// groups and escapes are JavaScript's; one JavaScript rejects never runs). One the reader
+/// cannot decide (see [`matcher_undecided`]) is taken to match when it holds the source's
+/// name.
 fn session_start_matches(matcher: Option<&str>, source: &str) -> bool {
-    let Some(matcher) = matcher.filter(|m| !m.is_empty() && *m != "*") else {
+    let Some(matcher) = regex_matcher(matcher) else {
         return true;
     };
-    if matcher
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c.is_whitespace())
-    {
+    if words_only(matcher) {
         return matcher.split('|').any(|word| word.trim() == source);
     }
-    match Regex::parse(matcher) {
-        Some(Ok(regex)) => regex
-            .is_match(source)
-            .unwrap_or_else(|| matcher.contains(source)),
-        // JavaScript rejects it: the hook never runs.
-        Some(Err(())) => false,
-        None => matcher.contains(source),
+    match js_regex::test(matcher, source) {
+        Test::Matches => true,
+        Test::NoMatch | Test::Invalid => false,
+        Test::Undecided => matcher.contains(source),
     }
 }
 
-/// The longest matcher read as a regular expression, and the deepest nesting of groups.
-const MAX_PATTERN_CHARS: usize = 512;
-const MAX_GROUP_DEPTH: usize = 16;
-/// Steps the search may take before it gives up (a pattern built to backtrack).
-const MAX_STEPS: u32 = 10_000;
-/// The largest count a `{n,m}` quantifier is read with (the subject is a word).
-const MAX_REPEAT: u32 = 1_000;
-
-/// A small regular expression, enough for hook matchers: literals, `.`, classes (`[a-z]`,
-/// `[^…]`, `\d`, `\w`, `\s` and their negations), groups with alternation, the quantifiers
-/// `*`, `+`, `?`, `{n,m}` (lazy or not) and the anchors `^`, `$`, `\b`, `\B`. Searched for as JavaScript's
-/// `RegExp.test` searches, on a short subject.
-#[derive(Debug)]
-struct Regex(Vec<Vec<Item>>);
-
-#[derive(Debug)]
-struct Item {
-    atom: Atom,
-    min: u32,
-    /// At most this many times; `None`: no bound.
-    max: Option<u32>,
+/// Whether memdiag cannot tell when a hook of `event` with `matcher` runs: a `SessionStart`
+/// matcher read as a regular expression that is too long or too deep, takes too many steps
+/// on a source, or uses what the reader does not follow (duplicate group names, a
+/// back-reference inside a look-behind).
+pub(super) fn matcher_undecided(event: &str, matcher: Option<&str>) -> bool {
+    event == "SessionStart"
+        && regex_matcher(matcher).is_some_and(|matcher| {
+            !words_only(matcher)
+                && SOURCES
+                    .iter()
+                    .any(|source| js_regex::test(matcher, source) == Test::Undecided)
+        })
 }
 
-#[derive(Debug)]
-enum Atom {
-    Char(char),
-    Any,
-    Class(Vec<(char, char)>, bool),
-    Group(Vec<Vec<Item>>),
-    Start,
-    End,
-    /// `\b` (true) or `\B` (false).
-    Boundary(bool),
+/// The matcher, unless it is absent, empty or `*` (every source).
+fn regex_matcher(matcher: Option<&str>) -> Option<&str> {
+    matcher.filter(|m| !m.is_empty() && *m != "*")
 }
 
-impl Regex {
-    /// `Some(Ok)` when read, `Some(Err)` when JavaScript would reject it too (an unclosed
-    /// group or class, a quantifier with nothing before it), `None` when it uses what this
-    /// reader does not follow (look-around, back-references, named groups, other escapes) or is
-    /// too large.
-    fn parse(pattern: &str) -> Option<Result<Regex, ()>> {
-        if pattern.chars().count() > MAX_PATTERN_CHARS {
-            return None;
-        }
-        let chars: Vec<char> = pattern.chars().collect();
-        let mut at = 0;
-        let alternatives = match parse_alternatives(&chars, &mut at, 0) {
-            Ok(alternatives) => alternatives,
-            Err(Unread::Invalid) => return Some(Err(())),
-            Err(Unread::Unsupported) => return None,
-        };
-        if at != chars.len() {
-            // A `)` with no group open.
-            return Some(Err(()));
-        }
-        Some(Ok(Regex(alternatives)))
-    }
-
-    /// Whether the expression matches somewhere in `subject`; `None` past [`MAX_STEPS`].
-    fn is_match(&self, subject: &str) -> Option<bool> {
-        let text: Vec<char> = subject.chars().collect();
-        let mut steps = 0;
-        for start in 0..=text.len() {
-            let found = match_alternatives(&self.0, &text, start, &mut steps, &mut |_, _| true);
-            if steps > MAX_STEPS {
-                return None;
-            }
-            if found {
-                return Some(true);
-            }
-        }
-        Some(false)
-    }
-}
-
-enum Unread {
-    Invalid,
-    Unsupported,
-}
-
-fn parse_alternatives(
-    chars: &[char],
-    at: &mut usize,
-    depth: usize,
-) -> Result<Vec<Vec<Item>>, Unread> {
-    if depth > MAX_GROUP_DEPTH {
-        return Err(Unread::Unsupported);
-    }
-    let mut alternatives = vec![Vec::new()];
-    while let Some(&c) = chars.get(*at) {
-        *at += 1;
-        let atom = match c {
-            '|' => {
-                alternatives.push(Vec::new());
-                continue;
-            }
-            ')' => {
-                *at -= 1;
-                break;
-            }
-            '(' => {
-                if chars.get(*at) == Some(&'?') {
-                    if chars.get(*at + 1) == Some(&':') {
-                        *at += 2;
-                    } else {
-                        return Err(Unread::Unsupported);
-                    }
-                }
-                let inner = parse_alternatives(chars, at, depth + 1)?;
-                if chars.get(*at) != Some(&')') {
-                    return Err(Unread::Invalid);
-                }
-                *at += 1;
-                Atom::Group(inner)
-            }
-            '[' => {
-                let negated = chars.get(*at) == Some(&'^');
-                if negated {
-                    *at += 1;
-                }
-                let mut ranges = Vec::new();
-                let mut first = true;
-                loop {
-                    let Some(&c) = chars.get(*at) else {
-                        return Err(Unread::Invalid);
-                    };
-                    *at += 1;
-                    if c == ']' && !first {
-                        break;
-                    }
-                    if c == ']' {
-                        // `[]` matches nothing in JavaScript.
-                        break;
-                    }
-                    first = false;
-                    let low = if c == '\\' {
-                        let Some(&e) = chars.get(*at) else {
-                            return Err(Unread::Invalid);
-                        };
-                        *at += 1;
-                        match escape_class(e) {
-                            Some((set, false)) => {
-                                ranges.extend(set);
-                                continue;
-                            }
-                            Some((_, true)) => return Err(Unread::Unsupported),
-                            None => e,
-                        }
-                    } else {
-                        c
-                    };
-                    if chars.get(*at) == Some(&'-') && chars.get(*at + 1).is_some_and(|c| *c != ']')
-                    {
-                        let high = chars[*at + 1];
-                        if high == '\\' || high < low {
-                            return Err(Unread::Unsupported);
-                        }
-                        *at += 2;
-                        ranges.push((low, high));
-                    } else {
-                        ranges.push((low, low));
-                    }
-                }
-                Atom::Class(ranges, negated)
-            }
-            '\\' => {
-                let Some(&e) = chars.get(*at) else {
-                    return Err(Unread::Invalid);
-                };
-                *at += 1;
-                match escape_class(e) {
-                    Some((set, negated)) => Atom::Class(set, negated),
-                    None if e == 'b' || e == 'B' => Atom::Boundary(e == 'b'),
-                    None if e.is_ascii_alphanumeric() => return Err(Unread::Unsupported),
-                    None => Atom::Char(e),
-                }
-            }
-            '.' => Atom::Any,
-            '^' => Atom::Start,
-            '$' => Atom::End,
-            '*' | '+' | '?' => return Err(Unread::Invalid),
-            // A `{` that is no quantifier is itself (JavaScript's web reading); one that is
-            // has nothing to repeat.
-            '{' if braces(chars, *at - 1).is_some() => return Err(Unread::Invalid),
-            c => Atom::Char(c),
-        };
-        let (min, max, width) = match chars.get(*at) {
-            Some('*') => (0, None, 1),
-            Some('+') => (1, None, 1),
-            Some('?') => (0, Some(1), 1),
-            Some('{') => match braces(chars, *at) {
-                Some((min, max, width)) if max.is_none_or(|max| min <= max) => (min, max, width),
-                Some(_) => return Err(Unread::Invalid),
-                None => (1, Some(1), 0),
-            },
-            _ => (1, Some(1), 0),
-        };
-        if width > 0 {
-            *at += width;
-            if chars.get(*at) == Some(&'?') {
-                *at += 1;
-            }
-            if matches!(atom, Atom::Start | Atom::End | Atom::Boundary(_)) {
-                return Err(Unread::Unsupported);
-            }
-        }
-        alternatives
-            .last_mut()
-            .expect("one alternative at least")
-            .push(Item { atom, min, max });
-    }
-    Ok(alternatives)
-}
-
-/// The quantifier `{n}`, `{n,}` or `{n,m}` at `at` (its `{`): its bounds (each at most
-/// [`MAX_REPEAT`]) and its width in characters; `None` when the text there is no quantifier.
-fn braces(chars: &[char], at: usize) -> Option<(u32, Option<u32>, usize)> {
-    let close = at + chars.get(at..)?.iter().position(|c| *c == '}')?;
-    let inside: String = chars[at + 1..close].iter().collect();
-    let number = |s: &str| -> Option<u32> {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<u32>().unwrap_or(u32::MAX).min(MAX_REPEAT))
-    };
-    let (min, max) = match inside.split_once(',') {
-        None => {
-            let n = number(&inside)?;
-            (n, Some(n))
-        }
-        Some((low, "")) => (number(low)?, None),
-        Some((low, high)) => (number(low)?, Some(number(high)?)),
-    };
-    Some((min, max, close - at + 1))
-}
-
-/// The class `\d`, `\w`, `\s` (or a capital: negated) stands for, as ranges; `None` for
-/// any other escape.
-fn escape_class(e: char) -> Option<(Vec<(char, char)>, bool)> {
-    let set = match e.to_ascii_lowercase() {
-        'd' => vec![('0', '9')],
-        'w' => vec![('a', 'z'), ('A', 'Z'), ('0', '9'), ('_', '_')],
-        's' => vec![(' ', ' '), ('\t', '\r')],
-        _ => return None,
-    };
-    Some((set, e.is_ascii_uppercase()))
-}
-
-/// Whether one of `alternatives` matches at `at`, then `next` accepts where it ends.
-fn match_alternatives(
-    alternatives: &[Vec<Item>],
-    text: &[char],
-    at: usize,
-    steps: &mut u32,
-    next: &mut dyn FnMut(usize, &mut u32) -> bool,
-) -> bool {
-    alternatives
-        .iter()
-        .any(|items| match_items(items, text, at, steps, next))
-}
-
-fn match_items(
-    items: &[Item],
-    text: &[char],
-    at: usize,
-    steps: &mut u32,
-    next: &mut dyn FnMut(usize, &mut u32) -> bool,
-) -> bool {
-    *steps += 1;
-    if *steps > MAX_STEPS {
-        return false;
-    }
-    let Some((item, rest)) = items.split_first() else {
-        return next(at, steps);
-    };
-    match_repeated(item, 0, rest, text, at, steps, next)
-}
-
-/// `item` matched `count` times so far, ending at `at`: tries once more (greedy) while it
-/// may, then the rest.
-fn match_repeated(
-    item: &Item,
-    count: u32,
-    rest: &[Item],
-    text: &[char],
-    at: usize,
-    steps: &mut u32,
-    next: &mut dyn FnMut(usize, &mut u32) -> bool,
-) -> bool {
-    let more = item.max.is_none_or(|max| count < max);
-    if more {
-        let mut after = |end: usize, steps: &mut u32| {
-            // A repetition past the minimum that consumed nothing stops repeating.
-            (end != at || count < item.min)
-                && match_repeated(item, count + 1, rest, text, end, steps, next)
-        };
-        if match_atom(&item.atom, text, at, steps, &mut after) {
-            return true;
-        }
-    }
-    count >= item.min && match_items(rest, text, at, steps, next)
-}
-
-fn match_atom(
-    atom: &Atom,
-    text: &[char],
-    at: usize,
-    steps: &mut u32,
-    next: &mut dyn FnMut(usize, &mut u32) -> bool,
-) -> bool {
-    let one = |ok: bool, steps: &mut u32, next: &mut dyn FnMut(usize, &mut u32) -> bool| {
-        ok && next(at + 1, steps)
-    };
-    match atom {
-        Atom::Char(c) => one(text.get(at) == Some(c), steps, next),
-        Atom::Any => one(
-            text.get(at)
-                .is_some_and(|c| !matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')),
-            steps,
-            next,
-        ),
-        Atom::Class(ranges, negated) => one(
-            text.get(at)
-                .is_some_and(|c| ranges.iter().any(|(l, h)| l <= c && c <= h) != *negated),
-            steps,
-            next,
-        ),
-        Atom::Group(alternatives) => match_alternatives(alternatives, text, at, steps, next),
-        Atom::Start => at == 0 && next(at, steps),
-        Atom::Boundary(wanted) => {
-            let word = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_');
-            let before = at.checked_sub(1).and_then(|i| text.get(i));
-            (word(before) != word(text.get(at))) == *wanted && next(at, steps)
-        }
-        Atom::End => at == text.len() && next(at, steps),
-    }
+/// Words, `_`, spaces and `|` alone: a list of names, each trimmed, matched exactly.
+fn words_only(matcher: &str) -> bool {
+    matcher
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c.is_whitespace())
 }
 
 #[cfg(test)]
@@ -696,6 +405,49 @@ mod tests {
         let _ = hook_runs("SessionStart", Some(&hostile));
         let deep = format!("{}startup{}", "(".repeat(5_000), ")".repeat(5_000));
         let _ = hook_runs("SessionStart", Some(&deep));
+        // Measured on 2.1.337 (`edges-hooks-session-start-lookaround-backrefs`).
+        for runs in [
+            "start(?=up)",
+            "(t)ar\\1",
+            "(?<=s)tartup",
+            "(?i:S)tartup",
+            "\\x73tartup",
+        ] {
+            assert_eq!(
+                hook_runs("SessionStart", Some(runs)),
+                RunsWhen::Startup,
+                "{runs}"
+            );
+        }
+        for never in [
+            "start(?!up)",
+            "(?<!s)tartup",
+            "\\1startup",
+            "(?i)startup",
+            "(?=startup",
+        ] {
+            assert_ne!(
+                hook_runs("SessionStart", Some(never)),
+                RunsWhen::Startup,
+                "{never}"
+            );
+        }
+        assert_eq!(
+            hook_runs("SessionStart", Some("(?!startup)(?=res)")),
+            RunsWhen::SessionResumed
+        );
+        // What the reader cannot decide is said, and taken to run when it names the source.
+        assert!(matcher_undecided("SessionStart", Some("(?<a>s)(?<a>t)")));
+        let backtracks = format!("{}x", "(.*)*".repeat(8));
+        assert!(matcher_undecided("SessionStart", Some(&backtracks)));
+        assert!(!matcher_undecided("SessionStart", Some(&hostile)));
+        assert!(!matcher_undecided("SessionStart", Some("start(?=up)")));
+        assert!(!matcher_undecided("SessionStart", Some("[")));
+        assert!(!matcher_undecided("PreToolUse", Some(&backtracks)));
+        assert_eq!(
+            hook_runs("SessionStart", Some("(?<a>startup)|(?<a>x)")),
+            RunsWhen::Startup
+        );
         assert_eq!(hook_runs("UserPromptSubmit", None), RunsWhen::EachPrompt);
         assert_eq!(hook_runs("PreToolUse", Some("Bash")), RunsWhen::ToolCalls);
         assert_eq!(hook_runs("Stop", None), RunsWhen::OtherEvent);

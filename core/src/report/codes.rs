@@ -173,6 +173,16 @@ codes! {
          changed or vanished, a damaged zip entry). Nothing is built on it and it is not \
          counted; the finding quotes the error.";
 
+    /// A `SessionStart` matcher whose reading memdiag cannot decide.
+    HookMatcherUndecided = "hook-matcher-undecided", Info, Warns, "{n} hook matchers could not be read",
+        "A `SessionStart` hook's matcher is a regular expression that memdiag's bounded reader \
+         cannot decide: longer than 512 characters, nested deeper than 16 groups, taking more \
+         than 10,000 steps on a session's source (a pattern built to backtrack), or using what \
+         the reader does not follow (two groups of one name, a back-reference inside a \
+         look-behind). Claude Code tests it with JavaScript's `RegExp`; memdiag takes it to run \
+         when it holds the source's name (`startup`), which may be wrong. Simplify the matcher, \
+         or list the sources: `startup|resume`.";
+
     /// An import that leads back to a file already being loaded.
     ImportCycle = "import-cycle", Warning, Warns, "{n} imports form a cycle",
         "An `@import` leads back to a file that is already being loaded higher up the chain. \

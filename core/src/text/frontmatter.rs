@@ -481,9 +481,9 @@ pub(crate) fn quote_lossy_values(yaml: &str) -> String {
 /// failed (its `\r` keeps a line from being quoted) is read again with LF line ends, and
 /// the result is kept unless a line that reading quoted looks unsafe to quote. Offered only
 /// to a block with no lone CR, of at most 65,536 units, with at most 256 `[`, `{` and
-/// free-standing `-` or `?`, and no merge key or escaped `<`; a block holding both `&` and
-/// `*` (which the program checks for an anchor used as an alias, by a scan the core does not
-/// reproduce) is not retried. A quoted line is unsafe when more than eight are, when its
+/// free-standing `-` or `?`, and no merge key, escaped `<` or anchor used as an alias (see
+/// [`anchor_used_as_alias`]; measured by `edges-frontmatter-lf-retry-anchors-aliases`). A
+/// quoted line is unsafe when more than eight are, when its
 /// value starts like YAML syntax or holds a ` #` comment, or when YAML reads the line as
 /// written (alone, or in the block) as another value.
 pub(crate) fn lf_retry(yaml: &str) -> Option<Value> {
@@ -495,7 +495,7 @@ pub(crate) fn lf_retry(yaml: &str) -> Option<Value> {
         || units > MAX_UNITS
         || flow_indicators_over(yaml, 256)
         || merge_key_or_escaped_angle(yaml)
-        || (yaml.contains('&') && yaml.contains('*'))
+        || anchor_used_as_alias(yaml)
     {
         return None;
     }
@@ -538,6 +538,128 @@ pub(crate) fn lf_retry(yaml: &str) -> Option<Value> {
         }
     }
     Some(value)
+}
+
+/// Whether `yaml` may use an anchor as an alias, by 2.1.337's own scan (its bundled code,
+/// `B` and `v`; measured by `edges-frontmatter-lf-retry-anchors-aliases`), which keeps a
+/// block from the LF retry. Only a block holding both `&` and `*` is scanned. The scan reads
+/// the block followed by each of its lines with a `key: value` value put in double quotes
+/// (`\` written `"`), and answers yes when [`may_hold_anchor`] does and some `*` is followed
+/// by the name of some `&`: a run of word characters (`&a-b` and `*a-c` both name `a`), else
+/// the one character after it (`&&` names `&`). So `x: &a 1` with `y: *a` is not retried,
+/// `Tom & Jerry *stars*` and `a&b and *b` are, and `&a` with `*b` is (YAML then rejects the
+/// unknown alias). The names are compared as UTF-16 units, as the program compares them.
+fn anchor_used_as_alias(yaml: &str) -> bool {
+    if !yaml.contains('&') || !yaml.contains('*') {
+        return false;
+    }
+    let mut scanned = yaml.to_owned();
+    for line in yaml.split('\n') {
+        scanned.push('\n');
+        let bare = line.strip_suffix('\r').unwrap_or(line);
+        match key_value(bare) {
+            Some((key, value)) => {
+                scanned.push_str(key);
+                scanned.push_str(": \"");
+                scanned.push_str(value);
+                scanned.push('"');
+            }
+            None => scanned.push_str(line),
+        }
+    }
+    let scanned: Vec<char> = scanned
+        .chars()
+        .map(|c| if c == '\\' { '"' } else { c })
+        .collect();
+    if !may_hold_anchor(&scanned) {
+        return false;
+    }
+    // `&(?=(\w+|[^ \t\r\n]))&*` and `\*(?=(\w+|[^ \t\r\n]))`, searched left to right.
+    let name_at = |at: usize| -> Option<Vec<u16>> {
+        let word: Vec<u16> = scanned[at..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+            .map(|c| *c as u16)
+            .collect();
+        if !word.is_empty() {
+            return Some(word);
+        }
+        let c = *scanned.get(at)?;
+        (!matches!(c, ' ' | '\t' | '\r' | '\n')).then(|| vec![c.encode_utf16(&mut [0; 2])[0]])
+    };
+    let mut anchors = Vec::new();
+    let mut at = 0;
+    while at < scanned.len() {
+        if scanned[at] == '&' {
+            if let Some(name) = name_at(at + 1) {
+                anchors.push(name);
+                at += 1;
+                while scanned.get(at) == Some(&'&') {
+                    at += 1;
+                }
+                continue;
+            }
+        }
+        at += 1;
+    }
+    (0..scanned.len())
+        .filter(|&at| scanned[at] == '*')
+        .filter_map(|at| name_at(at + 1))
+        .any(|name| anchors.contains(&name))
+}
+
+/// The program's `v`: whether some `&` in `text` may start an anchor. An `&` does not when
+/// white space or the end follows it, or a letter, digit or `&` comes right before it, or
+/// white space and then a letter or digit come before it and the word before ends in
+/// something else than a flow or key indicator. Past 256 characters of one word, or a `!`
+/// or U+FEFF in it, the answer is yes.
+fn may_hold_anchor(text: &[char]) -> bool {
+    const MAX_WORD: usize = 256;
+    let letter_or_digit = |c: char| c.is_alphabetic() || c.is_numeric();
+    let space = |c: char| matches!(c, ' ' | '\t' | '\r' | '\n');
+    for (e, _) in text.iter().enumerate().filter(|(_, c)| **c == '&') {
+        if text.get(e + 1).copied().is_none_or(space) {
+            continue;
+        }
+        let before = e.checked_sub(1).map(|i| text[i]);
+        if before.is_some_and(|c| letter_or_digit(c) || c == '&') {
+            continue;
+        }
+        let end = if matches!(before, Some(' ' | '\t')) {
+            let mut a = e - 1;
+            while a > 0 && matches!(text[a], ' ' | '\t') {
+                a -= 1;
+            }
+            if matches!(text[a], ' ' | '\t') || !letter_or_digit(text[a]) {
+                return true;
+            }
+            a + 1
+        } else {
+            e
+        };
+        let mut start = end;
+        while start > 0 && !space(text[start - 1]) {
+            if end - (start - 1) > MAX_WORD {
+                return true;
+            }
+            start -= 1;
+        }
+        let word = &text[start..end];
+        if word.iter().any(|c| matches!(c, '!' | '\u{feff}')) {
+            return true;
+        }
+        let mut cut = word.iter().rposition(|c| matches!(c, '[' | '{' | ','));
+        for (a, _) in word.iter().enumerate().filter(|(_, c)| **c == ':') {
+            if a == 0 || matches!(word[a - 1], '"' | '\'' | ']' | '}' | '[' | '{' | ',') {
+                cut = Some(cut.map_or(a, |l| l.max(a)));
+            }
+        }
+        let rest = &word[cut.map_or(0, |l| l + 1)..];
+        if rest.first().is_none_or(|c| matches!(c, '!' | '&' | '*')) {
+            return true;
+        }
+    }
+    false
 }
 
 /// `^([a-zA-Z_-]+):\s+(\S.*)$` on one line: its key and value.
@@ -979,14 +1101,15 @@ mod tests {
                 .as_deref(),
             Some("CRLF with: colon")
         );
-        // Not offered: a lone CR, or both `&` and `*`.
+        // Not offered: a lone CR.
         assert_eq!(
             description("---\r\ndescription: a: b\r\nx: \r1\r\n---\r\n", true),
             None
         );
+        // `&` after a word is no anchor: offered, and read.
         assert_eq!(
-            description("---\r\ndescription: a: b &x *x\r\n---\r\n", true),
-            None
+            description("---\r\ndescription: a: b &x *x\r\n---\r\n", true).as_deref(),
+            Some("a: b &x *x")
         );
         // Refused: a quoted value holding a comment, or starting like YAML syntax.
         assert_eq!(
@@ -1011,6 +1134,82 @@ mod tests {
             parse_with(&format!("---\r\n{eight}---\r\n"), true).map(|fm| fm.fields.len()),
             Some(8)
         );
+    }
+
+    #[test]
+    fn lf_retry_skips_only_an_anchor_used_as_an_alias() {
+        // Measured on 2.1.337 (`edges-frontmatter-lf-retry-anchors-aliases`): the
+        // description sent, or `None` where the body's first line was.
+        let description = |block: &str| {
+            parse_with(&format!("---\r\n{block}\r\n---\r\nbody\r\n"), true)
+                .and_then(|fm| fm.string("description"))
+        };
+        for (block, sent) in [
+            (
+                "x: &a one\r\ny: *a\r\ndescription: alias used with: colon",
+                None,
+            ),
+            (
+                "description: Tom & Jerry *stars* with: colon",
+                Some("Tom & Jerry *stars* with: colon"),
+            ),
+            // Retried, then refused: the quoted `&a one` starts like YAML syntax.
+            ("x: &a one\r\ndescription: stars * and with: colon", None),
+            // Retried, then rejected by YAML: `*b` names no anchor.
+            (
+                "x: &a one\r\ny: *b\r\ndescription: unknown alias with: colon",
+                None,
+            ),
+            (
+                "description: a&b and *b with: colon",
+                Some("a&b and *b with: colon"),
+            ),
+            (
+                "x: [&k 1]\r\ny: *k\r\ndescription: flow anchor with: colon",
+                None,
+            ),
+            ("description: &v x *v with: colon", None),
+            (
+                "description: key:&z and *z with: colon",
+                Some("key:&z and *z with: colon"),
+            ),
+            (
+                "x: &a one\r\ny: *a\r\ndescription: \"quoted fine\"\r\nz: bad with: colon",
+                None,
+            ),
+            ("x: !t &a one\r\ndescription: tag then *a with: colon", None),
+            // `&a-b` and `*a-c` both name `a`.
+            ("x: &a-b one\r\ndescription: star *a-c with: colon", None),
+            // Retried, then refused: the quoted `&& *x` starts like YAML syntax.
+            ("description: && *x with: colon", None),
+        ] {
+            assert_eq!(description(block).as_deref(), sent, "{block:?}");
+        }
+        assert!(anchor_used_as_alias("x: &a one\r\ny: *a"));
+        assert!(!anchor_used_as_alias("x: &a one\r\ny: *b"));
+        assert!(!anchor_used_as_alias("description: Tom & Jerry *stars*"));
+        // A word past 256 characters before an `&` counts as an anchor.
+        assert!(anchor_used_as_alias(&format!(
+            "x: {} &a\r\nz: *a",
+            "w".repeat(300)
+        )));
+    }
+
+    #[test]
+    fn lf_retry_keeps_alias_bombs_bounded() {
+        // Anchors used as aliases are never retried; a bomb whose aliases name no anchor
+        // the scan sees is retried and stops at the parser's bounds.
+        let start = std::time::Instant::now();
+        let mut bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\r\n".to_owned();
+        for level in 1..9 {
+            let refs = vec![format!("*a{}", level - 1); 10].join(", ");
+            bomb.push_str(&format!("a{level}: &a{level} [{refs}]\r\n"));
+        }
+        bomb.push_str("description: bomb with: colon");
+        assert_eq!(lf_retry(&bomb), None);
+        let text = format!("---\r\n{bomb}\r\n---\r\nbody\r\n");
+        let _ = parse_with(&text, true);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 
     /// The error of a YAML text, for the bounds' tests.

@@ -371,6 +371,7 @@ behaviours! {
     /// Frontmatter with CRLF line ends that both YAML readings reject is read a third time
     /// with LF line ends, so a value with `: ` or `#` in it is quoted as on LF files.
     FrontmatterLfRetry = "frontmatter-lf-retry", from (2, 1, 337), cases [
+        "edges-frontmatter-lf-retry-anchors-aliases",
         "skills-listing-edge-invalid-yaml",
     ],
         "frontmatter with CRLF line ends that YAML rejects (a value holding \": \") is \

@@ -9,7 +9,7 @@ use memdiag_core::Tree;
 use wasm_bindgen::JsValue;
 
 use crate::wire::cleanups::Ask;
-use crate::wire::messages::get;
+use crate::wire::messages::{get, ToPage};
 use crate::wire::pack;
 
 /// The plan for `ask` over the analysis of `tree` into `report`.
@@ -45,7 +45,7 @@ pub(crate) fn answer(data: &JsValue) {
     let tree = tree_from(&get(data, "tree"));
     match plan(&report, &tree, &ask) {
         Ok(plan) => post(&[
-            ("type", "plan".into()),
+            ("type", ToPage::Planned.into()),
             ("diff", plan.diff().into()),
             ("script", plan.script().into()),
             ("plan", pack::to_js(&plan)),
@@ -101,7 +101,7 @@ pub(crate) async fn answer_apply(data: JsValue) {
     }
     let restore = get(&data, "restore").as_bool().unwrap_or(false);
     match apply(&plan, &targets, restore).await {
-        Ok(()) => post(&[("type", "applied".into())]),
+        Ok(()) => post(&[("type", ToPage::Applied.into())]),
         Err(message) => failed(&message),
     }
 }

@@ -676,11 +676,11 @@ impl ContentSource for NotShared {
     }
 }
 
-/// [`open_zip_file`] in this thread: the worker's, or the page's where there is no worker
+/// `page::ingest::open_zip_file` in this thread: the worker's, or the page's where there is no worker
 /// (the component tests).
 ///
 /// # Errors
-/// As [`open_zip_file`].
+/// As `page::ingest::open_zip_file`.
 pub async fn open_zip_here(file: File) -> Result<Opened, String> {
     let name = file.name();
     let (scratch, archive) = zip_in_place(&file).await?;

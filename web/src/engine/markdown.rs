@@ -12,13 +12,13 @@ use crate::wire::markdown::{to_wire, Piece, MAX_DEPTH};
 /// The worker's answer to a `preview` message: the layout of its `source`, as [`to_wire`]
 /// writes it.
 pub(crate) fn answer(data: &wasm_bindgen::JsValue) {
-    use crate::wire::messages::{get, text};
+    use crate::wire::messages::{get, text, ToPage};
     let pieces: Array = to_wire(&layout(&text(data, "source")))
         .iter()
         .map(|item| wasm_bindgen::JsValue::from_str(item))
         .collect();
     crate::engine::reply::post(&[
-        ("type", "previewed".into()),
+        ("type", ToPage::Previewed.into()),
         ("req", get(data, "req")),
         ("pieces", pieces.into()),
     ]);

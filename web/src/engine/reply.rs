@@ -5,7 +5,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::DedicatedWorkerGlobalScope;
 
-use crate::wire::messages::object;
+use crate::wire::messages::{object, ToPage};
 
 /// The worker's global scope.
 pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
@@ -17,7 +17,7 @@ pub(crate) fn post(fields: &[(&str, JsValue)]) {
     let _ = scope().post_message(&object(fields));
 }
 
-/// Posts a `failed` answer with `message`.
+/// Posts a [`ToPage::Failed`] answer with `message`.
 pub(crate) fn failed(message: &str) {
-    post(&[("type", "failed".into()), ("message", message.into())]);
+    post(&[("type", ToPage::Failed.into()), ("message", message.into())]);
 }

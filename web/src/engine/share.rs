@@ -7,7 +7,7 @@ use memdiag_core::{encode_link, sanitize, to_zip, Contents};
 use memdiag_core::{Input, SanitizeOptions, Tree, LINK_KEY};
 use wasm_bindgen::JsValue;
 
-use crate::wire::messages::{get, object, text};
+use crate::wire::messages::{get, object, text, ToPage};
 use crate::wire::share::{Prepared, SharedFile};
 
 /// The shared copy: sanitizes `tree` (with the contents its analysis read), analysed with `input` into
@@ -103,7 +103,7 @@ pub(crate) fn answer(data: &JsValue) {
     let prepared = Uint8Array::from(prepared.as_slice());
     let buffer = prepared.buffer();
     let message = object(&[
-        ("type", "shared-copy".into()),
+        ("type", ToPage::SharedCopy.into()),
         ("prepared", prepared.into()),
     ]);
     let _ =

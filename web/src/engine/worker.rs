@@ -7,38 +7,46 @@
 //! page keeps every source; the worker keeps a copy of each source's listing (names, sizes,
 //! dates, and a zip's `File`), mounts them, runs [`crate::engine::ingest::analysis_loop`] and asks
 //! the page for the `File`s of the files the core names, which it sizes and reads itself.
-//! The messages, page to worker (their fields: [`crate::wire::messages`]):
+//! The messages, page to worker, by their kind ([`ToWorker`]; their fields:
+//! [`crate::wire::messages`]), answered with a [`ToPage`]:
 //!
-//! - `source`: a source's listing, sent once per worker (`id`, `name`, `role`, `kind`,
-//!   `rels` and `modified` joined by NUL, `sizes` as a `Float64Array`, `diagnostics` as
-//!   JSON; a zip also its `File` and `prefix`, and the worker reads its entries itself); the
-//!   demo is named only, the worker has it compiled in;
-//! - `run`: analyse (answered with `progress`, `files`, `stat` and `read` messages, then
-//!   `done`, which carries the inputs used, the report [`crate::wire::pack`]ed, the share
-//!   basis as `tree_*` fields for the file view and sharing, the clean-ups each memory
-//!   folder offers, and `phases`, where the run's time went, for the page benchmark); with
-//!   `guess_from` and `fallback`, it first guesses home, project and OS from those sources
-//!   and says so (`guessed`);
-//! - `files`: the answer to a `files` request (a `File` per file, `null` where the page has
-//!   none to give: a live folder's file, which the page sizes and reads itself);
-//! - `stats`: the answer to a `stat` (`sizes` as a `Float64Array`, `modified` joined by
-//!   NUL), for files listed by name only whose entries the analysis looked at;
-//! - `contents`: the answer to a `read` (an `ArrayBuffer` per file, or the reason as text);
-//! - `zip`: open a zip `File` (answered with `listed`, its listing as a `source` message
-//!   has it, or `opened` with `share` set for a share zip);
-//! - `open-shared`: decode a shared link or share zip (answered with `opened`: the snapshot's
-//!   tree, input, date and format);
-//! - `shared`: analyse a shared link or share zip (answered with `done`, which also names
-//!   the files the snapshot lacked);
-//! - `share` and `plan`: sanitize a finished analysis for sharing ([`crate::engine::share::answer`])
-//!   or plan a clean-up of it ([`crate::engine::cleanups::answer`]); the message carries the
-//!   analysis as the worker's `done` sent it, so the worker keeps nothing between them;
-//! - `preview` and `report-json`, with a `req` number: lay out a Markdown file, write a
-//!   report (sent back packed) as the JSON Download JSON saves. Answered at once, beside any
-//!   running analysis (`previewed`, `answered`).
+//! - [`ToWorker::Source`]: a source's listing, sent once per worker (`id`, `name`, `role`,
+//!   `kind`, `rels` and `modified` joined by NUL, `sizes` as a `Float64Array`,
+//!   `diagnostics` as JSON; a zip also its `File` and `prefix`, and the worker reads its
+//!   entries itself); the demo is named only, the worker has it compiled in;
+//! - [`ToWorker::Run`]: analyse (answered with [`ToPage::Progress`], [`ToPage::Files`],
+//!   [`ToPage::Stat`] and [`ToPage::Read`] messages, then [`ToPage::Done`], which carries the
+//!   inputs used, the report [`crate::wire::pack`]ed, the share basis as `tree_*` fields for
+//!   the file view and sharing, the clean-ups each memory folder offers, and `phases`, where
+//!   the run's time went, for the page benchmark); with `guess_from` and `fallback`, it first
+//!   guesses home, project and OS from those sources and says so ([`ToPage::Guessed`]);
+//! - [`ToWorker::Files`]: the answer to a [`ToPage::Files`] request (a `File` per file,
+//!   `null` where the page has none to give: a live folder's file, which the page sizes and
+//!   reads itself);
+//! - [`ToWorker::Stats`]: the answer to a [`ToPage::Stat`] (`sizes` as a `Float64Array`,
+//!   `modified` joined by NUL), for files listed by name only whose entries the analysis
+//!   looked at;
+//! - [`ToWorker::Contents`]: the answer to a [`ToPage::Read`] (an `ArrayBuffer` per file, or
+//!   the reason as text);
+//! - [`ToWorker::Zip`]: open a zip `File` (answered with [`ToPage::Listed`], its listing as
+//!   a source message has it, or [`ToPage::Opened`] with `share` set for a share zip);
+//! - [`ToWorker::OpenShared`]: decode a shared link or share zip (answered with
+//!   [`ToPage::Opened`]: the snapshot's tree, input, date and format);
+//! - [`ToWorker::Shared`]: analyse a shared link or share zip (answered with
+//!   [`ToPage::Done`], which also names the files the snapshot lacked);
+//! - [`ToWorker::Share`], [`ToWorker::Plan`] and [`ToWorker::Apply`]: sanitize a finished
+//!   analysis for sharing (`engine::share::answer`, [`ToPage::SharedCopy`]), plan a
+//!   clean-up of it (`engine::cleanups::answer`, [`ToPage::Planned`]) or make one
+//!   ([`ToPage::Applied`]); the message carries the analysis as the worker's
+//!   [`ToPage::Done`] sent it, so the worker keeps nothing between them;
+//! - [`ToWorker::Preview`] and [`ToWorker::ReportJson`], with a `req` number: lay out a
+//!   Markdown file, write a report (sent back packed) as the JSON Download JSON saves.
+//!   Answered at once, beside any running analysis ([`ToPage::Previewed`],
+//!   [`ToPage::Answered`]).
 //!
-//! A panic posts `panic` with its text before the wasm traps; the page then ends the worker
-//! and says so, and starts a new one for the next run ([`crate::page::worker_host`]).
+//! What cannot be done is answered with [`ToPage::Failed`]. A panic posts [`ToPage::Panic`]
+//! with its text before the wasm traps; the page then ends the worker and says so, and
+//! starts a new one for the next run ([`crate::page::worker_host`]).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -55,7 +63,8 @@ use crate::engine::ingest;
 use crate::engine::reply::{failed, post, scope};
 use crate::wire::inputs::{run_input, Inputs, Progress};
 use crate::wire::messages::{
-    get, input_message, inputs_from, inputs_message, number, object, text, NOT_SHARED,
+    get, input_message, inputs_from, inputs_message, kind_of, number, object, text, ToPage,
+    ToWorker, NOT_SHARED,
 };
 use crate::wire::sources::{read_file, Opened, Origin, Reader, Snapshot, Source, Stat};
 
@@ -72,7 +81,7 @@ thread_local! {
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         let message = object(&[
-            ("type", "panic".into()),
+            ("type", ToPage::Panic.into()),
             ("message", info.to_string().into()),
         ]);
         let _ = scope().post_message(&message);
@@ -139,9 +148,11 @@ const WARM_UP_ROUNDS: usize = 30;
 const WARM_UP_MS: f64 = 150.0;
 
 fn handle(data: JsValue) {
-    let kind = text(&data, "type");
-    match kind.as_str() {
-        "source" => {
+    let Some(kind) = kind_of::<ToWorker>(&data) else {
+        return;
+    };
+    match kind {
+        ToWorker::Source => {
             let started = js_sys::Date::now();
             let source = source_from_message(&data);
             LISTING_MS.with(|ms| ms.set(ms.get() + js_sys::Date::now() - started));
@@ -149,13 +160,13 @@ fn handle(data: JsValue) {
                 SOURCES.with(|all| all.borrow_mut().insert(source.id(), Rc::new(source)));
             }
         }
-        "contents" | "stats" | "files" => {
+        ToWorker::Contents | ToWorker::Stats | ToWorker::Files => {
             let request = number(&data, "req") as u32;
             if let Some(resolve) = PENDING.with(|p| p.borrow_mut().remove(&request)) {
                 let _ = resolve.call1(&JsValue::NULL, &data);
             }
         }
-        "run" => {
+        ToWorker::Run => {
             ASKED_TO_RUN.with(|asked| asked.set(true));
             let sources = sources_named(&data);
             keep_only(&sources);
@@ -178,27 +189,28 @@ fn handle(data: JsValue) {
                     ..snapshot.infer_inputs(&text(&data, "fallback"))
                 };
                 post(&[
-                    ("type", "guessed".into()),
+                    ("type", ToPage::Guessed.into()),
                     ("inputs", inputs_message(&inputs)),
                 ]);
             }
             let input = run_input(&inputs, &text(&data, "today"));
             wasm_bindgen_futures::spawn_local(run(sources, inputs, input));
         }
-        "shared" => wasm_bindgen_futures::spawn_local(shared(data)),
-        "open-shared" => wasm_bindgen_futures::spawn_local(async move {
+        ToWorker::Shared => wasm_bindgen_futures::spawn_local(shared(data)),
+        ToWorker::OpenShared => wasm_bindgen_futures::spawn_local(async move {
             match open_raw(&data).await {
                 Ok(snapshot) => post_snapshot(&snapshot, false),
                 Err(message) => failed(&message),
             }
         }),
-        "zip" => wasm_bindgen_futures::spawn_local(open_zip(data)),
-        "share" => crate::engine::share::answer(&data),
-        "plan" => crate::engine::cleanups::answer(&data),
-        "apply" => wasm_bindgen_futures::spawn_local(crate::engine::cleanups::answer_apply(data)),
-        "preview" => crate::engine::markdown::answer(&data),
-        "report-json" => report_json(&data),
-        _ => {}
+        ToWorker::Zip => wasm_bindgen_futures::spawn_local(open_zip(data)),
+        ToWorker::Share => crate::engine::share::answer(&data),
+        ToWorker::Plan => crate::engine::cleanups::answer(&data),
+        ToWorker::Apply => {
+            wasm_bindgen_futures::spawn_local(crate::engine::cleanups::answer_apply(data));
+        }
+        ToWorker::Preview => crate::engine::markdown::answer(&data),
+        ToWorker::ReportJson => report_json(&data),
     }
 }
 
@@ -209,7 +221,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
     };
     let progress = |p: Progress| {
         post(&[
-            ("type", "progress".into()),
+            ("type", ToPage::Progress.into()),
             ("entries", (p.entries as f64).into()),
             ("files_read", (p.files_read as f64).into()),
             ("bytes_read", (p.bytes_read as f64).into()),
@@ -267,7 +279,7 @@ async fn run(sources: Vec<Rc<Source>>, inputs: Inputs, input: memdiag_core::Inpu
                 ("basis_files", (basis.len() as f64).into()),
                 ("tree_files", (tree.len() as f64).into()),
             ]);
-            fields.push(("type", "done".into()));
+            fields.push(("type", ToPage::Done.into()));
             fields.push(("inputs", inputs_message(&inputs)));
             fields.push(("report_packed", crate::wire::pack::to_js(&report)));
             fields.push(("phases", timings));
@@ -416,7 +428,7 @@ async fn read_through_page(
                 [sources[s].id(), f as u32]
             })
             .collect();
-        let answer = ask_page("read", &pairs).await;
+        let answer = ask_page(ToPage::Read, &pairs).await;
         let results: Array = get(&answer, "results").dyn_into().unwrap_or_default();
         for (n, &i) in asked.iter().enumerate() {
             let value = results.get(n as u32);
@@ -479,7 +491,7 @@ async fn stat_through_page(sources: &[Rc<Source>], items: Vec<(usize, usize)>) -
                 [sources[s].id(), f as u32]
             })
             .collect();
-        let answer = ask_page("stat", &pairs).await;
+        let answer = ask_page(ToPage::Stat, &pairs).await;
         let sizes = get(&answer, "sizes")
             .dyn_into::<Float64Array>()
             .map(|a| a.to_vec())
@@ -512,7 +524,7 @@ async fn hand_over(sources: &[Rc<Source>], items: &[(usize, usize)]) {
         .iter()
         .flat_map(|&(s, f)| [sources[s].id(), f as u32])
         .collect();
-    let answer = ask_page("files", &pairs).await;
+    let answer = ask_page(ToPage::Files, &pairs).await;
     let files: Array = get(&answer, "files").dyn_into().unwrap_or_default();
     for (n, &(s, f)) in wanted.iter().enumerate() {
         sources[s].hand_over(f, files.get(n as u32).dyn_into::<File>().ok());
@@ -521,7 +533,7 @@ async fn hand_over(sources: &[Rc<Source>], items: &[(usize, usize)]) {
 
 /// Posts a request of `kind` naming `pairs` (source id, file index) to the page and waits
 /// for its answer.
-async fn ask_page(kind: &str, pairs: &[u32]) -> JsValue {
+async fn ask_page(kind: ToPage, pairs: &[u32]) -> JsValue {
     let request = NEXT_REQUEST.with(|n| {
         let id = n.get();
         n.set(id.wrapping_add(1));
@@ -558,7 +570,7 @@ async fn open_raw(data: &JsValue) -> Result<memdiag_core::SharedSnapshot, String
 /// Answers with a shared snapshot: its tree's fields, its input, when it was made.
 fn post_snapshot(snapshot: &memdiag_core::SharedSnapshot, share_zip: bool) {
     let (mut fields, transfer) = tree_fields(&snapshot.tree);
-    fields.push(("type", "opened".into()));
+    fields.push(("type", ToPage::Opened.into()));
     fields.push(("share", share_zip.into()));
     fields.push(("input", input_message(&snapshot.input)));
     fields.push(("made", snapshot.made.as_str().into()));
@@ -579,7 +591,7 @@ async fn open_zip(data: JsValue) {
             // The run that follows reads the entries with the directory read here.
             source.keep_listed_archive();
             let listing = crate::wire::messages::source_message(&source);
-            let _ = js_sys::Reflect::set(&listing, &"type".into(), &"listed".into());
+            let _ = js_sys::Reflect::set(&listing, &"type".into(), &ToPage::Listed.into());
             let _ = scope().post_message(&listing);
         }
         Err(message) => failed(&message),
@@ -605,7 +617,7 @@ async fn shared(data: JsValue) {
             let (mut fields, transfer) = tree_fields(&tree);
             let cleanups = memdiag_core::cleanup::memory_cleanups(&report, &tree);
             fields.push(("cleanups", crate::wire::pack::to_js(&cleanups)));
-            fields.push(("type", "done".into()));
+            fields.push(("type", ToPage::Done.into()));
             fields.push(("report_packed", crate::wire::pack::to_js(&report)));
             fields.push(("missing", missing.into()));
             let _ = scope().post_message_with_transfer(&object(&fields), &transfer);
@@ -625,7 +637,7 @@ fn report_json(data: &JsValue) {
         None => ("message", "the report could not be read back".to_owned()),
     };
     post(&[
-        ("type", "answered".into()),
+        ("type", ToPage::Answered.into()),
         ("req", get(data, "req")),
         (json.0, json.1.into()),
     ]);

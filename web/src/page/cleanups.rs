@@ -16,7 +16,7 @@ use crate::page::runs::Engine;
 use crate::page::state::Inputs;
 use crate::page::worker_host::Remote;
 pub use crate::wire::cleanups::Ask;
-use crate::wire::messages::get;
+use crate::wire::messages::{get, ToWorker};
 use crate::wire::pack;
 
 /// A plan with its unified diff and its shell script, made where it was planned: the page's
@@ -44,7 +44,9 @@ pub async fn plan(
 ) -> Result<Planned, String> {
     match remote {
         Some(remote) => {
-            let answer = remote.ask("plan", vec![("ask", pack::to_js(&ask))]).await?;
+            let answer = remote
+                .ask(ToWorker::Plan, vec![("ask", pack::to_js(&ask))])
+                .await?;
             let plan = pack::from_js(&get(&answer, "plan"))
                 .ok_or_else(|| "the analysis worker sent no plan".to_owned())?;
             Ok(Planned {
@@ -212,7 +214,7 @@ pub async fn apply(
             }
             remote
                 .ask(
-                    "apply",
+                    ToWorker::Apply,
                     vec![
                         ("plan", pack::to_js(plan)),
                         ("targets", places.into()),

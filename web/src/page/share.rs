@@ -14,7 +14,7 @@ use wasm_bindgen::JsValue;
 use web_sys::{Blob, BlobPropertyBag};
 
 use crate::page::worker_host::Remote;
-use crate::wire::messages::get;
+use crate::wire::messages::{get, ToWorker};
 pub use crate::wire::share::{open_error, Prepared, SharedFile, LINK_WARN_CHARS};
 
 /// Makes the shared snapshot of a finished analysis with `options`: in the analysis worker
@@ -36,7 +36,7 @@ pub async fn prepare(
         Some(remote) => {
             let answer = remote
                 .ask(
-                    "share",
+                    ToWorker::Share,
                     vec![
                         ("input", crate::wire::messages::input_message(input)),
                         ("keep_file_names", options.keep_file_names.into()),

@@ -21,8 +21,8 @@ use web_sys::{ErrorEvent, File, MessageEvent, Worker, WorkerOptions, WorkerType}
 
 use crate::wire::inputs::{Inputs, Progress};
 use crate::wire::messages::{
-    get, inputs_from, inputs_message, number, object, snapshot_from, source_from_message,
-    source_message, text, tree_from,
+    get, inputs_from, inputs_message, kind_of, number, object, snapshot_from, source_from_message,
+    source_message, text, tree_from, ToPage, ToWorker,
 };
 use crate::wire::sources::{Opened, SharedRaw, Source};
 
@@ -196,7 +196,10 @@ impl Remote {
     pub async fn report_json(&self) -> Result<String, Failure> {
         let answer = self
             .host
-            .aside("report-json", vec![("report", self.wire.report.clone())])
+            .aside(
+                ToWorker::ReportJson,
+                vec![("report", self.wire.report.clone())],
+            )
             .await?;
         match get(&answer, "json").as_string() {
             Some(json) => Ok(json),
@@ -213,7 +216,11 @@ impl Remote {
     ///
     /// # Errors
     /// A message for a person when the worker cannot answer.
-    pub async fn ask(&self, kind: &str, fields: Vec<(&str, JsValue)>) -> Result<JsValue, String> {
+    pub async fn ask(
+        &self,
+        kind: ToWorker,
+        fields: Vec<(&str, JsValue)>,
+    ) -> Result<JsValue, String> {
         Wire::sizes_known(&self.wire).await;
         self.host.ask(kind, &self.wire, fields).await
     }
@@ -315,7 +322,7 @@ impl Host {
         progress: impl Fn(Progress) + 'static,
     ) -> Result<(Inputs, Report, Tree, Wire), Failure> {
         let mut fields = vec![
-            ("type", "run".into()),
+            ("type", ToWorker::Run.into()),
             ("sources", ids(&sources).into()),
             ("inputs", inputs_message(inputs)),
             ("today", today.into()),
@@ -364,7 +371,7 @@ impl Host {
             SharedRaw::Zip(file) => ("zip", file.clone().into()),
         };
         let message = object(&[
-            ("type", "shared".into()),
+            ("type", ToWorker::Shared.into()),
             (key, value),
             ("version", version.map_or(JsValue::NULL, JsValue::from)),
         ]);
@@ -390,7 +397,7 @@ impl Host {
             SharedRaw::Link(link) => ("link", link.as_str().into()),
             SharedRaw::Zip(file) => ("zip", file.clone().into()),
         };
-        let message = object(&[("type", "open-shared".into()), (key, value)]);
+        let message = object(&[("type", ToWorker::OpenShared.into()), (key, value)]);
         let answer = self
             .job(Vec::new(), Callbacks::default(), message)
             .await
@@ -405,7 +412,7 @@ impl Host {
     /// A message for a person: not a zip, damaged, unreadable.
     pub async fn open_zip(&self, file: File) -> Result<Opened, String> {
         let name = file.name();
-        let message = object(&[("type", "zip".into()), ("zip", file.clone().into())]);
+        let message = object(&[("type", ToWorker::Zip.into()), ("zip", file.clone().into())]);
         let answer = self
             .job(Vec::new(), Callbacks::default(), message)
             .await
@@ -431,12 +438,12 @@ impl Host {
     /// A message for a person when the worker cannot answer.
     pub async fn ask(
         &self,
-        kind: &str,
+        kind: ToWorker,
         wire: &Wire,
         fields: Vec<(&str, JsValue)>,
     ) -> Result<JsValue, String> {
         let mut all = vec![
-            ("type", JsValue::from_str(kind)),
+            ("type", kind.into()),
             ("report", wire.report.clone()),
             ("tree", wire.tree.clone()),
         ];
@@ -462,7 +469,7 @@ impl Host {
                 // The running job is cancelled: ending the worker is the only way to stop a
                 // long analysis, and the new worker gets every listing again.
                 if let Some(live) = inner.live.take() {
-                    live.end(&object(&[("type", "cancelled".into())]));
+                    live.end(&object(&[("type", ToPage::Cancelled.into())]));
                 }
             }
             let live = self.live(&mut inner)?;
@@ -486,10 +493,10 @@ impl Host {
             }
         }
         let answer = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
-        match text(&answer, "type").as_str() {
-            "cancelled" => Err(Failure::Cancelled),
-            "crashed" => Err(Failure::Crashed(text(&answer, "message"))),
-            "failed" => Err(Failure::Message(text(&answer, "message"))),
+        match kind_of(&answer) {
+            Some(ToPage::Cancelled) => Err(Failure::Cancelled),
+            Some(ToPage::Crashed) => Err(Failure::Crashed(text(&answer, "message"))),
+            Some(ToPage::Failed) => Err(Failure::Message(text(&answer, "message"))),
             _ => Ok(answer),
         }
     }
@@ -501,7 +508,10 @@ impl Host {
     /// # Errors
     /// When the worker dies (the message says why; empty when the ask was cancelled).
     pub async fn preview(&self, source: &str) -> Result<Vec<String>, String> {
-        match self.aside("preview", vec![("source", source.into())]).await {
+        match self
+            .aside(ToWorker::Preview, vec![("source", source.into())])
+            .await
+        {
             Ok(answer) => Ok(crate::wire::markdown::wire_of(
                 &get(&answer, "pieces").dyn_into().unwrap_or_default(),
             )),
@@ -516,7 +526,11 @@ impl Host {
     ///
     /// # Errors
     /// When the worker dies (the message says why).
-    async fn aside(&self, kind: &str, fields: Vec<(&str, JsValue)>) -> Result<JsValue, Failure> {
+    async fn aside(
+        &self,
+        kind: ToWorker,
+        fields: Vec<(&str, JsValue)>,
+    ) -> Result<JsValue, Failure> {
         loop {
             let mut resolve_slot = None;
             let promise = Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
@@ -527,10 +541,7 @@ impl Host {
                 let req = inner.asides_asked;
                 let live = self.live(&mut inner)?;
                 live.asides.insert(req, resolve);
-                let mut all = vec![
-                    ("type", JsValue::from_str(kind)),
-                    ("req", f64::from(req).into()),
-                ];
+                let mut all = vec![("type", kind.into()), ("req", f64::from(req).into())];
                 all.extend(fields.iter().cloned());
                 if let Err(error) = live.worker.post_message(&object(&all)) {
                     live.asides.remove(&req);
@@ -538,9 +549,9 @@ impl Host {
                 }
             }
             let answer = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
-            match text(&answer, "type").as_str() {
-                "answered" | "previewed" => return Ok(answer),
-                "cancelled" => continue,
+            match kind_of(&answer) {
+                Some(ToPage::Answered | ToPage::Previewed) => return Ok(answer),
+                Some(ToPage::Cancelled) => continue,
                 _ => return Err(Failure::Crashed(text(&answer, "message"))),
             }
         }
@@ -621,13 +632,13 @@ impl Live {
 
 fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
     let Some(inner) = inner.upgrade() else { return };
-    let kind = text(&data, "type");
+    let kind = kind_of::<ToPage>(&data);
     let mut guard = inner.borrow_mut();
     let Some(live) = guard.live.as_mut().filter(|live| &live.worker == from) else {
         return;
     };
-    match kind.as_str() {
-        "guessed" => {
+    match kind {
+        Some(ToPage::Guessed) => {
             let guessed = live
                 .job
                 .as_ref()
@@ -637,7 +648,7 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 guessed(inputs);
             }
         }
-        "progress" => {
+        Some(ToPage::Progress) => {
             if let Some(progress) = live
                 .job
                 .as_ref()
@@ -652,7 +663,7 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 });
             }
         }
-        "files" | "read" | "stat" => {
+        Some(kind @ (ToPage::Files | ToPage::Read | ToPage::Stat)) => {
             let sources = live
                 .job
                 .as_ref()
@@ -660,22 +671,26 @@ fn on_message(inner: &Weak<RefCell<Inner>>, from: &Worker, data: JsValue) {
                 .unwrap_or_default();
             let worker = live.worker.clone();
             drop(guard);
-            match kind.as_str() {
-                "files" => wasm_bindgen_futures::spawn_local(answer_files(worker, sources, data)),
-                "read" => wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data)),
+            match kind {
+                ToPage::Files => {
+                    wasm_bindgen_futures::spawn_local(answer_files(worker, sources, data));
+                }
+                ToPage::Read => {
+                    wasm_bindgen_futures::spawn_local(answer_read(worker, sources, data))
+                }
                 _ => wasm_bindgen_futures::spawn_local(answer_stat(worker, sources, data)),
             }
         }
         // A preview answers `previewed` (components::markdown), anything else beside the job
         // `answered`.
-        "answered" | "previewed" => {
+        Some(ToPage::Answered | ToPage::Previewed) => {
             let req = number(&data, "req") as u32;
             if let Some(resolve) = live.asides.remove(&req) {
                 drop(guard);
                 let _ = resolve.call1(&JsValue::NULL, &data);
             }
         }
-        "panic" | "crashed" => {
+        Some(ToPage::Panic | ToPage::Crashed) => {
             // The trap that follows a panic may surface as an error event, a rejected
             // promise, or nothing at all: the worker is ended here either way.
             let detail = text(&data, "message");
@@ -728,7 +743,7 @@ async fn answer_files(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
     })
     .await;
     let answer = object(&[
-        ("type", "files".into()),
+        ("type", ToWorker::Files.into()),
         ("req", get(&data, "req")),
         ("files", files.into()),
     ]);
@@ -757,7 +772,7 @@ async fn answer_read(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
         .filter(|value| value.is_instance_of::<js_sys::ArrayBuffer>())
         .collect();
     let answer = object(&[
-        ("type", "contents".into()),
+        ("type", ToWorker::Contents.into()),
         ("req", get(&data, "req")),
         ("results", results.into()),
     ]);
@@ -787,7 +802,7 @@ async fn answer_stat(worker: Worker, sources: Vec<Rc<Source>>, data: JsValue) {
         sizes.push(pair.get(0).as_f64().unwrap_or(0.0));
     }
     let answer = object(&[
-        ("type", "stats".into()),
+        ("type", ToWorker::Stats.into()),
         ("req", get(&data, "req")),
         ("sizes", js_sys::Float64Array::from(sizes.as_slice()).into()),
         ("modified", modified.into()),
@@ -833,7 +848,7 @@ fn report_of(wire: &Wire) -> Result<Report, Failure> {
 }
 
 fn crashed(detail: &str) -> JsValue {
-    object(&[("type", "crashed".into()), ("message", detail.into())])
+    object(&[("type", ToPage::Crashed.into()), ("message", detail.into())])
 }
 
 fn ids(sources: &[Rc<Source>]) -> Uint32Array {

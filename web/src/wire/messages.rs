@@ -1,5 +1,12 @@
 //! The messages between the page and the analysis worker, as both sides read and write
-//! them: what a source's listing, a tree and the fields look like on the wire.
+//! them: what each message is ([`ToWorker`], [`ToPage`]), and what a source's listing, a
+//! tree and the fields look like on the wire.
+//!
+//! A message is a JavaScript object whose `type` is its kind's place in its enum, as
+//! [`crate::wire::pack`] writes a unit enum ([`kind_of`] reads it back); its other fields
+//! say the rest. `web/assets/worker.js` posts [`ToPage::Crashed`] by its place too, and the
+//! end-to-end tests catch [`ToWorker::Files`], [`ToWorker::Contents`] and [`ToWorker::Run`]
+//! by theirs (a test below keeps them in step).
 //!
 //! The page (the first-paint wasm, without the engine) and the worker (`memdiag-engine`)
 //! each compile this module; what only the worker writes (a tree, from
@@ -13,6 +20,167 @@ use web_sys::File;
 use crate::wire::inputs::Inputs;
 use crate::wire::pack;
 use crate::wire::sources::{Origin, Reader, Role, Source, SourceFile};
+
+/// What the page sends the worker: each message's kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(test, derive(Debug))]
+#[repr(u8)]
+pub enum ToWorker {
+    /// A source's listing ([`source_message`]): the worker keeps its own copy.
+    Source,
+    /// The contents the worker asked for ([`ToPage::Read`]).
+    Contents,
+    /// The sizes and dates the worker asked for ([`ToPage::Stat`]).
+    Stats,
+    /// The `File`s the worker asked for ([`ToPage::Files`]).
+    Files,
+    /// Analyse the sources it names with the fields (guessing them first when asked).
+    Run,
+    /// Analyse a shared link or share zip.
+    Shared,
+    /// Open a shared link or share zip and send its snapshot.
+    OpenShared,
+    /// Open a zip and send its listing (or its snapshot, for a share zip).
+    Zip,
+    /// Make the sanitized copy of an analysis for the Share dialog.
+    Share,
+    /// Plan a clean-up of an analysis.
+    Plan,
+    /// Make a reviewed clean-up plan in the live folders the message hands over.
+    Apply,
+    /// Lay out Markdown for the file view's preview.
+    Preview,
+    /// Write a report as JSON (Download JSON).
+    ReportJson,
+}
+
+/// What the worker sends the page, and what the page's side makes of a worker that ended:
+/// each message's kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(test, derive(Debug))]
+#[repr(u8)]
+pub enum ToPage {
+    /// The worker stopped (posted by `web/assets/worker.js`, or made by the page's side).
+    Crashed,
+    /// The worker's code panicked; the trap follows.
+    Panic,
+    /// The page's side ended the job for a newer one.
+    Cancelled,
+    /// The job could not be done; `message` says why.
+    Failed,
+    /// The fields the worker guessed from the sources, before it runs with them.
+    Guessed,
+    /// How far the analysis got.
+    Progress,
+    /// Asks the page for contents of its files.
+    Read,
+    /// Asks the page for sizes and dates of its files.
+    Stat,
+    /// Asks the page for the `File`s behind its files.
+    Files,
+    /// A finished analysis: the report, its tree and clean-ups.
+    Done,
+    /// A shared snapshot opened.
+    Opened,
+    /// A zip's listing.
+    Listed,
+    /// A clean-up plan.
+    Planned,
+    /// A clean-up made.
+    Applied,
+    /// The Share dialog's sanitized copy.
+    SharedCopy,
+    /// A preview's layout, to an ask beside the job.
+    Previewed,
+    /// Any other answer to an ask beside the job.
+    Answered,
+}
+
+impl ToWorker {
+    /// Every kind, in the order of their places.
+    const ALL: [ToWorker; 13] = [
+        ToWorker::Source,
+        ToWorker::Contents,
+        ToWorker::Stats,
+        ToWorker::Files,
+        ToWorker::Run,
+        ToWorker::Shared,
+        ToWorker::OpenShared,
+        ToWorker::Zip,
+        ToWorker::Share,
+        ToWorker::Plan,
+        ToWorker::Apply,
+        ToWorker::Preview,
+        ToWorker::ReportJson,
+    ];
+}
+
+impl ToPage {
+    /// Every kind, in the order of their places.
+    const ALL: [ToPage; 17] = [
+        ToPage::Crashed,
+        ToPage::Panic,
+        ToPage::Cancelled,
+        ToPage::Failed,
+        ToPage::Guessed,
+        ToPage::Progress,
+        ToPage::Read,
+        ToPage::Stat,
+        ToPage::Files,
+        ToPage::Done,
+        ToPage::Opened,
+        ToPage::Listed,
+        ToPage::Planned,
+        ToPage::Applied,
+        ToPage::SharedCopy,
+        ToPage::Previewed,
+        ToPage::Answered,
+    ];
+}
+
+// A unit enum's packed form is its place (one byte), as `choices!` in `pack` writes it; the
+// places are the enums' discriminants (the tests check that `ALL` lists them in order).
+impl pack::Pack for ToWorker {
+    fn pack(&self, out: &mut Vec<u8>) {
+        out.push(*self as u8);
+    }
+
+    fn unpack(reader: &mut pack::Reader<'_>) -> ToWorker {
+        reader.choice(&ToWorker::ALL)
+    }
+}
+
+impl pack::Pack for ToPage {
+    fn pack(&self, out: &mut Vec<u8>) {
+        out.push(*self as u8);
+    }
+
+    fn unpack(reader: &mut pack::Reader<'_>) -> ToPage {
+        reader.choice(&ToPage::ALL)
+    }
+}
+
+impl From<ToWorker> for JsValue {
+    fn from(kind: ToWorker) -> JsValue {
+        JsValue::from(kind as u8)
+    }
+}
+
+impl From<ToPage> for JsValue {
+    fn from(kind: ToPage) -> JsValue {
+        JsValue::from(kind as u8)
+    }
+}
+
+/// The kind of `message` (its `type`, a place as [`crate::wire::pack`] writes it); `None` for
+/// a kind of no place.
+pub(crate) fn kind_of<K: pack::Pack>(message: &JsValue) -> Option<K> {
+    let place = get(message, "type").as_f64()?;
+    if !(0.0..256.0).contains(&place) {
+        return None;
+    }
+    pack::from_bytes(&[place as u8])
+}
 
 /// What the analysis marks a file a shared snapshot lacks with.
 pub(crate) const NOT_SHARED: &str = "not in the shared snapshot";
@@ -140,7 +308,7 @@ pub(crate) fn source_message(source: &Source) -> JsValue {
     let info = source.info();
     if info.kind == "demo" {
         return object(&[
-            ("type", "source".into()),
+            ("type", ToWorker::Source.into()),
             ("id", f64::from(source.id()).into()),
             ("kind", "demo".into()),
         ]);
@@ -158,7 +326,7 @@ pub(crate) fn source_message(source: &Source) -> JsValue {
         sizes.push(file.size as f64);
     }
     let mut fields = vec![
-        ("type", "source".into()),
+        ("type", ToWorker::Source.into()),
         ("id", f64::from(source.id()).into()),
         ("kind", info.kind.into()),
         ("role", info.role.into()),
@@ -297,4 +465,68 @@ pub(crate) fn text(target: &JsValue, key: &str) -> String {
 
 pub(crate) fn number(target: &JsValue, key: &str) -> f64 {
     get(target, key).as_f64().unwrap_or(0.0)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::{ToPage, ToWorker};
+    use crate::wire::pack::{from_bytes, to_bytes};
+
+    #[test]
+    fn every_kind_travels_as_its_place_and_reads_back() {
+        for (place, kind) in ToWorker::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, place, "{kind:?} is listed out of place");
+            assert_eq!(to_bytes(&kind), [place as u8]);
+            assert_eq!(from_bytes::<ToWorker>(&[place as u8]), Some(kind));
+        }
+        for (place, kind) in ToPage::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, place, "{kind:?} is listed out of place");
+            assert_eq!(to_bytes(&kind), [place as u8]);
+            assert_eq!(from_bytes::<ToPage>(&[place as u8]), Some(kind));
+        }
+        // The lists hold every kind: the last variant closes each.
+        assert_eq!(ToWorker::ALL.len(), ToWorker::ReportJson as usize + 1);
+        assert_eq!(ToPage::ALL.len(), ToPage::Answered as usize + 1);
+    }
+
+    #[test]
+    fn a_kind_of_no_place_reads_as_none() {
+        assert_eq!(from_bytes::<ToWorker>(&[ToWorker::ALL.len() as u8]), None);
+        assert_eq!(from_bytes::<ToPage>(&[ToPage::ALL.len() as u8]), None);
+        assert_eq!(from_bytes::<ToPage>(&[255]), None);
+        assert_eq!(from_bytes::<ToPage>(&[]), None);
+        assert_eq!(from_bytes::<ToPage>(&[0, 0]), None);
+    }
+
+    /// What JavaScript writes or reads by place: the worker's crash report
+    /// (`web/assets/worker.js`) and the end-to-end tests' hold on the page's answers and
+    /// their trap on a run.
+    #[test]
+    fn javascript_names_the_kinds_by_their_places() {
+        let worker = include_str!("../../assets/worker.js");
+        let crashed = format!("type: {} /* ToPage::Crashed */", ToPage::Crashed as u8);
+        assert!(
+            worker.contains(&crashed),
+            "worker.js should post `{crashed}`"
+        );
+        let held = [("FILES", ToWorker::Files), ("CONTENTS", ToWorker::Contents)];
+        let run = [("RUN", ToWorker::Run)];
+        for (text, file, kinds) in [
+            (
+                include_str!("../../../tests/e2e/app.test.mjs"),
+                "app",
+                &held[..],
+            ),
+            (
+                include_str!("../../../tests/e2e/hostile.test.mjs"),
+                "hostile",
+                &run[..],
+            ),
+        ] {
+            for (name, kind) in kinds {
+                let line = format!("const {name} = {}; // ToWorker::{kind:?}", *kind as u8);
+                assert!(text.contains(&line), "{file}.test.mjs should say `{line}`");
+            }
+        }
+    }
 }

@@ -106,7 +106,7 @@ impl Reader<'_> {
     }
 
     /// The `place`th of `all`, or the first after marking the input damaged.
-    fn choice<T: Copy>(&mut self, all: &[T]) -> T {
+    pub(crate) fn choice<T: Copy>(&mut self, all: &[T]) -> T {
         let place = usize::from(self.byte());
         match all.get(place) {
             Some(&value) => value,
