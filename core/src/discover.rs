@@ -179,7 +179,7 @@ struct Discovery<'a> {
     agents: Vec<agents::AgentDefinition>,
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
     /// row's `loaded`.
-    attached: BTreeMap<VPath, Measure>,
+    attached: HashMap<VPath, Measure>,
     /// What was read or looked up besides the rows, and why (`Report::sources`).
     sources: BTreeMap<VPath, (ReadFor, Option<String>)>,
     /// Every file whose text was asked for (rows included).
@@ -227,7 +227,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         announce_on_next_read: Vec::new(),
         skill_order_unknown: Vec::new(),
         size_capped: BTreeSet::new(),
-        attached: BTreeMap::new(),
+        attached: HashMap::new(),
         sources: BTreeMap::new(),
         read: HashSet::new(),
         frontmatters: HashMap::new(),
@@ -530,7 +530,7 @@ impl Discovery<'_> {
     fn size_findings(&mut self, groups: &BTreeMap<Group, Vec<Node>>) {
         let mut total = 0;
         let mut files = 0;
-        let startup: BTreeSet<&VPath> = self.startup.iter().collect();
+        let startup: HashSet<&str> = self.startup.iter().map(VPath::as_str).collect();
         let mut large = Vec::new();
         for nodes in groups.values() {
             for node in nodes {
@@ -541,8 +541,11 @@ impl Discovery<'_> {
                     if row.status != FileStatus::Ok || row.group == Group::AutoMemory {
                         return;
                     }
-                    let top = VPath::new(&row.path).ok();
-                    if row.depth == 0 && top.as_ref().is_some_and(|p| startup.contains(p)) {
+                    // A row's path is a normal path: looked up as it is first.
+                    if row.depth == 0
+                        && (startup.contains(row.path.as_str())
+                            || VPath::new(&row.path).is_ok_and(|p| startup.contains(p.as_str())))
+                    {
                         total += loaded.utf16;
                         files += 1;
                     }
