@@ -63,7 +63,7 @@ pub(crate) const AGENT_MEMORY_SCOPES: [&str; 3] = ["user", "project", "local"];
 /// How many frontmatter keys a row carries in the report; the rest are only counted.
 pub(crate) const FRONTMATTER_FIELDS_SHOWN: usize = 100;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::input::Paths;
 use crate::report::{
@@ -151,7 +151,8 @@ struct Discovery<'a> {
     paths: Paths,
     needs: BTreeSet<VPath>,
     diagnostics: Vec<Diagnostic>,
-    top_level: BTreeSet<VPath>,
+    /// The top-level rows' files so far: a file is one row.
+    top_level: HashSet<VPath>,
     settings: EffectiveSettings,
     /// Top-level rows in the order the program sends them at startup.
     startup: Vec<VPath>,
@@ -181,14 +182,17 @@ struct Discovery<'a> {
     agents: Vec<agents::AgentDefinition>,
     /// What a Read attaches of a file (its text untrimmed), where that differs from the
     /// row's `loaded`.
-    attached: BTreeMap<VPath, Measure>,
+    attached: HashMap<VPath, Measure>,
     /// The fingerprint of each instruction file's text as every session sends it, where a
     /// second copy would be worth telling ([`twice_print`], [`Code::SentTwice`]).
     sent_texts: BTreeMap<VPath, u64>,
     /// What was read or looked up besides the rows, and why (`Report::sources`).
     sources: BTreeMap<VPath, (ReadFor, Option<String>)>,
     /// Every file whose text was asked for (rows included).
-    read: BTreeSet<VPath>,
+    read: HashSet<VPath>,
+    /// The frontmatter of each file whose text was read and parsed in this pass: a rule's
+    /// is wanted by its row, its globs and the health check.
+    frontmatters: HashMap<VPath, Option<Frontmatter>>,
     /// Skill announcements a Read reached that the next Read sends (releases that announced
     /// them one Read late), with their units.
     announce_on_next_read: Vec<(String, u64)>,
@@ -215,7 +219,7 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         paths,
         needs: BTreeSet::new(),
         diagnostics: Vec::new(),
-        top_level: BTreeSet::new(),
+        top_level: HashSet::new(),
         startup: Vec::new(),
         attach: Vec::new(),
         memory_dir: None,
@@ -230,10 +234,11 @@ pub(crate) fn run(tree: &Tree, paths: Paths) -> Found {
         announce_on_next_read: Vec::new(),
         skill_order_unknown: Vec::new(),
         size_capped: BTreeSet::new(),
-        attached: BTreeMap::new(),
+        attached: HashMap::new(),
         sent_texts: BTreeMap::new(),
         sources: BTreeMap::new(),
-        read: BTreeSet::new(),
+        read: HashSet::new(),
+        frontmatters: HashMap::new(),
         not_counted: Vec::new(),
         plugins: Vec::new(),
         plugin_infos: Vec::new(),
@@ -336,14 +341,17 @@ impl Discovery<'_> {
         }
         let session = self.session(&mut rows);
         // Each file attaches once per session: a later read gets only what is new.
-        let mut sent: BTreeSet<String> = session.files.iter().map(|f| f.path.clone()).collect();
-        let reads = self
-            .paths
-            .reads
-            .clone()
-            .iter()
-            .map(|read| self.read_answer(&rows, read, &mut sent))
-            .collect();
+        let mut reads = Vec::new();
+        if !self.paths.reads.is_empty() {
+            let mut sent: BTreeSet<String> = session.files.iter().map(|f| f.path.clone()).collect();
+            reads = self
+                .paths
+                .reads
+                .clone()
+                .iter()
+                .map(|read| self.read_answer(&rows, read, &mut sent))
+                .collect();
+        }
         // Health runs over the finished discovery only: while files are still arriving this
         // pass is thrown away (and its rule matching, the costliest part of a pass, waits
         // for the listings and sizes too).
@@ -353,8 +361,10 @@ impl Discovery<'_> {
             self.agent_receives(&session, &mut health);
         }
         // Files read that are no row (sub-agent definitions, agent memory indexes): sources.
-        let listed: BTreeSet<&str> = rows.iter().map(|row| row.path.as_str()).collect();
+        let listed: HashSet<&str> = rows.iter().map(|row| row.path.as_str()).collect();
         let read = std::mem::take(&mut self.read);
+        // Into a map by path, whatever the order the set gives them in.
+        #[allow(clippy::iter_over_hash_type)]
         for path in &read {
             if !listed.contains(path.as_str()) {
                 self.sources
@@ -377,6 +387,10 @@ impl Discovery<'_> {
                 || !listed.contains(path.as_str())
         });
         for row in &rows {
+            // A row read is a normal path already: no path made, nothing looked up.
+            if read.contains(row.path.as_str()) {
+                continue;
+            }
             if let Ok(path) = VPath::new(&row.path) {
                 if self.tree.is_file(&path) && !read.contains(&path) {
                     self.looked_at(&path, ReadFor::Unread);
@@ -524,7 +538,7 @@ impl Discovery<'_> {
     fn size_findings(&mut self, groups: &BTreeMap<Group, Vec<Node>>) {
         let mut total = 0;
         let mut files = 0;
-        let startup: BTreeSet<&VPath> = self.startup.iter().collect();
+        let startup: HashSet<&str> = self.startup.iter().map(VPath::as_str).collect();
         let mut large = Vec::new();
         for nodes in groups.values() {
             for node in nodes {
@@ -535,8 +549,11 @@ impl Discovery<'_> {
                     if row.status != FileStatus::Ok || row.group == Group::AutoMemory {
                         return;
                     }
-                    let top = VPath::new(&row.path).ok();
-                    if row.depth == 0 && top.as_ref().is_some_and(|p| startup.contains(p)) {
+                    // A row's path is a normal path: looked up as it is first.
+                    if row.depth == 0
+                        && (startup.contains(row.path.as_str())
+                            || VPath::new(&row.path).is_ok_and(|p| startup.contains(p.as_str())))
+                    {
                         total += loaded.utf16;
                         files += 1;
                     }
@@ -628,7 +645,9 @@ impl Discovery<'_> {
                     }
                     row.loaded = Some(measure(&loaded));
                 }
-                if let Some(fm) = self.parse_frontmatter(path, &text) {
+                let fm = self.parse_frontmatter(path, &text);
+                self.frontmatters.insert(path.clone(), fm.clone());
+                if let Some(fm) = fm {
                     if let Some(error) = &fm.error {
                         self.diagnostics.push(Diagnostic::new(
                             Code::InvalidFrontmatter,
@@ -681,11 +700,19 @@ impl Discovery<'_> {
         }
     }
 
+    /// The frontmatter of `path`'s text, when read and valid. Parsed once a pass: a text
+    /// that was ready stays so for the pass, and asking for it again would only repeat its
+    /// findings (which the report holds once).
     fn frontmatter_of(&mut self, path: &VPath) -> Option<Frontmatter> {
+        if let Some(fm) = self.frontmatters.get(path) {
+            return fm.clone().filter(|fm| fm.error.is_none());
+        }
         match self.text(path) {
-            Text::Ready(text) => self
-                .parse_frontmatter(path, &text)
-                .filter(|fm| fm.error.is_none()),
+            Text::Ready(text) => {
+                let fm = self.parse_frontmatter(path, &text);
+                self.frontmatters.insert(path.clone(), fm.clone());
+                fm.filter(|fm| fm.error.is_none())
+            }
             _ => None,
         }
     }

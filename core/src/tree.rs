@@ -622,6 +622,12 @@ impl Tree {
         Some(ranks.get(name).copied().unwrap_or(usize::MAX))
     }
 
+    /// Each name's place in the order the source listed `dir`'s entries in, when it recorded
+    /// one ([`Tree::listing_rank`] for many names of one folder).
+    pub(crate) fn listing_ranks(&self, dir: &str) -> Option<&HashMap<String, usize>> {
+        self.listing_ranks.get(dir)
+    }
+
     /// Every folder whose listing order the source recorded, with that order
     /// ([`Tree::set_listing_order`]).
     pub fn listing_orders(&self) -> impl Iterator<Item = (&VPath, &[String])> {
@@ -957,6 +963,16 @@ impl Tree {
         if let Some(last) = self.records.last() {
             if last.path.as_str() == path {
                 return Some(self.records.len() as u32 - 1);
+            }
+        }
+        // With the sorted view made, one hash answers, unless two paths share it.
+        if let Some(index) = self.index.get() {
+            match index.by_path.get(&index.hasher.hash_one(path)) {
+                None => return None,
+                Some(&COLLIDED) => {}
+                Some(&id) => {
+                    return (self.records[id as usize].path.as_str() == path).then_some(id)
+                }
             }
         }
         let (parent, name_at) = split(path);

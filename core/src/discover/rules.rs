@@ -66,11 +66,33 @@ impl Discovery<'_> {
         // snapshot carries from its original, and the folder is noted for the report. Sorted
         // only when not already so (a sort of 100,000 long paths every turn was a tenth of a
         // hostile folder's analysis).
+        // Each rule's segments below the folder carry their listing rank, looked up once
+        // (a comparison looked up two ranks, each a hash of a name, millions of times).
         let order = |a: &(VPath, VPath), b: &(VPath, VPath)| {
             self.walk_order(&a.0, &b.0).then_with(|| a.1.cmp(&b.1))
         };
-        if !met.is_sorted_by(|a, b| order(a, b).is_le()) {
-            met.sort_by(order);
+        match self.walk_keys(&listed, &met) {
+            Some(keys) => {
+                let keyed = |i: &usize, j: &usize| {
+                    let (a, b) = (&met[*i], &met[*j]);
+                    keys[*i]
+                        .walk_order(&keys[*j])
+                        .unwrap_or_else(|| self.tree.cmp_paths(&a.0, &b.0))
+                        .then_with(|| a.1.cmp(&b.1))
+                };
+                let mut at: Vec<usize> = (0..met.len()).collect();
+                if !at.is_sorted_by(|i, j| keyed(i, j).is_le()) {
+                    at.sort_by(keyed);
+                    let mut slots: Vec<Option<(VPath, VPath)>> =
+                        std::mem::take(&mut met).into_iter().map(Some).collect();
+                    met = at.iter().filter_map(|&i| slots[i].take()).collect();
+                }
+            }
+            None => {
+                if !met.is_sorted_by(|a, b| order(a, b).is_le()) {
+                    met.sort_by(order);
+                }
+            }
         }
         self.note_unknown_rule_order(dir, &listed, &met);
         let paths: Vec<VPath> = met.into_iter().map(|(_, path)| path).collect();
@@ -123,30 +145,78 @@ impl Discovery<'_> {
         self.tree.cmp_paths(a, b)
     }
 
+    /// Each rule's [`WalkKey`] (its segments below `listed` with their listing ranks), when
+    /// every rule lies below `listed`; `None` otherwise (the walk's order is then asked of
+    /// [`Discovery::walk_order`] for each comparison).
+    fn walk_keys<'m>(&self, listed: &VPath, met: &'m [(VPath, VPath)]) -> Option<Vec<WalkKey<'m>>> {
+        let base = listed.as_str().len();
+        let mut ranks: std::collections::HashMap<
+            &'m str,
+            Option<&std::collections::HashMap<String, usize>>,
+        > = std::collections::HashMap::new();
+        met.iter()
+            .map(|(at, _)| {
+                let path = at.as_str();
+                if listed.is_root() || path.len() <= base + 1 || !at.starts_with(listed) {
+                    return None;
+                }
+                let mut segments = Vec::new();
+                let mut start = base + 1;
+                for name in path[start..].split('/') {
+                    // The folder holding this name, as `parting` names it.
+                    let dir = path[..start].trim_end_matches('/');
+                    let dir = if dir.is_empty() { "/" } else { dir };
+                    let order = *ranks
+                        .entry(dir)
+                        .or_insert_with(|| self.tree.listing_ranks(dir));
+                    let rank = order.map(|o| o.get(name).copied().unwrap_or(usize::MAX));
+                    segments.push((name, rank));
+                    start += name.len() + 1;
+                }
+                Some(WalkKey(segments))
+            })
+            .collect()
+    }
+
     /// A `rule-order-unknown` finding for the rules folder `dir` (walked at `listed`) when
     /// one of its folders holds two rules or more, or subfolders leading to them, and the
     /// source recorded no listing order for it.
     fn note_unknown_rule_order(&mut self, dir: &VPath, listed: &VPath, met: &[(VPath, VPath)]) {
-        let mut entries: std::collections::BTreeMap<VPath, std::collections::BTreeSet<&str>> =
-            std::collections::BTreeMap::new();
+        // Each folder (by its path, borrowed from a rule's) with the first name met in it and
+        // whether another followed: only a folder of two names or more has an order to know.
+        let mut entries: std::collections::HashMap<&str, (&str, bool)> =
+            std::collections::HashMap::new();
+        let mut unknown = 0;
         for (at, _) in met {
             let Some(rest) = at.strip_prefix(listed) else {
                 continue;
             };
-            let mut folder = listed.clone();
-            let mut names = rest.split('/').filter(|n| !n.is_empty()).peekable();
-            while let Some(name) = names.next() {
-                entries.entry(folder.clone()).or_default().insert(name);
-                // Only folders are keys: a rule's own path is never built.
-                if names.peek().is_some() {
-                    folder = folder.child(name);
+            let path = at.as_str();
+            let mut folder = listed.as_str();
+            let mut end = path.len() - rest.len();
+            for name in rest.split('/') {
+                let name_end = end + name.len();
+                end = name_end + 1;
+                if name.is_empty() {
+                    continue;
                 }
+                match entries.get_mut(folder) {
+                    None => {
+                        entries.insert(folder, (name, false));
+                    }
+                    Some((first, more)) => {
+                        if !*more && *first != name {
+                            *more = true;
+                            if self.tree.listing_ranks(folder).is_none() {
+                                unknown += 1;
+                            }
+                        }
+                    }
+                }
+                // Only folders are keys: a rule's own path is never built.
+                folder = &path[..name_end];
             }
         }
-        let unknown = entries
-            .iter()
-            .filter(|(folder, names)| names.len() > 1 && self.tree.listing_order(folder).is_none())
-            .count();
         if unknown == 0 {
             return;
         }
@@ -384,6 +454,27 @@ pub(super) fn effective_globs(globs: Vec<String>) -> Vec<String> {
         Vec::new()
     } else {
         globs
+    }
+}
+
+/// A rule's path below its rules folder as the walk orders it: each name with its place in
+/// its folder's recorded listing order (`None` where none was recorded, `usize::MAX` for a
+/// name the order leaves out).
+struct WalkKey<'m>(Vec<(&'m str, Option<usize>)>);
+
+impl WalkKey<'_> {
+    /// [`Discovery::walk_order`] where the listing ranks decide; `None` where it asks the
+    /// tree (no ranks where the paths part, equal ranks, or one path inside the other).
+    fn walk_order(&self, other: &WalkKey<'_>) -> Option<std::cmp::Ordering> {
+        let (x, y) = self
+            .0
+            .iter()
+            .zip(&other.0)
+            .find(|((x, _), (y, _))| x != y)?;
+        match (x.1, y.1) {
+            (Some(a), Some(b)) if a != b => Some(a.cmp(&b)),
+            _ => None,
+        }
     }
 }
 

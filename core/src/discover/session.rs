@@ -8,7 +8,7 @@
 //! (`fixtures/conformance/*/capture.json`, `releases/<ver>.json`) hold the lengths they must
 //! reproduce, and `tests/tests/conformance.rs` checks them to the character.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::skills::{
     built_in_units_lost, fit_listing, listed_measure, shown_line, Shown, SkillLine, SkillSource,
@@ -604,11 +604,11 @@ fn descriptions_sent_twice(
 /// attach when Reads attach nothing in this session (`reads_attach`).
 fn later_cost(
     rows: &[FileRow],
-    attached: &BTreeMap<VPath, Measure>,
+    attached: &HashMap<VPath, Measure>,
     reads_attach: bool,
 ) -> LaterCost {
     fn add<'a>(
-        seen: &mut BTreeSet<&'a str>,
+        seen: &mut HashSet<&'a str>,
         figure: &mut Figure,
         row: &'a FileRow,
         measure: Option<Measure>,
@@ -620,7 +620,7 @@ fn later_cost(
     }
     let mut later = LaterCost::default();
     // What every session already sends is not counted again; a listed skill's body is.
-    let mut seen: BTreeSet<&str> = rows
+    let mut seen: HashSet<&str> = rows
         .iter()
         .filter(|r| r.counted && !matches!(r.group, Group::Skills | Group::Commands))
         .map(|r| r.path.as_str())
@@ -646,10 +646,10 @@ fn later_cost(
             _ => continue,
         };
         for i in sent_subtree(rows, index) {
-            let as_attached = VPath::new(&rows[i].path)
-                .ok()
-                .and_then(|p| attached.get(&p).copied())
-                .filter(|_| on_read);
+            let as_attached = on_read
+                .then(|| VPath::new(&rows[i].path).ok())
+                .flatten()
+                .and_then(|p| attached.get(&p).copied());
             add(&mut seen, figure, &rows[i], as_attached.or(rows[i].loaded));
         }
     }

@@ -23,7 +23,7 @@
 //! follows it (inside the working folder always, elsewhere before 2.1.232). Every link left
 //! out is named in a `scan-skipped` finding.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -211,46 +211,25 @@ struct ListedDir {
     mount: Rc<VPath>,
     local: PathBuf,
     confine: Rc<PathBuf>,
-    /// The names of the files listed in it to be read when asked (not bulk data), each
-    /// followed by a NUL.
-    names: String,
-    /// Where each name starts in `names`, in the names' order: a lookup is a binary search,
-    /// so sizing every file of a folder of thousands costs n log n, not n² (an eager
-    /// listing asks for each).
-    by_name: Vec<usize>,
+    /// The names of the files listed in it to be read when asked (not bulk data): a lookup
+    /// is one hash, so sizing and reading every file of a folder of 100,000 costs n (an
+    /// eager listing asks for each).
+    names: HashSet<Box<str>>,
 }
 
 impl ListedDir {
     /// Where the listed file `name` of this folder is read from, if it was listed to be read.
     fn file(&self, name: &str) -> Option<Local> {
-        self.by_name
-            .binary_search_by(|&start| self.name_at(start).cmp(name))
-            .is_ok()
-            .then(|| Local {
-                mount: self.mount.clone(),
-                path: self.local.join(name),
-                confine: self.confine.clone(),
-            })
+        self.names.contains(name).then(|| Local {
+            mount: self.mount.clone(),
+            path: self.local.join(name),
+            confine: self.confine.clone(),
+        })
     }
 
     /// Adds a listed name (a folder listed again adds its names to the earlier ones).
     fn push(&mut self, name: &str) {
-        let start = self.names.len();
-        self.names.push_str(name);
-        self.names.push('\0');
-        self.by_name.push(start);
-    }
-
-    /// Sorts the index once a listing is complete, before any lookup.
-    fn index(&mut self) {
-        let mut by_name = std::mem::take(&mut self.by_name);
-        by_name.sort_unstable_by(|&a, &b| self.name_at(a).cmp(self.name_at(b)));
-        self.by_name = by_name;
-    }
-
-    fn name_at(&self, start: usize) -> &str {
-        let rest = self.names.get(start..).unwrap_or_default();
-        rest.split('\0').next().unwrap_or_default()
+        self.names.insert(name.into());
     }
 }
 
@@ -682,8 +661,7 @@ impl Reader {
                                     mount: at.clone(),
                                     local: dir_local.clone(),
                                     confine: folder.confine.clone(),
-                                    names: String::new(),
-                                    by_name: Vec::new(),
+                                    names: HashSet::new(),
                                 },
                             )
                         });
@@ -777,19 +755,15 @@ impl Reader {
     }
 
     /// Records the files a folder listing found to read (a folder listed again adds its).
-    fn add_listed_dir(&mut self, dir: VPath, mut listed: ListedDir) {
+    fn add_listed_dir(&mut self, dir: VPath, listed: ListedDir) {
         match self.listed_dirs.get_mut(&dir) {
             Some(earlier) => {
-                for start in &listed.by_name {
-                    earlier.push(listed.name_at(*start));
-                }
-                earlier.index();
+                earlier.names.extend(listed.names);
                 earlier.mount = listed.mount;
                 earlier.local = listed.local;
                 earlier.confine = listed.confine;
             }
             None => {
-                listed.index();
                 self.listed_dirs.insert(dir, listed);
             }
         }

@@ -309,11 +309,15 @@ fn run(command: Command) -> Result<ExitCode, String> {
     if let Some(share) = &scan.share {
         return write_share(&scan, share);
     }
-    let report = local::scan(&scan.input, &scan.sources)?;
+    let (report, tree) = local::scan_with_tree(&scan.input, &scan.sources)?;
+    // The process ends after this report: its tree and rows are left to the operating system
+    // rather than freed one by one (100,000 rules are some 400,000 allocations).
+    std::mem::forget(tree);
+    let report = std::mem::ManuallyDrop::new(report);
     let failures = scan.gates.failures(&report);
     match scan.format {
         Format::Json => {
-            let mut json = serde_json::to_string_pretty(&report)
+            let mut json = serde_json::to_string_pretty(&*report)
                 .map_err(|error| format!("cannot write the report as JSON: {error}"))?;
             json.push('\n');
             write_stdout(json.as_bytes())?;
