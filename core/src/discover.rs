@@ -515,6 +515,7 @@ impl Discovery<'_> {
     fn mark_excluded(&mut self, row: &mut FileRow, pattern: &str) {
         row.status = FileStatus::Excluded;
         row.loaded = None;
+        row.claude_code = None;
         self.diagnostics.push(Diagnostic::new(
             Code::ClaudeMdExcluded,
             Severity::Info,

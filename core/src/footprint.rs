@@ -4,7 +4,10 @@
 //! (up to the import-depth limit), each path once; a `MEMORY.md` with only its loaded part;
 //! each skill's listing (name, description, `when_to_use`). Not counted: skill bodies, link
 //! targets, nested (tree) files and their imports, on-demand topic files, and every row whose
-//! status is not ok.
+//! status is not ok. The footprint is the user's text: what Claude Code writes into a file as
+//! it sends it (`FileRow::claude_code`: a `MEMORY.md`'s sentence on quoted notes, its `> `
+//! marks, the warning after a cut) is left out, as the session cost counts it as Claude
+//! Code's own.
 
 use crate::report::{FileRow, Footprint, Group, GroupFootprint, LoadType, Measure};
 
@@ -28,13 +31,15 @@ pub(crate) fn apply(rows: &[FileRow]) -> Footprint {
             add(&mut footprint, row.group, listing, false, false);
         } else {
             let always = matches!(row.load, LoadType::Always | LoadType::Startup);
-            add(
-                &mut footprint,
-                row.group,
-                row.loaded.unwrap_or_default(),
-                true,
-                always,
-            );
+            let loaded = row.loaded.unwrap_or_default();
+            let own = row.claude_code.unwrap_or_default();
+            let users = Measure {
+                bytes: loaded.bytes.saturating_sub(own.bytes),
+                chars: loaded.chars.saturating_sub(own.chars),
+                utf16: loaded.utf16.saturating_sub(own.utf16),
+                lines: loaded.lines.saturating_sub(own.lines),
+            };
+            add(&mut footprint, row.group, users, true, always);
         }
     }
     footprint.tokens_estimate = estimate_tokens(footprint.utf16);

@@ -17,7 +17,7 @@ pub mod why;
 pub use codes::Code;
 
 /// The schema name carried by every report, bumped when a field changes meaning.
-pub const REPORT_SCHEMA: &str = "memdiag-report/5";
+pub const REPORT_SCHEMA: &str = "memdiag-report/6";
 
 /// The result of one analysis.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
@@ -861,6 +861,11 @@ pub struct FileRow {
     pub raw: Option<Measure>,
     /// Measurement of what loads, or null where nothing loads.
     pub loaded: Option<Measure>,
+    /// Of `loaded`, the text Claude Code writes itself rather than the file's: around a
+    /// `MEMORY.md`, the sentence before quoted notes (2.1.337), the `> ` before each line and
+    /// the warning after a cut index. Null where it adds none. The footprint and the session
+    /// cost count it as Claude Code's, not as the user's.
+    pub claude_code: Option<Measure>,
     /// True when the row is part of the footprint. A file referenced twice counts once.
     pub counted: bool,
     /// What became of it.

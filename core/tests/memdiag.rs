@@ -118,7 +118,7 @@ fn snapshot_footprint() -> Vec<(String, u64)> {
 #[test]
 fn json_is_the_demo_report_and_validates_against_the_report_schema() {
     let value = report(&run(&folders(), &["--format", "json"]));
-    assert_eq!(value["schema"], "memdiag-report/5");
+    assert_eq!(value["schema"], "memdiag-report/6");
     assert_eq!(value["context"]["os"], "linux", "--os defaults to linux");
     assert_eq!(value["context"]["today"], "2026-11-30");
     for (key, expected) in snapshot_footprint() {

@@ -14,6 +14,15 @@
 //
 // MEMDIAG_BIN defaults to target/debug (or $CARGO_TARGET_DIR/debug); MEMDIAG_CLAUDE to the
 // pinned program in .tools/. Run as in scripts/test.sh.
+//
+// InstructionsLoaded hooks are fire and forget in 2.1.337 (its `executeInstructionsLoadedHooks`
+// is called without `await`), so the test waits, with a deadline, for the events it checks to
+// reach the log. Under CPU load 2.1.337 sometimes never starts the startup events' hooks at
+// all (about 1 session in 30 with a few busy loops beside it): its own debug log then holds no
+// `InstructionsLoaded:session_start` run, and memdiag's hook never ran (no hooks.log). That is
+// a race inside the program's startup, not a late hook: the test runs the session again, at
+// most SESSION_ATTEMPTS times, and only when the program's debug log shows that it started no
+// such hook. A hook that ran and left no line still fails.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,6 +42,10 @@ const BIN = process.env.MEMDIAG_BIN
 const MEMDIAG = path.join(BIN, 'memdiag');
 const SERVER = 'mcp__plugin_memdiag_memdiag__';
 const TIMEOUT_MS = 120_000;
+/** How long the events the test needs may take to reach the log after `claude` exits. */
+const LOG_DEADLINE_MS = 15_000;
+/** Sessions run, at most, when the program starts no hook for the startup events. */
+const SESSION_ATTEMPTS = 3;
 
 const write = (file, text) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -69,8 +82,11 @@ function layOut(name, { cut }) {
   return { root, home, cwd, index };
 }
 
-/** Runs `claude --plugin-dir plugin/ -p hi` with `script`; resolves to the recorded requests. */
-async function session(where, script, allowed = []) {
+/**
+ * Runs `claude --plugin-dir plugin/ -p hi` with `script`; resolves to the recorded requests.
+ * The program's debug log goes to `<root>/debug-<attempt>.log`.
+ */
+async function session(where, script, allowed = [], attempt = 1) {
   const standIn = await startStandIn({ script });
   const env = {
     PATH: `${BIN}:${process.env.PATH}`,
@@ -87,7 +103,7 @@ async function session(where, script, allowed = []) {
     TERM: 'dumb',
   };
   fs.mkdirSync(env.TMPDIR, { recursive: true });
-  const args = ['--plugin-dir', path.join(repo, 'plugin')];
+  const args = ['--plugin-dir', path.join(repo, 'plugin'), '--debug-file', debugLog(where, attempt)];
   if (allowed.length) args.push('--allowedTools', allowed.join(','));
   try {
     const child = spawn(CLAUDE, [...args, '-p', 'hi'], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -103,6 +119,43 @@ async function session(where, script, allowed = []) {
     await standIn.close();
   }
 }
+
+const debugLog = (where, attempt) => path.join(where.root, `debug-${attempt}.log`);
+const eventLog = (where) => path.join(where.home, '.claude/memdiag/instructions-loaded.jsonl');
+const readIfThere = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The log's events of the startup (`session_start`, no trigger) and of Reads (a trigger). */
+function loggedMoments(text) {
+  const events = text.split('\n').filter(Boolean).flatMap((l) => {
+    try { return [JSON.parse(l)]; } catch { return []; }
+  });
+  return {
+    startup: events.filter((e) => e.load_reason === 'session_start' && !e.trigger_file_path).length,
+    includes: events.filter((e) => e.load_reason === 'include').length,
+    onRead: events.filter((e) => e.trigger_file_path).length,
+  };
+}
+
+/**
+ * Waits, at most LOG_DEADLINE_MS, until the InstructionsLoaded log holds at least the events
+ * `want` counts (as `loggedMoments` does): the hooks run beside the session, unawaited, and may
+ * finish after `claude` exits. Resolves to the log's text when they are there, or null.
+ */
+async function awaitEvents(where, want) {
+  const deadline = Date.now() + LOG_DEADLINE_MS;
+  for (;;) {
+    const text = readIfThere(eventLog(where));
+    const seen = loggedMoments(text);
+    if (Object.entries(want).every(([k, n]) => seen[k] >= n)) return text;
+    if (Date.now() > deadline) return null;
+    await sleep(200);
+  }
+}
+
+/** The program's debug log says it started (or finished) an InstructionsLoaded hook for `reason`. */
+const programRanHook = (where, attempt, reason) =>
+  readIfThere(debugLog(where, attempt)).includes(`InstructionsLoaded:${reason} [`);
 
 /** Every tool_result of the requests, by tool_use id, as text. */
 function toolResults(bodies) {
@@ -124,10 +177,10 @@ function toolResults(bodies) {
 
 const CONTEXT = 'memdiag: in this project, instructions the user wrote do not reach you';
 
-test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS }, async () => {
+test('the plugin in a session whose MEMORY.md is cut', { timeout: (SESSION_ATTEMPTS + 2) * TIMEOUT_MS }, async (t) => {
   assert.ok(fs.existsSync(MEMDIAG), `build memdiag first: ${MEMDIAG} is missing`);
-  const where = layOut('cut', { cut: true });
-  const script = [
+  let where = layOut('cut', { cut: true });
+  const scriptFor = (where) => [
     { tool: 'Read', input: { file_path: path.join(where.cwd, 'src/main.py') } },
     { tool: `${SERVER}why`, input: { path: 'vendor/CLAUDE.md' } },
     { tool: `${SERVER}read_attaches`, input: { path: 'src/main.py' } },
@@ -136,7 +189,28 @@ test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS
     // still agrees.
     { tool: 'Agent', input: { subagent_type: 'helper', description: 'ask helper', prompt: 'go' } },
   ];
-  const bodies = await session(where, script, [`${SERVER}why`, `${SERVER}read_attaches`, 'Write']);
+  let bodies;
+  let logged;
+  const skipped = [];
+  for (let attempt = 1; ; attempt++) {
+    bodies = await session(where, scriptFor(where), [`${SERVER}why`, `${SERVER}read_attaches`, 'Write'], attempt);
+    // The startup's three files (~/.claude/CLAUDE.md, CLAUDE.md and the notes.md it
+    // imports) and the Read's two (src/CLAUDE.md and the rule).
+    logged = await awaitEvents(where, { startup: 2, includes: 1, onRead: 2 });
+    if (logged !== null) break;
+    const text = readIfThere(eventLog(where));
+    const hooksLog = readIfThere(path.join(where.home, '.claude/memdiag/hooks.log'));
+    const why = `attempt ${attempt}: the InstructionsLoaded log holds ${JSON.stringify(loggedMoments(text))} `
+      + `after ${LOG_DEADLINE_MS} ms; the program's debug log ${programRanHook(where, attempt, 'session_start') ? 'shows' : 'shows no'} `
+      + `InstructionsLoaded:session_start hook; hooks.log: ${hooksLog || '(none)'}; its home: ${where.root}`;
+    // Retried only when the program never started the startup events' hooks (its race), and
+    // the Read's events did arrive: anything else is memdiag's to answer for.
+    const programSkipped = !programRanHook(where, attempt, 'session_start') && loggedMoments(text).onRead >= 2;
+    assert.ok(programSkipped && attempt < SESSION_ATTEMPTS, why);
+    t.diagnostic(`${why}; Claude Code started no hook for the startup events: running the session again`);
+    skipped.push(where.root);
+    where = layOut('cut', { cut: true });
+  }
   const first = JSON.stringify(bodies[0]);
 
   // SessionStart: the lost lines are in the first request.
@@ -163,8 +237,7 @@ test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS
   assert.ok(after.includes('MEMORY.md 2/200 lines'), 'the PostToolUse headroom is in a later request');
 
   // The InstructionsLoaded log verifies against memdiag's prediction.
-  const log = path.join(where.home, '.claude/memdiag/instructions-loaded.jsonl');
-  const logged = fs.readFileSync(log, 'utf8');
+  const log = eventLog(where);
   assert.ok(logged.includes('"load_reason":"path_glob_match"'), logged);
   // The hook records the release and the kind of session; verify applies them.
   assert.match(logged, /"release":"\d+\.\d+\.\d+"/);
@@ -187,7 +260,7 @@ test('the plugin in a session whose MEMORY.md is cut', { timeout: 4 * TIMEOUT_MS
   assert.equal(differs.status, 1, differs.stdout + differs.stderr);
   assert.ok(differs.stdout.includes(`loaded, not predicted: ${where.cwd}/vendor/CLAUDE.md`), differs.stdout);
 
-  fs.rmSync(where.root, { recursive: true, force: true });
+  for (const root of [...skipped, where.root]) fs.rmSync(root, { recursive: true, force: true });
 });
 
 test('nothing from the plugin when nothing is lost', { timeout: 2 * TIMEOUT_MS }, async () => {

@@ -548,11 +548,52 @@ fn release_captures(case: &Path) -> Vec<(ClaudeVersion, Value)> {
     out
 }
 
+/// One replayed release capture: its case, release, what differs, and the fit's record.
+struct Replayed {
+    name: String,
+    version: ClaudeVersion,
+    problems: Vec<String>,
+    fit: Option<Value>,
+}
+
+/// Every recorded release capture from [`FIRST_SIMULATED`] on, replayed once for the two
+/// tests that read it (the replay and the fit), whichever runs first.
+fn replayed_releases() -> &'static [Replayed] {
+    static REPLAYED: std::sync::OnceLock<Vec<Replayed>> = std::sync::OnceLock::new();
+    REPLAYED.get_or_init(|| {
+        let mut out = Vec::new();
+        for case in &cases() {
+            let name = case
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let layout = read_json(&case.join("capture.json"));
+            for (version, sent) in release_captures(case) {
+                if sent.get("error").is_some() || version < FIRST_SIMULATED {
+                    continue;
+                }
+                let release = version.to_string();
+                let problems = check_release(case, &layout, &sent, Some(&release));
+                let fit = fit_line(case, &layout, &sent, &name, &release, &problems);
+                out.push(Replayed {
+                    name: name.clone(),
+                    version,
+                    problems,
+                    fit,
+                });
+            }
+        }
+        out
+    })
+}
+
 #[test]
 fn every_recorded_release_replays_against_the_core() {
     let mut failures = Vec::new();
     let mut replayed = 0;
     let mut refused = 0;
+    let mut replays = replayed_releases().iter();
     for case in &cases() {
         let name = case
             .file_name()
@@ -580,9 +621,13 @@ fn every_recorded_release_replays_against_the_core() {
                 continue;
             }
             replayed += 1;
-            let problems = check_release(case, &layout, &sent, Some(&release));
+            let replay = replays.next().expect("replayed with the others");
+            assert_eq!((&replay.name, replay.version), (&name, version));
+            let problems = &replay.problems;
             if std::env::var_os("MEMDIAG_FIT").is_some() {
-                print_fit_line(case, &layout, &sent, &name, &release, &problems);
+                if let Some(line) = &replay.fit {
+                    eprintln!("FIT {line}");
+                }
             }
             let excuse = NOT_REPRODUCED
                 .iter()
@@ -613,21 +658,21 @@ fn every_recorded_release_replays_against_the_core() {
     );
 }
 
-/// One `FIT {json}` line on stderr for `tests/conformance/fit-tables.py`: what differs in
-/// this capture, and by how many characters the program's figures exceed the core's.
-fn print_fit_line(
+/// The fit's record of one capture, printed as a `FIT {json}` line on stderr with
+/// `MEMDIAG_FIT=1` for `tests/conformance/fit-tables.py`: what differs in this capture, and
+/// by how many characters the program's figures exceed the core's; none when the core
+/// refuses it.
+fn fit_line(
     case: &Path,
     layout: &Value,
     sent: &Value,
     name: &str,
     release: &str,
     problems: &[String],
-) {
+) -> Option<Value> {
     let (mut tree, mut input) = lay_out(case, layout);
     input.version = Some(release.to_owned());
-    let Ok(report) = analyze_with(&mut tree, &input, &mut NoReads) else {
-        return;
-    };
+    let report = analyze_with(&mut tree, &input, &mut NoReads).ok()?;
     let cost = &report.session.cost;
     let excess = |figure: &Value, core: u64| figure.as_u64().map(|x| x as i64 - core as i64);
     let line = serde_json::json!({
@@ -639,7 +684,66 @@ fn print_fit_line(
         "block": excess(&sent["startup"]["chars"], cost.instruction_block.total()),
         "agents": excess(&sent["agent_types"]["chars"], cost.agents.total()),
     });
-    eprintln!("FIT {line}");
+    Some(line)
+}
+
+/// Issue 32: the fit is re-run on every test run. `OWN_TEXT` in `core/src/version/fitted.rs`
+/// is written by `tests/conformance/fit-tables.py own` from the replay's differences
+/// (`MEMDIAG_FIT=1`, fixtures/conformance/README.md, "Fitting"); this replays every recorded
+/// release as that recipe does, hands the same `FIT` lines to the same script, and fails
+/// when the rows it writes are not the rows the file holds: a capture recorded, or a rule
+/// changed, without the table fitted again. No network, a few seconds; needs `python3`.
+/// (The listing tables come from requests that are not committed, so only OWN_TEXT can be
+/// fitted again here; the replay itself checks their sums.)
+#[test]
+fn the_fitted_own_text_is_what_the_fit_writes() {
+    let mut log = String::new();
+    for line in replayed_releases().iter().filter_map(|r| r.fit.as_ref()) {
+        log.push_str(&format!("FIT {line}\n"));
+    }
+    assert!(!log.is_empty(), "no release captures to fit");
+    let root = workspace_root();
+    let fit_log = std::env::temp_dir().join(format!("memdiag-fit-{}.log", std::process::id()));
+    std::fs::write(&fit_log, &log).expect("the fit log is written");
+    let fitted = root.join("core/src/version/fitted.rs");
+    let output = std::process::Command::new("python3")
+        .arg(root.join("tests/conformance/fit-tables.py"))
+        .arg("own")
+        .arg(&fit_log)
+        .arg(&fitted)
+        .output();
+    let _ = std::fs::remove_file(&fit_log);
+    let output = output.expect("python3 runs the fitting script (install python3)");
+    assert!(
+        output.status.success(),
+        "fit-tables.py own failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let written = String::from_utf8(output.stdout).expect("the script writes UTF-8");
+    let source = std::fs::read_to_string(&fitted).expect("fitted.rs is readable");
+    let start = source
+        .find("pub(crate) const OWN_TEXT")
+        .and_then(|at| source[at..].find("= &[\n").map(|i| at + i + "= &[\n".len()))
+        .expect("fitted.rs holds OWN_TEXT");
+    let end = start + source[start..].find("];").expect("OWN_TEXT ends");
+    let held = &source[start..end];
+    if written != held {
+        let first = written
+            .lines()
+            .zip(held.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| written.lines().count().min(held.lines().count()));
+        panic!(
+            "OWN_TEXT in core/src/version/fitted.rs is stale: the fit writes other rows (first \
+             difference at row line {}: the fit writes {:?}, the file holds {:?}). Fit it again: \
+             MEMDIAG_FIT=1 cargo test -p memdiag-tests --test conformance every_recorded_release \
+             -- --nocapture 2>fit.log >/dev/null; python3 tests/conformance/fit-tables.py own \
+             fit.log core/src/version/fitted.rs --write",
+            first + 1,
+            written.lines().nth(first),
+            held.lines().nth(first)
+        );
+    }
 }
 
 /// What the user's files made a release send, without Claude Code's own text: the files

@@ -335,6 +335,17 @@ fn memory_index_is_cut_at_200_lines_and_at_25000_utf16_units() {
         sent.loaded.utf16,
         (273 + kept.trim_end().len() + 2 * 200 + 2 + 2 + warning.len()) as u64
     );
+    // Of that, the user's text is the kept lines; the sentence, the marks and the warning
+    // are Claude Code's own (issue 33), in the row, the session cost and the footprint alike.
+    let own = (273 + 2 * 200 + 2 + 2 + warning.len()) as u64;
+    assert_eq!(report.files[0].claude_code.map(|m| m.utf16), Some(own));
+    assert_eq!(
+        report.session.cost.instruction_block.user,
+        kept.trim_end().len() as u64
+    );
+    assert_eq!(report.footprint.utf16, kept.trim_end().len() as u64);
+    assert_eq!(report.footprint.chars, kept.trim_end().len() as u64);
+    assert!(report.session.cost.instruction_block.claude_code > own);
     let finding = report
         .diagnostics
         .iter()

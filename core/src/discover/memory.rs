@@ -13,8 +13,8 @@ use super::walk::GitKey;
 use super::{collect_paths, set_agent, Discovery, Node, Sent};
 use crate::encode::encode_project_path;
 use crate::report::{
-    Code, Diagnostic, FileStatus, Group, LoadType, MemoryFolder, MemoryLookup, ReadFor, Scope,
-    Severity,
+    Code, Diagnostic, FileStatus, Group, LoadType, Measure, MemoryFolder, MemoryLookup, ReadFor,
+    Scope, Severity,
 };
 use crate::text::measure::measure;
 use crate::text::memory_index;
@@ -257,6 +257,7 @@ impl Discovery<'_> {
         } else {
             cut.as_sent()
         };
+        let mut quoted_or_cut = true;
         // Before 2.1.79 an index the caps left whole went untrimmed, like the other files.
         // Before 2.1.72, comments and all: an index of comments alone was sent too.
         if !self.paths.rules.has(Behaviour::InstructionFilesTrimmed)
@@ -265,6 +266,7 @@ impl Discovery<'_> {
             let whole = untrimmed_index(&self.paths.rules, &text);
             if !crate::text::measure::trimmed_for_block(&whole).is_empty() {
                 sent = whole;
+                quoted_or_cut = false;
             }
         }
         row.status = if sent.is_empty() {
@@ -272,7 +274,12 @@ impl Discovery<'_> {
         } else {
             row.status
         };
-        row.loaded = Some(measure(&sent));
+        let sent_measure = measure(&sent);
+        row.loaded = Some(sent_measure);
+        // The untrimmed index of an old release is the file as written: all the user's.
+        row.claude_code = quoted_or_cut
+            .then(|| claude_code_part(sent_measure, &cut))
+            .flatten();
         if let Some(warning) = &cut.truncation.warning {
             let t = &cut.truncation;
             let mut diagnostic = Diagnostic::new(
@@ -339,13 +346,14 @@ impl Discovery<'_> {
         let index = dir.child("MEMORY.md");
         let mut row = super::blank_row(&index, group, LoadType::Startup, scope, None);
         let cut = memory_index::cut_with(&lines.join("\n"), self.paths.rules.index_caps());
-        row.loaded = Some(measure(
-            &if self.paths.rules.has(Behaviour::MemoryIndexQuoted) {
-                cut.as_sent_quoted()
-            } else {
-                cut.as_sent()
-            },
-        ));
+        let sent = if self.paths.rules.has(Behaviour::MemoryIndexQuoted) {
+            cut.as_sent_quoted()
+        } else {
+            cut.as_sent()
+        };
+        let sent_measure = measure(&sent);
+        row.loaded = Some(sent_measure);
+        row.claude_code = claude_code_part(sent_measure, &cut);
         row.truncation = Some(cut.truncation);
         row.backfilled = true;
         self.diagnostics.push(Diagnostic::new(
@@ -531,4 +539,19 @@ mod candidate_tests {
         );
         check(&[("-home-erin-app", 1)], "", &[]);
     }
+}
+
+/// What Claude Code writes itself in an index it sends (`all` measures what it sends):
+/// everything but the index's own kept lines (the quoted-notes sentence, the `> ` marks, the
+/// warning after a cut), or none when it adds nothing. The kept lines are at most the
+/// 25,000-unit cap, so this measures little even when the warning quotes a huge line.
+fn claude_code_part(all: Measure, cut: &memory_index::IndexCut) -> Option<Measure> {
+    let own = measure(&cut.own_lines());
+    let part = Measure {
+        bytes: all.bytes.saturating_sub(own.bytes),
+        chars: all.chars.saturating_sub(own.chars),
+        utf16: all.utf16.saturating_sub(own.utf16),
+        lines: all.lines.saturating_sub(own.lines),
+    };
+    (part.utf16 > 0).then_some(part)
 }

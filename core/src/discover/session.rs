@@ -21,7 +21,6 @@ use crate::report::{
     LoadType, Measure, ReadAnswer, Scope, SentFile, SentLabel, Session, SessionCost, Severity,
 };
 use crate::text::measure::measure;
-use crate::text::memory_index;
 use crate::text::settings::SkillOverride;
 use crate::tree::Tree;
 use crate::version::{Behaviour, BuiltInSkill, ListingBudget, Rules, SkillAnnouncement};
@@ -134,21 +133,18 @@ impl Discovery<'_> {
         let own = self.paths.rules.own_text;
         let mut cost = SessionCost::default();
         if !files.is_empty() {
-            // From 2.1.337 a `MEMORY.md` goes after Claude Code's sentence on quoted notes:
-            // sent as part of the file, but Claude Code's text, not the user's.
-            let preambles = if self.paths.rules.has(Behaviour::MemoryIndexQuoted) {
-                utf16(memory_index::QUOTED_PREAMBLE)
-                    * files
-                        .iter()
-                        .filter(|f| f.label == Some(SentLabel::AutoMemory) && f.loaded.utf16 > 0)
-                        .count() as u64
-            } else {
-                0
-            };
+            // What Claude Code writes into a file as it sends it (a `MEMORY.md`'s sentence on
+            // quoted notes from 2.1.337, its `> ` marks, the warning after a cut) is sent as
+            // part of the file, but it is Claude Code's text, not the user's.
+            let within = saturating_sum(files.iter().map(|f| {
+                rows[f.row]
+                    .claude_code
+                    .map_or(0, |m| m.utf16.min(f.loaded.utf16))
+            }));
             let sent = saturating_sum(files.iter().map(|f: &SentFile| f.loaded.utf16));
             cost.instruction_block = Cost {
-                user: sent.saturating_sub(preambles),
-                claude_code: saturating_sum([own.block_wrap, preambles]).saturating_add(
+                user: sent.saturating_sub(within),
+                claude_code: saturating_sum([own.block_wrap, within]).saturating_add(
                     saturating_sum(files.iter().map(|f| {
                         saturating_sum([
                             ENTRY_FRAME_UTF16,

@@ -41,6 +41,16 @@ impl IndexCut {
         }
     }
 
+    /// The user's part of what is sent: the index's kept lines as written (with U+2028 and
+    /// U+2029 made line breaks, as [`IndexCut::as_sent`] makes them), without the warning.
+    pub(crate) fn own_lines(&self) -> String {
+        if self.loaded.contains(['\u{2028}', '\u{2029}']) {
+            self.loaded.replace(['\u{2028}', '\u{2029}'], "\n")
+        } else {
+            self.loaded.clone()
+        }
+    }
+
     /// The text as a release that quotes the index sends it ([`quoted`]): the loaded index
     /// and its warning as quoted notes; nothing when nothing loads.
     pub(crate) fn as_sent_quoted(&self) -> String {

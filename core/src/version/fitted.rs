@@ -15,7 +15,9 @@
 //!   The fit keeps a row where a capture's figure agrees and writes one only where a figure
 //!   changes, so the table is what it would write exactly when the replay
 //!   (`every_recorded_release_replays_against_the_core`) passes and no row repeats the one
-//!   before (`version::tests::each_fitted_row_changes_something`).
+//!   before (`version::tests::each_fitted_row_changes_something`); the test command runs the
+//!   fit itself on every run and fails when this table is not what it writes
+//!   (`the_fitted_own_text_is_what_the_fit_writes`).
 //! - [`LISTING_BUDGETS`] and [`AGENT_LISTINGS`]: each built-in skill's and agent's length
 //!   is read from the full requests (`listing-rows.py`, `agent-rows.py` over
 //!   `releases.mjs record`'s kept requests, which hold Claude Code's text and are not

@@ -403,8 +403,8 @@ records! {
     Truncation { total_lines, loaded_lines, total_utf16, loaded_utf16, cut_by,
         first_dropped_line, warning }
     FileRow { path, group, load, scope, parent, parent_index, depth, size, raw, loaded,
-        counted, status, unresolved_reason, reference, skill_name, skill_listing, skill_override,
-        skill_override_saves, paths,
+        claude_code, counted, status, unresolved_reason, reference, skill_name, skill_listing,
+        skill_override, skill_override_saves, paths,
         agent, truncation, frontmatter, frontmatter_omitted, references, backfilled }
     FrontmatterField { key, value }
     ReferenceSite { kind, target, line, resolved, exists }

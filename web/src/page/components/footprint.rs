@@ -1,8 +1,11 @@
 //! The footprint: the "Memory sources" bar, what every session costs, and the summary cards.
 //!
 //! The bar splits the user's own text by group (the files every session sends and the listed
-//! skills' lines); the cost line adds Claude Code's own text around it, as the report's
-//! `session.cost` models it. Both come from the report: the page adds nothing up itself.
+//! skills' lines, without what Claude Code writes into a `MEMORY.md` as it sends it); the
+//! cost line adds the sub-agents' listing lines to the user's part and Claude Code's own text
+//! around it, as the report's `session.cost` models it. Each says what it counts, so that two
+//! "of your text" figures that differ say why. Both come from the report: the page adds
+//! nothing up itself.
 
 use memdiag_core::report::{Figure, Footprint, Group, LaterCost, Report, SessionCost};
 use wasm_bindgen::JsCast;
@@ -108,8 +111,8 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
             data-unit={unit_name} data-total={total.to_string()}>
             <div class="footprint-head">
                 <h2>{ "Memory sources" }</h2>
-                <span class="footprint-total" title="Your files as Claude Code sends them, and your skills' listing lines">
-                    { format!("{} {} of {} in every session", grouped(total),
+                <span class="footprint-total" data-testid="footprint-total" title="Your files as Claude Code sends them (without the text it adds to a MEMORY.md), and your skills' listing lines">
+                    { format!("{} {} of {} in every session, in files and skills' listing lines", grouped(total),
                         if props.unit == Unit::Chars { "characters" } else { "bytes" }, whose(props.sample)) }
                 </span>
                 <span class="unit-toggle" role="group" aria-label="Unit">
@@ -190,13 +193,13 @@ fn session_cost(cost: &SessionCost, sample: bool) -> Html {
         cost.total,
     );
     let user_tip = format!(
-        "Your files as sent: {} · your skills' listing lines: {} · your sub-agents' listing lines: {}",
+        "Your files as sent (without the text Claude Code adds to a MEMORY.md): {} · your skills' listing lines: {} · your sub-agents' listing lines: {}",
         grouped(ib.user),
         grouped(sl.user),
         grouped(ag.user)
     );
     let claude_tip = format!(
-        "The instruction block's header and one \"Contents of …\" line per file: {} · the skills listing's header and built-in skills: {} · the memory instructions: {} · the built-in sub-agents: {}",
+        "The instruction block's header, one \"Contents of …\" line per file and what it adds to a MEMORY.md (its sentence on quoted notes, the > marks, the warning after a cut): {} · the skills listing's header and built-in skills: {} · the memory instructions: {} · the built-in sub-agents: {}",
         grouped(ib.claude_code),
         grouped(sl.claude_code),
         grouped(ms.claude_code),
@@ -214,7 +217,11 @@ fn session_cost(cost: &SessionCost, sample: bool) -> Html {
                 { format!(", {}", window_shares(cost.tokens_estimate)) }
             </span>
             { "): " }
-            <span class="part" title={user_tip}>{ format!("{} of {}", grouped(total.user), whose(sample)) }</span>
+            <span class="part" title={user_tip} data-testid="session-user">{ format!("{} of {}", grouped(total.user), whose(sample)) }
+                if ag.user > 0 {
+                    { format!(" (sub-agents' listing lines included: {})", grouped(ag.user)) }
+                }
+            </span>
             { " + " }
             <span class="part" title={claude_tip}>{ format!("{} of Claude Code's own", grouped(total.claude_code)) }</span>
             { format!(" = {} ", grouped(total.total())) }
@@ -289,12 +296,19 @@ pub fn contributors(props: &ContributorsProps) -> Html {
         .files
         .iter()
         .map(|f| {
-            let label = report
-                .files
-                .get(f.row)
+            let row = report.files.get(f.row);
+            let label = row
                 .map(|row| display_path(row, &report.context))
                 .unwrap_or_else(|| f.path.clone());
-            (label, f.loaded.utf16, Some(f.row), "file")
+            // The file's own text: what Claude Code writes into it as it sends it is in its
+            // own part below.
+            let own = row.and_then(|r| r.claude_code).map_or(0, |m| m.utf16);
+            (
+                label,
+                f.loaded.utf16.saturating_sub(own),
+                Some(f.row),
+                "file",
+            )
         })
         .collect();
     if cost.skills_listing.user > 0 {
