@@ -315,7 +315,8 @@ fn a_link_made_today_still_opens() {
 /// again for sub-agents, issue 31: a definition without a `description` is no agent in
 /// 2.1.328, so the reviewer's memory folder is nobody's. Updated when the pin moved to
 /// 2.1.337: `MEMORY.md` is sent as quoted notes, 273 units of Claude Code's sentence and
-/// `> ` before its one line, so the footprint grows by 275.)
+/// `> ` before its one line, so the footprint grew by 275; and back by those 275 when the
+/// footprint stopped counting Claude Code's own wording around the person's text as theirs.)
 const GOLDEN_REPORT: &str = r#"
     User always ~/.claude/CLAUDE.md counted scope=user
       User import ~/.claude/style.md counted
@@ -332,7 +333,7 @@ const GOLDEN_REPORT: &str = r#"
     agent-memory-orphan ~/.claude/agent-memory/reviewer
     claude-md-excluded ~/shop/old/CLAUDE.md
     "#;
-const GOLDEN_FOOTPRINT: (u64, u64, u64, u64, u64, u64) = (4, 417, 436, 418, 3, 105);
+const GOLDEN_FOOTPRINT: (u64, u64, u64, u64, u64, u64) = (4, 142, 161, 143, 3, 36);
 
 #[test]
 #[ignore = "prints a new golden link; run by hand only when a new format number is added"]
