@@ -854,7 +854,9 @@ async fn raw_html_in_a_claude_md_stays_text() {
 #[wasm_bindgen_test]
 async fn footprint_segments_are_proportional_to_their_figures() {
     let mut groups = BTreeMap::new();
-    for (name, chars, bytes) in [
+    // The bar's characters are UTF-16 units, as everywhere on the page; the scalar count
+    // (`chars`) is set apart so that a bar drawn from it would be caught.
+    for (name, utf16, bytes) in [
         ("User", 100, 300),
         ("Project", 300, 300),
         ("Auto Memory", 600, 1400),
@@ -863,7 +865,8 @@ async fn footprint_segments_are_proportional_to_their_figures() {
             name.to_owned(),
             GroupFootprint {
                 files: 1,
-                chars,
+                utf16,
+                chars: 1000 - utf16,
                 bytes,
                 ..GroupFootprint::default()
             },
@@ -871,7 +874,8 @@ async fn footprint_segments_are_proportional_to_their_figures() {
     }
     let footprint = Footprint {
         files: 3,
-        chars: 1000,
+        utf16: 1000,
+        chars: 2000,
         bytes: 2000,
         groups,
         ..Footprint::default()

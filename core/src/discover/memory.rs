@@ -476,6 +476,21 @@ fn untrimmed_index(rules: &crate::version::Rules, text: &str) -> String {
     super::lexer_line_ends(rules, text, whole)
 }
 
+/// What Claude Code writes itself in an index it sends (`all` measures what it sends):
+/// everything but the index's own kept lines (the quoted-notes sentence, the `> ` marks, the
+/// warning after a cut), or none when it adds nothing. The kept lines are at most the
+/// 25,000-unit cap, so this measures little even when the warning quotes a huge line.
+fn claude_code_part(all: Measure, cut: &memory_index::IndexCut) -> Option<Measure> {
+    let own = measure(&cut.own_lines());
+    let part = Measure {
+        bytes: all.bytes.saturating_sub(own.bytes),
+        chars: all.chars.saturating_sub(own.chars),
+        utf16: all.utf16.saturating_sub(own.utf16),
+        lines: all.lines.saturating_sub(own.lines),
+    };
+    (part.utf16 > 0).then_some(part)
+}
+
 #[cfg(test)]
 mod candidate_tests {
     use super::*;
@@ -539,19 +554,4 @@ mod candidate_tests {
         );
         check(&[("-home-erin-app", 1)], "", &[]);
     }
-}
-
-/// What Claude Code writes itself in an index it sends (`all` measures what it sends):
-/// everything but the index's own kept lines (the quoted-notes sentence, the `> ` marks, the
-/// warning after a cut), or none when it adds nothing. The kept lines are at most the
-/// 25,000-unit cap, so this measures little even when the warning quotes a huge line.
-fn claude_code_part(all: Measure, cut: &memory_index::IndexCut) -> Option<Measure> {
-    let own = measure(&cut.own_lines());
-    let part = Measure {
-        bytes: all.bytes.saturating_sub(own.bytes),
-        chars: all.chars.saturating_sub(own.chars),
-        utf16: all.utf16.saturating_sub(own.utf16),
-        lines: all.lines.saturating_sub(own.lines),
-    };
-    (part.utf16 > 0).then_some(part)
 }

@@ -342,7 +342,7 @@ fn header(report: &Report, row: &FileRow) -> Html {
                 }
                 if let Some(loaded) = &row.loaded {
                     <div title="The text as Claude Code sends it: frontmatter and comments stripped, trimmed">
-                        <dt>{ "As sent" }</dt><dd>{ format!("{} characters · {} bytes", grouped(loaded.chars), grouped(loaded.bytes)) }</dd>
+                        <dt>{ "As sent" }</dt><dd>{ format!("{} characters · {} bytes", grouped(loaded.utf16), grouped(loaded.bytes)) }</dd>
                     </div>
                 }
                 <div><dt>{ "Every session" }</dt><dd data-testid="file-session" data-counted={row.counted.to_string()}>{ session_sentence(report, row) }</dd></div>
@@ -353,9 +353,9 @@ fn header(report: &Report, row: &FileRow) -> Html {
                 }
                 if let Some(listing) = &row.skill_listing {
                     <div><dt>{ "Skill listing" }</dt><dd>{ if row.counted {
-                        format!("{} characters in every session", grouped(listing.chars))
+                        format!("{} characters in every session", grouped(listing.utf16))
                     } else {
-                        format!("{} characters, not in every session", grouped(listing.chars))
+                        format!("{} characters, not in every session", grouped(listing.utf16))
                     } }</dd></div>
                 }
                 if let Some(parent) = parent {
@@ -665,7 +665,7 @@ fn group_summary(report: &Report, group: Option<Group>) -> Html {
             <h2>{ group.name() }</h2>
             <p>{ about }</p>
             if let Some(f) = figures {
-                <p class="muted">{ format!("In every session: {} files · {} characters · {} bytes", f.files, grouped(f.chars), grouped(f.bytes)) }</p>
+                <p class="muted">{ format!("In every session: {} files · {} characters · {} bytes", f.files, grouped(f.utf16), grouped(f.bytes)) }</p>
             }
             <p class="muted small">{ format!("Size of every file of the group: {}", human_bytes(report.files.iter().filter(|r| r.group == group).filter_map(|r| r.size).fold(0, u64::saturating_add))) }</p>
         </div>

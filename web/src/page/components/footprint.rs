@@ -69,7 +69,7 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
     }
     let footprint = &props.footprint;
     let (total, unit_name) = match props.unit {
-        Unit::Chars => (footprint.chars, "chars"),
+        Unit::Chars => (footprint.utf16, "chars"),
         Unit::Bytes => (footprint.bytes, "bytes"),
     };
     let value_of = |group: Group| -> (u64, u64) {
@@ -79,7 +79,7 @@ pub fn FootprintBar(props: &FootprintBarProps) -> Html {
             .map(|g| {
                 (
                     match props.unit {
-                        Unit::Chars => g.chars,
+                        Unit::Chars => g.utf16,
                         Unit::Bytes => g.bytes,
                     },
                     g.files,
@@ -490,7 +490,7 @@ fn bar_label(footprint: &Footprint, unit: Unit) -> String {
         .filter_map(|group| {
             let g = footprint.groups.get(group.name())?;
             let value = match unit {
-                Unit::Chars => g.chars,
+                Unit::Chars => g.utf16,
                 Unit::Bytes => g.bytes,
             };
             (value > 0).then(|| format!("{} {}", group.name(), grouped(value)))

@@ -295,7 +295,7 @@ fn agents_table(report: &Report, agents: &[AgentInfo], on_open: &OnOpen) -> Html
 /// What a spawned sub-agent gets: its instruction block's files (the main `MEMORY.md` among
 /// them, as measured) and its own index.
 fn receives(agent: &AgentInfo) -> String {
-    let chars: u64 = agent.receives.iter().map(|f| f.loaded.chars).sum();
+    let chars: u64 = agent.receives.iter().map(|f| f.loaded.utf16).sum();
     let main_memory = agent
         .receives
         .iter()
@@ -311,7 +311,7 @@ fn receives(agent: &AgentInfo) -> String {
     if let Some(index) = &agent.memory_index {
         text.push_str(&format!(
             "; its own index, {} characters",
-            grouped(index.chars)
+            grouped(index.utf16)
         ));
     }
     text

@@ -489,7 +489,7 @@ fn file_row(
             ])}
             data-testid="tree-row"
             data-index={index.to_string()}
-            data-loaded-chars={row.loaded.map(|m| m.chars.to_string())}
+            data-loaded-chars={yours_as_sent(row).map(|n| n.to_string())}
             data-path={row.path.clone()}
             data-load={load_slug(row)}
             data-status={status_slug(row.status)}
@@ -520,8 +520,8 @@ fn file_row(
             { marks }
             { change_mark.unwrap_or_default() }
             if sent_sizes {
-                <span class="size" title="Characters as sent: what loads of this file">
-                    { row.loaded.map(|m| format!("{} ch", grouped(m.chars))).unwrap_or_else(|| "–".to_owned()) }
+                <span class="size" title="Characters as sent: what loads of this file, without the wording Claude Code adds around it">
+                    { yours_as_sent(row).map(|n| format!("{} ch", grouped(n))).unwrap_or_else(|| "–".to_owned()) }
                 </span>
             } else {
                 <span class="size" title="Size on disk">{ row.size.map(human_bytes).unwrap_or_default() }</span>
@@ -661,4 +661,12 @@ fn classes_of(names: &[&str]) -> String {
         .copied()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// What of `row` every session sends as the person wrote it, in characters (UTF-16 units):
+/// its text as sent less the wording Claude Code adds around it (a quoted `MEMORY.md`'s
+/// sentence and marks), as the footprint counts it.
+fn yours_as_sent(row: &FileRow) -> Option<u64> {
+    let own = row.claude_code.map_or(0, |m| m.utf16);
+    row.loaded.map(|m| m.utf16.saturating_sub(own))
 }
