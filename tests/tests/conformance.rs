@@ -849,16 +849,42 @@ fn entry_names(listing: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A text long enough for its second copy to be worth a `sent-twice` finding (30 units).
+fn long_enough(text: &str) -> bool {
+    text.encode_utf16().count() >= 30
+}
+
+/// The second copies among `(name, text)` pairs in the order the program sent them, each as
+/// (its name, the first copy's name, its UTF-16 units), for [`long_enough`] texts.
+fn second_copies(pairs: impl Iterator<Item = (String, String)>) -> Vec<(String, String, u64)> {
+    let mut first: std::collections::BTreeMap<String, String> = Default::default();
+    let mut copies = Vec::new();
+    for (name, text) in pairs {
+        if !long_enough(&text) {
+            continue;
+        }
+        match first.get(&text) {
+            Some(earlier) => {
+                copies.push((name, earlier.clone(), text.encode_utf16().count() as u64))
+            }
+            None => {
+                first.insert(text, name);
+            }
+        }
+    }
+    copies
+}
+
 /// What every capture shows the program sending twice is what the core's `sent-twice`
 /// findings say, copy for copy: each instruction file whose text as sent repeats an earlier
 /// one's, and each listing line whose description an earlier line sends, with the second
 /// copy's length (texts under the finding's 30 units left out, as the core leaves them).
 /// `sent-twice-links-copies-imports-and-listings` shows both kinds; on every other case the
 /// program sends nothing twice and the core finds nothing.
+
 #[test]
 fn what_each_capture_sends_twice_is_a_sent_twice_finding() {
     use memdiag_core::report::{Code, DiagnosticData};
-    let long_enough = |text: &str| text.encode_utf16().count() >= 30;
     let mut failures = Vec::new();
     let mut shown = 0;
     for case in cases() {
@@ -878,45 +904,21 @@ fn what_each_capture_sends_twice_is_a_sent_twice_finding() {
             continue;
         };
         // (the second copy's file or listed name, the earlier one's, its UTF-16 units)
-        let mut want: Vec<(String, String, u64)> = Vec::new();
-        let mut first: std::collections::BTreeMap<String, String> = Default::default();
-        for file in capture["startup"]["files"].as_array().into_iter().flatten() {
-            let (Some(path), Some(text)) = (file["path"].as_str(), file["text"].as_str()) else {
-                continue;
-            };
-            if !long_enough(text) {
-                continue;
-            }
-            match first.get(text) {
-                Some(earlier) => want.push((
-                    path.to_owned(),
-                    earlier.clone(),
-                    text.encode_utf16().count() as u64,
-                )),
-                None => {
-                    first.insert(text.to_owned(), path.to_owned());
-                }
-            }
-        }
-        let mut first: std::collections::BTreeMap<String, String> = Default::default();
-        for entry in entry_names(&capture["skills"]) {
-            let Some((shown, description)) = entry.split_once(": ") else {
-                continue;
-            };
-            if !long_enough(description) {
-                continue;
-            }
-            match first.get(description) {
-                Some(earlier) => want.push((
-                    shown.to_owned(),
-                    earlier.clone(),
-                    description.encode_utf16().count() as u64,
-                )),
-                None => {
-                    first.insert(description.to_owned(), shown.to_owned());
-                }
-            }
-        }
+        let files = capture["startup"]["files"].as_array().into_iter().flatten();
+        let mut want = second_copies(files.filter_map(|file| {
+            Some((
+                file["path"].as_str()?.to_owned(),
+                file["text"].as_str()?.to_owned(),
+            ))
+        }));
+        want.extend(second_copies(
+            entry_names(&capture["skills"])
+                .into_iter()
+                .filter_map(|entry| {
+                    let (shown, description) = entry.split_once(": ")?;
+                    Some((shown.to_owned(), description.to_owned()))
+                }),
+        ));
         // The core's findings, in the same terms: a listing line's by the names its
         // message opens with, its length by the figure it states.
         let mut got: Vec<(String, String, u64)> = Vec::new();
